@@ -1,0 +1,202 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator/default-apps";
+
+/**
+ * The one place that reads the environment. Everything is validated once, at first use, and a bad
+ * value fails with a message that says how to fix it.
+ */
+
+const MIN_PASSWORD_LENGTH = 32;
+
+const emptyAsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUnset, z.string().trim().optional());
+const optionalUrl = z.preprocess(
+  emptyAsUnset,
+  z
+    .string()
+    .trim()
+    .url("must be an absolute URL such as https://slack.com")
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must use http or https")
+    .optional(),
+);
+const intWithDefault = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+const boolWithDefault = (fallback: boolean) =>
+  z.preprocess(
+    emptyAsUnset,
+    z
+      .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
+      .transform((v) => ["1", "true", "on", "yes"].includes(v))
+      .default(fallback ? "true" : "false"),
+  );
+const scopeList = (fallback: string) =>
+  z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .default(fallback)
+      .transform((s) =>
+        s
+          .split(/[\s,]+/)
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: intWithDefault(3000, 1, 65535),
+  /** The console's public origin, as browsers reach it (used for the Origin check and the redirect URI). */
+  APP_ORIGIN: optionalUrl,
+  PLATFORM_BASE_URL: optionalUrl,
+  CLIENT_ID: optionalString,
+  CLIENT_SECRET: optionalString,
+  SIGNING_SECRET: optionalString,
+  REDIRECT_URI: optionalUrl,
+  BOT_SCOPES: scopeList("users:read,channels:read,chat:write,chat:write.public,incoming-webhook,app_mentions:read"),
+  USER_SCOPES: scopeList("users:read"),
+  SESSION_PASSWORD: optionalString,
+  /** Refresh a token proactively when it expires within this many seconds. */
+  REFRESH_WINDOW_S: intWithDefault(600, 0, 43_200),
+  UPSTREAM_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
+  /** Comma-separated hosts an incoming-webhook URL may point at (the real platform's webhook host). */
+  WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
+  REDIS_URL: optionalUrl,
+  LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
+  EMULATOR_SEED: z.preprocess(emptyAsUnset, z.string().default("switchboard")),
+  EMULATOR_REFRESH_GRACE_S: intWithDefault(60, 0, 86_400),
+  EMULATOR_CURSOR_TTL_S: intWithDefault(900, 1, 86_400 * 30),
+  EMULATOR_RATE_LIMITS: boolWithDefault(false),
+});
+
+export type Upstream =
+  | { kind: "emulator"; baseUrl: string }
+  | { kind: "platform"; baseUrl: string };
+
+export interface Config {
+  env: "development" | "production" | "test";
+  appOrigin: string;
+  secureCookies: boolean;
+  upstream: Upstream;
+  clientId: string;
+  clientSecret: string;
+  /** Verifies the Events API requests that reach POST /api/events. */
+  signingSecret: string;
+  redirectUri: string;
+  botScopes: string[];
+  userScopes: string[];
+  /** iron-session's password map: the highest id seals, every id unseals. */
+  sessionPasswords: Record<string, string>;
+  refreshWindowS: number;
+  upstreamTimeoutMs: number;
+  webhookHosts: string[];
+  redisUrl: string | undefined;
+  logLevel: string;
+  emulator: {
+    users: number;
+    seed: string;
+    refreshGraceS: number;
+    cursorTtlS: number;
+    rateLimits: boolean;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Switchboard's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const HOW_TO_MAKE_A_PASSWORD =
+  `set SESSION_PASSWORD to a random string of at least ${MIN_PASSWORD_LENGTH} characters, ` +
+  `for example the output of: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
+
+/** Several passwords, newest first, separated by spaces or commas: the newest seals, all unseal. */
+function parseSessionPasswords(raw: string | undefined, env: Config["env"], problems: string[], warn: (m: string) => void) {
+  if (!raw) {
+    if (env === "production") {
+      problems.push(`SESSION_PASSWORD is missing: ${HOW_TO_MAKE_A_PASSWORD}`);
+      return {};
+    }
+    warn(`SESSION_PASSWORD is not set: using a generated one, so sessions end when the server restarts. To keep them, ${HOW_TO_MAKE_A_PASSWORD}`);
+    return { "1": randomBytes(32).toString("base64url") };
+  }
+  const list = raw.split(/[\s,]+/).filter(Boolean);
+  const short = list.findIndex((p) => p.length < MIN_PASSWORD_LENGTH);
+  if (short >= 0) {
+    problems.push(`SESSION_PASSWORD entry ${short + 1} is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_A_PASSWORD}`);
+  }
+  const passwords: Record<string, string> = {};
+  list.forEach((password, i) => {
+    passwords[String(list.length - i)] = password;
+  });
+  return passwords;
+}
+
+export function parseConfig(source: Record<string, string | undefined>, warn: (m: string) => void = () => {}): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const appOrigin = (e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+
+  let upstream: Upstream;
+  let clientId = e.CLIENT_ID;
+  let clientSecret = e.CLIENT_SECRET;
+  let signingSecret = e.SIGNING_SECRET;
+  if (e.PLATFORM_BASE_URL) {
+    upstream = { kind: "platform", baseUrl: e.PLATFORM_BASE_URL.replace(/\/+$/, "") };
+    if (!clientId) problems.push("CLIENT_ID is required when PLATFORM_BASE_URL is set: copy it from your app's Basic Information page.");
+    if (!clientSecret) problems.push("CLIENT_SECRET is required when PLATFORM_BASE_URL is set: copy it from your app's Basic Information page.");
+    if (!signingSecret) warn("SIGNING_SECRET is not set: POST /api/events will refuse every request until it is.");
+  } else {
+    upstream = { kind: "emulator", baseUrl: `${appOrigin}${EMULATOR_MOUNT_PATH}` };
+    const app = defaultAppCredentials(e.EMULATOR_SEED, "rotation");
+    clientId ??= app.clientId;
+    clientSecret ??= app.clientSecret;
+    signingSecret ??= app.signingSecret;
+  }
+
+  const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    appOrigin,
+    secureCookies: appOrigin.startsWith("https:"),
+    upstream,
+    clientId: clientId ?? "",
+    clientSecret: clientSecret ?? "",
+    signingSecret: signingSecret ?? "",
+    redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
+    botScopes: e.BOT_SCOPES,
+    userScopes: e.USER_SCOPES,
+    sessionPasswords,
+    refreshWindowS: e.REFRESH_WINDOW_S,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    webhookHosts: e.WEBHOOK_HOSTS.map((h) => h.toLowerCase()),
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    emulator: {
+      users: e.EMULATOR_USERS,
+      seed: e.EMULATOR_SEED,
+      refreshGraceS: e.EMULATOR_REFRESH_GRACE_S,
+      cursorTtlS: e.EMULATOR_CURSOR_TTL_S,
+      rateLimits: e.EMULATOR_RATE_LIMITS,
+    },
+  };
+}
+
+let cached: Config | undefined;
+
+/** The validated configuration of this process (read once). */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env, (message) => console.warn(`[switchboard] ${message}`));
+  return cached;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# npm test: the unit tests (Vitest), then the browser tests (Playwright in Debian's Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Chromium is missing: installing Debian's chromium package..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "The browser tests need Chromium at $CHROMIUM, and it is missing." >&2
+    echo "Install it as root with:  apt-get update && apt-get install -y chromium" >&2
+    echo "(or set CHROMIUM_PATH to another Chromium binary). Playwright's own browser download cannot work here." >&2
+    exit 1
+  fi
+fi
+
+export NEXT_TELEMETRY_DISABLED=1
+npx vitest run
+npx playwright test
