@@ -1,0 +1,225 @@
+/**
+ * The emulator's shared types: the contract between its modules (core: tokens, OAuth, admin, routing;
+ * workspace: users, channels, pagination, messages, webhooks, events).
+ */
+import type { Workspace } from "./workspace";
+
+export type { Workspace };
+
+/** A source of the current time, in epoch milliseconds. Tests inject a fake one. */
+export interface Clock {
+  now(): number;
+}
+
+/** The platform's app manifest shape, reduced to the fields the emulator uses. */
+export interface AppManifest {
+  display_information: { name: string; description?: string; background_color?: string };
+  features?: { bot_user?: { display_name?: string; always_online?: boolean } };
+  oauth_config?: {
+    redirect_urls?: string[];
+    scopes?: { bot?: string[]; user?: string[] };
+  };
+  settings?: {
+    token_rotation_enabled?: boolean;
+    org_deploy_enabled?: boolean;
+    event_subscriptions?: { request_url?: string; bot_events?: string[]; user_events?: string[] };
+  };
+}
+
+/** Event delivery: the same signature as the global fetch, injectable for tests. */
+export type DeliverEvent = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface EmulatorOptions {
+  /** Path prefix the emulator answers under: "" standalone, "/emulator" embedded in the console. */
+  basePath?: string;
+  /** Time source (epoch ms). Default: the wall clock. */
+  clock?: Clock;
+  /** Members in the generated workspace (default 3000). */
+  users?: number;
+  /** Seed of the generated workspace and of the default apps' credentials (default "switchboard"). */
+  seed?: string;
+  /** How long a used refresh token is still accepted, replaying the same new pair (default 60). */
+  refreshGraceSeconds?: number;
+  /** How long a pagination cursor stays valid (default 900). */
+  cursorTtlSeconds?: number;
+  /** Rate limits per method tier, per workspace and app (default off). */
+  rateLimits?: boolean;
+  /** App manifests. Default: the two default apps, "rotation" (token rotation on) and "legacy" (off). */
+  apps?: AppManifest[];
+  /** Redirect URLs registered on the default apps, besides http://localhost:3000/oauth/callback. */
+  redirectUrls?: string[];
+  /** The default apps' event_subscriptions.request_url. */
+  eventsRequestUrl?: string;
+  /** How events are POSTed to an app's request URL (default: the global fetch). */
+  deliverEvent?: DeliverEvent;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedOptions {
+  basePath: string;
+  users: number;
+  seed: string;
+  refreshGraceSeconds: number;
+  cursorTtlSeconds: number;
+  rateLimits: boolean;
+  apps: AppManifest[];
+  redirectUrls: string[];
+  eventsRequestUrl: string | undefined;
+  deliverEvent: DeliverEvent;
+}
+
+/** An app registered with the emulator: its manifest plus the credentials the platform would issue. */
+export interface App {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  signingSecret: string;
+  manifest: AppManifest;
+  name: string;
+  botScopes: string[];
+  userScopes: string[];
+  redirectUrls: string[];
+  tokenRotationEnabled: boolean;
+  eventsRequestUrl: string | undefined;
+  botEvents: string[];
+}
+
+export interface IncomingWebhook {
+  hookId: string;
+  channelId: string;
+  channelName: string;
+  /** The secret last path segment of {base}/services/{teamId}/{hookId}/{secret}. */
+  secret: string;
+  configurationUrl: string;
+}
+
+/** One app installed in the workspace. Reinstalling the same app reuses it. */
+export interface Installation {
+  id: string;
+  teamId: string;
+  appId: string;
+  botUserId: string;
+  botId: string;
+  /** The user who clicked "Allow": owner of the user token. */
+  authedUserId: string;
+  botScopes: string[];
+  userScopes: string[];
+  incomingWebhook?: IncomingWebhook;
+  installedAt: number;
+  uninstalled: boolean;
+  /** Successful refresh grants served (replays within the grace period not counted). */
+  refreshGrants: number;
+  /** Channels the bot user joined (conversations.join). */
+  joinedChannels: Set<string>;
+}
+
+export type TokenKind = "bot" | "user" | "refresh";
+/** What a token is. "expired" is not stored: it follows from expiresAt and the clock. */
+export type StoredTokenState = "active" | "revoked" | "exchanged";
+export type TokenState = StoredTokenState | "expired";
+
+export interface TokenRecord {
+  value: string;
+  kind: TokenKind;
+  installationId: string;
+  appId: string;
+  teamId: string;
+  /** For a refresh token: which access token family it renews. For an access token: its own kind. */
+  family: "bot" | "user";
+  /** Issued under token rotation (xoxe.… access tokens and xoxe-… refresh tokens). */
+  rotating: boolean;
+  state: StoredTokenState;
+  issuedAt: number;
+  /** Epoch ms; absent for long-lived tokens and refresh tokens. */
+  expiresAt?: number;
+  revokedAt?: number;
+  /** Refresh tokens: when it was first used, and the pair that use issued (replayed in the grace period). */
+  usedAt?: number;
+  replacement?: { accessToken: string; refreshToken: string };
+  /** Long-lived tokens after oauth.v2.exchange: the expiring access token issued for it. */
+  exchangedFor?: string;
+  /** Expiring tokens issued by oauth.v2.exchange: the long-lived token they replaced. */
+  exchangedFrom?: string;
+}
+
+/** An OAuth authorization code (single use, 10 minutes). */
+export interface AuthCode {
+  code: string;
+  appId: string;
+  teamId: string;
+  userId: string;
+  botScopes: string[];
+  userScopes: string[];
+  redirectUri: string;
+  /** The channel picked for the incoming webhook, when incoming-webhook was granted. */
+  webhookChannelId?: string;
+  issuedAt: number;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface FaultSettings {
+  /** Added to every response. */
+  latencyMs: number;
+  /** Fraction 0..1 of requests answered with HTTP 500. */
+  errorRate: number;
+  /** Fraction 0..1 of requests whose connection is dropped. */
+  dropRate: number;
+  /** When non-empty, only these Web API methods are affected. */
+  methods: string[];
+}
+
+export interface EmulatorState {
+  apps: Map<string, App>;
+  installations: Map<string, Installation>;
+  tokens: Map<string, TokenRecord>;
+  codes: Map<string, AuthCode>;
+  workspace: Workspace;
+  rateLimitsEnabled: boolean;
+  faults: FaultSettings;
+}
+
+/** The context every handler (Web API method, webhook, admin route) gets. */
+export interface RequestContext {
+  request: Request;
+  state: EmulatorState;
+  clock: Clock;
+  options: ResolvedOptions;
+  /** Absolute origin + basePath of this request, for example http://localhost:3000/emulator. */
+  baseUrl: string;
+}
+
+/** Who is calling a token-authenticated method. */
+export interface Caller {
+  token: TokenRecord;
+  installation: Installation;
+  app: App;
+  /** The scopes of this token (bot scopes for a bot token, user scopes for a user token). */
+  scopes: string[];
+}
+
+export interface MethodContext extends RequestContext {
+  /** Every parameter, from the query string, a form-encoded body or a JSON body (JSON values stringified). */
+  params: Record<string, string>;
+  /** Set for auth "token" methods (verified active); null otherwise. */
+  caller: Caller | null;
+  /** Set for auth "client" methods: the app whose client_id and client_secret were given. */
+  clientApp: App | null;
+}
+
+export type RateTier = 1 | 2 | 3 | 4 | "special";
+
+export interface MethodDefinition {
+  name: string;
+  tier: RateTier;
+  /**
+   * "token": a valid token is required (not_authed / invalid_auth / token_expired / token_revoked).
+   * "client": client_id + client_secret (form or HTTP Basic) are checked by the handler's own rules.
+   * "none": no credentials.
+   */
+  auth: "token" | "client" | "none";
+  /** Any one of the listed scopes for the token's kind; otherwise missing_scope with needed/provided. */
+  scopes?: { bot?: string[]; user?: string[] };
+  /** Returns the success body without `ok` (the router adds ok:true); throws WebApiError for errors. */
+  handler(ctx: MethodContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
