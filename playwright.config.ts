@@ -9,7 +9,8 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3100);
 const origin = `http://localhost:${port}`;
 const distDir = `.next-e2e-${port}`;
-const serve = process.env.E2E_DEV === "1" ? `next dev -p ${port}` : `next build && next start -p ${port}`;
+const serve =
+  process.env.E2E_DEV === "1" ? `npx next dev -p ${port}` : `npx next build && npx next start -p ${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -40,7 +41,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: `npx ${serve}`,
+    command: serve,
     url: `${origin}/api/health`,
     timeout: 300_000,
     reuseExistingServer: !process.env.CI,
