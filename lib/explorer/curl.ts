@@ -1,0 +1,77 @@
+/**
+ * "Copy as curl": the upstream request the console made, as a command a developer can paste. The token is
+ * written as the shell variable $TOKEN and never as a value: the wire record the server returns is already
+ * masked, and this replaces the masked value too, so the command is runnable once TOKEN is exported.
+ * Other credentials a form body may carry (client_secret, refresh_token, code) become variables as well.
+ */
+
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Form fields that hold credentials, and the shell variable each becomes. */
+const SECRET_FIELDS: Record<string, string> = {
+  token: "TOKEN",
+  client_secret: "CLIENT_SECRET",
+  refresh_token: "REFRESH_TOKEN",
+  code: "CODE",
+};
+
+/** Headers curl sets itself or that say nothing to a reader. */
+const DROPPED_HEADERS = new Set(["content-length", "host", "connection", "accept-encoding", "user-agent"]);
+
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A form body with credential fields removed; they are re-added by the caller as variables. */
+function splitForm(body: string): { plain: string; secrets: string[] } {
+  const plain: string[] = [];
+  const secrets: string[] = [];
+  for (const pair of body.split("&")) {
+    if (pair === "") continue;
+    const key = decodeURIComponent(pair.split("=")[0] ?? "").replace(/\+/g, " ");
+    if (key in SECRET_FIELDS) secrets.push(key);
+    else plain.push(pair);
+  }
+  return { plain: plain.join("&"), secrets };
+}
+
+/** The URL with credential query parameters replaced by variables (quoted apart so the shell expands them). */
+function urlArgument(url: string): string {
+  const u = new URL(url);
+  const secrets: string[] = [];
+  for (const key of [...u.searchParams.keys()]) {
+    if (key in SECRET_FIELDS) {
+      secrets.push(key);
+      u.searchParams.delete(key);
+    }
+  }
+  if (secrets.length === 0) return shellQuote(u.toString());
+  const sep = u.search ? "&" : "?";
+  const tail = secrets.map((k) => `${k}=$${SECRET_FIELDS[k]}`).join("&");
+  return `${shellQuote(u.toString() + sep)}"${tail}"`;
+}
+
+export function buildCurl(wire: WireRequest): string {
+  const lines = [`curl -sS -X ${wire.method.toUpperCase()} ${urlArgument(wire.url)}`];
+  for (const [name, value] of Object.entries(wire.headers)) {
+    const lower = name.toLowerCase();
+    if (DROPPED_HEADERS.has(lower)) continue;
+    if (lower === "authorization") {
+      lines.push(`-H "Authorization: Bearer $TOKEN"`);
+      continue;
+    }
+    if (lower === "cookie") continue;
+    lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  }
+  if (wire.body) {
+    const { plain, secrets } = splitForm(wire.body);
+    if (plain) lines.push(`--data ${shellQuote(plain)}`);
+    for (const key of secrets) lines.push(`--data-urlencode "${key}=$${SECRET_FIELDS[key]}"`);
+  }
+  return lines.join(" \\\n  ");
+}

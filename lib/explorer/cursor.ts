@@ -1,0 +1,67 @@
+/**
+ * Cursor display. A next_cursor is opaque to clients (spec 2.3), but a developer learning pagination wants to
+ * see three things: the value as the platform returned it, the value as it must travel on the wire (form or
+ * URL encoding, so the trailing `=` becomes %3D: spec 4.4), and, when it happens to be base64 of readable
+ * text (the platform's cursors look like base64 of `user:U061NFTT2`), what it says.
+ */
+
+export interface CursorView {
+  /** As received in response_metadata.next_cursor. */
+  received: string;
+  /** As sent in a query string or form body. */
+  wire: string;
+  /** The base64-decoded text, when the cursor decodes to printable text; otherwise null. */
+  decoded: string | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const PRINTABLE = /^[\x20-\x7e\u00a0-\uffff]+$/u;
+
+/** The cursor encoded exactly as `URLSearchParams` (and so form bodies) encode it. */
+export function encodeCursorForWire(cursor: string): string {
+  return new URLSearchParams({ cursor }).toString().slice("cursor=".length);
+}
+
+function decodeBase64(text: string): Uint8Array | null {
+  const normalized = text.replace(/-/g, "+").replace(/_/g, "/");
+  const padded = normalized + "=".repeat((4 - (normalized.length % 4)) % 4);
+  try {
+    const binary = atob(padded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+/** The readable text a cursor encodes, or null when it is not base64 of printable UTF-8. */
+export function decodeCursor(cursor: string): string | null {
+  const trimmed = cursor.trim();
+  if (trimmed.length < 4 || !BASE64.test(trimmed)) return null;
+  const bytes = decodeBase64(trimmed);
+  if (!bytes || bytes.length === 0) return null;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  return PRINTABLE.test(text) ? text : null;
+}
+
+export function describeCursor(cursor: string): CursorView {
+  return { received: cursor, wire: encodeCursorForWire(cursor), decoded: decodeCursor(cursor) };
+}
+
+/**
+ * The next cursor of a response, or null at the end. Only response_metadata.next_cursor decides (spec 4.7):
+ * empty, null or absent is the end; a short page is not.
+ */
+export function nextCursorOf(body: unknown): string | null {
+  if (!body || typeof body !== "object") return null;
+  const meta = (body as { response_metadata?: unknown }).response_metadata;
+  if (!meta || typeof meta !== "object") return null;
+  const next = (meta as { next_cursor?: unknown }).next_cursor;
+  return typeof next === "string" && next !== "" ? next : null;
+}

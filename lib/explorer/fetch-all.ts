@@ -1,0 +1,146 @@
+import { findCollection } from "./items";
+import { nextCursorOf } from "./cursor";
+import type { FetchAllEvent } from "./fetch-all-events";
+
+/**
+ * The server-side walk behind "Fetch all": page after page, following response_metadata.next_cursor until
+ * it is empty, null or absent (spec 4.7: a short page is not the end), with the events the browser shows.
+ * The upstream call is injected, so the walk is the same over the session's tokens in the route and over
+ * an in-process emulator in tests.
+ */
+
+export interface UpstreamPage {
+  /** HTTP status of the upstream response. */
+  status: number;
+  body: unknown;
+  /** The response text as it came (forwarded without re-serializing). */
+  rawText: string;
+  durationMs: number;
+  /** Seconds, from Retry-After, on a 429. */
+  retryAfterS?: number;
+}
+
+export interface WalkOptions {
+  /** Calls the method with these parameters (cursor included when set). */
+  call(params: Record<string, string>, signal: AbortSignal): Promise<UpstreamPage>;
+  params: Record<string, string>;
+  maxPages: number;
+  /** Stops the walk: the browser disconnected or pressed Cancel. */
+  signal: AbortSignal;
+  /** Waits out a Retry-After; injectable so tests need not sleep. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The first page, when the caller already fetched it (see the route: tokens are settled before streaming). */
+  firstPage?: UpstreamPage;
+  now?: () => number;
+}
+
+/** Consecutive 429s on one page before the walk gives up. */
+const MAX_RATE_LIMIT_WAITS = 20;
+
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A JSON object as it came upstream, ready to embed in an NDJSON line: on one line, or re-serialized. */
+function embeddable(page: UpstreamPage): string {
+  const raw = page.rawText.trim();
+  if (raw.startsWith("{") && !raw.includes("\n")) return raw;
+  return JSON.stringify(page.body);
+}
+
+/** One NDJSON line for an event; page lines embed the upstream text instead of re-serializing it. */
+export function serializeEvent(event: FetchAllEvent, page?: UpstreamPage): string {
+  if (event.type === "page" && page) {
+    const { response: _response, ...head } = event;
+    return `${JSON.stringify(head).slice(0, -1)},"response":${embeddable(page)}}\n`;
+  }
+  return `${JSON.stringify(event)}\n`;
+}
+
+export interface WalkStep {
+  event: FetchAllEvent;
+  /** The upstream page behind a "page" event (to serialize it without a second stringify). */
+  upstream?: UpstreamPage;
+}
+
+export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkStep> {
+  const { call, signal, maxPages } = options;
+  const sleep = options.sleep ?? abortableSleep;
+  const now = options.now ?? Date.now;
+  const started = now();
+  const params = { ...options.params };
+  delete params.cursor;
+  let cursor: string | null = options.params.cursor || null;
+  let pages = 0;
+  let total = 0;
+  let waits = 0;
+  let pending = options.firstPage;
+
+  while (!signal.aborted) {
+    const pageNumber = pages + 1;
+    const upstream = pending ?? (await call(cursor ? { ...params, cursor } : params, signal));
+    pending = undefined;
+    if (signal.aborted) return;
+
+    if (upstream.status === 429) {
+      waits += 1;
+      if (waits > MAX_RATE_LIMIT_WAITS) {
+        yield { event: { type: "error", error: "ratelimited", message: "Still rate limited after repeated waits.", page: pageNumber } };
+        return;
+      }
+      const retryAfterS = upstream.retryAfterS ?? 1;
+      yield { event: { type: "ratelimited", page: pageNumber, retryAfterS } };
+      try {
+        await sleep(retryAfterS * 1000, signal);
+      } catch {
+        return;
+      }
+      continue;
+    }
+    waits = 0;
+
+    const body = upstream.body as { ok?: unknown; error?: unknown } | null;
+    if (upstream.status !== 200 || !body || body.ok !== true) {
+      const error = body && typeof body.error === "string" ? body.error : `http_${upstream.status}`;
+      yield { event: { type: "error", error, page: pageNumber } };
+      return;
+    }
+
+    const count = findCollection(body)?.items.length ?? 0;
+    pages = pageNumber;
+    total += count;
+    const next = nextCursorOf(body);
+    yield {
+      event: {
+        type: "page",
+        page: pageNumber,
+        count,
+        total,
+        next_cursor: next,
+        ms: Math.round(upstream.durationMs),
+        response: body as Record<string, unknown>,
+      },
+      upstream,
+    };
+    if (!next) {
+      yield { event: { type: "done", pages, items: total, capped: false, ms: now() - started } };
+      return;
+    }
+    if (pages >= maxPages) {
+      yield { event: { type: "done", pages, items: total, capped: true, ms: now() - started } };
+      return;
+    }
+    cursor = next;
+  }
+}

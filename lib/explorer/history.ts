@@ -1,0 +1,51 @@
+import { isCredentialKey, type TokenKind } from "./params";
+
+/**
+ * The session's request history. It is kept in sessionStorage (this tab, until it closes) and holds no
+ * secrets: the method, the token kind, the parameters without credentials, and the outcome.
+ */
+
+export interface HistoryEntry {
+  id: string;
+  /** Epoch ms. */
+  at: number;
+  method: string;
+  installation: string;
+  tokenKind: TokenKind;
+  params: Record<string, string>;
+  /** Upstream HTTP status. */
+  status: number;
+  ok: boolean;
+  error?: string;
+  ms: number;
+  /** Items in the page, when it carried a collection. */
+  count?: number;
+}
+
+export const HISTORY_KEY = "switchboard.explorer.history";
+export const HISTORY_LIMIT = 50;
+
+export function withoutCredentials(params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter(([key]) => !isCredentialKey(key)));
+}
+
+/** Newest first, at most HISTORY_LIMIT entries. */
+export function addHistoryEntry(history: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  return [{ ...entry, params: withoutCredentials(entry.params) }, ...history].slice(0, HISTORY_LIMIT);
+}
+
+function isEntry(value: unknown): value is HistoryEntry {
+  if (!value || typeof value !== "object") return false;
+  const e = value as Partial<HistoryEntry>;
+  return typeof e.id === "string" && typeof e.method === "string" && typeof e.at === "number" && typeof e.params === "object";
+}
+
+export function parseHistory(raw: string | null): HistoryEntry[] {
+  if (!raw) return [];
+  try {
+    const value: unknown = JSON.parse(raw);
+    return Array.isArray(value) ? value.filter(isEntry).slice(0, HISTORY_LIMIT) : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { decodeCursor, describeCursor, encodeCursorForWire, nextCursorOf } from "@/lib/explorer/cursor";
+
+describe("cursor display", () => {
+  it("shows the platform's example cursor as received, on the wire with %3D, and decoded", () => {
+    expect(describeCursor("dXNlcjpVMDYxTkZUVDI=")).toEqual({
+      received: "dXNlcjpVMDYxTkZUVDI=",
+      wire: "dXNlcjpVMDYxTkZUVDI%3D",
+      decoded: "user:U061NFTT2",
+    });
+  });
+
+  it("encodes + and / as a form body would", () => {
+    expect(encodeCursorForWire("ab+c/d==")).toBe("ab%2Bc%2Fd%3D%3D");
+  });
+
+  it("does not pretend to decode binary or non-base64 cursors", () => {
+    const binary = btoa(String.fromCharCode(0, 159, 146, 150, 1, 2, 3));
+    expect(decodeCursor(binary)).toBeNull();
+    expect(decodeCursor("not a cursor!")).toBeNull();
+    expect(decodeCursor("")).toBeNull();
+  });
+
+  it("decodes url-safe base64 without padding", () => {
+    const cursor = btoa("channel:C0123").replace(/=+$/, "");
+    expect(decodeCursor(cursor)).toBe("channel:C0123");
+  });
+});
+
+describe("the end of a walk", () => {
+  it("is reached only when next_cursor is empty, null or absent", () => {
+    expect(nextCursorOf({ ok: true, response_metadata: { next_cursor: "" } })).toBeNull();
+    expect(nextCursorOf({ ok: true, response_metadata: { next_cursor: null } })).toBeNull();
+    expect(nextCursorOf({ ok: true, response_metadata: {} })).toBeNull();
+    expect(nextCursorOf({ ok: true })).toBeNull();
+  });
+
+  it("is not reached by a short page that still has a cursor", () => {
+    expect(nextCursorOf({ ok: true, members: [{ id: "U1" }], response_metadata: { next_cursor: "abc=" } })).toBe("abc=");
+  });
+});
