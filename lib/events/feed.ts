@@ -1,0 +1,75 @@
+/** One request that reached the Events API request URL, as the console shows it. */
+export interface ReceivedEvent {
+  /** Unique per received request (a retry of the same event is a new entry). */
+  id: string;
+  receivedAt: number;
+  /** The envelope's type: event_callback, url_verification, app_rate_limited, … */
+  envelopeType: string;
+  /** The inner event's type for event_callback (app_mention, …). */
+  eventType: string | null;
+  eventId: string | null;
+  teamId: string | null;
+  /** X-Slack-Retry-Num and X-Slack-Retry-Reason, when the platform is retrying a delivery. */
+  retryNum: number | null;
+  retryReason: string | null;
+  payload: unknown;
+}
+
+export type EventListener = (event: ReceivedEvent) => void;
+
+/** How many events the feed keeps: enough to inspect, bounded so memory is too. */
+export const EVENT_FEED_CAPACITY = 200;
+
+/**
+ * An in-process feed of received events: a bounded ring of the latest ones and the live subscribers
+ * (server-sent event streams). It lives in this process only: with several server instances each one
+ * shows the events that reached it.
+ */
+export class EventFeed {
+  private readonly events: ReceivedEvent[] = [];
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(private readonly capacity: number = EVENT_FEED_CAPACITY) {}
+
+  publish(event: ReceivedEvent): void {
+    this.events.push(event);
+    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken stream must not stop delivery to the others; the stream removes itself on close.
+      }
+    }
+  }
+
+  /** The kept events, newest first. */
+  recent(): ReceivedEvent[] {
+    return [...this.events].reverse();
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  clear(): void {
+    this.events.length = 0;
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+}
+
+const KEY = Symbol.for("switchboard.eventFeed");
+type GlobalWithFeed = typeof globalThis & { [KEY]?: EventFeed };
+
+/** The process's feed, on globalThis so that every route bundle (and dev reloads) share it. */
+export function getEventFeed(): EventFeed {
+  const g = globalThis as GlobalWithFeed;
+  g[KEY] ??= new EventFeed();
+  return g[KEY];
+}

@@ -1,0 +1,145 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { POST } from "@/app/api/events/route";
+import { GET as STREAM } from "@/app/api/events/stream/route";
+import { getConfig } from "@/lib/config";
+import { getEventFeed } from "@/lib/events/feed";
+import { signRequest } from "@/lib/events/signature";
+
+const URL_ = "http://localhost:3000/api/events";
+const nowS = () => String(Math.floor(Date.now() / 1000));
+
+function signed(body: string, headers: Record<string, string> = {}, secret = getConfig().signingSecret, ts = nowS()): Request {
+  return new Request(URL_, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-slack-request-timestamp": ts,
+      "x-slack-signature": signRequest(secret, ts, body),
+      ...headers,
+    },
+    body,
+  });
+}
+
+const mention = (text: string) =>
+  JSON.stringify({
+    type: "event_callback",
+    team_id: "T0001",
+    api_app_id: "A0001",
+    event_id: "Ev0001",
+    event_time: 1_700_000_000,
+    event: { type: "app_mention", user: "U0001", text, channel: "C0001", ts: "1700000000.000100" },
+  });
+
+beforeEach(() => getEventFeed().clear());
+
+describe("POST /api/events", () => {
+  it("echoes the challenge of a signed url_verification request", async () => {
+    const response = await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" })));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+  });
+
+  it("acknowledges a signed event_callback with an empty 200 and adds it to the feed", async () => {
+    const started = Date.now();
+    const response = await POST(signed(mention("<@UBOT> hello")));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+    expect(Date.now() - started).toBeLessThan(3000);
+    const [event] = getEventFeed().recent();
+    expect(event).toMatchObject({ envelopeType: "event_callback", eventType: "app_mention", eventId: "Ev0001", teamId: "T0001", retryNum: null });
+    expect(event?.payload).toMatchObject({ event: { text: "<@UBOT> hello" } });
+  });
+
+  it("records the platform's retry headers", async () => {
+    await POST(signed(mention("again"), { "x-slack-retry-num": "2", "x-slack-retry-reason": "http_timeout" }));
+    expect(getEventFeed().recent()[0]).toMatchObject({ retryNum: 2, retryReason: "http_timeout" });
+  });
+
+  it("refuses a forged signature with 401 and feeds nothing", async () => {
+    const response = await POST(signed(mention("forged"), {}, "not-the-signing-secret"));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    expect(getEventFeed().recent()).toEqual([]);
+  });
+
+  it("refuses a url_verification with a forged signature, without echoing the challenge", async () => {
+    const response = await POST(signed(JSON.stringify({ type: "url_verification", challenge: "abc" }), {}, "wrong"));
+    expect(response.status).toBe(401);
+    expect(await response.text()).not.toContain("abc");
+  });
+
+  it("refuses a replayed request older than 5 minutes", async () => {
+    const old = String(Math.floor(Date.now() / 1000) - 6 * 60);
+    const response = await POST(signed(mention("replay"), {}, getConfig().signingSecret, old));
+    expect(response.status).toBe(401);
+    expect(getEventFeed().recent()).toEqual([]);
+  });
+
+  it("refuses a body changed after signing", async () => {
+    const ts = nowS();
+    const request = new Request(URL_, {
+      method: "POST",
+      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signRequest(getConfig().signingSecret, ts, mention("a")) },
+      body: mention("b"),
+    });
+    expect((await POST(request)).status).toBe(401);
+  });
+
+  it("refuses a request without signature headers", async () => {
+    const response = await POST(new Request(URL_, { method: "POST", body: mention("x") }));
+    expect(response.status).toBe(401);
+  });
+
+  it("answers 400 to a signed body that is not an event envelope", async () => {
+    expect((await POST(signed("not json"))).status).toBe(400);
+    expect((await POST(signed(JSON.stringify({ no: "type" })))).status).toBe(400);
+  });
+
+  it("answers 413 to an oversized body without verifying it", async () => {
+    const response = await POST(signed(JSON.stringify({ type: "event_callback", pad: "x".repeat(1024 * 1024 + 1) })));
+    expect(response.status).toBe(413);
+  });
+});
+
+describe("the event feed", () => {
+  it("keeps only the last 200 events, newest first", async () => {
+    const feed = getEventFeed();
+    for (let i = 0; i < 205; i += 1) {
+      feed.publish({ id: String(i), receivedAt: i, envelopeType: "event_callback", eventType: "app_mention", eventId: null, teamId: null, retryNum: null, retryReason: null, payload: {} });
+    }
+    const recent = feed.recent();
+    expect(recent).toHaveLength(200);
+    expect(recent[0]?.id).toBe("204");
+    expect(recent.at(-1)?.id).toBe("5");
+  });
+});
+
+describe("GET /api/events/stream", () => {
+  it("sends the kept events, then each new event live, and unsubscribes when the client leaves", async () => {
+    await POST(signed(mention("before")));
+    const abort = new AbortController();
+    const response = STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal }));
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${needle}`);
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil("event: snapshot");
+    await readUntil("before");
+    expect(getEventFeed().subscriberCount).toBe(1);
+
+    await POST(signed(mention("live one")));
+    await readUntil("event: received");
+    await readUntil("live one");
+
+    abort.abort();
+    expect(getEventFeed().subscriberCount).toBe(0);
+  });
+});
