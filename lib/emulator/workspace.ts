@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { EventDelivery } from "./events";
 
 /**
  * The emulated workspace: its team, members, public channels and the messages they received.
@@ -45,7 +46,7 @@ export interface Message {
   username?: string;
   team: string;
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "incoming-webhook";
+  via: "chat.postMessage" | "incoming-webhook" | "admin";
 }
 
 export interface BotUser {
@@ -74,9 +75,14 @@ export interface Workspace {
   messages: Map<string, Message[]>;
   bots: BotUser[];
   botsByAppId: Map<string, BotUser>;
-  /** Internal: the id scramble and the last message ts handed out. */
+  /** Events sent to apps' request URLs, newest last (the most recent few hundred). */
+  deliveries: EventDelivery[];
+  /** Deliveries still being attempted (retries included). */
+  deliveriesInFlight: Set<Promise<void>>;
+  /** Internal: the id scramble, the last message ts and event id handed out. */
   keys: ScrambleKeys;
   lastTs: { seconds: number; seq: number };
+  eventSeq: number;
 }
 
 export interface CreateWorkspaceOptions {
@@ -292,8 +298,11 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     messages: new Map(),
     bots: [],
     botsByAppId: new Map(),
+    deliveries: [],
+    deliveriesInFlight: new Set(),
     keys,
     lastTs: { seconds: 0, seq: 0 },
+    eventSeq: 0,
   };
 }
 

@@ -1,0 +1,267 @@
+import { createHmac } from "node:crypto";
+import { WebApiError } from "./errors";
+import type { App, DeliverEvent, EmulatorState, Installation, RequestContext } from "./types";
+import {
+  appendMessage,
+  generalChannel,
+  installingUserId,
+  memberIndexOf,
+  resolveChannel,
+  type Channel,
+  type Message,
+  type Workspace,
+} from "./workspace";
+
+/**
+ * The Events API, as far as the spec goes: `app_mention` events, delivered to the request URL an app
+ * subscribed (manifest settings.event_subscriptions), signed with the app's signing secret the
+ * platform's way, and retried when the app does not acknowledge in time.
+ */
+
+/** The platform waits 3 seconds for an acknowledgement. */
+export const EVENT_TIMEOUT_MS = 3000;
+/** The platform retries a failed delivery 3 times: nearly immediately, after 1 minute, after 5 minutes. */
+export const EVENT_RETRY_DELAYS_MS = [1000, 60_000, 300_000] as const;
+/** How many deliveries the admin state keeps. */
+const KEPT_DELIVERIES = 200;
+const MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g;
+
+export type RetryReason = "http_timeout" | "http_error" | "connection_failed";
+
+export interface DeliveryAttempt {
+  /** 0 for the first attempt; X-Slack-Retry-Num of a retry. */
+  retryNum: number;
+  /** Wall-clock epoch ms. */
+  at: number;
+  durationMs: number;
+  /** The app's HTTP status, when it answered. */
+  status?: number;
+  /** Why it counts as failed. */
+  failure?: RetryReason;
+}
+
+export interface EventDelivery {
+  eventId: string;
+  eventType: "app_mention";
+  appId: string;
+  installationId: string;
+  teamId: string;
+  channel: string;
+  /** The request URL: an app's own configuration, shown only on the development admin surface. */
+  url: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: DeliveryAttempt[];
+  payload: Record<string, unknown>;
+}
+
+/** `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}` with the app's signing secret. */
+export function signEventBody(signingSecret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+}
+
+/** The deprecated verification token in each payload, derived from the app so it is stable per app. */
+function verificationToken(app: App): string {
+  return createHmac("sha256", app.signingSecret).update("verification-token").digest("base64url").slice(0, 24);
+}
+
+function nextEventId(ws: Workspace): string {
+  ws.eventSeq += 1;
+  const n = (Math.imul(ws.eventSeq, 0x2545f491) ^ ws.keys.add) >>> 0;
+  return `Ev0${n.toString(36).toUpperCase().padStart(7, "0")}${ws.eventSeq.toString(36).toUpperCase()}`;
+}
+
+/**
+ * Events reach an installation while it is installed. With token rotation, revoking a single token
+ * leaves the installation (and its events) in place (spec 6); without rotation, auth.revoke revokes
+ * the authorization, which leaves the installation without a working token.
+ */
+function receivesEvents(state: EmulatorState, installation: Installation, app: App): boolean {
+  if (installation.uninstalled) return false;
+  if (app.tokenRotationEnabled) return true;
+  for (const token of state.tokens.values()) {
+    if (token.installationId === installation.id && token.state === "active") return true;
+  }
+  return false;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    (timer as { unref?: () => void }).unref?.();
+  });
+}
+
+async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: string, retryNum: number, reason: RetryReason | undefined) {
+  // The timestamp is wall-clock time even when the emulator's clock was pushed forward: receivers
+  // check it against their own clock (and refuse requests older than 5 minutes).
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
+    "x-slack-request-timestamp": String(timestamp),
+    "x-slack-signature": signEventBody(app.signingSecret, timestamp, body),
+  };
+  if (retryNum > 0 && reason) {
+    headers["x-slack-retry-num"] = String(retryNum);
+    headers["x-slack-retry-reason"] = reason;
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), EVENT_TIMEOUT_MS);
+  (timer as { unref?: () => void }).unref?.();
+  const started = Date.now();
+  const result: DeliveryAttempt & { noRetry?: boolean } = { retryNum, at: started, durationMs: 0 };
+  try {
+    const response = await deliverEvent(url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
+    result.status = response.status;
+    if (response.status < 200 || response.status > 299) result.failure = "http_error";
+    result.noRetry = response.headers.get("x-slack-no-retry") === "1";
+    await response.body?.cancel().catch(() => undefined);
+  } catch {
+    result.failure = controller.signal.aborted ? "http_timeout" : "connection_failed";
+  } finally {
+    clearTimeout(timer);
+  }
+  result.durationMs = Date.now() - started;
+  return result;
+}
+
+async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): Promise<void> {
+  const body = JSON.stringify(delivery.payload);
+  let reason: RetryReason | undefined;
+  for (let retryNum = 0; retryNum <= EVENT_RETRY_DELAYS_MS.length; retryNum++) {
+    if (retryNum > 0) await sleep(EVENT_RETRY_DELAYS_MS[retryNum - 1] as number);
+    const { noRetry, ...result } = await attempt(deliverEvent, delivery.url, app, body, retryNum, reason);
+    delivery.attempts.push(result);
+    if (!result.failure) {
+      delivery.state = "delivered";
+      return;
+    }
+    reason = result.failure;
+    // An app may ask the platform not to retry (X-Slack-No-Retry: 1).
+    if (noRetry) break;
+  }
+  delivery.state = "failed";
+}
+
+function startDelivery(ctx: RequestContext, delivery: EventDelivery, app: App): void {
+  const ws = ctx.state.workspace;
+  ws.deliveries.push(delivery);
+  if (ws.deliveries.length > KEPT_DELIVERIES) ws.deliveries.splice(0, ws.deliveries.length - KEPT_DELIVERIES);
+  const running = runDelivery(delivery, app, ctx.options.deliverEvent).finally(() => ws.deliveriesInFlight.delete(running));
+  ws.deliveriesInFlight.add(running);
+}
+
+/** The bot user ids a message text mentions (`<@U…>` or `<@U…|name>`). */
+export function mentionedUserIds(text: string): Set<string> {
+  return new Set([...text.matchAll(MENTION)].map((m) => m[1] as string));
+}
+
+/**
+ * Sends `app_mention` to every installed app whose bot user the message mentions, that was granted
+ * app_mentions:read and subscribes to app_mention. Returns at once; deliveries run in the background.
+ */
+export function dispatchMentions(ctx: RequestContext, channel: Channel, message: Message): EventDelivery[] {
+  const mentioned = mentionedUserIds(message.text);
+  if (mentioned.size === 0) return [];
+  const { state } = ctx;
+  const ws = state.workspace;
+  const started: EventDelivery[] = [];
+  for (const installation of state.installations.values()) {
+    if (!mentioned.has(installation.botUserId)) continue;
+    const app = state.apps.get(installation.appId);
+    if (!app || !receivesEvents(state, installation, app)) continue;
+    if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
+    const url = app.eventsRequestUrl ?? ctx.options.eventsRequestUrl;
+    if (!url) continue;
+    const event: Record<string, unknown> = {
+      type: "app_mention",
+      user: message.user,
+      text: message.text,
+      ts: message.ts,
+      team: ws.team.id,
+      channel: channel.id,
+      event_ts: message.ts,
+    };
+    if (message.bot_id) event.bot_id = message.bot_id;
+    const eventId = nextEventId(ws);
+    const delivery: EventDelivery = {
+      eventId,
+      eventType: "app_mention",
+      appId: app.id,
+      installationId: installation.id,
+      teamId: ws.team.id,
+      channel: channel.id,
+      url,
+      state: "pending",
+      attempts: [],
+      payload: {
+        token: verificationToken(app),
+        team_id: ws.team.id,
+        api_app_id: app.id,
+        event,
+        type: "event_callback",
+        event_id: eventId,
+        event_time: Math.floor(ctx.clock.now() / 1000),
+        authorizations: [
+          { enterprise_id: null, team_id: ws.team.id, user_id: installation.botUserId, is_bot: true, is_enterprise_install: false },
+        ],
+        is_ext_shared_channel: false,
+      },
+    };
+    startDelivery(ctx, delivery, app);
+    started.push(delivery);
+  }
+  return started;
+}
+
+/** Resolves when every delivery under way (retries included) has finished. */
+export async function settleEventDeliveries(ws: Workspace): Promise<void> {
+  while (ws.deliveriesInFlight.size > 0) await Promise.allSettled([...ws.deliveriesInFlight]);
+}
+
+export interface MentionAppRequest {
+  /** The installation to mention; or `appId` (the app's installation in the workspace). */
+  installationId?: string;
+  appId?: string;
+  /** Channel id or name; default #general. */
+  channel?: string;
+  /** Text after the mention; default a greeting. */
+  text?: string;
+  /** The member who writes the message; default the workspace's primary owner. */
+  user?: string;
+}
+
+export interface MentionAppResult {
+  channel: string;
+  ts: string;
+  text: string;
+  /** Event ids of the deliveries started (none when the app cannot receive app_mention). */
+  event_ids: string[];
+}
+
+/**
+ * The admin surface's "mention the app": a member posts `<@bot> text` in a channel, as a person would
+ * in the client, and the app_mention goes out like any other.
+ */
+export function mentionApp(ctx: RequestContext, request: MentionAppRequest): MentionAppResult {
+  const { state } = ctx;
+  const ws = state.workspace;
+  const installation = request.installationId
+    ? state.installations.get(request.installationId)
+    : [...state.installations.values()].find((i) => i.appId === request.appId && i.teamId === ws.team.id);
+  if (!installation || installation.uninstalled) {
+    throw new WebApiError("installation_not_found", {}, { status: 404 });
+  }
+  const channel = request.channel ? resolveChannel(ws, request.channel) : generalChannel(ws);
+  if (!channel) throw new WebApiError("channel_not_found", {}, { status: 404 });
+  if (channel.isArchived) throw new WebApiError("is_archived", {}, { status: 409 });
+  const user = request.user ?? installingUserId(ws);
+  if (memberIndexOf(ws, user) < 0) throw new WebApiError("user_not_found", {}, { status: 404 });
+
+  const mention = `<@${installation.botUserId}>`;
+  const rest = request.text?.trim() || "hello from the emulator";
+  const text = rest.includes(mention) ? rest : `${mention} ${rest}`;
+  const message = appendMessage(ws, channel.id, { text, user, via: "admin" }, ctx.clock.now());
+  const deliveries = dispatchMentions(ctx, channel, message);
+  return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
+}
