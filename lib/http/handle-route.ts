@@ -1,0 +1,102 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError } from "./app-error";
+import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
+import { toErrorResponse } from "./error-response";
+
+/** Request bodies larger than this answer 413 unless a route says otherwise. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+export interface RouteOptions {
+  /** State-changing route: the request must come from the console's own origin (else 403). */
+  mutating?: boolean;
+  /**
+   * Refuse requests another site started, even reads (default: same as `mutating`). GET /api/call needs
+   * it because a Web API method called through GET can still change state.
+   */
+  rejectCrossSite?: boolean;
+  /** Largest accepted request body in bytes (else 413). */
+  maxBodyBytes?: number;
+}
+
+export interface RouteContext {
+  params: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response> | Response;
+
+const NO_PARAMS: RouteContext = { params: Promise.resolve({}) };
+
+/**
+ * A browser sends Origin on every cross-origin request and on same-origin POST/DELETE; Sec-Fetch-Site
+ * says the same thing on navigations. A request is accepted when what it says names this console.
+ */
+function checkOrigin(request: Request, mutating: boolean) {
+  const origin = request.headers.get("origin");
+  const fetchSite = request.headers.get("sec-fetch-site");
+  const allowed = new Set([getConfig().appOrigin, new URL(request.url).origin]);
+  if (origin && origin !== "null") {
+    if (!allowed.has(origin)) throw new AppError("forbidden_origin", 403, `Requests from ${origin} are not allowed: this route only answers the console's own pages.`);
+    return;
+  }
+  if (fetchSite === "cross-site" || fetchSite === "same-site") {
+    throw new AppError("forbidden_origin", 403, "Cross-site requests are not allowed on this route.");
+  }
+  if (mutating && fetchSite !== "same-origin") {
+    throw new AppError("missing_origin", 403, "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it).");
+  }
+}
+
+/** Reads the body up to the limit, so an oversized body never lands in memory whole. */
+async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return undefined;
+  const tooLarge = () => new AppError("payload_too_large", 413, `The request body is larger than ${maxBytes} bytes.`);
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * Wraps a route handler with what every console route needs: the Origin check, the body size limit, the
+ * request's cookie jar (Set-Cookie applied to whatever the handler answers, errors included), and the one
+ * error mapper, so no handler leaks a stack trace or a secret.
+ */
+export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
+  return async (request: Request, context: RouteContext = NO_PARAMS): Promise<Response> => {
+    const jar = new RequestCookieJar(request);
+    const response = await runWithCookieJar(jar, async () => {
+      try {
+        const mutating = options.mutating ?? false;
+        if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
+        let forwarded = request;
+        if (request.method !== "GET" && request.method !== "HEAD") {
+          const body = await readLimitedBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+          forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit | undefined });
+        }
+        return await handler(forwarded, context);
+      } catch (error) {
+        return toErrorResponse(error);
+      }
+    });
+    return jar.applyTo(response);
+  };
+}

@@ -1,0 +1,24 @@
+export {
+  callMethod,
+  isValidMethodName,
+  platformErrorCode,
+  DEFAULT_TIMEOUT_MS,
+  type CallMethodOptions,
+  type HttpMethod,
+  type ParamValue,
+  type PlatformCallResult,
+  type WireRequest,
+} from "./call-method";
+export { encodeCursorParam, readNextCursor } from "./cursor";
+export { maskToken, maskSecretUrl } from "./mask";
+export { PlatformError, isPlatformError } from "./errors";
+export {
+  exchangeAuthorizationCode,
+  exchangeLongLivedToken,
+  refreshAccessToken,
+  reshapeTokenGrant,
+  type ClientCredentials,
+  type IssuedToken,
+  type OAuthCallOptions,
+  type TokenGrant,
+} from "./oauth";

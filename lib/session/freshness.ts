@@ -1,0 +1,141 @@
+import "server-only";
+import { AppError } from "@/lib/http/app-error";
+import { logger } from "@/lib/log";
+import {
+  callMethod,
+  isPlatformError,
+  platformErrorCode,
+  refreshAccessToken,
+  type HttpMethod,
+  type ParamValue,
+  type PlatformCallResult,
+} from "@/lib/platform";
+import { storedTokenFrom, type Installation, type StoredToken, type TokenKind } from "./installation";
+import { refreshTokenKey } from "./refresh-coordinator";
+import type { SessionRuntime } from "./runtime";
+
+/** Refresh failures that no retry can fix: the installation has to be installed again. */
+const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
+/** How many kept refresh results to follow (R1 → R2 → R3) before settling. */
+const MAX_CHAIN = 5;
+
+/** A rotating token that expires within the window is refreshed before it is used. */
+export function needsProactiveRefresh(token: StoredToken, nowMs: number, windowS: number): boolean {
+  if (!token.refreshToken || token.expiresAt === undefined) return false;
+  return token.expiresAt - nowMs <= windowS * 1000;
+}
+
+export type RefreshOutcome =
+  | { outcome: "refreshed"; installation: Installation }
+  | { outcome: "needs_reinstall"; installation: Installation; error: AppError };
+
+export function needsReinstallError(installation: Installation): AppError {
+  return new AppError(
+    "needs_reinstall",
+    409,
+    `The installation in ${installation.team.name || installation.team.id} needs to be installed again: the platform rejected its refresh token${installation.problem ? ` (${installation.problem})` : ""}. Use "Add to workspace".`,
+  );
+}
+
+/**
+ * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
+ * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
+ */
+export async function refreshInstallationToken(installation: Installation, kind: TokenKind, runtime: SessionRuntime): Promise<RefreshOutcome> {
+  const token = installation[kind];
+  if (!token?.refreshToken) {
+    throw new AppError("not_rotating", 400, `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.`);
+  }
+  const refreshToken = token.refreshToken;
+  let fresh: StoredToken;
+  try {
+    fresh = await runtime.coordinator.run(refreshTokenKey(refreshToken), async () => {
+      const { grant } = await refreshAccessToken({
+        baseUrl: runtime.baseUrl,
+        credentials: runtime.credentialsFor(installation.appKey),
+        refreshToken,
+        timeoutMs: runtime.timeoutMs,
+      });
+      const issued = grant[kind] ?? grant.bot ?? grant.user;
+      if (!issued) throw new AppError("upstream_bad_answer", 502, "The platform's refresh answer carried no access token.");
+      logger.info({ installation: installation.id, kind }, "token refreshed");
+      return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
+    });
+  } catch (error) {
+    if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
+      logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
+      const marked: Installation = { ...installation, state: "needs_reinstall", problem: error.platformCode, updatedAt: runtime.now() };
+      return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
+    }
+    throw error;
+  }
+  for (let hop = 0; hop < MAX_CHAIN && fresh.refreshToken; hop++) {
+    const newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(fresh.refreshToken));
+    if (!newer) break;
+    fresh = newer;
+  }
+  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: runtime.now() } };
+}
+
+export interface FreshCallOptions {
+  tokenKind: TokenKind;
+  method: string;
+  params?: Record<string, ParamValue>;
+  httpMethod?: HttpMethod;
+  signal?: AbortSignal;
+}
+
+export interface FreshCallResult {
+  result: PlatformCallResult;
+  installation: Installation;
+  refreshed: boolean;
+}
+
+function requireToken(installation: Installation, kind: TokenKind): StoredToken {
+  const token = installation[kind];
+  if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+  return token;
+}
+
+/**
+ * Calls a method with an installation's token, keeping it fresh: refreshed first when it expires within
+ * the window, and refreshed and retried once when the platform still answers token_expired. Returns the
+ * installation as it now is (the same object when nothing changed).
+ */
+export async function callWithFreshToken(
+  installation: Installation,
+  options: FreshCallOptions,
+  runtime: SessionRuntime,
+  /** Told about every new version of the installation (refreshed tokens, or marked as needing reinstall). */
+  onChange: (installation: Installation) => Promise<void> = async () => {},
+): Promise<FreshCallResult> {
+  if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
+  let current = installation;
+  let refreshed = false;
+
+  const refresh = async () => {
+    const outcome = await refreshInstallationToken(current, options.tokenKind, runtime);
+    current = outcome.installation;
+    await onChange(current);
+    if (outcome.outcome === "needs_reinstall") throw outcome.error;
+    refreshed = true;
+  };
+  const call = () =>
+    callMethod({
+      baseUrl: runtime.baseUrl,
+      token: requireToken(current, options.tokenKind).value,
+      method: options.method,
+      params: options.params ?? {},
+      httpMethod: options.httpMethod ?? "POST",
+      timeoutMs: runtime.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+
+  if (needsProactiveRefresh(requireToken(current, options.tokenKind), runtime.now(), runtime.refreshWindowS)) await refresh();
+  let result = await call();
+  if (!refreshed && platformErrorCode(result) === "token_expired" && current[options.tokenKind]?.refreshToken) {
+    await refresh();
+    result = await call();
+  }
+  return { result, installation: current, refreshed };
+}

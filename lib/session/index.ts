@@ -1,0 +1,30 @@
+export {
+  callAsInstallation,
+  exchangeSessionToken,
+  forgetSessionInstallation,
+  getIncomingWebhookUrl,
+  getSessionInstallations,
+  getSessionInstallationViews,
+  refreshSessionToken,
+  revokeSessionToken,
+  uninstallSessionInstallation,
+  type CallAsInstallationOptions,
+  type ExchangeRequest,
+} from "./installations";
+export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
+export {
+  toInstallationView,
+  INSTALLATION_ID,
+  type AppKey,
+  type Installation,
+  type InstallationState,
+  type InstallationView,
+  type StoredToken,
+  type TokenKind,
+  type TokenView,
+} from "./installation";
+export { MAX_INSTALLATIONS } from "./installation-store";
+export { readSealedCookie, writeSealedCookie, deleteCookie, sealValue, unsealValue, MAX_SEALED_COOKIE_BYTES } from "./sealed-cookie";
+export { InMemoryRefreshCoordinator, getRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
+export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
+export { getSessionRuntime, type SessionRuntime } from "./runtime";

@@ -1,0 +1,150 @@
+import { maskSecretUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
+
+export type TokenKind = "bot" | "user";
+
+/** Which app's credentials refresh and exchange this installation's tokens. */
+export type AppKey = "console" | "emulator-legacy";
+
+export interface StoredToken {
+  value: string;
+  /** Rotating tokens only. */
+  refreshToken?: string;
+  /** Epoch ms, by this server's clock; absent for long-lived tokens. */
+  expiresAt?: number;
+  scopes: string[];
+  /** Revoked with auth.revoke from the console (a refresh issues a new one). */
+  revoked?: boolean;
+}
+
+export type InstallationState = "active" | "needs_reinstall";
+
+/** One installation as sealed in its cookie (server-only: it holds the tokens). */
+export interface Installation {
+  id: string;
+  appKey: AppKey;
+  appId?: string;
+  team: { id: string; name: string };
+  enterprise?: { id: string; name: string };
+  botUserId?: string;
+  authedUserId?: string;
+  bot?: StoredToken;
+  user?: StoredToken;
+  incomingWebhook?: { url: string; channel: string; channelId: string; configurationUrl?: string };
+  state: InstallationState;
+  /** Why the installation needs reinstalling: the platform's error code. */
+  problem?: string;
+  installedAt: number;
+  updatedAt: number;
+}
+
+export interface TokenView {
+  masked: string;
+  maskedRefreshToken?: string;
+  /** Epoch ms; null for a long-lived token. */
+  expiresAt: number | null;
+  rotating: boolean;
+  revoked: boolean;
+  scopes: string[];
+}
+
+/** What the browser may see of an installation: no token, refresh token or webhook URL. */
+export interface InstallationView {
+  id: string;
+  app: { key: AppKey; id: string | null };
+  team: { id: string; name: string };
+  enterprise: { id: string; name: string } | null;
+  botUserId: string | null;
+  authedUserId: string | null;
+  state: InstallationState;
+  problem: string | null;
+  bot: TokenView | null;
+  user: TokenView | null;
+  incomingWebhook: { channel: string; channelId: string; maskedUrl: string } | null;
+  installedAt: number;
+  updatedAt: number;
+}
+
+const ID_SAFE = /[^A-Za-z0-9]/g;
+export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** One id per (team, app): installing the same app into the same team again replaces the record. */
+export function installationIdFor(teamId: string, appId: string | undefined, appKey: AppKey): string {
+  return `${teamId.replace(ID_SAFE, "")}-${(appId ?? appKey).replace(ID_SAFE, "")}`.slice(0, 64);
+}
+
+export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken {
+  return {
+    value: token.accessToken,
+    ...(token.refreshToken ? { refreshToken: token.refreshToken } : {}),
+    ...(token.expiresInS !== undefined && token.refreshToken ? { expiresAt: nowMs + token.expiresInS * 1000 } : {}),
+    scopes: token.scopes,
+  };
+}
+
+/**
+ * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Fields the grant
+ * does not carry keep their previous values, so exchanging only the bot token keeps the user token.
+ */
+export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: Installation): Installation {
+  const team = grant.team ?? previous?.team;
+  if (!team) throw new Error("the platform's answer names no team");
+  const appId = grant.appId ?? previous?.appId;
+  const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : previous?.bot;
+  const user = grant.user ? storedTokenFrom(grant.user, nowMs) : previous?.user;
+  const enterprise = grant.enterprise ?? previous?.enterprise;
+  const botUserId = grant.botUserId ?? previous?.botUserId;
+  const authedUserId = grant.authedUserId ?? previous?.authedUserId;
+  const incomingWebhook = grant.incomingWebhook ?? previous?.incomingWebhook;
+  return {
+    id: previous?.id ?? installationIdFor(team.id, appId, appKey),
+    appKey,
+    ...(appId ? { appId } : {}),
+    team,
+    ...(enterprise ? { enterprise } : {}),
+    ...(botUserId ? { botUserId } : {}),
+    ...(authedUserId ? { authedUserId } : {}),
+    ...(bot ? { bot } : {}),
+    ...(user ? { user } : {}),
+    ...(incomingWebhook ? { incomingWebhook } : {}),
+    state: "active",
+    installedAt: previous?.installedAt ?? nowMs,
+    updatedAt: nowMs,
+  };
+}
+
+function tokenView(token: StoredToken | undefined): TokenView | null {
+  if (!token) return null;
+  return {
+    masked: maskToken(token.value),
+    ...(token.refreshToken ? { maskedRefreshToken: maskToken(token.refreshToken) } : {}),
+    expiresAt: token.expiresAt ?? null,
+    rotating: Boolean(token.refreshToken),
+    revoked: token.revoked ?? false,
+    scopes: token.scopes,
+  };
+}
+
+export function toInstallationView(installation: Installation): InstallationView {
+  const hook = installation.incomingWebhook;
+  return {
+    id: installation.id,
+    app: { key: installation.appKey, id: installation.appId ?? null },
+    team: installation.team,
+    enterprise: installation.enterprise ?? null,
+    botUserId: installation.botUserId ?? null,
+    authedUserId: installation.authedUserId ?? null,
+    state: installation.state,
+    problem: installation.problem ?? null,
+    bot: tokenView(installation.bot),
+    user: tokenView(installation.user),
+    incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskSecretUrl(hook.url) } : null,
+    installedAt: installation.installedAt,
+    updatedAt: installation.updatedAt,
+  };
+}
+
+/** The parts of an installation whose change must reach the cookie. */
+export function tokenFingerprint(installation: Installation): string {
+  const t = (s: StoredToken | undefined) => (s ? [s.value, s.refreshToken ?? "", s.expiresAt ?? 0, s.revoked ? 1 : 0] : null);
+  return JSON.stringify([t(installation.bot), t(installation.user), installation.state, installation.problem ?? ""]);
+}

@@ -1,0 +1,76 @@
+import "server-only";
+import { createHash } from "node:crypto";
+
+/**
+ * Coordinates token refreshes so that one refresh token is spent once. `run` makes concurrent callers with
+ * the same key share one execution of `fn`, and keeps its result for a while so a late caller still
+ * holding the old refresh token gets the same new pair instead of spending it again. An implementation
+ * over a shared store (a lock and a short-lived sealed result per key) coordinates several instances.
+ */
+export interface RefreshCoordinator {
+  run<T>(refreshTokenKey: string, fn: () => Promise<T>): Promise<T>;
+  /** The kept result for this key, if there is one: lets a caller follow a chain of refreshes. */
+  lookup<T>(refreshTokenKey: string): Promise<T | undefined>;
+}
+
+/** The key of a refresh token: a hash, so the coordinator never holds the secret itself. */
+export function refreshTokenKey(refreshToken: string): string {
+  return createHash("sha256").update(refreshToken).digest("base64url");
+}
+
+/** How long a refresh result is kept for late callers: the platform's grace period for a used refresh token. */
+export const REFRESH_RESULT_TTL_MS = 60_000;
+
+export class InMemoryRefreshCoordinator implements RefreshCoordinator {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly results = new Map<string, { value: unknown; expiresAt: number }>();
+
+  constructor(
+    private readonly resultTtlMs = REFRESH_RESULT_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async lookup<T>(key: string): Promise<T | undefined> {
+    const kept = this.results.get(key);
+    if (!kept) return undefined;
+    if (kept.expiresAt <= this.now()) {
+      this.results.delete(key);
+      return undefined;
+    }
+    return kept.value as T;
+  }
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const kept = await this.lookup<T>(key);
+    if (kept !== undefined) return kept;
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const task = (async () => {
+      try {
+        const value = await fn();
+        this.prune();
+        this.results.set(key, { value, expiresAt: this.now() + this.resultTtlMs });
+        return value;
+      } finally {
+        this.inFlight.delete(key);
+      }
+    })();
+    this.inFlight.set(key, task);
+    return task;
+  }
+
+  private prune() {
+    const now = this.now();
+    for (const [key, kept] of this.results) if (kept.expiresAt <= now) this.results.delete(key);
+  }
+}
+
+const KEY = Symbol.for("switchboard.refreshCoordinator");
+type GlobalWithCoordinator = typeof globalThis & { [KEY]?: RefreshCoordinator };
+
+/** The process's coordinator, shared by every route bundle (kept on globalThis like the embedded emulator). */
+export function getRefreshCoordinator(): RefreshCoordinator {
+  const g = globalThis as GlobalWithCoordinator;
+  g[KEY] ??= new InMemoryRefreshCoordinator();
+  return g[KEY];
+}
