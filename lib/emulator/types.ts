@@ -176,6 +176,8 @@ export interface EmulatorState {
   codes: Map<string, AuthCode>;
   workspace: Workspace;
   rateLimitsEnabled: boolean;
+  /** Recent request times (epoch ms) per rate-limit key, newest last. */
+  rateWindows: Map<string, number[]>;
   faults: FaultSettings;
 }
 
@@ -201,6 +203,8 @@ export interface Caller {
 export interface MethodContext extends RequestContext {
   /** Every parameter, from the query string, a form-encoded body or a JSON body (JSON values stringified). */
   params: Record<string, string>;
+  /** The token presented (Authorization: Bearer, else the token parameter), whatever its state. */
+  token: string | undefined;
   /** Set for auth "token" methods (verified active); null otherwise. */
   caller: Caller | null;
   /** Set for auth "client" methods: the app whose client_id and client_secret were given. */

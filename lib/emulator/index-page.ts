@@ -1,0 +1,40 @@
+/** GET {base}/: the emulator's index page: its apps, an Install link for each, and the admin surface. */
+import { authorizeUrl } from "./apps";
+import { escapeHtml, htmlResponse, layout } from "./html";
+import type { RequestContext } from "./types";
+import { memberCount } from "./workspace";
+
+export function showIndexPage(ctx: RequestContext): Response {
+  const { state, baseUrl } = ctx;
+  const ws = state.workspace;
+  const rows = [...state.apps.values()]
+    .map((app) => {
+      const rotation = app.tokenRotationEnabled
+        ? `<span class="badge">rotation on</span>`
+        : `<span class="badge off">rotation off</span>`;
+      const install = app.redirectUrls.length > 0
+        ? `<a class="button primary" href="${escapeHtml(authorizeUrl(app, baseUrl))}">Install ${escapeHtml(app.name)}</a>`
+        : `<span class="meta">no redirect URL</span>`;
+      return `<tr id="app-${escapeHtml(app.id)}"><td><strong>${escapeHtml(app.name)}</strong><div class="meta">${escapeHtml(app.id)}</div></td>` +
+        `<td><code>${escapeHtml(app.clientId)}</code></td><td>${rotation}</td><td>${install}</td></tr>`;
+    })
+    .join("");
+  const admin = ["apps", "state", "clock"]
+    .map((p) => `<li><a href="${escapeHtml(`${baseUrl}/admin/${p}`)}">GET ${escapeHtml(`${baseUrl}/admin/${p}`)}</a></li>`)
+    .join("");
+  return htmlResponse(
+    layout(
+      "Platform emulator",
+      `<div class="card">
+<h1>${escapeHtml(ws.team.name)}</h1>
+<p class="lead">Team <code>${escapeHtml(ws.team.id)}</code> · ${memberCount(ws).toLocaleString("en-US")} members · ${ws.channels.length} channels.
+Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>
+<h2>Apps</h2>
+<table><thead><tr><th>App</th><th>Client ID</th><th>Token rotation</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Admin (development only)</h2>
+<ul>${admin}</ul>
+</div>`,
+      { wide: true },
+    ),
+  );
+}

@@ -1,0 +1,12 @@
+/** The method registry: every Web API method the emulator answers, by name. */
+import type { MethodDefinition } from "../types";
+import { appsMethods } from "./apps";
+import { authMethods } from "./auth";
+import { chatMethods } from "./chat";
+import { conversationsMethods } from "./conversations";
+import { oauthMethods } from "./oauth";
+import { usersMethods } from "./users";
+
+export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
+  [...oauthMethods, ...authMethods, ...appsMethods, ...usersMethods, ...conversationsMethods, ...chatMethods].map((m) => [m.name, m]),
+);

@@ -1,0 +1,69 @@
+/**
+ * {base}/api/<method>: one Web API call. Resolves the method, reads the parameters, checks the
+ * credentials the method needs (token and scopes, or app credentials), applies rate limits, runs the
+ * handler and wraps its result in {"ok":true,...}. Errors are thrown as WebApiError and mapped by
+ * errors.ts: HTTP 200 with ok:false, as the platform does.
+ */
+import { requireClientApp, readClientCredentials, readParams, readToken } from "./request-params";
+import { WebApiError, jsonResponse } from "./errors";
+import { METHODS } from "./methods";
+import { enforceMethodRateLimit } from "./rate-limit";
+import { requireAccessToken } from "./tokens";
+import type { App, Caller, MethodContext, MethodDefinition, RequestContext } from "./types";
+
+export function findMethod(name: string): MethodDefinition | undefined {
+  return METHODS.get(name);
+}
+
+/** The caller behind an access token, or the platform's token error. */
+export function resolveCaller(ctx: RequestContext, token: string | undefined): Caller {
+  const record = requireAccessToken(ctx.state, token, ctx.clock.now());
+  const installation = ctx.state.installations.get(record.installationId);
+  const app = ctx.state.apps.get(record.appId);
+  // Tokens of an uninstalled installation are revoked with it; this only guards a broken state.
+  if (!installation || !app || installation.uninstalled) throw new WebApiError("token_revoked");
+  const scopes = record.family === "bot" ? installation.botScopes : installation.userScopes;
+  return { token: record, installation, app, scopes };
+}
+
+/** Any-of scope check per token kind: missing_scope with needed/provided, as the platform answers. */
+function checkScopes(definition: MethodDefinition, caller: Caller): void {
+  if (!definition.scopes) return;
+  const accepted = caller.token.family === "bot" ? definition.scopes.bot : definition.scopes.user;
+  if (!accepted) throw new WebApiError("not_allowed_token_type");
+  if (accepted.length === 0 || accepted.some((s) => caller.scopes.includes(s))) return;
+  throw new WebApiError("missing_scope", { needed: accepted.join(","), provided: caller.scopes.join(",") });
+}
+
+export async function handleWebApi(ctx: RequestContext, methodName: string): Promise<Response> {
+  const definition = findMethod(methodName);
+  // The platform answers an unknown method with HTTP 200 and unknown_method, like any other error.
+  if (!definition) throw new WebApiError("unknown_method");
+
+  const params = await readParams(ctx.request);
+  const token = readToken(ctx.request, params);
+  let caller: Caller | null = null;
+  let clientApp: App | null = null;
+  if (definition.auth === "token") {
+    caller = resolveCaller(ctx, token);
+    checkScopes(definition, caller);
+  } else if (definition.auth === "client") {
+    clientApp = requireClientApp(ctx.state, readClientCredentials(ctx.request, params));
+  }
+
+  const rateScope = caller
+    ? { teamId: caller.installation.teamId, appId: caller.app.id }
+    : { teamId: ctx.state.workspace.team.id, appId: clientApp?.id ?? "anonymous" };
+  enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
+
+  const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp };
+  const body = await definition.handler(methodCtx);
+  const headers: Record<string, string> = {};
+  if (caller) {
+    // The platform reports the token's scopes and the method's accepted scopes in headers.
+    headers["x-oauth-scopes"] = caller.scopes.join(",");
+    const accepted = caller.token.family === "bot" ? definition.scopes?.bot : definition.scopes?.user;
+    if (accepted) headers["x-accepted-oauth-scopes"] = accepted.join(",");
+  }
+  return jsonResponse({ ok: true, ...body }, 200, headers);
+}
