@@ -35,15 +35,14 @@ export interface WebhookSendOptions {
 }
 
 /**
- * POSTs a JSON payload to an incoming-webhook URL. The URL is checked by the SSRF guard and the size of
+ * POSTs a JSON body to an incoming-webhook URL. The body is sent as given, so a developer can also see how
+ * the platform answers a malformed payload. The URL is checked by the SSRF guard and the size of
  * the body bounded before any connection is opened; redirects are not followed, the request is bounded
  * in time and the answer in size. Neither the URL nor any part of it appears in a returned reason.
  */
-export async function sendToWebhook(rawUrl: string, payload: unknown, options: WebhookSendOptions): Promise<WebhookSendOutcome> {
+export async function sendToWebhook(rawUrl: string, body: string, options: WebhookSendOptions): Promise<WebhookSendOutcome> {
   const check = checkWebhookUrl(rawUrl, options.policy);
   if (!check.ok) return { kind: "refused", status: 400, reason: check.reason };
-  const body = JSON.stringify(payload);
-  if (body === undefined) return { kind: "refused", status: 400, reason: "The payload is not JSON." };
   const size = Buffer.byteLength(body, "utf8");
   if (size > MAX_WEBHOOK_BODY_BYTES) {
     return { kind: "refused", status: 413, reason: `The payload is ${size} bytes; the limit is ${MAX_WEBHOOK_BODY_BYTES} bytes (40 KB).` };

@@ -79,12 +79,12 @@ describe("the webhook proxy opens no connection for a refused URL", () => {
 
   it("answers 400 with a reason for every hostile URL aimed at the listener, and the listener sees nothing", async () => {
     for (const url of hostile(other.port)) {
-      const outcome = await sendToWebhook(url, { text: "hi" }, { policy });
+      const outcome = await sendToWebhook(url, JSON.stringify({ text: "hi" }), { policy });
       expect(outcome, url).toMatchObject({ kind: "refused", status: 400, reason: expect.any(String) });
     }
     // Hostile shapes aimed at the allowed origin's own port are refused too, before connecting.
     for (const url of hostile(target.port).filter((u) => !u.startsWith(`http://127.0.0.1:${target.port}/emulator/services/T1`))) {
-      const outcome = await sendToWebhook(url, { text: "hi" }, { policy });
+      const outcome = await sendToWebhook(url, JSON.stringify({ text: "hi" }), { policy });
       expect(outcome.kind, url).toBe("refused");
     }
     expect(other.connections).toBe(0);
@@ -95,7 +95,7 @@ describe("the webhook proxy opens no connection for a refused URL", () => {
     const before = target.connections;
     const outcome = await sendToWebhook(
       `http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`,
-      { text: "x".repeat(41 * 1024) },
+      JSON.stringify({ text: "x".repeat(41 * 1024) }),
       { policy },
     );
     expect(outcome).toMatchObject({ kind: "refused", status: 413 });
@@ -106,7 +106,7 @@ describe("the webhook proxy opens no connection for a refused URL", () => {
 describe("the webhook proxy sends an allowed URL, bounded", () => {
   it("POSTs the JSON payload to an allowed URL and returns status and plain-text body", async () => {
     target.answer = (res) => res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "hello" }, { policy });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "hello" }), { policy });
     expect(outcome).toMatchObject({ kind: "answered", answer: { status: 200, body: "ok", ok: true, hint: null } });
     expect(target.connections).toBeGreaterThanOrEqual(1);
     expect(target.requests.at(-1)).toEqual({ method: "POST", url: "/emulator/services/T1/B1/secret", body: '{"text":"hello"}' });
@@ -114,26 +114,26 @@ describe("the webhook proxy sends an allowed URL, bounded", () => {
 
   it("returns an error answer with a hint", async () => {
     target.answer = (res) => res.writeHead(404, { "content-type": "text/plain" }).end("channel_not_found");
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "x" }, { policy });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy });
     expect(outcome).toMatchObject({ kind: "answered", answer: { status: 404, body: "channel_not_found", ok: false, hint: expect.stringMatching(/channel/) } });
   });
 
   it("reports Retry-After on 429", async () => {
     target.answer = (res) => res.writeHead(429, { "retry-after": "7", "content-type": "text/plain" }).end("rate_limited");
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "x" }, { policy });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy });
     expect(outcome).toMatchObject({ kind: "answered", answer: { status: 429, retryAfterS: 7, hint: expect.stringMatching(/Rate limited/) } });
   });
 
   it("does not follow a redirect: the redirect target gets no connection", async () => {
     target.answer = (res) => res.writeHead(302, { location: `http://127.0.0.1:${other.port}/steal` }).end();
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "x" }, { policy });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy });
     expect(outcome).toMatchObject({ kind: "failed", status: 502, reason: expect.stringMatching(/redirect/) });
     expect(other.connections).toBe(0);
   });
 
   it("reads at most 4 KB of the answer", async () => {
     target.answer = (res) => res.writeHead(200, { "content-type": "text/plain" }).end("y".repeat(64 * 1024));
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "x" }, { policy });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy });
     expect(outcome.kind).toBe("answered");
     if (outcome.kind === "answered") {
       expect(outcome.answer.body.length).toBe(4096);
@@ -143,13 +143,13 @@ describe("the webhook proxy sends an allowed URL, bounded", () => {
 
   it("gives up after the timeout with 504", async () => {
     target.answer = () => {};
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, { text: "x" }, { policy, timeoutMs: 300 });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy, timeoutMs: 300 });
     expect(outcome).toMatchObject({ kind: "failed", status: 504 });
   });
 
   it("never puts the URL or its secret in a reason", async () => {
     const secretUrl = `http://127.0.0.1:${other.port}/services/T1/B1/SUPERSECRETVALUE`;
-    const outcome = await sendToWebhook(secretUrl, { text: "x" }, { policy });
+    const outcome = await sendToWebhook(secretUrl, JSON.stringify({ text: "x" }), { policy });
     expect(JSON.stringify(outcome)).not.toContain("SUPERSECRETVALUE");
   });
 });

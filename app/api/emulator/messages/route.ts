@@ -1,0 +1,13 @@
+// GET /api/emulator/messages?channel=C… - A channel's latest messages in the embedded emulator (404 otherwise)
+import { z } from "zod";
+import { readEmulatorChannel } from "@/lib/events/emulator-admin";
+import { handleRoute } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+const Query = z.object({ channel: z.string().regex(/^[A-Z0-9]{2,32}$/, "a channel id such as C0123ABCD") });
+
+export const GET = handleRoute(async (request) => {
+  const { channel } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return Response.json(await readEmulatorChannel(channel), { headers: { "cache-control": "no-store" } });
+});

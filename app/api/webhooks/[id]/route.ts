@@ -1,0 +1,16 @@
+// DELETE /api/webhooks/{id} - Forget a pasted webhook (installation webhooks go with their installation)
+import { AppError, handleRoute } from "@/lib/http";
+import { removePastedWebhook } from "@/lib/webhooks/store";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = handleRoute(
+  async (_request, { params }) => {
+    const { id } = await params;
+    if (typeof id !== "string" || !(await removePastedWebhook(id))) {
+      throw new AppError("unknown_webhook", 404, "No pasted webhook with this id in this session.");
+    }
+    return Response.json({ ok: true });
+  },
+  { mutating: true },
+);

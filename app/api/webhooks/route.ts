@@ -1,0 +1,34 @@
+// GET /api/webhooks - The session's webhooks (masked, by opaque id) and the send history
+// POST /api/webhooks - Paste a webhook URL: checked by the SSRF guard, then sealed in the session
+import { z } from "zod";
+import { getConfig } from "@/lib/config";
+import { handleRoute } from "@/lib/http";
+import { readSendHistory } from "@/lib/webhooks/history";
+import { listWebhookViews, pastedWebhookView } from "@/lib/webhooks/service";
+import { addPastedWebhook } from "@/lib/webhooks/store";
+import type { WebhookListResponse } from "@/lib/webhooks/types";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handleRoute(async () => {
+  const body: WebhookListResponse = {
+    webhooks: await listWebhookViews(),
+    history: await readSendHistory(),
+    emulator: getConfig().upstream.kind === "emulator",
+  };
+  return Response.json(body, { headers: { "cache-control": "no-store" } });
+});
+
+const PasteWebhook = z.object({
+  url: z.string().trim().min(1, "paste the webhook URL").max(2048),
+  label: z.string().trim().max(60).default(""),
+});
+
+export const POST = handleRoute(
+  async (request) => {
+    const { url, label } = PasteWebhook.parse(await request.json().catch(() => null));
+    const webhook = pastedWebhookView(await addPastedWebhook(url, label));
+    return Response.json({ webhook }, { status: 201 });
+  },
+  { mutating: true, maxBodyBytes: 8 * 1024 },
+);

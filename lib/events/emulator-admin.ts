@@ -1,0 +1,79 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { AppError } from "@/lib/http/app-error";
+import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
+
+/**
+ * The embedded emulator's admin surface, as the webhook and event pages use it: a channel's messages (to
+ * watch a webhook message arrive) and "mention the app" (to watch an app_mention arrive). It exists only
+ * when the emulator is the upstream; the requests go to its in-process fetch, no network involved.
+ */
+
+const SHOWN_MESSAGES = 20;
+
+function requireEmulator(): string {
+  const { upstream } = getConfig();
+  if (upstream.kind !== "emulator") {
+    throw new AppError("not_emulator", 404, "The console is connected to the real platform: the emulator's admin surface is not available.");
+  }
+  return upstream.baseUrl;
+}
+
+async function callAdmin(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
+  const baseUrl = requireEmulator();
+  const response = await getEmbeddedEmulator().fetch(new Request(`${baseUrl}/admin/${path}`, init));
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok || body.ok !== true) {
+    const code = typeof body.error === "string" ? body.error : `http_${response.status}`;
+    throw new AppError(code, response.status >= 400 && response.status < 500 ? response.status : 502, `The emulator answered ${code}.`);
+  }
+  return body;
+}
+
+interface AdminMessage {
+  ts: string;
+  text: string;
+  via: string;
+  user?: string;
+  username?: string;
+}
+
+/** The latest messages of one channel, newest first. */
+export async function readEmulatorChannel(channelId: string): Promise<EmulatorChannelMessages> {
+  const state = await callAdmin("state");
+  const channels = (state.channels ?? []) as Array<{ id: string; name: string; messages: AdminMessage[] }>;
+  const channel = channels.find((c) => c.id === channelId);
+  return {
+    channel: { id: channelId, name: channel?.name ?? channelId },
+    messages: (channel?.messages ?? [])
+      .slice(-SHOWN_MESSAGES)
+      .reverse()
+      .map((m) => ({ ts: m.ts, text: m.text, via: m.via, username: m.username ?? null, user: m.user ?? null })),
+  };
+}
+
+export interface MentionResult {
+  channel: string;
+  ts: string;
+  text: string;
+  event_ids: string[];
+}
+
+/**
+ * A member of the emulated workspace mentions the app's bot user in a channel; the emulator then signs
+ * and delivers an app_mention to the app's request URL (this console's POST /api/events).
+ */
+export async function mentionAppInEmulator(appId: string, text: string | undefined): Promise<MentionResult> {
+  const body = await callAdmin("mention", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ appId, ...(text ? { text } : {}) }),
+  });
+  return {
+    channel: String(body.channel ?? ""),
+    ts: String(body.ts ?? ""),
+    text: String(body.text ?? ""),
+    event_ids: Array.isArray(body.event_ids) ? body.event_ids.map(String) : [],
+  };
+}

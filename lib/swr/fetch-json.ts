@@ -1,0 +1,41 @@
+/** The console's error body, as lib/http answers it. */
+export interface ConsoleErrorBody {
+  ok: false;
+  error: string;
+  message: string;
+}
+
+/** An error answer from a console route, with what the person needs to act on it. */
+export class ConsoleRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ConsoleRequestError";
+  }
+}
+
+/** fetch + JSON for console routes: a non-2xx answer throws a ConsoleRequestError with the route's message. */
+export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { cache: "no-store", ...init, headers: { accept: "application/json", ...init?.headers } });
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const error = body as Partial<ConsoleErrorBody> | null;
+    throw new ConsoleRequestError(response.status, error?.error ?? "http_error", error?.message ?? `The console answered HTTP ${response.status}.`);
+  }
+  return body as T;
+}
+
+export const jsonBody = (value: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(value),
+});

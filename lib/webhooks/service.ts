@@ -1,0 +1,86 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/http/app-error";
+import { listInstallations } from "@/lib/session/installation-store";
+import type { Installation } from "@/lib/session/installation";
+import { recordSend, type WebhookSendRecord } from "./history";
+import { maskWebhookUrl } from "./mask";
+import { webhookUrlPolicy } from "./policy";
+import { sendToWebhook } from "./send";
+import { readPastedWebhooks, type PastedWebhook } from "./store";
+import type { WebhookSendResponse, WebhookView } from "./types";
+
+const INSTALLATION_PREFIX = "inst-";
+
+interface ResolvedWebhook {
+  view: WebhookView;
+  /** The secret URL: used to send, never returned. */
+  url: string;
+}
+
+function fromInstallation(installation: Installation): ResolvedWebhook | null {
+  const hook = installation.incomingWebhook;
+  if (!hook) return null;
+  return {
+    url: hook.url,
+    view: {
+      id: `${INSTALLATION_PREFIX}${installation.id}`,
+      source: "installation",
+      label: `${hook.channel.startsWith("#") ? hook.channel : `#${hook.channel}`} · ${installation.team.name}`,
+      maskedUrl: maskWebhookUrl(hook.url),
+      channel: hook.channel.replace(/^#/, ""),
+      channelId: hook.channelId || null,
+      installationId: installation.id,
+    },
+  };
+}
+
+export function pastedWebhookView(hook: PastedWebhook): WebhookView {
+  return { id: hook.id, source: "pasted", label: hook.label, maskedUrl: maskWebhookUrl(hook.url), channel: null, channelId: null, installationId: null };
+}
+
+async function resolveAll(): Promise<ResolvedWebhook[]> {
+  const installed = (await listInstallations()).flatMap((i) => fromInstallation(i) ?? []);
+  const pasted = (await readPastedWebhooks()).map<ResolvedWebhook>((hook) => ({ url: hook.url, view: pastedWebhookView(hook) }));
+  return [...installed, ...pasted];
+}
+
+/** The session's webhooks, as the browser may see them: from installations first, then pasted ones. */
+export async function listWebhookViews(): Promise<WebhookView[]> {
+  return (await resolveAll()).map((w) => w.view);
+}
+
+async function resolveWebhook(id: string): Promise<ResolvedWebhook> {
+  const found = (await resolveAll()).find((w) => w.view.id === id);
+  if (!found) throw new AppError("unknown_webhook", 404, "No webhook with this id in this session: reload the list.");
+  return found;
+}
+
+export type WebhookMessage = { text: string } | { payload: string };
+
+/**
+ * Sends a message through a session webhook and records it in the history. A text becomes `{"text": …}`;
+ * a raw payload goes out exactly as typed, so the platform's answer to a malformed one can be seen too.
+ * The platform's answer comes back whatever its status; the proxy's own refusals are AppErrors.
+ */
+export async function sendWebhookMessage(webhookId: string, message: WebhookMessage): Promise<WebhookSendResponse> {
+  const webhook = await resolveWebhook(webhookId);
+  const body = "text" in message ? JSON.stringify({ text: message.text }) : message.payload;
+  const outcome = await sendToWebhook(webhook.url, body, { policy: webhookUrlPolicy(), timeoutMs: Math.min(getConfig().upstreamTimeoutMs, 10_000) });
+  const record: WebhookSendRecord = {
+    id: randomBytes(6).toString("base64url"),
+    webhookId,
+    webhookLabel: webhook.view.label,
+    sentAt: Date.now(),
+    preview: "text" in message ? message.text : message.payload,
+    status: outcome.kind === "answered" ? outcome.answer.status : outcome.status,
+    ok: outcome.kind === "answered" && outcome.answer.ok,
+    result: outcome.kind === "answered" ? outcome.answer.body : outcome.reason,
+    durationMs: outcome.kind === "answered" ? outcome.answer.durationMs : null,
+  };
+  await recordSend(record);
+  if (outcome.kind === "refused") throw new AppError(outcome.status === 413 ? "payload_too_large" : "webhook_refused", outcome.status, outcome.reason);
+  if (outcome.kind === "failed") throw new AppError(outcome.status === 504 ? "webhook_timeout" : "webhook_unreachable", outcome.status, outcome.reason);
+  return { ...outcome.answer, record };
+}

@@ -1,0 +1,43 @@
+import type { WebhookSendRecord } from "./history";
+
+/** A webhook as the browser sees it: an opaque id and a masked URL, never the URL itself. */
+export interface WebhookView {
+  id: string;
+  source: "installation" | "pasted";
+  label: string;
+  /** Host and the last 4 characters, for example `hooks.slack.com/…wxyz`. */
+  maskedUrl: string;
+  /** The channel the webhook posts to, when known (installations record it). */
+  channel: string | null;
+  channelId: string | null;
+  installationId: string | null;
+}
+
+/** GET /api/webhooks. */
+export interface WebhookListResponse {
+  webhooks: WebhookView[];
+  history: WebhookSendRecord[];
+  /** The embedded emulator is the upstream: its channels can be shown. */
+  emulator: boolean;
+}
+
+/** POST /api/webhooks/send, when the platform answered (whatever its status). */
+export interface WebhookSendResponse {
+  /** The platform accepted the message (HTTP 200). */
+  ok: boolean;
+  status: number;
+  body: string;
+  truncated: boolean;
+  hint: string | null;
+  retryAfterS: number | null;
+  durationMs: number;
+  record: WebhookSendRecord;
+}
+
+/** A channel's latest messages in the embedded emulator (GET /api/emulator/messages). */
+export interface EmulatorChannelMessages {
+  channel: { id: string; name: string };
+  messages: Array<{ ts: string; text: string; via: string; username: string | null; user: string | null }>;
+}
+
+export type { WebhookSendRecord };
