@@ -28,3 +28,4 @@ export { readSealedCookie, writeSealedCookie, deleteCookie, sealValue, unsealVal
 export { InMemoryRefreshCoordinator, getRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
 export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
 export { getSessionRuntime, type SessionRuntime } from "./runtime";
+export { proxyMethodCall } from "./call-proxy";

@@ -1,0 +1,14 @@
+// DELETE /api/installations/{id} - Forgets an installation in this browser (nothing changes upstream)
+import { handleRoute, InstallationIdSchema } from "@/lib/http";
+import { forgetSessionInstallation } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = handleRoute(
+  async (_request, context) => {
+    const id = InstallationIdSchema.parse((await context.params).id);
+    await forgetSessionInstallation(id);
+    return Response.json({ ok: true, forgotten: id });
+  },
+  { mutating: true },
+);

@@ -1,0 +1,14 @@
+// POST /api/installations/{id}/uninstall - apps.uninstall: every token revoked upstream, then forgotten here
+import { handleRoute, InstallationIdSchema } from "@/lib/http";
+import { uninstallSessionInstallation } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handleRoute(
+  async (_request, context) => {
+    const id = InstallationIdSchema.parse((await context.params).id);
+    const result = await uninstallSessionInstallation(id);
+    return Response.json({ ok: result.ok, platform: result.body ?? null }, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
+  },
+  { mutating: true },
+);

@@ -1,0 +1,18 @@
+// GET /api/session - This browser's installations: tokens masked, expiry, scopes, state
+import { getConfig } from "@/lib/config";
+import { handleRoute } from "@/lib/http";
+import { getSessionInstallationViews, MAX_INSTALLATIONS } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handleRoute(
+  async () => {
+    const { upstream } = getConfig();
+    const installations = await getSessionInstallationViews();
+    return Response.json(
+      { ok: true, upstream, installations, maxInstallations: MAX_INSTALLATIONS, serverTime: Date.now() },
+      { headers: { "cache-control": "no-store" } },
+    );
+  },
+  { rejectCrossSite: true },
+);

@@ -1,0 +1,28 @@
+// POST /api/tokens/exchange - oauth.v2.exchange of a long-lived token (an installation's, or a pasted one)
+import { z } from "zod";
+import { handleRoute, InstallationIdSchema, parseJsonBody, TokenKindSchema } from "@/lib/http";
+import { exchangeSessionToken } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+// The original token stops working once exchanged, so the caller must say it understood.
+const confirmed = z.literal(true, { error: "confirm the exchange: the original token stops working and must not be revoked afterwards" });
+const Body = z.union([
+  z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot"), confirm: confirmed }),
+  z.object({
+    pastedToken: z.string().trim().regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token"),
+    app: z.enum(["console", "emulator-legacy"]).default("console"),
+    confirm: confirmed,
+  }),
+]);
+
+export const POST = handleRoute(
+  async (request) => {
+    const body = await parseJsonBody(request, Body);
+    const installation = await exchangeSessionToken(
+      "installation" in body ? { installationId: body.installation, tokenKind: body.token } : { pastedToken: body.pastedToken, appKey: body.app },
+    );
+    return Response.json({ ok: true, installation });
+  },
+  { mutating: true },
+);

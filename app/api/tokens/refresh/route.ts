@@ -1,0 +1,14 @@
+// POST /api/tokens/refresh - Refreshes an installation's bot or user token now (single-flight)
+import { handleRoute, parseJsonBody, TokenActionSchema } from "@/lib/http";
+import { refreshSessionToken } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handleRoute(
+  async (request) => {
+    const body = await parseJsonBody(request, TokenActionSchema);
+    const installation = await refreshSessionToken(body.installation, body.token);
+    return Response.json({ ok: true, installation });
+  },
+  { mutating: true },
+);

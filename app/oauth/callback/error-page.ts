@@ -1,0 +1,66 @@
+import type { InstallProblem } from "@/lib/session";
+
+const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
+  missing: {
+    title: "The install state is missing",
+    text: "This browser has no record of starting an install, or the callback came without its state. Installs must start from this console, in this browser.",
+  },
+  mismatched: {
+    title: "The install state does not match",
+    text: "The state the platform sent back is not one this browser started. Someone may have sent you this link, or another install replaced it.",
+  },
+  expired: {
+    title: "The install took too long",
+    text: "Installs must be completed within 10 minutes of clicking “Add to workspace”.",
+  },
+  replayed: {
+    title: "This install was already completed",
+    text: "This callback has been used before (a reload or the back button). A state is good only once; your stored installations are unchanged.",
+  },
+  access_denied: {
+    title: "The install was cancelled",
+    text: "The app was not allowed into the workspace on the consent page.",
+  },
+  missing_code: {
+    title: "The platform sent no authorization code",
+    text: "The callback carried neither a code nor an error.",
+  },
+  code_rejected: {
+    title: "The authorization code was rejected",
+    text: "The platform says the code was already used or has expired. Your stored installations are unchanged.",
+  },
+  exchange_failed: {
+    title: "The platform refused the install",
+    text: "oauth.v2.access did not succeed.",
+  },
+  too_many_installations: {
+    title: "No room for another installation",
+    text: "This browser session already holds as many installations as its cookies can carry.",
+  },
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** The 400 page of a failed callback: which problem, and a way to start again. */
+export function renderCallbackErrorPage(problem: InstallProblem, detail?: string): Response {
+  const { title, text } = EXPLANATIONS[problem];
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Switchboard</title>
+<style>
+body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}
+main{max-width:36rem;margin:4rem auto;padding:2rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;box-shadow:0 1px 2px rgba(0,0,0,.05)}
+.code{display:inline-block;font:12px ui-monospace,monospace;background:#fef2f2;color:#b91c1c;border:1px solid #fecaca;border-radius:.375rem;padding:.125rem .5rem}
+h1{font-size:1.25rem;margin:.75rem 0 .5rem}p{color:#475569;line-height:1.5}
+a.button{display:inline-block;margin-top:1rem;background:#059669;color:#fff;text-decoration:none;padding:.5rem 1rem;border-radius:.5rem;font-weight:600}
+a.secondary{margin-left:1rem;color:#475569}
+</style></head>
+<body><main>
+<span class="code" data-problem="${problem}">${problem}</span>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(text)}</p>
+${detail ? `<p>${escapeHtml(detail)}</p>` : ""}
+<a class="button" href="/oauth/install">Start again</a><a class="secondary" href="/">Back to the console</a>
+</main></body></html>`;
+  return new Response(html, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}

@@ -1,0 +1,12 @@
+// GET /oauth/callback - Checks and consumes the state, exchanges the code, stores the installation, 303 to the console
+import { handleRoute } from "@/lib/http";
+import { completeInstall } from "@/lib/session";
+import { renderCallbackErrorPage } from "./error-page";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handleRoute(async (request) => {
+  const outcome = await completeInstall(new URL(request.url).searchParams);
+  if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail);
+  return new Response(null, { status: 303, headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" } });
+});

@@ -1,0 +1,25 @@
+// GET /oauth/install - "Add to workspace": 302 to the platform's authorize URL, with a state bound to this browser
+import { z } from "zod";
+import { handleRoute } from "@/lib/http";
+import { beginInstall } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+const scopeList = z.string().trim().regex(/^[A-Za-z0-9:._,\s-]*$/, "scopes are names separated by commas").max(2000);
+const Query = z.object({
+  scope: scopeList.optional(),
+  user_scope: scopeList.optional(),
+  team: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "a team id such as T0123ABCD").optional(),
+  app: z.enum(["console", "legacy"]).optional(),
+});
+
+export const GET = handleRoute(async (request) => {
+  const q = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const location = await beginInstall({
+    ...(q.scope !== undefined ? { scope: q.scope } : {}),
+    ...(q.user_scope !== undefined ? { userScope: q.user_scope } : {}),
+    ...(q.team ? { team: q.team } : {}),
+    ...(q.app ? { app: q.app } : {}),
+  });
+  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+});

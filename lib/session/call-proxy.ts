@@ -1,0 +1,67 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/http/route-schemas";
+import { isValidMethodName, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { callAsInstallation } from "./installations";
+
+/** Query parameters that pick the installation and token; everything else goes to the platform. */
+const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
+const RESERVED = new Set(["installation", "token"]);
+
+/** JSON values travel as the platform's form encoding wants them: strings as they are, the rest as JSON. */
+function formValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+async function readBodyParams(request: Request): Promise<Record<string, string>> {
+  const type = request.headers.get("content-type") ?? "";
+  const text = await request.text();
+  if (!text.trim()) return {};
+  if (type.includes("application/json")) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
+    }
+    if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", 400, "The JSON body must be an object of parameters.");
+    return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, formValue(v)]));
+  }
+  if (type.includes("application/x-www-form-urlencoded") || type === "") return Object.fromEntries(new URLSearchParams(text));
+  throw new AppError("unsupported_media_type", 415, "Send parameters as application/x-www-form-urlencoded or application/json.");
+}
+
+/** Header values are Latin-1: the masked wire record (with its "…") travels as ASCII-only JSON. */
+function asciiJson(value: WireRequest): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * GET and POST /api/call/{method}: the method called with the chosen installation's token, its parameters
+ * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered as it
+ * came, with the upstream time, whether a refresh happened, and the masked request that went out.
+ */
+export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
+  if (!isValidMethodName(method)) throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
+  const url = new URL(request.url);
+  const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
+  const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
+  const params: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (!RESERVED.has(key)) params[key] = value;
+  if (httpMethod === "POST") Object.assign(params, await readBodyParams(request));
+
+  const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, params, httpMethod, signal: request.signal });
+  if (result.body === undefined) {
+    throw new AppError("upstream_bad_answer", 502, `The platform answered ${method} with HTTP ${result.status} and no JSON.`);
+  }
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "x-upstream-time-ms": String(result.durationMs),
+    "x-token-refreshed": result.refreshed ? "1" : "0",
+    "x-upstream-request": asciiJson(result.wire),
+  };
+  if (result.retryAfterS !== undefined) headers["retry-after"] = String(result.retryAfterS);
+  return new Response(result.rawText, { status: result.status, headers });
+}
