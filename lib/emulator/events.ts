@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { WebApiError } from "./errors";
-import type { App, DeliverEvent, EmulatorState, Installation, RequestContext } from "./types";
+import type { App, DeliverEvent, Installation, RequestContext } from "./types";
 import {
   appendMessage,
   generalChannel,
@@ -71,17 +71,12 @@ function nextEventId(ws: Workspace): string {
 }
 
 /**
- * Events reach an installation while it is installed. With token rotation, revoking a single token
- * leaves the installation (and its events) in place (spec 6); without rotation, auth.revoke revokes
- * the authorization, which leaves the installation without a working token.
+ * Events reach an installation while it is installed: with token rotation, revoking a single token
+ * leaves the installation (and its events) in place (spec 6); without rotation, auth.revoke revokes the
+ * authorization, which the emulator records as an uninstall.
  */
-function receivesEvents(state: EmulatorState, installation: Installation, app: App): boolean {
-  if (installation.uninstalled) return false;
-  if (app.tokenRotationEnabled) return true;
-  for (const token of state.tokens.values()) {
-    if (token.installationId === installation.id && token.state === "active") return true;
-  }
-  return false;
+function receivesEvents(installation: Installation): boolean {
+  return !installation.uninstalled;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -169,7 +164,7 @@ export function dispatchMentions(ctx: RequestContext, channel: Channel, message:
   for (const installation of state.installations.values()) {
     if (!mentioned.has(installation.botUserId)) continue;
     const app = state.apps.get(installation.appId);
-    if (!app || !receivesEvents(state, installation, app)) continue;
+    if (!app || !receivesEvents(installation)) continue;
     if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
     const url = app.eventsRequestUrl ?? ctx.options.eventsRequestUrl;
     if (!url) continue;
