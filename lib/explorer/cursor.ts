@@ -10,8 +10,13 @@ export interface CursorView {
   received: string;
   /** As sent in a query string or form body. */
   wire: string;
-  /** The base64-decoded text, when the cursor decodes to printable text; otherwise null. */
+  /**
+   * The readable text the cursor encodes: all of it when it is base64 of printable text, or its readable
+   * head when binary follows (a signature, an issue time). Null when nothing readable leads.
+   */
   decoded: string | null;
+  /** Bytes of binary data after the readable head (0 when the whole cursor is text). */
+  opaqueBytes: number;
 }
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -35,23 +40,36 @@ function decodeBase64(text: string): Uint8Array | null {
   }
 }
 
-/** The readable text a cursor encodes, or null when it is not base64 of printable UTF-8. */
-export function decodeCursor(cursor: string): string | null {
+/** Shortest readable head worth showing: fewer printable bytes than this before binary is chance. */
+const MIN_READABLE_HEAD = 3;
+
+/** The readable text a cursor encodes (see CursorView.decoded), and how many binary bytes follow it. */
+export function decodeCursorText(cursor: string): { text: string; opaqueBytes: number } | null {
   const trimmed = cursor.trim();
   if (trimmed.length < 4 || !BASE64.test(trimmed)) return null;
   const bytes = decodeBase64(trimmed);
   if (!bytes || bytes.length === 0) return null;
-  let text: string;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    const text = decoder.decode(bytes);
+    if (PRINTABLE.test(text)) return { text, opaqueBytes: 0 };
   } catch {
-    return null;
+    // Not text throughout: look for a readable head below.
   }
-  return PRINTABLE.test(text) ? text : null;
+  let end = 0;
+  while (end < bytes.length && bytes[end]! >= 0x20 && bytes[end]! < 0x7f) end++;
+  if (end < MIN_READABLE_HEAD) return null;
+  return { text: decoder.decode(bytes.subarray(0, end)), opaqueBytes: bytes.length - end };
+}
+
+/** The readable text a cursor encodes, or null. */
+export function decodeCursor(cursor: string): string | null {
+  return decodeCursorText(cursor)?.text ?? null;
 }
 
 export function describeCursor(cursor: string): CursorView {
-  return { received: cursor, wire: encodeCursorForWire(cursor), decoded: decodeCursor(cursor) };
+  const decoded = decodeCursorText(cursor);
+  return { received: cursor, wire: encodeCursorForWire(cursor), decoded: decoded?.text ?? null, opaqueBytes: decoded?.opaqueBytes ?? 0 };
 }
 
 /**

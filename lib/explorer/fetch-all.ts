@@ -144,3 +144,71 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
     cursor = next;
   }
 }
+
+export interface StreamOptions extends Omit<WalkOptions, "firstPage"> {
+  /** Turns an exception thrown by `call` into the code and message of the final "error" line. */
+  describeError(error: unknown): { error: string; message: string };
+}
+
+const NDJSON_HEADERS = {
+  "content-type": "application/x-ndjson; charset=utf-8",
+  "cache-control": "no-store",
+  // Proxies that buffer would hold back the pages the browser should see as they arrive.
+  "x-accel-buffering": "no",
+};
+
+/**
+ * The streamed walk as a Response. The first page is fetched before the response starts, so that a token
+ * refresh it causes is saved in the session cookie (headers cannot change once the body streams) and so
+ * that a failure before any page (unknown installation, timeout) is an ordinary error response. The rest is
+ * pulled page by page as the browser reads: a slow reader slows the walk, and a reader that goes away
+ * (Cancel, a closed tab) cancels the stream, which aborts the walk before its next upstream call.
+ */
+export async function streamAllPages(options: StreamOptions): Promise<Response> {
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  const release = () => options.signal.removeEventListener("abort", onAbort);
+
+  const { cursor, ...rest } = options.params;
+  const firstParams = cursor ? { ...rest, cursor } : rest;
+  let firstPage: UpstreamPage;
+  try {
+    firstPage = await options.call(firstParams, abort.signal);
+  } catch (error) {
+    release();
+    throw error;
+  }
+
+  const steps = walkAllPages({ ...options, signal: abort.signal, firstPage });
+  const encoder = new TextEncoder();
+  let lastPage = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const step = await steps.next();
+        if (step.done) {
+          release();
+          controller.close();
+          return;
+        }
+        if (step.value.event.type === "page") lastPage = step.value.event.page;
+        controller.enqueue(encoder.encode(serializeEvent(step.value.event, step.value.upstream)));
+      } catch (error) {
+        release();
+        if (abort.signal.aborted) {
+          controller.close();
+          return;
+        }
+        const { error: code, message } = options.describeError(error);
+        controller.enqueue(encoder.encode(serializeEvent({ type: "error", error: code, message, page: lastPage + 1 })));
+        controller.close();
+      }
+    },
+    cancel() {
+      abort.abort();
+      release();
+    },
+  });
+  return new Response(stream, { headers: NDJSON_HEADERS });
+}

@@ -7,6 +7,7 @@ describe("cursor display", () => {
       received: "dXNlcjpVMDYxTkZUVDI=",
       wire: "dXNlcjpVMDYxTkZUVDI%3D",
       decoded: "user:U061NFTT2",
+      opaqueBytes: 0,
     });
   });
 
@@ -19,6 +20,12 @@ describe("cursor display", () => {
     expect(decodeCursor(binary)).toBeNull();
     expect(decodeCursor("not a cursor!")).toBeNull();
     expect(decodeCursor("")).toBeNull();
+  });
+
+  it("reads the readable head of a signed cursor and counts the binary after it", () => {
+    const bytes = [..."user:U0ABC"].map((c) => c.charCodeAt(0)).concat([0, 0, 1, 2, 3, 4, 250, 251, 252]);
+    const cursor = btoa(String.fromCharCode(...bytes));
+    expect(describeCursor(cursor)).toMatchObject({ decoded: "user:U0ABC", opaqueBytes: 9 });
   });
 
   it("decodes url-safe base64 without padding", () => {

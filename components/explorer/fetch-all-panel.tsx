@@ -1,0 +1,116 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { FetchAllState } from "@/lib/swr/use-fetch-all";
+import { BUTTON, Badge, formatCount, formatMs, Panel, Stat } from "./ui";
+
+interface Props {
+  state: FetchAllState;
+  maxPages: number;
+  onCancel(): void;
+  onDownload(format: "json" | "csv"): void;
+}
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+const STATUS_BADGE: Record<FetchAllState["status"], { tone: "ok" | "error" | "warn" | "neutral"; text: string }> = {
+  running: { tone: "neutral", text: "walking" },
+  waiting: { tone: "warn", text: "rate limited" },
+  done: { tone: "ok", text: "complete" },
+  error: { tone: "error", text: "failed" },
+  cancelled: { tone: "warn", text: "cancelled" },
+};
+
+/** Progress of a server-side walk: pages, items, elapsed, rate, a Retry-After countdown, Cancel, downloads. */
+export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) {
+  const active = state.status === "running" || state.status === "waiting";
+  const now = useNow(active);
+  const elapsed = (state.endedAt ?? now) - state.startedAt;
+  const rate = elapsed > 0 ? (state.items.length / elapsed) * 1000 : 0;
+  const remaining = state.retryAt ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : null;
+  const fraction = state.status === "done" ? 1 : Math.min(1, state.pages / Math.max(1, maxPages));
+  const badge = STATUS_BADGE[state.status];
+  const finished = state.status === "done" || state.status === "cancelled" || state.status === "error";
+
+  return (
+    <Panel
+      title={
+        <span className="flex items-center gap-2">
+          Fetch all <span className="font-mono font-normal text-slate-500">{state.method}</span>
+          <Badge tone={badge.tone}>{badge.text}</Badge>
+        </span>
+      }
+      actions={
+        active ? (
+          <button type="button" className={BUTTON.danger} onClick={onCancel}>
+            Cancel
+          </button>
+        ) : (
+          state.items.length > 0 && (
+            <>
+              <button type="button" className={BUTTON.secondary} onClick={() => onDownload("json")}>
+                Download JSON
+              </button>
+              <button type="button" className={BUTTON.secondary} onClick={() => onDownload("csv")}>
+                Download CSV
+              </button>
+            </>
+          )
+        )
+      }
+    >
+      <div
+        role="progressbar"
+        aria-label="Fetch all progress"
+        aria-valuemin={0}
+        aria-valuemax={maxPages}
+        aria-valuenow={state.pages}
+        aria-valuetext={`${state.pages} pages, ${state.items.length} items`}
+        className="h-2 overflow-hidden rounded-full bg-slate-100"
+      >
+        <div
+          className={`h-full rounded-full transition-[width] duration-200 ${state.status === "error" ? "bg-rose-500" : state.status === "waiting" ? "bg-amber-400" : "bg-emerald-500"} ${active ? "animate-pulse" : ""}`}
+          style={{ width: `${Math.max(active ? 3 : 0, fraction * 100)}%` }}
+        />
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite">
+        <Stat label="Pages" value={<span data-testid="fetch-all-pages">{formatCount(state.pages)}</span>} />
+        <Stat label="Items" value={<span data-testid="fetch-all-items">{formatCount(state.items.length)}</span>} />
+        <Stat label="Elapsed" value={formatMs(elapsed)} />
+        <Stat label="Rate" value={`${formatCount(Math.round(rate))} items/s`} />
+      </dl>
+      {state.status === "waiting" && remaining !== null && (
+        <p role="status" className="mt-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Rate limited (HTTP 429): the platform asked to wait {state.retryAfterS} s. Resuming in{" "}
+          <strong className="font-mono tabular-nums" data-testid="retry-countdown">
+            {remaining} s
+          </strong>
+          …
+        </p>
+      )}
+      {finished && (
+        <p className="mt-3 text-sm text-slate-600" role="status">
+          {state.status === "done" &&
+            (state.capped
+              ? `Stopped at the page cap (${formatCount(state.pages)} pages); next_cursor still pointed further.`
+              : `Every page fetched: next_cursor came back empty after ${formatCount(state.pages)} pages.`)}
+          {state.status === "cancelled" && `Cancelled after ${formatCount(state.pages)} pages: the server stopped its walk.`}
+          {state.status === "error" && (
+            <span className="text-rose-700">
+              Stopped on page {formatCount(state.pages + 1)}: <code className="font-mono font-semibold">{state.error}</code>
+              {state.message ? ` (${state.message})` : ""}
+            </span>
+          )}
+        </p>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+
+import { describeCursor } from "@/lib/explorer/cursor";
+import { BUTTON, Badge, formatCount, Panel } from "./ui";
+
+interface Props {
+  pageNumber: number;
+  /** The cursor that fetched this page ("" for the first). */
+  sentCursor: string;
+  /** response_metadata.next_cursor of this page, null at the end. */
+  nextCursor: string | null;
+  /** Items on this page, and through this page since the walk started. */
+  pageCount: number | null;
+  totalCount: number;
+  error: string | null;
+  busy: boolean;
+  onNext(): void;
+  onPrevious(): void;
+  onStartOver(): void;
+}
+
+function CursorLine({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="grid grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-2">
+      <dt className="text-xs font-medium text-slate-500" title={hint}>
+        {label}
+      </dt>
+      <dd className="break-all font-mono text-sm text-slate-900" data-testid={`cursor-${label.replace(/\s+/g, "-")}`}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** The walk by hand: where we are, the cursor that leads on (three ways), and the buttons to move. */
+export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount, totalCount, error, busy, onNext, onPrevious, onStartOver }: Props) {
+  const next = nextCursor ? describeCursor(nextCursor) : null;
+  const invalidCursor = error === "invalid_cursor";
+  return (
+    <Panel
+      title="Pagination"
+      actions={
+        <>
+          <button type="button" className={BUTTON.secondary} onClick={onPrevious} disabled={pageNumber <= 1 || busy}>
+            ← Previous page
+          </button>
+          <button type="button" className={BUTTON.primary} onClick={onNext} disabled={!nextCursor || busy || error !== null}>
+            Next page →
+          </button>
+        </>
+      }
+    >
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+        <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="page-number">
+          Page {pageNumber}
+        </p>
+        {pageCount !== null && (
+          <p className="text-sm text-slate-600" data-testid="page-items">
+            <span className="font-mono tabular-nums text-slate-900">{formatCount(pageCount)}</span> items on this page ·{" "}
+            <span className="font-mono tabular-nums text-slate-900">{formatCount(totalCount)}</span> through page {pageNumber}
+          </p>
+        )}
+        {pageCount !== null && !error && (nextCursor ? <Badge tone="neutral">more pages</Badge> : <Badge tone="ok">end of list</Badge>)}
+      </div>
+
+      {error && (
+        <div role="alert" className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          <p>
+            The platform answered <code className="font-mono font-semibold">{error}</code>
+            {invalidCursor && ": the cursor is malformed, tampered with, or expired. Cursors are short-lived; start the walk again."}
+          </p>
+          {invalidCursor && (
+            <button type="button" className={BUTTON.danger} onClick={onStartOver}>
+              Start over
+            </button>
+          )}
+        </div>
+      )}
+
+      <dl className="mt-4 space-y-1.5 rounded-md bg-slate-50 p-3">
+        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">response_metadata.next_cursor</p>
+        {next ? (
+          <>
+            <CursorLine label="as received" value={next.received} />
+            <CursorLine label="on the wire" value={next.wire} hint="Form-encoded: = travels as %3D" />
+            <CursorLine
+              label="decoded"
+              value={
+                next.decoded === null
+                  ? "(opaque: not base64 of readable text)"
+                  : next.opaqueBytes > 0
+                    ? `${next.decoded}  + ${next.opaqueBytes} bytes of binary (signature, issue time)`
+                    : next.decoded
+              }
+            />
+          </>
+        ) : (
+          <p className="font-mono text-sm text-slate-500">{pageCount === null ? "—" : "empty: this is the last page"}</p>
+        )}
+        {sentCursor && (
+          <div className="mt-2 border-t border-slate-200 pt-2">
+            <CursorLine label="sent cursor" value={sentCursor} hint="The cursor that fetched this page" />
+          </div>
+        )}
+      </dl>
+    </Panel>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { buildCurl } from "@/lib/explorer/curl";
+import type { ApiCallResult } from "@/lib/swr/use-api-call";
+import { BUTTON, Badge, formatBytes, formatMs, Panel } from "./ui";
+
+function formFields(body: string | undefined): Array<[string, string]> {
+  if (!body) return [];
+  return [...new URLSearchParams(body)];
+}
+
+/** What went over the wire for the last call, with the token masked, and the same request as curl. */
+export function RequestInspector({ result }: { result: ApiCallResult | null }) {
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const curl = useMemo(() => (result?.wire ? buildCurl(result.wire) : null), [result]);
+
+  const copy = async () => {
+    if (!curl) return;
+    try {
+      await navigator.clipboard.writeText(curl);
+      setCopied("copied");
+    } catch {
+      setCopied("failed");
+    }
+    setTimeout(() => setCopied("idle"), 2000);
+  };
+
+  const body = result?.body as { ok?: unknown; error?: unknown } | undefined;
+  const ok = body?.ok === true;
+  return (
+    <Panel
+      title="Request inspector"
+      actions={
+        <button type="button" className={BUTTON.secondary} onClick={copy} disabled={!curl} aria-label="Copy as curl">
+          {copied === "copied" ? "Copied ✓" : copied === "failed" ? "Copy failed" : "Copy as curl"}
+        </button>
+      }
+    >
+      {!result ? (
+        <p className="text-sm text-slate-500">Send a request to see what the console sent upstream.</p>
+      ) : (
+        <div className="space-y-3 text-sm">
+          <div className="flex flex-wrap items-center gap-2">
+            <Badge tone={result.status === 200 ? "ok" : result.status === 429 ? "warn" : "error"}>HTTP {result.status}</Badge>
+            <Badge tone={ok ? "ok" : "error"}>{ok ? "ok: true" : `ok: false${typeof body?.error === "string" ? ` · ${body.error}` : ""}`}</Badge>
+            {result.refreshed && <Badge tone="warn">token refreshed</Badge>}
+          </div>
+          <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1">
+            <dt className="text-xs text-slate-500">method</dt>
+            <dd className="font-mono">
+              {result.wire?.method ?? "—"} {result.method}
+            </dd>
+            <dt className="text-xs text-slate-500">URL</dt>
+            <dd className="break-all font-mono text-xs" data-testid="inspector-url">
+              {result.wire?.url ?? "(no upstream call)"}
+            </dd>
+            <dt className="text-xs text-slate-500">upstream</dt>
+            <dd className="font-mono tabular-nums">{result.upstreamMs !== null ? formatMs(result.upstreamMs) : "—"}</dd>
+            <dt className="text-xs text-slate-500">round trip</dt>
+            <dd className="font-mono tabular-nums">
+              {formatMs(result.roundTripMs)} · {formatBytes(result.bytes)}
+            </dd>
+          </dl>
+          {result.wire && (
+            <>
+              <div>
+                <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Headers</h3>
+                <table className="w-full font-mono text-xs">
+                  <tbody>
+                    {Object.entries(result.wire.headers).map(([name, value]) => (
+                      <tr key={name} className="align-top">
+                        <td className="w-32 py-0.5 pr-2 text-slate-500">{name}</td>
+                        <td className="break-all py-0.5">{value}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {result.wire.body !== undefined && (
+                <div>
+                  <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Form body</h3>
+                  <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs" data-testid="inspector-body">
+                    {result.wire.body || "(empty)"}
+                  </pre>
+                  {formFields(result.wire.body).length > 0 && (
+                    <table className="mt-1 w-full font-mono text-xs">
+                      <tbody>
+                        {formFields(result.wire.body).map(([k, v], i) => (
+                          <tr key={`${k}-${i}`} className="align-top">
+                            <td className="w-32 py-0.5 pr-2 text-slate-500">{k}</td>
+                            <td className="break-all py-0.5">{v}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  )}
+                </div>
+              )}
+              <div>
+                <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">curl</h3>
+                <pre className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100" data-testid="curl-preview">
+                  {curl}
+                </pre>
+                <p className="mt-1 text-xs text-slate-500">
+                  Export <code className="font-mono">TOKEN</code> first: the console never shows its value.
+                </p>
+              </div>
+            </>
+          )}
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useDeferredValue, useMemo, useRef, useState } from "react";
+import { COLUMNS, searchTextOf, toRow, type CollectionKind } from "@/lib/explorer/items";
+
+const ROW_HEIGHT = 30;
+
+const TEMPLATES: Record<CollectionKind, string> = {
+  members: "7.5rem 9rem minmax(9rem,1.2fr) minmax(11rem,1.4fr) minmax(8rem,1fr) 9rem 4.5rem 4rem 4.5rem",
+  channels: "7.5rem 10rem 5rem 5.5rem 6.5rem minmax(10rem,1fr) minmax(10rem,1fr) 7rem",
+  items: "10rem 12rem minmax(12rem,1fr)",
+};
+
+/**
+ * The members or channels of a page or of a whole walk. Only the rows in view are in the DOM
+ * (@tanstack/react-virtual), and rows are reshaped from the platform's items as they scroll into view, so
+ * 100,000 members scroll as smoothly as 50. `version` changes when `items` (appended in place while a walk
+ * streams) grows.
+ */
+export function ResultsTable({ kind, items, version }: { kind: CollectionKind; items: readonly unknown[]; version: number }) {
+  const [filter, setFilter] = useState("");
+  const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
+  const searchTexts = useRef<{ source: readonly unknown[]; texts: string[] }>({ source: items, texts: [] });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const columns = COLUMNS[kind];
+
+  const matches = useMemo(() => {
+    if (deferredFilter === "") return null;
+    const cache = searchTexts.current;
+    if (cache.source !== items) searchTexts.current = { source: items, texts: [] };
+    const texts = searchTexts.current.texts;
+    for (let i = texts.length; i < items.length; i++) texts.push(searchTextOf(toRow(kind, items[i])));
+    const found: number[] = [];
+    for (let i = 0; i < items.length; i++) if (texts[i]!.includes(deferredFilter)) found.push(i);
+    return found;
+    // `version` stands for the length of the array appended in place.
+  }, [deferredFilter, items, kind, version]);
+
+  const count = matches ? matches.length : items.length;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const template = TEMPLATES[kind];
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-center gap-3">
+        <label className="relative flex-1">
+          <span className="sr-only">Filter rows</span>
+          <input
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            placeholder={`Filter ${kind === "items" ? "rows" : kind} by any column…`}
+            className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
+          />
+        </label>
+        <p className="shrink-0 text-sm tabular-nums text-slate-600" data-testid="row-count">
+          {matches ? `${count.toLocaleString("en-US")} of ${items.length.toLocaleString("en-US")} rows` : `${count.toLocaleString("en-US")} rows`}
+        </p>
+      </div>
+      <div
+        ref={scrollRef}
+        role="table"
+        aria-label={kind === "items" ? "Results" : kind === "members" ? "Members" : "Channels"}
+        aria-rowcount={count + 1}
+        data-testid="results-scroll"
+        className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-white text-xs"
+      >
+        <div role="rowgroup" className="sticky top-0 z-10 min-w-max border-b border-slate-200 bg-slate-100 font-medium text-slate-600">
+          <div role="row" aria-rowindex={1} className="grid" style={{ gridTemplateColumns: template }}>
+            {columns.map((c) => (
+              <div role="columnheader" key={c} className="truncate px-2 py-1.5">
+                {c}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div role="rowgroup" className="relative min-w-max" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const index = matches ? matches[v.index]! : v.index;
+            const row = toRow(kind, items[index]);
+            return (
+              <div
+                role="row"
+                aria-rowindex={v.index + 2}
+                key={v.key}
+                className="absolute left-0 top-0 grid w-full border-b border-slate-100 font-mono odd:bg-white even:bg-slate-50/60 hover:bg-emerald-50"
+                style={{ gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
+              >
+                {columns.map((c) => (
+                  <div role="cell" key={c} className="truncate px-2 leading-[30px]" title={row[c]}>
+                    {row[c]}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+        {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{matches ? "No row matches the filter." : "No items in this response."}</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import useSWRMutation from "swr/mutation";
+import type { WireRequest } from "@/lib/explorer/curl";
+
+/** One call through GET /api/call/{method}, as the explorer shows it. */
+export interface ApiCallResult {
+  method: string;
+  /** HTTP status of the console's answer: the platform's own status for a forwarded call. */
+  status: number;
+  /** The platform's JSON as it came, or the console's { ok: false, error, message } when it answered itself. */
+  body: unknown;
+  /** Bytes of the response body. */
+  bytes: number;
+  /** The upstream call's duration, from x-upstream-time-ms (null when no upstream call was made). */
+  upstreamMs: number | null;
+  /** Browser to console and back, in ms. */
+  roundTripMs: number;
+  refreshed: boolean;
+  /** What the console sent upstream, token masked (x-upstream-request). */
+  wire: WireRequest | null;
+  retryAfterS: number | null;
+  at: number;
+}
+
+export interface ApiCallArg {
+  method: string;
+  /** The query of /api/call: installation, token kind, the method's parameters. */
+  query: string;
+}
+
+function parseWire(header: string | null): WireRequest | null {
+  if (!header) return null;
+  try {
+    const wire = JSON.parse(header) as WireRequest;
+    return typeof wire.url === "string" && typeof wire.method === "string" ? { ...wire, headers: wire.headers ?? {} } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiCallResult> {
+  const started = performance.now();
+  const response = await fetch(`/api/call/${encodeURIComponent(arg.method)}?${arg.query}`, {
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
+  const text = await response.text();
+  const roundTripMs = Math.round(performance.now() - started);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { ok: false, error: "not_json", message: text.slice(0, 500) };
+  }
+  const upstream = response.headers.get("x-upstream-time-ms");
+  const retryAfter = response.headers.get("retry-after");
+  return {
+    method: arg.method,
+    status: response.status,
+    body,
+    bytes: text.length,
+    upstreamMs: upstream !== null && upstream !== "" ? Number(upstream) : null,
+    roundTripMs,
+    refreshed: response.headers.get("x-token-refreshed") === "true" || response.headers.get("x-token-refreshed") === "1",
+    wire: parseWire(response.headers.get("x-upstream-request")),
+    retryAfterS: retryAfter ? Number(retryAfter) : null,
+    at: Date.now(),
+  };
+}
+
+/** Send: one page (or one call) of any method with the session's token, through the console. */
+export function useApiCall() {
+  return useSWRMutation("/api/call", callApi);
+}
