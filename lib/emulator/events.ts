@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { z } from "zod";
 import { WebApiError } from "./errors";
 import type { App, DeliverEvent, Installation, RequestContext } from "./types";
 import {
@@ -214,17 +215,22 @@ export async function settleEventDeliveries(ws: Workspace): Promise<void> {
   while (ws.deliveriesInFlight.size > 0) await Promise.allSettled([...ws.deliveriesInFlight]);
 }
 
-export interface MentionAppRequest {
-  /** The installation to mention; or `appId` (the app's installation in the workspace). */
-  installationId?: string;
-  appId?: string;
-  /** Channel id or name; default #general. */
-  channel?: string;
-  /** Text after the mention; default a greeting. */
-  text?: string;
-  /** The member who writes the message; default the workspace's primary owner. */
-  user?: string;
-}
+/** The body of POST {base}/admin/mention (snake_case, like the rest of the admin surface). */
+export const MentionAppBody = z
+  .object({
+    /** The installation to mention; or `app_id` (that app's installation in the workspace). */
+    installation_id: z.string().optional(),
+    app_id: z.string().optional(),
+    /** Channel id or name; default #general. */
+    channel: z.string().optional(),
+    /** Text after the mention; default a greeting. */
+    text: z.string().max(40_000).optional(),
+    /** The member who writes the message; default the workspace's primary owner. */
+    user: z.string().optional(),
+  })
+  .refine((b) => b.installation_id !== undefined || b.app_id !== undefined, "give installation_id or app_id");
+
+export type MentionAppRequest = z.infer<typeof MentionAppBody>;
 
 export interface MentionAppResult {
   channel: string;
@@ -238,12 +244,18 @@ export interface MentionAppResult {
  * The admin surface's "mention the app": a member posts `<@bot> text` in a channel, as a person would
  * in the client, and the app_mention goes out like any other.
  */
-export function mentionApp(ctx: RequestContext, request: MentionAppRequest): MentionAppResult {
+export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult {
+  const parsed = MentionAppBody.safeParse(body);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+    throw new WebApiError("invalid_arguments", { detail }, { status: 400 });
+  }
+  const request = parsed.data;
   const { state } = ctx;
   const ws = state.workspace;
-  const installation = request.installationId
-    ? state.installations.get(request.installationId)
-    : [...state.installations.values()].find((i) => i.appId === request.appId && i.teamId === ws.team.id);
+  const installation = request.installation_id
+    ? state.installations.get(request.installation_id)
+    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === ws.team.id);
   if (!installation || installation.uninstalled) {
     throw new WebApiError("installation_not_found", {}, { status: 404 });
   }
