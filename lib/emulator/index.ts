@@ -19,7 +19,7 @@ import { handleAvatar } from "./avatars";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./clock";
 import { defaultAppManifests } from "./default-apps";
 import { errorToResponse, jsonResponse, WebApiError } from "./errors";
-import { mentionApp, type MentionAppRequest } from "./events";
+import { mentionApp } from "./events";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./faults";
 import { showIndexPage } from "./index-page";
 import { Router } from "./router";
@@ -81,9 +81,9 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   registerAdminRoutes(router, runtime);
   router.post("/admin/mention", async (ctx) => {
     const text = await ctx.request.text();
-    let body: MentionAppRequest;
+    let body: unknown;
     try {
-      body = text.trim() === "" ? {} : (JSON.parse(text) as MentionAppRequest);
+      body = text.trim() === "" ? {} : JSON.parse(text);
     } catch {
       throw new WebApiError("invalid_json", {}, { status: 400 });
     }
