@@ -7,20 +7,21 @@ export const dynamic = "force-dynamic";
 
 // The original token stops working once exchanged, so the caller must say it understood.
 const confirmed = z.literal(true, { error: "confirm the exchange: the original token stops working and must not be revoked afterwards" });
-const Body = z.union([
-  z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot"), confirm: confirmed }),
-  z.object({
-    pastedToken: z.string().trim().regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token"),
-    app: z.enum(["console", "emulator-legacy"]).default("console"),
+const Body = z
+  .object({
     confirm: confirmed,
-  }),
-]);
+    installation: InstallationIdSchema.optional(),
+    token: TokenKindSchema.default("bot"),
+    pastedToken: z.string().trim().regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token").optional(),
+    app: z.enum(["console", "emulator-legacy"]).default("console"),
+  })
+  .refine((b) => (b.installation === undefined) !== (b.pastedToken === undefined), "give either an installation or a pastedToken");
 
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, Body);
     const installation = await exchangeSessionToken(
-      "installation" in body ? { installationId: body.installation, tokenKind: body.token } : { pastedToken: body.pastedToken, appKey: body.app },
+      body.installation ? { installationId: body.installation, tokenKind: body.token } : { pastedToken: body.pastedToken ?? "", appKey: body.app },
     );
     return Response.json({ ok: true, installation });
   },

@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
+import { getSessionInstallations, MAX_INSTALLATIONS, readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session";
+import { saveInstallation } from "@/lib/session/installation-store";
+import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
+import { installIn } from "./support/install";
+
+const OLD = randomBytes(32).toString("base64url");
+const NEW = randomBytes(32).toString("base64url");
+
+let testConsole: TestConsole;
+beforeAll(async () => {
+  testConsole = await startTestConsole();
+});
+afterAll(() => testConsole.close());
+
+describe("sealing", () => {
+  it("round-trips a value", async () => {
+    const seal = await sealValue({ token: "secret-value", n: 1 }, { "1": OLD }, 60);
+    expect(seal).not.toContain("secret-value");
+    expect(await unsealValue(seal, { "1": OLD }, 60)).toEqual({ token: "secret-value", n: 1 });
+  });
+
+  it("reads a tampered or foreign seal as nothing", async () => {
+    const seal = await sealValue({ a: 1 }, { "1": OLD }, 60);
+    const flipped = seal.slice(0, 40) + (seal[40] === "A" ? "B" : "A") + seal.slice(41);
+    expect(await unsealValue(flipped, { "1": OLD }, 60)).toBeUndefined();
+    expect(await unsealValue("not a seal at all", { "1": OLD }, 60)).toBeUndefined();
+    expect(await unsealValue("", { "1": OLD }, 60)).toBeUndefined();
+    expect(await unsealValue(seal, { "1": NEW }, 60)).toBeUndefined();
+  });
+
+  it("rotates passwords: the newest seals, the older ones still unseal", async () => {
+    const beforeRotation = await sealValue({ v: "old" }, { "1": OLD }, 60);
+    const rotated = { "2": NEW, "1": OLD };
+    expect(await unsealValue(beforeRotation, rotated, 60)).toEqual({ v: "old" });
+    const afterRotation = await sealValue({ v: "new" }, rotated, 60);
+    expect(await unsealValue(afterRotation, { "2": NEW }, 60)).toEqual({ v: "new" });
+    expect(await unsealValue(afterRotation, { "1": OLD }, 60)).toBeUndefined();
+  });
+
+  it("clears an unreadable cookie and reads it as absent", async () => {
+    const jar = new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: "sb_x=garbage" } }));
+    const value = await runWithCookieJar(jar, () => readSealedCookie("sb_x"));
+    expect(value).toBeUndefined();
+    expect(jar.setCookieHeaders()).toEqual([expect.stringMatching(/^sb_x=; .*Max-Age=0/)]);
+  });
+
+  it("refuses a value too large for one cookie with a clear error", async () => {
+    const jar = new RequestCookieJar(new Request(testConsole.origin));
+    await expect(runWithCookieJar(jar, () => writeSealedCookie("sb_big", { blob: randomBytes(4000).toString("hex") }, 60))).rejects.toMatchObject({
+      code: "cookie_too_large",
+    });
+  });
+});
+
+describe("the session in cookies", () => {
+  it("reads a tampered installation cookie as an empty session, never a 500", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    await installIn(browser);
+    const name = [...browser.cookies.keys()].find((k) => k.startsWith("sb_inst_")) ?? "";
+    const value = browser.cookies.get(name) ?? "";
+    browser.cookies.set(name, value.slice(0, 30) + (value[30] === "x" ? "y" : "x") + value.slice(31));
+    const response = await browser.send(sessionRoute, "/api/session");
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { installations: unknown[] }).installations).toEqual([]);
+    expect(browser.cookies.has(name)).toBe(false);
+  });
+
+  it("keeps up to five installations, each cookie under 4 KB, and says clearly when there is no room", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    await installIn(browser);
+    await installIn(browser, "?app=legacy");
+    const jar = new RequestCookieJar(browser.request("/"));
+    await runWithCookieJar(jar, async () => {
+      const [real] = await getSessionInstallations();
+      if (!real) throw new Error("no installation");
+      // More workspaces than the emulator has: the same record under other team ids, tokens as long as real ones.
+      for (const team of ["T1", "T2", "T3"]) await saveInstallation({ ...real, id: `${team}-${real.appId}`, team: { id: team, name: `Team ${team}` } });
+      await expect(saveInstallation({ ...real, id: `T9-${real.appId}`, team: { id: "T9", name: "one too many" } })).rejects.toMatchObject({
+        code: "too_many_installations",
+        status: 409,
+      });
+    });
+    browser.absorb(jar.applyTo(new Response(null)));
+    const session = (await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { team: { id: string } }[] };
+    expect(session.installations).toHaveLength(MAX_INSTALLATIONS);
+    const sizes = [...browser.cookies].filter(([name]) => name.startsWith("sb_inst_")).map(([name, value]) => name.length + value.length);
+    expect(sizes).toHaveLength(5);
+    for (const size of sizes) expect(size).toBeLessThan(4000);
+    // Node's HTTP server accepts 16 KB of headers: five installations leave room for everything else.
+    expect(browser.cookieHeader().length).toBeLessThan(12_000);
+  });
+});
