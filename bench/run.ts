@@ -1,0 +1,34 @@
+/**
+ * `npm run bench`: runs every benchmark suite in order, each printing its own figures. Not part of
+ * `npm test`. `npm run bench -- <text>` runs only the suites whose name contains <text>.
+ * Record the figures in docs/benchmarks.md.
+ */
+import type { BenchSuite } from "./suite";
+import { emulatorUsersListSuite } from "./suites/emulator-users-list";
+
+/** In order; each suite is a module in bench/suites/. */
+const SUITES: BenchSuite[] = [emulatorUsersListSuite];
+
+async function main(): Promise<void> {
+  const filter = process.argv.slice(2).join(" ").trim();
+  const selected = SUITES.filter((s) => !filter || s.name.includes(filter));
+  if (selected.length === 0) {
+    console.error(`No suite matches "${filter}". Suites: ${SUITES.map((s) => s.name).join(", ")}`);
+    process.exit(2);
+  }
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
+  for (const suite of selected) {
+    console.log(`\n## ${suite.name}\n`);
+    const started = performance.now();
+    await suite.run();
+    console.log(`\n(${suite.name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
