@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { memberCount } from "@/lib/emulator/workspace";
+import { createHarness, REDIRECT_URI, type Json } from "./support/emulator-harness";
+
+describe("GET /admin/apps", () => {
+  it("lists each app's client_id, client_secret, signing_secret, redirect URLs and rotation", async () => {
+    const h = createHarness({ seed: "admin-test" });
+    const { all } = await h.apps();
+    expect(all.map((a) => [a.name, a.token_rotation_enabled])).toEqual([
+      ["Switchboard Rotation", true],
+      ["Switchboard Legacy", false],
+    ]);
+    const expected = defaultAppCredentials("admin-test", "rotation");
+    expect(all[0]).toMatchObject({
+      app_id: expected.appId,
+      client_id: expected.clientId,
+      client_secret: expected.clientSecret,
+      signing_secret: expected.signingSecret,
+      redirect_urls: [REDIRECT_URI],
+    });
+  });
+});
+
+describe("POST /admin/apps", () => {
+  const manifest = {
+    display_information: { name: "My Test App" },
+    oauth_config: { redirect_urls: ["http://127.0.0.1:3206/cb"], scopes: { bot: ["chat:write"], user: [] } },
+    settings: { token_rotation_enabled: false },
+  };
+
+  it("adds an app from a manifest, which can then be installed", async () => {
+    const h = createHarness();
+    const { status, body } = await h.admin("apps", manifest);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ok: true, created: true, app: { name: "My Test App", token_rotation_enabled: false } });
+    const installed = await h.install(body.app, { scope: ["chat:write"], userScope: [], redirectUri: "http://127.0.0.1:3206/cb" });
+    expect(installed.access_token).toMatch(/^xoxb-/);
+  });
+
+  it("updates the app with the same name, keeping its credentials", async () => {
+    const h = createHarness();
+    const created = (await h.admin("apps", manifest)).body.app;
+    const updated = await h.admin("apps", { ...manifest, settings: { token_rotation_enabled: true } });
+    expect(updated.body).toMatchObject({ created: false, app: { app_id: created.app_id, client_secret: created.client_secret, token_rotation_enabled: true } });
+  });
+
+  it("refuses a manifest that is not one, and an unknown app_id", async () => {
+    const h = createHarness();
+    expect((await h.admin("apps", { display_information: {} })).body).toMatchObject({ ok: false, error: "invalid_manifest" });
+    expect((await h.admin("apps", { app_id: "A0NOPE", manifest })).status).toBe(404);
+  });
+});
+
+describe("POST /admin/clock", () => {
+  it("moves the emulator's time forward: tokens expire without waiting 12 hours", async () => {
+    const h = createHarness();
+    const a = await h.install((await h.apps()).rotation);
+    const { body } = await h.admin("clock", { advance_s: 43_200 });
+    expect(body.offset_s).toBe(43_200);
+    expect((await h.authTest(a.access_token)).error).toBe("token_expired");
+  });
+
+  it("refuses a negative or missing advance", async () => {
+    const h = createHarness();
+    expect((await h.admin("clock", { advance_s: -5 })).status).toBe(400);
+    expect((await h.admin("clock", {})).body.error).toBe("invalid_arguments");
+  });
+});
+
+describe("GET /admin/state", () => {
+  it("shows every token with its kind, masked value, state and times, never a full token", async () => {
+    const h = createHarness({ refreshGraceSeconds: 60 });
+    const { rotation, legacy } = await h.apps();
+    const a = await h.install(rotation);
+    const b = await h.install(legacy);
+    await h.refresh(rotation, a.refresh_token);
+    await h.call("auth.revoke", {}, { token: a.authed_user.access_token });
+    h.clock.advance(61_000);
+
+    const response = await h.emulator.fetch(new Request(`${h.base}/admin/state`));
+    const text = await response.text();
+    for (const secret of [a.access_token, a.refresh_token, a.authed_user.access_token, b.access_token, b.authed_user.access_token]) {
+      expect(text).not.toContain(secret);
+    }
+    const state = JSON.parse(text) as Json;
+    const byMask = (t: string) => state.tokens.find((x: Json) => x.masked === `${/^(xoxe\.xox[bp]-|xox[bp]-|xoxe-)/.exec(t)?.[0]}…${t.slice(-4)}`);
+    expect(byMask(a.access_token)).toMatchObject({ kind: "bot", state: "active", rotating: true, issued_at: expect.any(String), expires_at: expect.any(String) });
+    expect(byMask(a.refresh_token)).toMatchObject({ kind: "refresh", state: "revoked", used_at: expect.any(String) });
+    expect(byMask(a.authed_user.access_token)).toMatchObject({ kind: "user", state: "revoked", revoked_at: expect.any(String) });
+    expect(byMask(b.access_token)).toMatchObject({ kind: "bot", state: "active", rotating: false, expires_at: null });
+
+    h.clock.advance(43_200_000);
+    const later = (await h.admin("state")).body;
+    expect(later.tokens.filter((t: Json) => t.kind === "bot" && t.rotating).map((t: Json) => t.state)).toEqual(["expired", "expired"]);
+  });
+
+  it("shows per installation the refresh grants served, and the messages each channel received", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const a = await h.install(rotation, { scope: ["chat:write", "chat:write.public", "incoming-webhook"] });
+    await h.refresh(rotation, a.refresh_token);
+    const posted = await h.call("chat.postMessage", { channel: a.incoming_webhook.channel_id, text: "from the API" }, { token: a.access_token });
+    expect(posted.body.ok).toBe(true);
+    const hook = await h.emulator.fetch(new Request(a.incoming_webhook.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "from a webhook" }) }));
+    expect(await hook.text()).toBe("ok");
+
+    const state = (await h.admin("state")).body;
+    expect(state.installations[0]).toMatchObject({ app_id: rotation.app_id, refresh_grants: 1, uninstalled: false });
+    expect(JSON.stringify(state)).not.toContain(a.incoming_webhook.url);
+    const channel = state.channels.find((c: Json) => c.id === a.incoming_webhook.channel_id);
+    expect(channel.messages.map((m: Json) => m.text)).toEqual(["from the API", "from a webhook"]);
+  });
+});
+
+describe("POST /admin/faults", () => {
+  it("answers HTTP 500 at error_rate 1, and stops when set back to 0", async () => {
+    const h = createHarness();
+    await h.admin("faults", { error_rate: 1 });
+    const failing = await h.emulator.fetch(new Request(`${h.base}/api/auth.test`, { method: "POST" }));
+    expect(failing.status).toBe(500);
+    // The admin surface itself is never faulted.
+    expect((await h.admin("state")).status).toBe(200);
+    await h.admin("faults", { error_rate: 0 });
+    expect((await h.emulator.fetch(new Request(`${h.base}/api/auth.test`, { method: "POST" }))).status).toBe(200);
+  });
+
+  it("drops the connection at drop_rate 1: the response body fails", async () => {
+    const h = createHarness();
+    await h.admin("faults", { drop_rate: 1 });
+    const dropped = await h.emulator.fetch(new Request(`${h.base}/api/auth.test`, { method: "POST" }));
+    await expect(dropped.text()).rejects.toThrow(/connection dropped/);
+  });
+
+  it("adds latency", async () => {
+    const h = createHarness();
+    await h.admin("faults", { latency_ms: 120 });
+    const started = performance.now();
+    await h.emulator.fetch(new Request(`${h.base}/api/auth.test`, { method: "POST" }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  it("targets only the methods listed, incoming webhooks included", async () => {
+    const h = createHarness();
+    const a = await h.install((await h.apps()).legacy, { scope: ["incoming-webhook", "users:read"] });
+    await h.admin("faults", { error_rate: 1, methods: ["users.list", "incoming-webhook"] });
+    expect((await h.call("users.list", {}, { token: a.access_token })).status).toBe(500);
+    expect((await h.call("auth.test", {}, { token: a.access_token })).status).toBe(200);
+    const hook = await h.emulator.fetch(new Request(a.incoming_webhook.url, { method: "POST", body: JSON.stringify({ text: "x" }) }));
+    expect(hook.status).toBe(500);
+  });
+
+  it("refuses rates outside 0..1", async () => {
+    const h = createHarness();
+    expect((await h.admin("faults", { error_rate: 2 })).status).toBe(400);
+  });
+});
+
+describe("POST /admin/reset", () => {
+  it("forgets installations and tokens and puts time back", async () => {
+    const h = createHarness();
+    const a = await h.install((await h.apps()).rotation);
+    await h.admin("clock", { advance_s: 100 });
+    const { body } = await h.admin("reset", {});
+    expect(body.ok).toBe(true);
+    expect(h.emulator.state.installations.size).toBe(0);
+    expect((await h.authTest(a.access_token)).error).toBe("invalid_auth");
+    expect((await h.admin("clock")).body.offset_s).toBe(0);
+  });
+
+  it("rebuilds the workspace with another size and seed; the apps keep their credentials", async () => {
+    const h = createHarness({ users: 40 });
+    const before = await h.apps();
+    const { body } = await h.admin("reset", { users: 20_000, seed: "bigger" });
+    expect(body).toMatchObject({ ok: true, users: 20_000, seed: "bigger" });
+    expect(memberCount(h.emulator.state.workspace)).toBe(20_000);
+    expect((await h.apps()).rotation.client_secret).toBe(before.rotation.client_secret);
+    const a = await h.install(before.rotation);
+    const page = await h.call("users.list", { limit: "1000" }, { token: a.access_token });
+    expect(page.body.members.length).toBeGreaterThan(0);
+    expect(page.body.members.length).toBeLessThanOrEqual(1000);
+    expect(page.body.response_metadata.next_cursor).not.toBe("");
+  });
+});
+
+describe("GET / (the index page)", () => {
+  it("lists the apps with their client ids, rotation, and an Install link to the authorize URL", async () => {
+    const h = createHarness({ basePath: "/emulator" });
+    const { rotation, legacy } = await h.apps();
+    const response = await h.emulator.fetch(new Request(`${h.base}/`));
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    for (const app of [rotation, legacy]) {
+      expect(html).toContain(app.name);
+      expect(html).toContain(app.client_id);
+      expect(html).not.toContain(app.client_secret);
+    }
+    expect(html).toContain("rotation on");
+    expect(html).toContain("rotation off");
+    expect(html).toContain(`href="${rotation.authorize_url.replace(/&/g, "&amp;")}"`);
+    expect(html).toContain(`${h.base}/admin/state`);
+  });
+});
