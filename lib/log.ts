@@ -35,15 +35,17 @@ const REDACT_PATHS = [
   "*.headers.cookie",
 ];
 
+/** A logger with the console's redaction; `destination` lets tests read what it writes. */
+export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
+  const options = { name: "switchboard", level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  return destination ? pino(options, destination) : pino(options);
+}
+
 let instance: pino.Logger | undefined;
 
 function getLogger(): pino.Logger {
   // Built at first use, not at import: the configuration (and its log level) is read once, when needed.
-  instance ??= pino({
-    name: "switchboard",
-    level: getConfig().logLevel,
-    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-  });
+  instance ??= createLogger(getConfig().logLevel);
   return instance;
 }
 

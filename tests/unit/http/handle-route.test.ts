@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError, handleRoute, parseJsonBody, toErrorResponse } from "@/lib/http";
+import { getCookieJar } from "@/lib/http/cookie-jar";
+
+const ORIGIN = "http://console.test";
+const saved = { ...process.env };
+beforeAll(() => {
+  Object.assign(process.env, { APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "p".repeat(32), LOG_LEVEL: "silent" });
+});
+afterAll(() => {
+  process.env = saved;
+});
+
+const echo = handleRoute(async (request) => Response.json({ body: await request.text() }), { mutating: true, maxBodyBytes: 100 });
+const post = (headers: Record<string, string>, body = "{}") => echo(new Request(`${ORIGIN}/api/x`, { method: "POST", headers, body }));
+
+describe("handleRoute", () => {
+  it("accepts a state-changing request from the console's own origin", async () => {
+    const response = await post({ origin: ORIGIN });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ body: "{}" });
+  });
+
+  it("refuses another origin, a cross-site request and a request with no Origin with 403", async () => {
+    expect((await post({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await post({})).status).toBe(403);
+    expect((await post({ "sec-fetch-site": "same-origin" })).status).toBe(200);
+  });
+
+  it("answers 413 for a body over the limit, declared or streamed", async () => {
+    expect((await post({ origin: ORIGIN }, "x".repeat(101))).status).toBe(413);
+    const stream = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 5; i++) controller.enqueue(new TextEncoder().encode("y".repeat(40)));
+        controller.close();
+      },
+    });
+    const streamed = await echo(new Request(`${ORIGIN}/api/x`, { method: "POST", headers: { origin: ORIGIN }, body: stream, duplex: "half" } as RequestInit));
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { error: string }).error).toBe("payload_too_large");
+  });
+
+  it("maps zod errors to 422 with paths but not values, and bad JSON to 400", async () => {
+    const route = handleRoute(async (request) => Response.json(await parseJsonBody(request, z.object({ n: z.number() }))));
+    const invalid = await route(new Request(`${ORIGIN}/`, { method: "POST", body: JSON.stringify({ n: "xoxb-secret-value" }) }));
+    expect(invalid.status).toBe(422);
+    const text = await invalid.text();
+    expect(text).toContain('"path":"n"');
+    expect(text).not.toContain("xoxb-secret-value");
+    const notJson = await route(new Request(`${ORIGIN}/`, { method: "POST", body: "{" }));
+    expect(notJson.status).toBe(400);
+  });
+
+  it("answers a plain 500 that exposes nothing for an unexpected error", async () => {
+    const route = handleRoute(() => {
+      throw new Error("boom at /secret/path with xoxb-123456789012");
+    });
+    const response = await route(new Request(`${ORIGIN}/`));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain("boom");
+    expect(text).not.toContain("xoxb");
+    expect(JSON.parse(text)).toMatchObject({ ok: false, error: "internal_error" });
+  });
+
+  it("applies cookies set by the handler, even to an error response and a redirect", async () => {
+    const failing = handleRoute(async () => {
+      (await getCookieJar()).set("a", "1", { maxAgeS: 60 });
+      throw new AppError("nope", 409, "No.");
+    });
+    const response = await failing(new Request(`${ORIGIN}/`));
+    expect(response.status).toBe(409);
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^a=1; Path=\/; Max-Age=60; HttpOnly; SameSite=Lax$/)]);
+    const redirecting = handleRoute(async () => {
+      (await getCookieJar()).set("b", "2", { maxAgeS: 60 });
+      return Response.redirect(`${ORIGIN}/next`, 302);
+    });
+    const redirect = await redirecting(new Request(`${ORIGIN}/`));
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.getSetCookie()[0]).toMatch(/^b=2/);
+  });
+});
+
+describe("toErrorResponse", () => {
+  it("answers an AppError with its status, code, message and headers", async () => {
+    const response = toErrorResponse(new AppError("ratelimited", 429, "Slow down.", { "retry-after": "3" }));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(await response.json()).toEqual({ ok: false, error: "ratelimited", message: "Slow down." });
+  });
+});
