@@ -68,7 +68,7 @@ export async function mentionAppInEmulator(appId: string, text: string | undefin
   const body = await callAdmin("mention", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ appId, ...(text ? { text } : {}) }),
+    body: JSON.stringify({ app_id: appId, ...(text ? { text } : {}) }),
   });
   return {
     channel: String(body.channel ?? ""),
