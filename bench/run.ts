@@ -5,9 +5,20 @@
  */
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
+import { consoleFetchAllSuite } from "./suites/console-fetch-all";
+import { consoleFirstLoadSuite } from "./suites/console-first-load";
+import { consoleProxySuite } from "./suites/console-proxy";
+import { consoleScrollSuite } from "./suites/console-scroll";
 
 /** In order; each suite is a module in bench/suites/. */
-const SUITES: BenchSuite[] = [emulatorUsersListSuite];
+const SUITES: BenchSuite[] = [
+  emulatorUsersListSuite,
+  // The console's suites share one production build and server (bench/suites/console-server.ts); the last stops it.
+  consoleProxySuite,
+  consoleFetchAllSuite,
+  consoleFirstLoadSuite,
+  consoleScrollSuite,
+];
 
 async function main(): Promise<void> {
   const filter = process.argv.slice(2).join(" ").trim();

@@ -1,0 +1,220 @@
+/**
+ * The console's benchmarks run against a production build that they build and start themselves: `next build`
+ * into .next-bench (reused while no source file is newer than it) and `next start` on a loopback port,
+ * stopped when the bench process exits. Several console suites share one server.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BENCH_PORT = Number(process.env.BENCH_CONSOLE_PORT ?? 3235);
+export const ORIGIN = `http://127.0.0.1:${BENCH_PORT}`;
+export const EMULATOR_BASE = `${ORIGIN}/emulator`;
+const DIST_DIR = ".next-bench";
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+// Run Next's own script with this node, so that stopping the child stops the server (npx would not forward it).
+const NEXT_BIN = join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const SOURCES = ["app", "components", "lib", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  const id = join(ROOT, DIST_DIR, "BUILD_ID");
+  if (!existsSync(id)) return false;
+  const built = statSync(id).mtimeMs;
+  return SOURCES.every((s) => !existsSync(join(ROOT, s)) || newestMtime(join(ROOT, s)) < built);
+}
+
+const env = () => ({
+  ...process.env,
+  NODE_ENV: "production" as const,
+  NEXT_DIST_DIR: DIST_DIR,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PORT: String(BENCH_PORT),
+  APP_ORIGIN: ORIGIN,
+  SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+  EMULATOR_USERS: "3000",
+  LOG_LEVEL: "warn",
+});
+
+let server: Promise<void> | undefined;
+let child: ChildProcess | undefined;
+
+function stop() {
+  if (child && child.exitCode === null) child.kill("SIGTERM");
+}
+
+async function waitUntilUp(deadlineMs: number) {
+  while (Date.now() < deadlineMs) {
+    if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${ORIGIN}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the console did not answer on ${ORIGIN} in time`);
+}
+
+/** Builds (when needed) and starts the console once; later calls wait for the same server. */
+export function startConsole(): Promise<void> {
+  server ??= (async () => {
+    if (!buildIsCurrent()) {
+      console.log(`  building the console into ${DIST_DIR} (next build)…`);
+      const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, env: env(), stdio: ["ignore", "ignore", "inherit"] });
+      if (build.status !== 0) throw new Error("next build failed");
+    }
+    child = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(BENCH_PORT)], {
+      cwd: ROOT,
+      env: env(),
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: false,
+    });
+    child.unref();
+    process.once("exit", stop);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.once(signal, () => {
+        stop();
+        process.exit(130);
+      });
+    }
+    await waitUntilUp(Date.now() + 60_000);
+  })();
+  return server;
+}
+
+/** Stops the server this process started (the last console suite calls it; exit does too). */
+export function stopConsole() {
+  stop();
+  server = undefined;
+  child = undefined;
+}
+
+type Json = Record<string, unknown>;
+
+export async function admin(path: string, body?: Json): Promise<Json> {
+  const response = await fetch(`${EMULATOR_BASE}/admin/${path}`, {
+    method: body ? "POST" : "GET",
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`admin/${path}: HTTP ${response.status}`);
+  return (await response.json()) as Json;
+}
+
+/** Rebuilds the emulator's workspace with `users` members (installations are reset too). */
+export async function resetWorkspace(users: number): Promise<void> {
+  await admin("reset", { users });
+}
+
+/** Cookies as a browser keeps them: name=value pairs from every Set-Cookie seen. */
+class Jar {
+  private readonly cookies = new Map<string, string>();
+  take(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header() {
+    return [...this.cookies].map(([n, v]) => `${n}=${v}`).join("; ");
+  }
+}
+
+/** Allows the consent page at `authorizeUrl` (picking its first channel for the webhook) and returns the redirect. */
+async function allowConsent(authorizeUrl: string): Promise<URL> {
+  const page = await (await fetch(authorizeUrl)).text();
+  const channel = /<select id="channel_id"[^>]*>\s*<option value="([^"]+)"/.exec(page)?.[1];
+  const form = new URLSearchParams({ decision: "allow", ...(channel ? { channel_id: channel } : {}) });
+  const decided = await fetch(authorizeUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.toString(),
+    redirect: "manual",
+  });
+  const location = decided.headers.get("location");
+  if (decided.status !== 302 || !location) throw new Error(`consent: HTTP ${decided.status}`);
+  return new URL(location, authorizeUrl);
+}
+
+export interface ConsoleSession {
+  cookie: string;
+  installationId: string;
+}
+
+/** The install a person makes: "Add to workspace", Allow on the emulator's consent page, back to the console. */
+export async function installThroughConsole(): Promise<ConsoleSession> {
+  const jar = new Jar();
+  const start = await fetch(`${ORIGIN}/oauth/install`, { redirect: "manual" });
+  jar.take(start);
+  const authorize = start.headers.get("location");
+  if (!authorize) throw new Error(`/oauth/install: HTTP ${start.status}`);
+  const callback = await allowConsent(new URL(authorize, ORIGIN).toString());
+  const done = await fetch(callback, { headers: { cookie: jar.header() }, redirect: "manual" });
+  jar.take(done);
+  if (done.status >= 400) throw new Error(`/oauth/callback: HTTP ${done.status}`);
+  const session = (await (await fetch(`${ORIGIN}/api/session`, { headers: { cookie: jar.header() } })).json()) as {
+    installations: Array<{ id: string }>;
+  };
+  const installationId = session.installations[0]?.id;
+  if (!installationId) throw new Error("the install left no installation in the session");
+  return { cookie: jar.header(), installationId };
+}
+
+/**
+ * A bot token for calling the emulator directly (the official client's side of the comparison): the
+ * emulator's legacy app installed with its own credentials, so the console's installation is untouched.
+ */
+export async function directBotToken(): Promise<string> {
+  const apps = (await admin("apps")) as { apps: Array<{ name: string; client_id: string; client_secret: string; redirect_urls: string[] }> };
+  const app = apps.apps.find((a) => /legacy/i.test(a.name)) ?? apps.apps[0]!;
+  const redirectUri = app.redirect_urls[0]!;
+  const query = new URLSearchParams({ client_id: app.client_id, scope: "users:read,channels:read", redirect_uri: redirectUri, state: "bench" });
+  const back = await allowConsent(`${EMULATOR_BASE}/oauth/v2/authorize?${query}`);
+  const code = back.searchParams.get("code");
+  if (!code) throw new Error("consent gave no code");
+  const grant = (await (
+    await fetch(`${EMULATOR_BASE}/api/oauth.v2.access`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: app.client_id, client_secret: app.client_secret, code, redirect_uri: redirectUri }).toString(),
+    })
+  ).json()) as { ok: boolean; error?: string; access_token?: string };
+  if (!grant.ok || !grant.access_token) throw new Error(`oauth.v2.access: ${grant.error}`);
+  return grant.access_token;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** Chromium as the browser tests drive it (Debian's, at /usr/bin/chromium). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** The session's cookies for a browser context on the console's origin. */
+export function browserCookies(cookie: string) {
+  return cookie
+    .split("; ")
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: ORIGIN };
+    });
+}

@@ -1,0 +1,273 @@
+import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
+
+/**
+ * The API explorer against the embedded emulator: walking users.list by hand, back and forth, fetching a
+ * whole workspace, an edited cursor, the wire record and curl, rate limits, and shareable URLs.
+ */
+
+const DEFAULT_USERS = 3000;
+
+async function resetEmulator(request: APIRequestContext, users = DEFAULT_USERS) {
+  const reset = await request.post("/emulator/admin/reset", { data: { users } });
+  expect(reset.ok()).toBe(true);
+  const limits = await request.post("/emulator/admin/rate-limits", { data: { enabled: false } });
+  expect(limits.ok()).toBe(true);
+}
+
+async function memberCount(request: APIRequestContext): Promise<number> {
+  const state = (await (await request.get("/emulator/admin/state")).json()) as { team: { members: number } };
+  return state.team.members;
+}
+
+/** The install a person makes: "Add to workspace", then Allow on the emulator's consent page. */
+async function installApp(page: Page) {
+  await page.goto("/oauth/install");
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/emulator") && !url.pathname.startsWith("/oauth"));
+}
+
+function isUsersListCall(response: Response) {
+  return new URL(response.url()).pathname === "/api/call/users.list";
+}
+
+async function sendFirstPage(page: Page, limit: string) {
+  await page.goto("/explorer");
+  await page.getByLabel("Method").fill("users.list");
+  await page.getByLabel("limit").fill(limit);
+  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  const answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Send" }).click();
+  return (await (await answered).json()) as UsersList;
+}
+
+interface UsersList {
+  ok: boolean;
+  error?: string;
+  members: Array<{ id: string }>;
+  response_metadata?: { next_cursor?: string };
+}
+
+test.beforeEach(async ({ page, request }) => {
+  await resetEmulator(request);
+  await installApp(page);
+});
+
+test.afterAll(async ({ request }) => {
+  await resetEmulator(request);
+});
+
+test("walks users.list page by page with limit 50: every member exactly once, across short pages", async ({ page, request }) => {
+  const expected = await memberCount(request);
+  const pages: UsersList[] = [await sendFirstPage(page, "50")];
+  await expect(page.getByTestId("page-number")).toHaveText("Page 1");
+
+  const next = page.getByRole("button", { name: "Next page" });
+  while (await next.isEnabled()) {
+    const answered = page.waitForResponse(isUsersListCall);
+    await next.click();
+    pages.push((await (await answered).json()) as UsersList);
+    await expect(page.getByTestId("page-number")).toHaveText(`Page ${pages.length}`);
+    await expect(page.getByTestId("page-items")).toContainText(`${pages.at(-1)!.members.length} items on this page`);
+  }
+
+  const ids = pages.flatMap((p) => p.members.map((m) => m.id));
+  expect(pages.every((p) => p.ok)).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.length).toBe(expected);
+  // Short pages came before the end, and the walk went on past them.
+  expect(pages.slice(0, -1).some((p) => p.members.length < 50)).toBe(true);
+  await expect(page.getByText("end of list")).toBeVisible();
+  await expect(page.getByTestId("page-items")).toContainText(`${expected.toLocaleString("en-US")} through page ${pages.length}`);
+});
+
+test("goes back and forward through the pages it visited", async ({ page }) => {
+  const first = await sendFirstPage(page, "50");
+  const seen: UsersList[] = [first];
+  for (let i = 0; i < 2; i++) {
+    const answered = page.waitForResponse(isUsersListCall);
+    await page.getByRole("button", { name: "Next page" }).click();
+    seen.push((await (await answered).json()) as UsersList);
+  }
+  await expect(page.getByTestId("page-number")).toHaveText("Page 3");
+
+  const firstRowId = () => page.getByRole("table", { name: "Members" }).getByRole("row").nth(1).getByRole("cell").first();
+  await expect(firstRowId()).toHaveText(seen[2]!.members[0]!.id);
+
+  let answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Previous page" }).click();
+  const back = (await (await answered).json()) as UsersList;
+  await expect(page.getByTestId("page-number")).toHaveText("Page 2");
+  expect(back.members.map((m) => m.id)).toEqual(seen[1]!.members.map((m) => m.id));
+  await expect(firstRowId()).toHaveText(seen[1]!.members[0]!.id);
+
+  answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Previous page" }).click();
+  await answered;
+  await expect(page.getByTestId("page-number")).toHaveText("Page 1");
+  await expect(page.getByRole("button", { name: "Previous page" })).toBeDisabled();
+  await expect(firstRowId()).toHaveText(first.members[0]!.id);
+
+  answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Next page" }).click();
+  const forward = (await (await answered).json()) as UsersList;
+  await expect(page.getByTestId("page-number")).toHaveText("Page 2");
+  expect(forward.members.map((m) => m.id)).toEqual(seen[1]!.members.map((m) => m.id));
+});
+
+test("shows next_cursor as received, on the wire with %3D, and decoded", async ({ page }) => {
+  const first = await sendFirstPage(page, "50");
+  const cursor = first.response_metadata!.next_cursor!;
+  expect(cursor.endsWith("=")).toBe(true);
+  await expect(page.getByTestId("cursor-as-received")).toHaveText(cursor);
+  await expect(page.getByTestId("cursor-on-the-wire")).toHaveText(cursor.replace(/\+/g, "%2B").replace(/\//g, "%2F").replace(/=/g, "%3D"));
+  await expect(page.getByTestId("cursor-decoded")).toContainText(/^user:U[A-Z0-9]+/);
+
+  // The next page's request carries it encoded, as the inspector shows.
+  const answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Next page" }).click();
+  await answered;
+  await expect(page.getByTestId("inspector-url")).toContainText("%3D");
+});
+
+test("fetches all of a 20,000-member workspace into the table", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await resetEmulator(request, 20_000);
+  await installApp(page);
+  const expected = await memberCount(request);
+  expect(expected).toBeGreaterThanOrEqual(20_000);
+
+  await page.goto("/explorer");
+  await page.getByLabel("Method").fill("users.list");
+  await page.getByLabel("limit").fill("200");
+  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await page.getByRole("button", { name: "Fetch all" }).click();
+  await expect(page.getByRole("progressbar", { name: "Fetch all progress" })).toBeVisible();
+  await expect(page.getByText("Every page fetched")).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId("fetch-all-items")).toHaveText(expected.toLocaleString("en-US"));
+  await expect(page.getByTestId("row-count")).toHaveText(`${expected.toLocaleString("en-US")} rows`);
+
+  // Only the rows in view are in the DOM, and the last member is reachable by scrolling.
+  const table = page.getByRole("table", { name: "Members" });
+  expect(await table.getByRole("row").count()).toBeLessThan(100);
+  await page.getByTestId("results-scroll").evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(table.getByRole("row").last()).toHaveAttribute("aria-rowindex", String(expected + 1));
+
+  // The filter narrows 20,000 rows to the one member named.
+  const someId = await table.getByRole("row").last().getByRole("cell").first().textContent();
+  await page.getByLabel("Filter rows").fill(someId!);
+  await expect(page.getByTestId("row-count")).toHaveText(`1 of ${expected.toLocaleString("en-US")} rows`);
+
+  // Downloads: CSV with a header and one line per member.
+  await page.getByLabel("Filter rows").fill("");
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download CSV" }).click();
+  const csv = await (await download).path().then((p) => import("node:fs").then((fs) => fs.readFileSync(p, "utf8")));
+  const lines = csv.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("id,name,real_name,email,title,tz,is_admin,is_bot,deleted");
+  expect(lines.length).toBe(expected + 1);
+
+  await resetEmulator(request);
+});
+
+test("Cancel stops a walk and keeps what arrived", async ({ page, request }) => {
+  await request.post("/emulator/admin/faults", { data: { latency_ms: 150, methods: ["users.list"] } });
+  try {
+    await page.goto("/explorer");
+    await page.getByLabel("limit").fill("20");
+    await expect(page.getByLabel("Installation")).not.toHaveValue("");
+    await page.getByRole("button", { name: "Fetch all" }).click();
+    await expect(page.getByTestId("fetch-all-pages")).not.toHaveText("0");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByText(/Cancelled after \d+ pages/)).toBeVisible();
+    const pages = await page.getByTestId("fetch-all-pages").textContent();
+    await page.waitForTimeout(1000);
+    await expect(page.getByTestId("fetch-all-pages")).toHaveText(pages!);
+    expect(Number(pages)).toBeLessThan(100);
+  } finally {
+    await request.post("/emulator/admin/faults", { data: { latency_ms: 0, methods: [] } });
+  }
+});
+
+test("a 429 during Fetch all shows the Retry-After countdown", async ({ page, request }) => {
+  await request.post("/emulator/admin/rate-limits", { data: { enabled: true } });
+  await page.goto("/explorer");
+  await page.getByLabel("limit").fill("20");
+  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await page.getByRole("button", { name: "Fetch all" }).click();
+  await expect(page.getByText(/Rate limited \(HTTP 429\)/)).toBeVisible({ timeout: 30_000 });
+  const countdown = page.getByTestId("retry-countdown");
+  const first = Number((await countdown.textContent())!.replace(/\D/g, ""));
+  expect(first).toBeGreaterThan(0);
+  await expect.poll(async () => Number((await countdown.textContent())!.replace(/\D/g, ""))).toBeLessThan(first);
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText(/Cancelled after/)).toBeVisible();
+});
+
+test("a hand-edited cursor shows invalid_cursor and offers to start over", async ({ page }) => {
+  const first = await sendFirstPage(page, "50");
+  const cursor = first.response_metadata!.next_cursor!;
+  const middle = Math.floor(cursor.length / 2);
+  const edited = cursor.slice(0, middle) + (cursor[middle] === "A" ? "B" : "A") + cursor.slice(middle + 1);
+
+  await page.getByLabel("cursor", { exact: true }).fill(edited);
+  const answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Send" }).click();
+  expect(((await (await answered).json()) as UsersList).error).toBe("invalid_cursor");
+  await expect(page.getByRole("alert")).toContainText("invalid_cursor");
+
+  const again = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Start over" }).click();
+  expect(((await (await again).json()) as UsersList).ok).toBe(true);
+  await expect(page.getByTestId("page-number")).toHaveText("Page 1");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("Copy as curl puts $TOKEN on the clipboard, never the token", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await sendFirstPage(page, "50");
+  await page.getByRole("button", { name: "Next page" }).click();
+  await expect(page.getByTestId("page-number")).toHaveText("Page 2");
+
+  await page.getByRole("button", { name: "Copy as curl" }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(`-H "Authorization: Bearer $TOKEN"`);
+  expect(copied).toMatch(/\/emulator\/api\/users\.list\?limit=50&cursor=[A-Za-z0-9%]+%3D'/);
+  expect(copied).not.toMatch(/xox[a-z]-/);
+  expect(copied).not.toContain("…");
+  await expect(page.getByTestId("curl-preview")).toHaveText(copied);
+
+  // The inspector shows the wire request with the token masked, and the history keeps no token.
+  await expect(page.getByText(/authorization/i).first()).toBeVisible();
+  const history = await page.evaluate(() => sessionStorage.getItem("switchboard.explorer.history") ?? "");
+  expect(history).toContain("users.list");
+  expect(history).not.toMatch(/xox/);
+});
+
+test("method and parameters live in the URL, so a view reloads", async ({ page }) => {
+  await page.goto("/explorer");
+  await page.getByLabel("Method").fill("conversations.list");
+  await page.getByLabel("limit").fill("7");
+  await page.getByRole("button", { name: "+ Add parameter" }).click();
+  await page.getByLabel("Parameter 1 name").fill("exclude_archived");
+  await page.getByLabel("Parameter 1 value").fill("true");
+  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByTestId("page-items")).toContainText("items on this page");
+  expect(page.url()).toContain("method=conversations.list");
+  expect(page.url()).toContain("p.limit=7");
+  expect(page.url()).toContain("p.exclude_archived=true");
+  expect(page.url()).not.toMatch(/xox|token=/);
+
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/call/conversations.list");
+  await page.reload();
+  await answered;
+  await expect(page.getByLabel("Method")).toHaveValue("conversations.list");
+  await expect(page.getByLabel("limit")).toHaveValue("7");
+  await expect(page.getByLabel("Parameter 1 value")).toHaveValue("true");
+  await expect(page.getByRole("table", { name: "Channels" })).toBeVisible();
+
+  // The JSON view opens a node at a time.
+  await page.getByRole("tab", { name: "JSON" }).click();
+  await page.getByRole("tree", { name: "JSON response" }).getByRole("button", { name: /channels/ }).click();
+  await expect(page.getByRole("tree", { name: "JSON response" }).getByRole("button", { name: /^▸?\s*0:/ })).toBeVisible();
+});
