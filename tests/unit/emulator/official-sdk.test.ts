@@ -81,7 +81,7 @@ describe("@slack/web-api WebClient against the emulator over HTTP", () => {
     let pages = 0;
     for await (const page of client.paginate("users.list", { token: botToken, limit: 200 })) {
       pages += 1;
-      for (const member of (page.members as { id: string }[] | undefined) ?? []) ids.add(member.id);
+      for (const member of ((page as { members?: { id: string }[] }).members ?? [])) ids.add(member.id);
     }
     // Every member exactly once: the generated members plus the bot user of the installed app.
     expect(ids.size).toBe(memberCount(server.emulator.state.workspace));
