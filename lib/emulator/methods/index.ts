@@ -5,8 +5,9 @@ import { authMethods } from "./auth";
 import { chatMethods } from "./chat";
 import { conversationsMethods } from "./conversations";
 import { oauthMethods } from "./oauth";
+import { rtmMethods } from "./rtm";
 import { usersMethods } from "./users";
 
 export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
-  [...oauthMethods, ...authMethods, ...appsMethods, ...usersMethods, ...conversationsMethods, ...chatMethods].map((m) => [m.name, m]),
+  [...oauthMethods, ...authMethods, ...appsMethods, ...usersMethods, ...conversationsMethods, ...chatMethods, ...rtmMethods].map((m) => [m.name, m]),
 );

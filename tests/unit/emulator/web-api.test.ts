@@ -105,7 +105,7 @@ describe("how a call is made (spec 5, issue item 9)", () => {
 
   it("answers unknown_method with HTTP 200, like the platform", async () => {
     const h = createHarness();
-    const { status, body } = await h.call("rtm.connect");
+    const { status, body } = await h.call("files.upload");
     expect(status).toBe(200);
     expect(body).toEqual({ ok: false, error: "unknown_method" });
   });
@@ -116,6 +116,14 @@ describe("how a call is made (spec 5, issue item 9)", () => {
     const { headers } = await h.call("users.list", {}, { token: a.access_token });
     expect(headers.get("x-oauth-scopes")).toBe("users:read,chat:write");
     expect(headers.get("x-accepted-oauth-scopes")).toBe("users:read");
+  });
+});
+
+describe("rtm.connect", () => {
+  it("is refused to a modern app's granular bot token: not_allowed_token_type (only classic apps may use it)", async () => {
+    const h = createHarness();
+    const a = await h.install((await h.apps()).legacy);
+    expect((await h.call("rtm.connect", {}, { token: a.access_token })).body).toEqual({ ok: false, error: "not_allowed_token_type" });
   });
 });
 
