@@ -29,7 +29,7 @@ const boolWithDefault = (fallback: boolean) =>
     z
       .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
       .transform((v) => ["1", "true", "on", "yes"].includes(v))
-      .default(fallback ? "true" : "false"),
+      .default(fallback),
   );
 const scopeList = (fallback: string) =>
   z.preprocess(
