@@ -11,6 +11,7 @@ import type { Router } from "./router";
 import { resetState } from "./store";
 import { displayedTokenState, maskToken } from "./tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "./types";
+import { describeDeliveries } from "./events";
 import { channelMessages, memberCount } from "./workspace";
 
 export interface AdminRuntime {
@@ -97,6 +98,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
     channels: ws.channels
       .filter((c) => channelMessages(ws, c.id).length > 0)
       .map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
+    event_deliveries: describeDeliveries(ws),
     base_url: baseUrl,
   };
 }

@@ -272,3 +272,24 @@ export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult
   const deliveries = dispatchMentions(ctx, channel, message);
   return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
 }
+
+/** The recent deliveries for the admin state, newest first (the payload's verification token left out). */
+export function describeDeliveries(ws: Workspace) {
+  return [...ws.deliveries].reverse().map((d) => ({
+    event_id: d.eventId,
+    event_type: d.eventType,
+    app_id: d.appId,
+    installation_id: d.installationId,
+    channel: d.channel,
+    url: d.url,
+    state: d.state,
+    attempts: d.attempts.map((a) => ({
+      retry_num: a.retryNum,
+      at: new Date(a.at).toISOString(),
+      duration_ms: a.durationMs,
+      status: a.status ?? null,
+      failure: a.failure ?? null,
+    })),
+    event: d.payload.event,
+  }));
+}

@@ -63,6 +63,12 @@ describe("app_mention delivery", () => {
     expect(typeof payload.event_time).toBe("number");
     expect(typeof payload.token).toBe("string");
     expect(emulator.state.workspace.deliveries).toMatchObject([{ eventId: payload.event_id, state: "delivered", attempts: [{ retryNum: 0, status: 200 }] }]);
+
+    const state = (await (await emulator.fetch(new Request(`${BASE}/admin/state`))).json()) as { event_deliveries: Json[] };
+    expect(state.event_deliveries).toMatchObject([
+      { event_id: payload.event_id, event_type: "app_mention", app_id: app.id, url: EVENTS_URL, state: "delivered", attempts: [{ retry_num: 0, status: 200, failure: null }] },
+    ]);
+    expect(JSON.stringify(state.event_deliveries)).not.toContain(payload.token as string);
   });
 
   it("does not hold up chat.postMessage while the app is slow to answer", async () => {
