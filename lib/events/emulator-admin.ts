@@ -37,6 +37,7 @@ interface AdminMessage {
   via: string;
   user?: string;
   username?: string;
+  bot_id?: string;
 }
 
 /** The latest messages of one channel, newest first. */
@@ -49,7 +50,7 @@ export async function readEmulatorChannel(channelId: string): Promise<EmulatorCh
     messages: (channel?.messages ?? [])
       .slice(-SHOWN_MESSAGES)
       .reverse()
-      .map((m) => ({ ts: m.ts, text: m.text, via: m.via, username: m.username ?? null, user: m.user ?? null })),
+      .map((m) => ({ ts: m.ts, text: m.text, via: m.via, author: m.username ?? m.user ?? (m.bot_id ? `bot ${m.bot_id}` : "unknown") })),
   };
 }
 

@@ -37,7 +37,8 @@ export interface WebhookSendResponse {
 /** A channel's latest messages in the embedded emulator (GET /api/emulator/messages). */
 export interface EmulatorChannelMessages {
   channel: { id: string; name: string };
-  messages: Array<{ ts: string; text: string; via: string; username: string | null; user: string | null }>;
+  /** `author`: the username, member id or bot id that posted. `via`: how it arrived (incoming-webhook, …). */
+  messages: Array<{ ts: string; text: string; via: string; author: string }>;
 }
 
 export type { WebhookSendRecord };

@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { EventInspector, type MentionTarget } from "@/components/events/event-inspector";
+import { InstallationScopes } from "@/components/scopes-panel";
+import { getConfig } from "@/lib/config";
+import { getSessionInstallationViews } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Events" };
+
+export default async function EventsPage() {
+  const { appOrigin, upstream } = getConfig();
+  const installations = await getSessionInstallationViews();
+  const targets: MentionTarget[] = installations.map((i) => ({
+    installationId: i.id,
+    label: `${i.team.name}${i.app.id ? ` · ${i.app.id}` : ""}`,
+    canReceive: i.bot?.scopes.includes("app_mentions:read") ?? false,
+  }));
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-xl font-semibold tracking-tight">Events API</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          Events the platform delivers to this console, live. Each request&apos;s signature is checked with the app&apos;s signing secret
+          before it is shown. This feed lives in the server process: with several instances, each shows the events it received.
+        </p>
+      </header>
+      <EventInspector requestUrl={`${appOrigin}/api/events`} emulator={upstream.kind === "emulator"} targets={targets} />
+      <InstallationScopes installations={installations} focus={["app_mentions:read"]} />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import type { ReceivedEvent } from "@/lib/events/feed";
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** The human part of an event, when it has one (a mention's text). */
+function summary(event: ReceivedEvent): string | null {
+  const payload = event.payload as { event?: { text?: unknown; channel?: unknown; user?: unknown }; challenge?: unknown };
+  if (typeof payload.event?.text === "string") return payload.event.text;
+  if (typeof payload.challenge === "string") return "Challenge answered: the platform can now send events to this URL.";
+  return null;
+}
+
+export function EventCard({ event }: { event: ReceivedEvent }) {
+  const title = event.eventType ?? event.envelopeType;
+  const text = summary(event);
+  const inner = (event.payload as { event?: { channel?: unknown; user?: unknown } }).event;
+  return (
+    <article aria-label={`${title} event${event.eventId ? ` ${event.eventId}` : ""}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <header className="flex flex-wrap items-center gap-2 px-4 pt-3 text-xs">
+        <span className="rounded bg-violet-100 px-1.5 py-0.5 font-mono font-semibold text-violet-800">{title}</span>
+        {event.eventType && <span className="text-slate-500">{event.envelopeType}</span>}
+        {event.retryNum !== null && (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800" title="X-Slack-Retry-Num / X-Slack-Retry-Reason">
+            Retry #{event.retryNum}
+            {event.retryReason ? ` · ${event.retryReason}` : ""}
+          </span>
+        )}
+        <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-400">
+          {time(event.receivedAt)}
+        </time>
+      </header>
+      <div className="px-4 pb-3 pt-1.5">
+        {text && <p className="whitespace-pre-wrap break-words text-sm text-slate-800">{text}</p>}
+        <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-[11px] text-slate-500">
+          {event.eventId && (
+            <div>
+              <dt className="inline">event </dt>
+              <dd className="inline font-mono text-slate-700">{event.eventId}</dd>
+            </div>
+          )}
+          {event.teamId && (
+            <div>
+              <dt className="inline">team </dt>
+              <dd className="inline font-mono text-slate-700">{event.teamId}</dd>
+            </div>
+          )}
+          {typeof inner?.channel === "string" && (
+            <div>
+              <dt className="inline">channel </dt>
+              <dd className="inline font-mono text-slate-700">{inner.channel}</dd>
+            </div>
+          )}
+          {typeof inner?.user === "string" && (
+            <div>
+              <dt className="inline">user </dt>
+              <dd className="inline font-mono text-slate-700">{inner.user}</dd>
+            </div>
+          )}
+        </dl>
+        <details className="group mt-2">
+          <summary className="cursor-pointer select-none text-xs font-medium text-slate-600 hover:text-slate-900">Payload</summary>
+          <pre
+            aria-label="Event payload"
+            className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-[11px] leading-5 text-slate-100"
+          >
+            {JSON.stringify(event.payload, null, 2)}
+          </pre>
+        </details>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import type { WebhookSendRecord } from "@/lib/webhooks/types";
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** The latest sends of this session: what was sent and what came back, never a URL. */
+export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
+  return (
+    <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <h2 id="history-heading" className="border-b border-slate-100 px-4 py-3 text-sm font-semibold">
+        Send history
+      </h2>
+      {history.length === 0 ? (
+        <p className="px-4 py-4 text-sm text-slate-500">Nothing sent yet in this session.</p>
+      ) : (
+        <ol aria-label="Sends, newest first" className="divide-y divide-slate-100">
+          {history.map((entry) => (
+            <li key={entry.id} className="flex items-start gap-3 px-4 py-2.5 text-xs">
+              <span
+                className={`mt-px shrink-0 rounded px-1.5 py-0.5 font-mono font-semibold ${entry.ok ? "bg-emerald-100 text-emerald-800" : "bg-rose-100 text-rose-800"}`}
+              >
+                {entry.status}
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-slate-800">{entry.preview}</span>
+                <span className="block truncate text-slate-500">
+                  {entry.webhookLabel} · <span className="font-mono">{entry.result}</span>
+                </span>
+              </span>
+              <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-400">
+                {time(entry.sentAt)}
+              </time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
