@@ -1,31 +1,41 @@
 import Link from "next/link";
+import { InstallationsConsole } from "@/components/installations/installations-console";
 import { getConfig } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { upstream } = getConfig();
+  const installed = (await searchParams).installed;
+  const emulator = upstream.kind === "emulator";
   return (
     <div className="space-y-6">
-      <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <h1 className="text-xl font-semibold">Switchboard</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Upstream:{" "}
-          {upstream.kind === "emulator" ? (
-            <strong>the embedded emulator</strong>
-          ) : (
-            <strong>the configured platform</strong>
-          )}{" "}
-          at <code className="rounded bg-slate-100 px-1">{upstream.baseUrl}</code>
+      <section className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-5 py-3 shadow-sm">
+        <p className="text-sm text-slate-600">
+          Upstream: {emulator ? <strong>the embedded emulator</strong> : <strong>the configured platform</strong>} at{" "}
+          <code className="rounded bg-slate-100 px-1 font-mono text-xs">{upstream.baseUrl}</code>
         </p>
-        {upstream.kind === "emulator" && (
-          <ul className="mt-3 flex gap-4 text-sm">
-            <li><Link className="text-emerald-700 underline" href="/emulator">Emulator</Link></li>
-            <li><a className="text-emerald-700 underline" href="/emulator/admin/apps">Apps</a></li>
-            <li><a className="text-emerald-700 underline" href="/emulator/admin/state">State</a></li>
+        {emulator && (
+          <ul className="flex gap-4 text-sm">
+            <li>
+              <Link className="text-emerald-700 underline" href="/emulator">
+                Emulator
+              </Link>
+            </li>
+            <li>
+              <a className="text-emerald-700 underline" href="/emulator/admin/apps">
+                Apps
+              </a>
+            </li>
+            <li>
+              <a className="text-emerald-700 underline" href="/emulator/admin/state">
+                State
+              </a>
+            </li>
           </ul>
         )}
       </section>
+      <InstallationsConsole emulator={emulator} installedId={typeof installed === "string" ? installed : null} />
     </div>
   );
 }

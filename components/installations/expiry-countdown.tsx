@@ -1,0 +1,41 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+function useNow(intervalMs: number): number | null {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+function formatRemaining(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m ${String(s).padStart(2, "0")}s` : `${m}m ${String(s).padStart(2, "0")}s`;
+}
+
+/**
+ * A live countdown to a token's expiry. `skewMs` (server clock minus browser clock) keeps it true to the
+ * server, which is the clock that decides refreshes.
+ */
+export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS = 600 }: { expiresAt: number | null; skewMs: number; refreshWindowS?: number }) {
+  const now = useNow(1000);
+  if (expiresAt === null) {
+    return <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">long-lived · never expires</span>;
+  }
+  if (now === null) return <span className="text-xs text-slate-400">…</span>;
+  const remaining = expiresAt - (now + skewMs);
+  const tone = remaining <= 0 ? "bg-rose-50 text-rose-700 ring-rose-200" : remaining <= refreshWindowS * 1000 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-emerald-50 text-emerald-800 ring-emerald-200";
+  return (
+    <span className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`} title={new Date(expiresAt).toLocaleString()}>
+      <span aria-hidden>⏱</span>
+      {remaining <= 0 ? "expired: refreshed on next use" : `expires in ${formatRemaining(remaining)}`}
+    </span>
+  );
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import { useMemo } from "react";
+import { useSession } from "@/lib/swr/use-session";
+import { InstallationCard } from "./installation-card";
+import { PasteTokenPanel } from "./paste-token-panel";
+
+/** The console's home: this browser's installations, "Add to workspace", and token exchange. */
+export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {
+  const { data, error, isLoading } = useSession();
+  // Countdowns follow the server's clock, which is the one that decides refreshes.
+  const skewMs = useMemo(() => (data ? data.serverTime - Date.now() : 0), [data]);
+  const installations = data?.installations ?? [];
+  const full = data ? installations.length >= data.maxInstallations : false;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-xl font-semibold tracking-tight text-slate-900">Installations</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Tokens live on the server, sealed in this browser&apos;s session cookies; you only ever see them masked.
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {emulator && (
+            <a href="/oauth/install?app=legacy" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+              Install the legacy app
+            </a>
+          )}
+          <a
+            href="/oauth/install"
+            aria-disabled={full}
+            className={`inline-flex items-center gap-2 rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 ${full ? "pointer-events-none opacity-50" : ""}`}
+          >
+            <span aria-hidden className="text-base leading-none">＋</span>
+            Add to workspace
+          </a>
+        </div>
+      </div>
+
+      {full && (
+        <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          This browser holds {data?.maxInstallations} installations, the most its cookies can carry. Forget one to add another.
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-800">
+          {error.message}
+        </p>
+      )}
+      {isLoading && <p className="text-sm text-slate-500">Loading installations…</p>}
+
+      {data && installations.length === 0 && (
+        <section className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
+          <h2 className="text-base font-semibold text-slate-900">No installations in this session yet</h2>
+          <p className="mx-auto mt-1 max-w-md text-sm text-slate-600">
+            Use <strong>Add to workspace</strong> to install the app through {emulator ? "the emulator's" : "the platform's"} consent page. The
+            tokens it issues stay on the server.
+          </p>
+        </section>
+      )}
+
+      <div className="space-y-4">
+        {installations.map((installation) => (
+          <InstallationCard key={installation.id} installation={installation} skewMs={skewMs} highlighted={installation.id === installedId} />
+        ))}
+      </div>
+
+      <PasteTokenPanel emulator={emulator} />
+    </div>
+  );
+}
