@@ -99,7 +99,7 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
           first.
         </p>
       ) : (
-        <form onSubmit={submit} className="mt-3 space-y-2">
+        <form onSubmit={submit} aria-labelledby="mention-heading" className="mt-3 space-y-2">
           {targets.length > 1 && (
             <label className="block text-xs font-medium text-slate-700">
               Installation

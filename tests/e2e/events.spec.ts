@@ -1,0 +1,91 @@
+import { createHmac } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { defaultAppCredentials } from "../../lib/emulator/default-apps";
+
+const sign = (secret: string, timestamp: string, body: string) =>
+  `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+
+async function install(page: Page) {
+  await page.goto("/oauth/install");
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL(/\/\?installed=/);
+}
+
+test("mentioning the app delivers a signed app_mention that appears live on /events", async ({ page }) => {
+  await install(page);
+  await page.goto("/events");
+  await expect(page.getByRole("status", { name: "Feed connection" })).toContainText("Listening");
+
+  const words = `ship it ${Date.now()}`;
+  await page.getByLabel("Message after the mention").fill(words);
+  await page.getByRole("button", { name: "Mention the app" }).click();
+  await expect(page.getByRole("form", { name: "Mention the app" }).getByRole("status")).toContainText("is on its way");
+
+  const feed = page.getByRole("list", { name: "Received events" });
+  const event = feed.getByRole("article", { name: /^app_mention event Ev/ }).filter({ hasText: words });
+  await expect(event).toBeVisible();
+  await expect(event).toContainText("event_callback");
+
+  // The payload is there, collapsed until asked for.
+  await event.getByText("Payload").click();
+  await expect(event.getByLabel("Event payload")).toContainText('"type": "app_mention"');
+
+  // The scopes panel says app_mentions:read was granted.
+  await expect(page.getByRole("row", { name: /app_mention events.*granted/ })).toBeVisible();
+});
+
+test("a request with a forged signature is refused with 401 and never reaches the feed", async ({ page, request, baseURL }) => {
+  await install(page);
+  await page.goto("/events");
+  await expect(page.getByRole("status", { name: "Feed connection" })).toContainText("Listening");
+
+  const marker = `forged ${Date.now()}`;
+  const body = JSON.stringify({
+    type: "event_callback",
+    team_id: "T0FORGED",
+    event_id: "Ev0FORGED",
+    event: { type: "app_mention", user: "U0FORGED", text: marker, channel: "C0FORGED", ts: "1.000001" },
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const forged = sign("not-the-signing-secret", timestamp, body);
+  const response = await request.post(`${baseURL}/api/events`, {
+    headers: { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": forged },
+    data: body,
+  });
+  expect(response.status()).toBe(401);
+  expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+
+  // A genuine event sent afterwards arrives, so the feed is live, and the forged one is still absent.
+  const words = `after the forgery ${Date.now()}`;
+  await page.getByLabel("Message after the mention").fill(words);
+  await page.getByRole("button", { name: "Mention the app" }).click();
+  const feed = page.getByRole("list", { name: "Received events" });
+  await expect(feed.getByRole("article").filter({ hasText: words }).first()).toBeVisible();
+  await expect(feed.getByRole("article").filter({ hasText: marker })).toHaveCount(0);
+});
+
+test("a url_verification challenge is echoed only when signed with the signing secret", async ({ request, baseURL }) => {
+  const body = JSON.stringify({ type: "url_verification", token: "x", challenge: "challenge-accepted" });
+  const now = String(Math.floor(Date.now() / 1000));
+  // With the embedded emulator, the signing secret is its default rotation app's (seed "switchboard").
+  const { signingSecret } = defaultAppCredentials(process.env.EMULATOR_SEED ?? "switchboard", "rotation");
+
+  const signed = await request.post(`${baseURL}/api/events`, {
+    headers: { "content-type": "application/json", "x-slack-request-timestamp": now, "x-slack-signature": sign(signingSecret, now, body) },
+    data: body,
+  });
+  expect(signed.status()).toBe(200);
+  expect(await signed.json()).toEqual({ challenge: "challenge-accepted" });
+
+  const unsigned = await request.post(`${baseURL}/api/events`, { headers: { "content-type": "application/json" }, data: body });
+  expect(unsigned.status()).toBe(401);
+  expect(await unsigned.text()).not.toContain("challenge-accepted");
+
+  // A correctly signed request captured and replayed 10 minutes later.
+  const old = String(Math.floor(Date.now() / 1000) - 600);
+  const stale = await request.post(`${baseURL}/api/events`, {
+    headers: { "content-type": "application/json", "x-slack-request-timestamp": old, "x-slack-signature": sign(signingSecret, old, body) },
+    data: body,
+  });
+  expect(stale.status()).toBe(401);
+});
