@@ -3,6 +3,7 @@
  * form-encoded (or multipart) body, or a JSON body; the token from `Authorization: Bearer` or the
  * `token` parameter; app credentials from the form or HTTP Basic.
  */
+import { findAppByClientId } from "./apps";
 import { WebApiError } from "./errors";
 import type { App, EmulatorState } from "./types";
 
@@ -86,8 +87,8 @@ export function readClientCredentials(request: Request, params: Record<string, s
  * secret → bad_client_secret.
  */
 export function requireClientApp(state: EmulatorState, credentials: ClientCredentials): App {
-  const app = [...state.apps.values()].find((a) => a.clientId === credentials.clientId);
-  if (!credentials.clientId || !app) throw new WebApiError("invalid_client_id");
+  const app = findAppByClientId(state, credentials.clientId);
+  if (!app) throw new WebApiError("invalid_client_id");
   if (credentials.clientSecret !== app.clientSecret) throw new WebApiError("bad_client_secret");
   return app;
 }
