@@ -10,7 +10,7 @@ import { childCount, childSlice, kindOf, SLICE, STRING_PREVIEW, summarize } from
  */
 export function JsonViewer({ value, label = "response" }: { value: unknown; label?: string }) {
   return (
-    <div role="tree" aria-label="JSON response" className="overflow-auto rounded-md border border-slate-200 bg-white p-3 font-mono text-xs leading-5">
+    <div role="tree" aria-label="JSON response" className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 font-mono text-xs leading-5">
       <JsonNode name={label} value={value} depth={0} initiallyOpen />
     </div>
   );

@@ -1,7 +1,7 @@
 // GET /api/call/{method}/all - Every page of a cursor-paginated method, walked on the server and streamed as NDJSON
 import { streamAllPages } from "@/lib/explorer/fetch-all";
 import { parseFetchAllQuery } from "@/lib/explorer/fetch-all-query";
-import { AppError, handleRoute, isAppError } from "@/lib/http";
+import { AppError, getCookieJar, handleRoute, isAppError, runWithCookieJar } from "@/lib/http";
 import { isValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/session";
 
@@ -14,13 +14,18 @@ export const GET = handleRoute(
       throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
     }
     const query = parseFetchAllQuery(new URL(request.url).searchParams);
+    // Pages after the first are fetched while the body streams, outside this handler's async context:
+    // they read the installation from this request's cookies all the same.
+    const jar = await getCookieJar();
     return streamAllPages({
       params: query.params,
       maxPages: query.maxPages,
       // The browser going away (Cancel, a closed tab) aborts this signal and so the walk.
       signal: request.signal,
       call: (pageParams, signal) =>
-        callAsInstallation({ installationId: query.installationId, tokenKind: query.tokenKind, method, params: pageParams, httpMethod: "GET", signal }),
+        runWithCookieJar(jar, () =>
+          callAsInstallation({ installationId: query.installationId, tokenKind: query.tokenKind, method, params: pageParams, httpMethod: "GET", signal }),
+        ),
       describeError: (error) =>
         isAppError(error) ? { error: error.code, message: error.message } : { error: "internal_error", message: "The walk failed on the server." },
     });

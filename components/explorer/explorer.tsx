@@ -1,0 +1,294 @@
+"use client";
+
+import { useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { nextCursorOf } from "@/lib/explorer/cursor";
+import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
+import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
+import { findCollection } from "@/lib/explorer/items";
+import { currentCursor, pageNumber, popPage, pushPage, START, startAt, type PageStack } from "@/lib/explorer/pagination";
+import { callQuery, fromSearchParams, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
+import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
+import { useFetchAll } from "@/lib/swr/use-fetch-all";
+import { useRequestHistory } from "@/lib/swr/use-request-history";
+import { useSession } from "@/lib/swr/use-session";
+import { FetchAllPanel } from "./fetch-all-panel";
+import { HistoryPanel } from "./history-panel";
+import { JsonViewer } from "./json-viewer";
+import { PageTimings, type Timing } from "./page-timings";
+import { PaginationPanel } from "./pagination-panel";
+import { RequestForm, type InstallationOption } from "./request-form";
+import { RequestInspector } from "./request-inspector";
+import { ResultsTable } from "./results-table";
+import { BUTTON, formatBytes, Panel } from "./ui";
+
+/** Methods safe to call again on reload: reads only. */
+const READ_ONLY_METHOD = /\.(list|info|history)$|^auth\.test$/;
+
+function download(name: string, type: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The explorer: one request form, a walk by hand or a walk of everything, and what went over the wire. */
+export function Explorer() {
+  const search = useSearchParams();
+  const [request, setRequest] = useState<ExplorerRequest>(() => fromSearchParams(new URLSearchParams(search.toString())));
+  const [maxPages, setMaxPages] = useState(String(DEFAULT_MAX_PAGES));
+  const [stack, setStack] = useState<PageStack>(START);
+  const [pageCounts, setPageCounts] = useState<number[]>([]);
+  const [pageTimings, setPageTimings] = useState<Timing[]>([]);
+  const [result, setResult] = useState<ApiCallResult | null>(null);
+  const [mode, setMode] = useState<"page" | "all">("page");
+  const [tab, setTab] = useState<"table" | "json">("table");
+  const { trigger, isMutating } = useApiCall();
+  const fetchAll = useFetchAll();
+  const history = useRequestHistory();
+  const session = useSession();
+
+  const installations: InstallationOption[] = useMemo(
+    () =>
+      (session.data?.installations ?? []).map((i) => ({
+        id: i.id,
+        label: `${i.team.name} (${i.team.id})${i.app.key === "emulator-legacy" ? " · legacy app" : ""}${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
+        hasBot: i.bot !== null,
+        hasUser: i.user !== null,
+      })),
+    [session.data],
+  );
+
+  // The installation named in the URL, or the first one the session has.
+  useEffect(() => {
+    if (installations.length === 0) return;
+    setRequest((r) => (installations.some((i) => i.id === r.installation) ? r : { ...r, installation: installations[0]!.id }));
+  }, [installations]);
+
+  const send = useCallback(
+    async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
+      const sent = { ...base, cursor };
+      setRequest(sent);
+      setMode("page");
+      window.history.replaceState(null, "", `?${toSearchParams(sent).toString()}`);
+      const answer = await trigger({ method: sent.method, query: callQuery(sent) });
+      const count = findCollection(answer.body)?.items.length;
+      const body = answer.body as { ok?: unknown; error?: unknown };
+      const page = pageNumber(nextStack);
+      setResult(answer);
+      setStack(nextStack);
+      setPageCounts((counts) => [...counts.slice(0, page - 1), count ?? 0]);
+      setPageTimings((timings) => [...timings.filter((t) => t.page < page), { page, count: count ?? 0, ms: answer.upstreamMs ?? answer.roundTripMs }]);
+      history.add({
+        id: `${answer.at}-${Math.random().toString(36).slice(2, 8)}`,
+        at: answer.at,
+        method: sent.method,
+        installation: sent.installation,
+        tokenKind: sent.tokenKind,
+        params: methodParams(sent),
+        status: answer.status,
+        ok: body?.ok === true,
+        ...(typeof body?.error === "string" ? { error: body.error } : {}),
+        ms: answer.upstreamMs ?? answer.roundTripMs,
+        ...(count !== undefined ? { count } : {}),
+      });
+    },
+    [trigger, history],
+  );
+
+  const sendForm = useCallback(() => {
+    setPageCounts([]);
+    setPageTimings([]);
+    void send(request, request.cursor, startAt(request.cursor));
+  }, [request, send]);
+
+  const nextCursor = result ? nextCursorOf(result.body) : null;
+  const onNext = () => nextCursor && void send(request, nextCursor, pushPage(stack, nextCursor));
+  const onPrevious = () => {
+    const back = popPage(stack);
+    void send(request, currentCursor(back), back);
+  };
+  const onStartOver = () => {
+    setPageCounts([]);
+    setPageTimings([]);
+    void send(request, "", START);
+  };
+
+  const startFetchAll = () => {
+    setMode("all");
+    setTab("table");
+    window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
+    // A walk of everything starts at the first page, wherever the walk by hand has got to.
+    fetchAll.start(request.method, callQuery({ ...request, cursor: "" }, { max_pages: maxPages || String(DEFAULT_MAX_PAGES) }));
+  };
+
+  // Ctrl/Cmd+Enter sends from anywhere on the page.
+  const sendRef = useRef(sendForm);
+  sendRef.current = sendForm;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        sendRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  // A shared or reloaded view of a read-only method shows its first page again.
+  const autoSent = useRef(false);
+  const openedWithMethod = useRef(search.get("method") !== null);
+  useEffect(() => {
+    if (autoSent.current || !openedWithMethod.current || request.installation === "" || !READ_ONLY_METHOD.test(request.method)) return;
+    if (!installations.some((i) => i.id === request.installation)) return;
+    autoSent.current = true;
+    sendForm();
+  }, [installations, request, sendForm]);
+
+  const all = fetchAll.state;
+  const showAll = mode === "all" && all !== null;
+  const pageBody = result?.body as { ok?: unknown; error?: unknown } | undefined;
+  const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
+  const pageCollection = useMemo(() => (result ? findCollection(result.body) : null), [result]);
+  const page = pageNumber(stack);
+  const total = pageCounts.slice(0, page).reduce((a, b) => a + b, 0);
+
+  const allJson = useMemo(
+    () => (all ? { method: all.method, pages: all.pages, count: all.items.length, [all.field]: all.items } : null),
+    // A walk appends to `items` in place; its page count says when it grew.
+    [all?.runId, all?.pages, all?.status],
+  );
+
+  const onDownload = (format: "json" | "csv") => {
+    if (!all) return;
+    if (format === "json") download(exportFileName(all.method, "json"), "application/json", toJsonExport(all.method, all.field, all.items, all.pages));
+    else download(exportFileName(all.method, "csv"), "text/csv", toCsv(all.kind, all.items));
+  };
+
+  const noInstallation = session.data !== undefined && installations.length === 0;
+
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold tracking-tight">API explorer</h1>
+          <p className="text-sm text-slate-600">
+            Call any Web API method with your session&apos;s tokens, walk its cursor pages by hand or all at once, and see what went over the wire.
+          </p>
+        </div>
+      </header>
+
+      {noInstallation && (
+        <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p>Install the app into a workspace first: the explorer calls methods with an installation&apos;s tokens.</p>
+          <a href="/oauth/install" className={BUTTON.primary}>
+            Add to workspace
+          </a>
+        </div>
+      )}
+
+      <RequestForm
+        request={request}
+        onChange={setRequest}
+        installations={installations}
+        onSend={sendForm}
+        onFetchAll={startFetchAll}
+        maxPages={maxPages}
+        onMaxPagesChange={setMaxPages}
+        busy={isMutating}
+        walking={all?.status === "running" || all?.status === "waiting"}
+      />
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_25rem]">
+        <div className="min-w-0 space-y-4">
+          {showAll ? (
+            <FetchAllPanel state={all} maxPages={Number(maxPages) || DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
+          ) : (
+            <PaginationPanel
+              pageNumber={page}
+              sentCursor={currentCursor(stack)}
+              nextCursor={pageError ? null : nextCursor}
+              pageCount={result && !pageError ? (pageCollection?.items.length ?? 0) : null}
+              totalCount={total}
+              error={pageError}
+              busy={isMutating}
+              onNext={onNext}
+              onPrevious={onPrevious}
+              onStartOver={onStartOver}
+            />
+          )}
+
+          <Panel
+            title="Results"
+            actions={
+              <div role="tablist" aria-label="Result view" className="flex rounded-md bg-slate-100 p-0.5 text-sm">
+                {(["table", "json"] as const).map((t) => (
+                  <button
+                    key={t}
+                    type="button"
+                    role="tab"
+                    aria-selected={tab === t}
+                    onClick={() => setTab(t)}
+                    className={`rounded px-3 py-0.5 ${tab === t ? "bg-white font-medium text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+                  >
+                    {t === "table" ? "Table" : "JSON"}
+                  </button>
+                ))}
+              </div>
+            }
+          >
+            {showAll ? (
+              tab === "table" ? (
+                <ResultsTable key={`all-${all.runId}`} kind={all.kind} items={all.items} version={all.pages} />
+              ) : (
+                <JsonViewer key={`all-${all.runId}-${all.status}`} value={allJson} label={all.method} />
+              )
+            ) : result ? (
+              tab === "table" ? (
+                pageCollection ? (
+                  <ResultsTable key={`page-${result.at}`} kind={pageCollection.kind} items={pageCollection.items} version={0} />
+                ) : (
+                  <p className="text-sm text-slate-500">This response carries no list; see the JSON view.</p>
+                )
+              ) : (
+                <div className="space-y-1">
+                  <p className="text-xs text-slate-500">{formatBytes(result.bytes)} · nodes open on demand</p>
+                  <JsonViewer key={`page-${result.at}`} value={result.body} label={result.method} />
+                </div>
+              )
+            ) : (
+              <p className="text-sm text-slate-500">
+                Pick a method and press <strong>Send</strong> (or Ctrl+Enter) for one page, or <strong>Fetch all</strong> to walk every page on the server.
+              </p>
+            )}
+          </Panel>
+        </div>
+
+        <aside className="min-w-0 space-y-4">
+          <RequestInspector result={result} />
+          <PageTimings timings={showAll ? all.timings : pageTimings} />
+          <HistoryPanel
+            entries={history.entries}
+            onClear={history.clear}
+            onPick={(entry) => {
+              const restored: ExplorerRequest = {
+                method: entry.method,
+                installation: entry.installation,
+                tokenKind: entry.tokenKind,
+                cursor: entry.params.cursor ?? "",
+                limit: entry.params.limit ?? "",
+                extra: Object.entries(entry.params)
+                  .filter(([k]) => k !== "cursor" && k !== "limit")
+                  .map(([key, value]) => ({ key, value })),
+              };
+              setRequest(restored);
+            }}
+          />
+        </aside>
+      </div>
+    </div>
+  );
+}
