@@ -1,0 +1,133 @@
+import { expect, test } from "@playwright/test";
+
+/**
+ * The whole install as a person makes it: "Add to workspace" on the console, Allow on the emulator's
+ * consent page, back on the console with the installation listed. Along the way the test keeps every
+ * response body the browser received, and afterwards reads every cookie and both storages: no raw token
+ * may appear anywhere the browser can read.
+ */
+
+/** A token that is not masked: its prefix followed by at least 10 token characters. */
+const RAW_TOKEN = /xox[abpe][.-][A-Za-z0-9-]{10,}/;
+
+test.beforeEach(async ({ request }) => {
+  expect((await request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
+});
+
+test("installs from the Add to workspace button, and no raw token reaches the browser", async ({ page, context }) => {
+  const bodies: { url: string; text: string }[] = [];
+  const pending: Promise<void>[] = [];
+  page.on("response", (response) => {
+    pending.push(
+      response
+        .body()
+        .then((body) => {
+          bodies.push({ url: response.url(), text: body.toString("utf8") });
+        })
+        // Redirects have no body to read.
+        .catch(() => undefined),
+    );
+  });
+
+  await page.goto("/");
+  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+  await page.getByRole("link", { name: "Add to workspace" }).click();
+
+  await expect(page).toHaveURL(/\/emulator\/oauth\/v2\/authorize\?/);
+  await expect(page.getByRole("heading", { name: /is requesting permission to access/ })).toBeVisible();
+  await page.getByRole("button", { name: "Allow" }).click();
+
+  await expect(page).toHaveURL(/\/\?installed=/);
+  const card = page.locator("article[data-installation]");
+  await expect(card).toHaveCount(1);
+  await expect(card.getByText("active")).toBeVisible();
+  const bot = card.getByRole("group", { name: "Bot token" });
+  await expect(bot.getByTestId("bot-token")).toHaveText(/^xoxe\.xoxb-…[A-Za-z0-9]{4}$/);
+  await expect(bot.getByText(/expires in 1[12]h \d\dm \d\ds/)).toBeVisible();
+  await expect(bot.getByRole("list", { name: "Bot token scopes" })).toContainText("chat:write");
+  await expect(card.getByRole("group", { name: "User token" }).getByTestId("user-token")).toHaveText(/^xoxe\.xoxp-…/);
+
+  // The token works, as the platform says through the console.
+  await bot.getByRole("button", { name: "Test" }).click();
+  await expect(card.getByRole("status")).toContainText("The token works");
+  // A refresh issues a new pair; the page shows the new masked token.
+  const before = await bot.getByTestId("bot-token").textContent();
+  await bot.getByRole("button", { name: "Refresh" }).click();
+  await expect(card.getByRole("status")).toContainText("New access token");
+  await expect(bot.getByTestId("bot-token")).not.toHaveText(before ?? "");
+
+  await page.reload();
+  await expect(page.locator("article[data-installation]")).toHaveCount(1);
+  await Promise.all(pending);
+
+  expect(bodies.length).toBeGreaterThan(5);
+  const leaks = bodies.filter((b) => RAW_TOKEN.test(b.text)).map((b) => `${b.url}: ${RAW_TOKEN.exec(b.text)?.[0].slice(0, 12)}…`);
+  expect(leaks).toEqual([]);
+
+  const documentCookie = await page.evaluate(() => document.cookie);
+  expect(documentCookie).not.toMatch(RAW_TOKEN);
+  expect(documentCookie).not.toContain("sb_inst_");
+  const cookies = await context.cookies();
+  const installationCookies = cookies.filter((c) => c.name.startsWith("sb_inst_"));
+  expect(installationCookies).toHaveLength(1);
+  for (const cookie of installationCookies) {
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe("Lax");
+  }
+  for (const cookie of cookies) expect(`${cookie.name}=${decodeURIComponent(cookie.value)}`).not.toMatch(RAW_TOKEN);
+
+  const storage = await page.evaluate(() => {
+    const dump = (s: Storage) => Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i) ?? "")}`).join("\n");
+    return { local: dump(localStorage), session: dump(sessionStorage) };
+  });
+  expect(storage.local).not.toMatch(RAW_TOKEN);
+  expect(storage.session).not.toMatch(RAW_TOKEN);
+});
+
+test("a cancelled install and a replayed callback get a 400 page that says which, with Start again", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Add to workspace" }).click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("heading", { name: "The install was cancelled" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start again" })).toHaveAttribute("href", "/oauth/install");
+
+  await page.getByRole("link", { name: "Start again" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page).toHaveURL(/\/\?installed=/);
+
+  let callbackUrl = "";
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/oauth/callback") callbackUrl = request.url();
+  });
+  await page.getByRole("link", { name: "Add to workspace" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page).toHaveURL(/\/\?installed=/);
+  expect(callbackUrl).toContain("state=");
+
+  const replay = await page.goto(callbackUrl);
+  expect(replay?.status()).toBe(400);
+  await expect(page.getByRole("heading", { name: "This install was already completed" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the console" }).click();
+  await expect(page.locator("article[data-installation]")).toHaveCount(1);
+});
+
+test("exchange of a legacy app's long-lived token explains token_rotation_not_enabled after the confirmation", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Install the legacy app" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  const card = page.locator("article[data-installation]");
+  await expect(card.getByText("legacy app")).toBeVisible();
+  const bot = card.getByRole("group", { name: "Bot token" });
+  await expect(bot.getByText("long-lived · never expires")).toBeVisible();
+
+  await bot.getByRole("button", { name: "Exchange" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("The original token stops working");
+  await expect(dialog).toContainText("Do not revoke the original afterwards");
+  const confirm = dialog.getByRole("button", { name: "Exchange token" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole("checkbox").check();
+  await confirm.click();
+  await expect(card.getByRole("status")).toContainText("does not have token rotation turned on");
+  await expect(bot.getByText("long-lived · never expires")).toBeVisible();
+});
