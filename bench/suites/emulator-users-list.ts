@@ -126,6 +126,8 @@ export const emulatorUsersListSuite: BenchSuite = {
       // Long enough for the whole suite: the cursors collected by the walk are reused until the end.
       cursorTtlSeconds: 3600,
     });
+    // The client keeps connections open across the phases; the server must not close them in between.
+    server.server.keepAliveTimeout = 120_000;
     console.log(`emulator with ${MEMBERS.toLocaleString("en")} members up in ${(performance.now() - startedAt).toFixed(0)} ms at ${server.url}`);
     try {
       const token = await installBot(server);

@@ -357,6 +357,10 @@ function slug(text: string): string {
   return normalize(text).toLowerCase().replace(/[^a-z0-9]+/g, "");
 }
 
+// Normalizing is the costliest step of generating a member: do it once per name, not once per member.
+const FIRST = FIRST_NAMES.map((name) => ({ name, normalized: normalize(name), slug: slug(name) }));
+const LAST = LAST_NAMES.map((name) => ({ name, normalized: normalize(name), slug: slug(name) }));
+
 /** The avatar face of a member, or undefined for an unknown id. */
 export function avatarFace(ws: Workspace, userId: string): AvatarFace | undefined {
   const index = memberIndexOf(ws, userId);
@@ -391,12 +395,12 @@ export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<
   if (index >= ws.userCount) return botMember(ws, ws.bots[index - ws.userCount] as BotUser, baseUrl);
   const r = rng(ws.keys.seedHash, 10, index);
   const id = memberIdAt(ws, index);
-  const first = FIRST_NAMES[(index + (ws.keys.seedHash % FIRST_NAMES.length)) % FIRST_NAMES.length] as string;
-  const round = Math.floor(index / FIRST_NAMES.length);
-  const last = LAST_NAMES[(round + (ws.keys.add % LAST_NAMES.length)) % LAST_NAMES.length] as string;
-  const generation = Math.floor(round / LAST_NAMES.length);
-  const realName = `${first} ${last}`;
-  const name = `${slug(first)}.${slug(last)}${generation > 0 ? generation + 1 : ""}`;
+  const first = FIRST[(index + (ws.keys.seedHash % FIRST.length)) % FIRST.length] as (typeof FIRST)[number];
+  const round = Math.floor(index / FIRST.length);
+  const last = LAST[(round + (ws.keys.add % LAST.length)) % LAST.length] as (typeof LAST)[number];
+  const generation = Math.floor(round / LAST.length);
+  const realName = `${first.name} ${last.name}`;
+  const name = `${first.slug}.${last.slug}${generation > 0 ? generation + 1 : ""}`;
 
   const primaryOwner = index === 0;
   const roll = r();
@@ -416,9 +420,9 @@ export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<
   const profile: Record<string, unknown> = {
     avatar_hash: avatarHash,
     real_name: realName,
-    real_name_normalized: normalize(realName),
-    first_name: first,
-    last_name: last,
+    real_name_normalized: `${first.normalized} ${last.normalized}`,
+    first_name: first.name,
+    last_name: last.name,
   };
   const titleRoll = r();
   if (titleRoll < 0.6) profile.title = pick(TITLES, r());
