@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { InstallationView } from "@/lib/session/installation";
 
 /** What each console feature needs from the installation's bot token. */
@@ -65,6 +64,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
               <tr key={scope} className={focused ? "bg-emerald-50/60" : undefined}>
                 <td className="px-4 py-2 text-slate-700">
                   {feature}
+                  {focused && " "}
                   {focused && <span className="ml-1.5 rounded bg-emerald-100 px-1 py-px text-[10px] font-medium text-emerald-800">this page</span>}
                 </td>
                 <td className="px-2 py-2">
@@ -96,9 +96,9 @@ export function InstallationScopes({ installations, focus = [] }: { installation
     return (
       <section className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-4 text-sm text-slate-600">
         No installation in this session yet.{" "}
-        <Link href="/oauth/install" prefetch={false} className="font-medium text-emerald-700 underline">
+        <a href="/oauth/install" className="font-medium text-emerald-700 underline">
           Add to a workspace
-        </Link>{" "}
+        </a>{" "}
         to see which scopes each feature needs.
       </section>
     );

@@ -109,7 +109,7 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
           <button
             type="submit"
             disabled={!webhook || empty || send.isMutating}
-            className="rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className="shrink-0 whitespace-nowrap rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
           >
             {send.isMutating ? "Sending…" : "Send message"}
           </button>

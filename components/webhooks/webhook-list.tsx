@@ -122,7 +122,7 @@ function PasteWebhookForm({ onAdded }: { onAdded: (id: string) => void }) {
         <button
           type="submit"
           disabled={add.isMutating || url.trim() === ""}
-          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-xs font-medium text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-50"
+          className="shrink-0 whitespace-nowrap rounded-md border border-slate-300 bg-white px-3 py-1.5 text-xs font-medium text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-50"
         >
           {add.isMutating ? "Adding…" : "Add webhook"}
         </button>

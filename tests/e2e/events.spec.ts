@@ -89,3 +89,30 @@ test("a url_verification challenge is echoed only when signed with the signing s
   });
   expect(stale.status()).toBe(401);
 });
+
+test("without app_mentions:read the scopes panel offers a reinstall, and a mention sends no event", async ({ page, request }) => {
+  // The platform keeps the scopes an app was granted across reinstalls: start from a workspace without the app.
+  expect((await request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
+  await page.goto("/oauth/install?scope=chat:write,incoming-webhook");
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL(/\/\?installed=/);
+  await page.goto("/events");
+
+  await expect(page.getByRole("row", { name: /app_mention events.*missing/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /incoming webhook.*granted/ })).toBeVisible();
+  const reinstall = page.getByRole("link", { name: /Reinstall in .* with the missing scopes/ });
+  const href = new URL((await reinstall.getAttribute("href")) ?? "", "http://x");
+  expect(href.pathname).toBe("/oauth/install");
+  expect(href.searchParams.get("scope")?.split(",")).toEqual(expect.arrayContaining(["chat:write", "incoming-webhook", "app_mentions:read", "users:read"]));
+
+  await page.getByRole("button", { name: "Mention the app" }).click();
+  await expect(page.getByRole("form", { name: "Mention the app" }).getByRole("status")).toContainText("needs app_mentions:read");
+
+  // Reinstalling through the panel grants the scope.
+  await reinstall.click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL(/\/\?installed=/);
+  await page.goto("/events");
+  await expect(page.getByRole("row", { name: /app_mention events.*granted/ })).toBeVisible();
+  await expect(page.getByText("Every feature has the scope it needs.")).toBeVisible();
+});
