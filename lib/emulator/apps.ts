@@ -129,8 +129,14 @@ export function describeApp(app: App, baseUrl: string) {
   };
 }
 
+/** The registered redirect URL on the emulator's own origin (the console that embeds it), else the first. */
+function preferredRedirect(app: App, baseUrl: string): string | undefined {
+  const origin = new URL(baseUrl).origin;
+  return app.redirectUrls.find((u) => URL.canParse(u) && new URL(u).origin === origin) ?? app.redirectUrls[0];
+}
+
 /** The authorize URL that installs the app with every scope its manifest declares. */
-export function authorizeUrl(app: App, baseUrl: string, redirectUri = app.redirectUrls[0]): string {
+export function authorizeUrl(app: App, baseUrl: string, redirectUri = preferredRedirect(app, baseUrl)): string {
   const url = new URL(`${baseUrl}/oauth/v2/authorize`);
   url.searchParams.set("client_id", app.clientId);
   url.searchParams.set("scope", app.botScopes.join(","));
