@@ -18,7 +18,7 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-export function renderAvatarSvg(initials: string, color: string, size: number): string {
+function renderAvatarSvg(initials: string, color: string, size: number): string {
   const font = Math.round(size * 0.42);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">` +

@@ -56,7 +56,7 @@ export interface EventDelivery {
 }
 
 /** `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}` with the app's signing secret. */
-export function signEventBody(signingSecret: string, timestamp: number, body: string): string {
+function signEventBody(signingSecret: string, timestamp: number, body: string): string {
   return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
 
@@ -148,7 +148,7 @@ function startDelivery(ctx: RequestContext, delivery: EventDelivery, app: App): 
 }
 
 /** The bot user ids a message text mentions (`<@U…>` or `<@U…|name>`). */
-export function mentionedUserIds(text: string): Set<string> {
+function mentionedUserIds(text: string): Set<string> {
   return new Set([...text.matchAll(MENTION)].map((m) => m[1] as string));
 }
 

@@ -561,7 +561,7 @@ export function postableChannels(ws: Workspace): Channel[] {
 }
 
 /** A message ts (`seconds.micro-sequence`), strictly increasing across the workspace. `now` is epoch ms. */
-export function nextMessageTs(ws: Workspace, now: number): string {
+function nextMessageTs(ws: Workspace, now: number): string {
   const seconds = Math.floor(now / 1000);
   if (seconds > ws.lastTs.seconds) ws.lastTs = { seconds, seq: 1 };
   else ws.lastTs = { seconds: ws.lastTs.seconds, seq: ws.lastTs.seq + 1 };

@@ -26,7 +26,7 @@ function joinedBots(state: EmulatorState, channel: Channel): number {
 }
 
 /** A channel as conversations.* return it (the platform's conversation object, public channels only). */
-export function conversationRecord(state: EmulatorState, ws: Workspace, channel: Channel, caller: Caller | null): Record<string, unknown> {
+function conversationRecord(state: EmulatorState, ws: Workspace, channel: Channel, caller: Caller | null): Record<string, unknown> {
   return {
     id: channel.id,
     name: channel.name,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createEmulator } from "@/lib/emulator";
 import { encodeCursor } from "@/lib/emulator/cursor";
+import { CONVERSATIONS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/methods/conversations";
+import { USERS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/methods/users";
+import { MAX_LIMIT } from "@/lib/emulator/pagination";
 import { BASE, callApi, install, startEmulator, walk, type Json } from "./support";
 
 const nextCursor = (page: Json) => (page.response_metadata as { next_cursor: string }).next_cursor;
@@ -17,7 +20,7 @@ describe("users.list pagination", () => {
     expect(nextCursor(pages.at(-1)!)).toBe("");
     for (const page of pages) {
       expect(typeof page.cache_ts).toBe("number");
-      expect((page.members as unknown[]).length).toBeLessThanOrEqual(limit ?? 1000);
+      expect((page.members as unknown[]).length).toBeLessThanOrEqual(limit ?? USERS_LIST_DEFAULT_LIMIT);
     }
   });
 
@@ -52,10 +55,11 @@ describe("users.list pagination", () => {
     };
     expect(await count("-5")).toBe(1);
     expect(await count("1")).toBe(1);
-    expect(await count("5000")).toBe(await count("1000"));
-    expect(await count("5000")).toBeLessThanOrEqual(1000);
-    expect(await count("abc")).toBe(await count("1000"));
-    expect(await count("0")).toBe(await count("1000"));
+    expect(await count("5000")).toBe(await count(String(MAX_LIMIT)));
+    expect(await count("5000")).toBeLessThanOrEqual(MAX_LIMIT);
+    expect(await count("abc")).toBe(await count(String(USERS_LIST_DEFAULT_LIMIT)));
+    expect(await count("0")).toBe(await count(String(USERS_LIST_DEFAULT_LIMIT)));
+    expect(await count("")).toBe(await count(String(USERS_LIST_DEFAULT_LIMIT)));
   });
 
   it("accepts the cursor URL-encoded in a query string, in a form body and in JSON", async () => {
@@ -177,5 +181,13 @@ describe("conversations.list", () => {
     const privateOnly = await callApi(emulator, "conversations.list", { types: "private_channel,im" }, botToken);
     expect(privateOnly).toMatchObject({ ok: true, channels: [], response_metadata: { next_cursor: "" } });
     expect(await callApi(emulator, "conversations.list", { types: "nonsense" }, botToken)).toEqual({ ok: false, error: "invalid_types" });
+  });
+
+  it("pages at most 100 channels without a limit", async () => {
+    const { emulator } = startEmulator();
+    const { botToken } = await install(emulator);
+    const page = await callApi(emulator, "conversations.list", {}, botToken);
+    expect((page.channels as unknown[]).length).toBeLessThanOrEqual(CONVERSATIONS_LIST_DEFAULT_LIMIT);
+    expect((page.channels as unknown[]).length).toBe(Math.min(CONVERSATIONS_LIST_DEFAULT_LIMIT, emulator.state.workspace.channels.length));
   });
 });

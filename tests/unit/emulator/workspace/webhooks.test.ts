@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "@/lib/emulator";
+import { WEBHOOK_MESSAGES_PER_MINUTE } from "@/lib/emulator/webhooks";
 import { BASE, callApi, install, startEmulator } from "./support";
 
 async function post(emulator: Emulator, url: string, body: string, contentType = "application/json") {
@@ -84,7 +85,7 @@ describe("incoming webhooks", () => {
     const { emulator, webhookUrl, clock } = await installWithHook();
     const toggled = await emulator.fetch(new Request(`${BASE}/admin/rate-limits`, { method: "POST", body: JSON.stringify({ enabled: true }) }));
     expect(toggled.status).toBe(200);
-    for (let i = 0; i < 60; i++) expect((await post(emulator, webhookUrl, JSON.stringify({ text: `m${i}` }))).status).toBe(200);
+    for (let i = 0; i < WEBHOOK_MESSAGES_PER_MINUTE; i++) expect((await post(emulator, webhookUrl, JSON.stringify({ text: `m${i}` }))).status).toBe(200);
     const limited = await post(emulator, webhookUrl, JSON.stringify({ text: "one too many" }));
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
