@@ -169,6 +169,17 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     expect((await h.refresh(rotation, first.refresh_token)).ok).toBe(true);
   });
 
+  it("two concurrent refreshes with the same refresh token both get the same new pair, counted once", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const installed = await h.install(rotation);
+    const [a, b] = await Promise.all([h.refresh(rotation, installed.refresh_token), h.refresh(rotation, installed.refresh_token)]);
+    expect(a?.ok).toBe(true);
+    expect(b?.access_token).toBe(a?.access_token);
+    expect(b?.refresh_token).toBe(a?.refresh_token);
+    expect([...h.emulator.state.installations.values()][0]?.refreshGrants).toBe(1);
+  });
+
   it("the grace period is configurable", async () => {
     const h = createHarness({ refreshGraceSeconds: 5 });
     const { rotation } = await h.apps();
