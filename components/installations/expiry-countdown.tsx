@@ -24,7 +24,7 @@ function formatRemaining(ms: number): string {
  * A live countdown to a token's expiry. `skewMs` (server clock minus browser clock) keeps it true to the
  * server, which is the clock that decides refreshes.
  */
-export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS = 600 }: { expiresAt: number | null; skewMs: number; refreshWindowS?: number }) {
+export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expiresAt: number | null; skewMs: number; refreshWindowS: number }) {
   const now = useNow(1000);
   if (expiresAt === null) {
     return <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">long-lived · never expires</span>;
@@ -34,8 +34,12 @@ export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS = 600 }: { e
   const tone = remaining <= 0 ? "bg-rose-50 text-rose-700 ring-rose-200" : remaining <= refreshWindowS * 1000 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-emerald-50 text-emerald-800 ring-emerald-200";
   return (
     <span className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`} title={new Date(expiresAt).toLocaleString()}>
-      <span aria-hidden>⏱</span>
+      <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3" fill="none" stroke="currentColor" strokeWidth="1.6">
+        <circle cx="8" cy="9" r="5.5" />
+        <path d="M8 6v3l2 1.5M6.5 1.5h3" strokeLinecap="round" />
+      </svg>
       {remaining <= 0 ? "expired: refreshed on next use" : `expires in ${formatRemaining(remaining)}`}
+      {remaining > 0 && remaining <= refreshWindowS * 1000 && <span className="font-sans"> · refreshed on next use</span>}
     </span>
   );
 }

@@ -67,6 +67,7 @@ function TokenRow({
   token,
   owner,
   skewMs,
+  refreshWindowS,
   busy,
   onAction,
   onExchange,
@@ -75,6 +76,7 @@ function TokenRow({
   token: TokenView;
   owner: string | null;
   skewMs: number;
+  refreshWindowS: number;
   busy: boolean;
   onAction: (kind: "test" | "refresh" | "revoke") => void;
   onExchange: () => void;
@@ -91,7 +93,7 @@ function TokenRow({
           <code className="rounded bg-slate-900 px-2 py-0.5 font-mono text-xs text-emerald-300" data-testid={`${kind}-token`}>
             {token.masked}
           </code>
-          <ExpiryCountdown expiresAt={token.expiresAt} skewMs={skewMs} />
+          <ExpiryCountdown expiresAt={token.expiresAt} skewMs={skewMs} refreshWindowS={refreshWindowS} />
           {token.revoked && <Badge tone="red">revoked</Badge>}
         </div>
         {token.maskedRefreshToken && (
@@ -129,7 +131,17 @@ function TokenRow({
 }
 
 /** One installation: who it is, its tokens with live expiry, and every token action. */
-export function InstallationCard({ installation, skewMs, highlighted }: { installation: InstallationView; skewMs: number; highlighted: boolean }) {
+export function InstallationCard({
+  installation,
+  skewMs,
+  refreshWindowS,
+  highlighted,
+}: {
+  installation: InstallationView;
+  skewMs: number;
+  refreshWindowS: number;
+  highlighted: boolean;
+}) {
   const { trigger, isMutating } = useSessionAction();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [exchanging, setExchanging] = useState<TokenKind | null>(null);
@@ -222,6 +234,7 @@ export function InstallationCard({ installation, skewMs, highlighted }: { instal
             token={token}
             owner={owner}
             skewMs={skewMs}
+            refreshWindowS={refreshWindowS}
             busy={isMutating}
             onAction={(action) => void run({ kind: action, arg: { installation: installation.id, token: kind } })}
             onExchange={() => setExchanging(kind)}

@@ -33,7 +33,9 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
             aria-disabled={full}
             className={`inline-flex items-center gap-2 rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 ${full ? "pointer-events-none opacity-50" : ""}`}
           >
-            <span aria-hidden className="text-base leading-none">＋</span>
+            <svg aria-hidden viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M8 3v10M3 8h10" strokeLinecap="round" />
+            </svg>
             Add to workspace
           </a>
         </div>
@@ -63,7 +65,13 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
 
       <div className="space-y-4">
         {installations.map((installation) => (
-          <InstallationCard key={installation.id} installation={installation} skewMs={skewMs} highlighted={installation.id === installedId} />
+          <InstallationCard
+            key={installation.id}
+            installation={installation}
+            skewMs={skewMs}
+            refreshWindowS={data?.refreshWindowS ?? 0}
+            highlighted={installation.id === installedId}
+          />
         ))}
       </div>
 

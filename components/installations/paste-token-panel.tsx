@@ -41,7 +41,7 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
       <p className="mt-1 text-xs text-slate-500">
         Paste a bot (<code className="font-mono">xoxb-</code>) or user (<code className="font-mono">xoxp-</code>) token of an app with token rotation turned on.
         It is sent once to the server, exchanged with <code className="font-mono">oauth.v2.exchange</code>, and only the new rotating pair is kept, sealed.
-        {emulator && " With the emulator: install the legacy app below to get one."}
+        {emulator && " With the emulator, “Install the legacy app” gives you one (its app needs rotation turned on first: see the README)."}
       </p>
       <form
         className="mt-3 flex flex-wrap items-end gap-2"

@@ -18,8 +18,12 @@ export function refreshTokenKey(refreshToken: string): string {
   return createHash("sha256").update(refreshToken).digest("base64url");
 }
 
-/** How long a refresh result is kept for late callers: the platform's grace period for a used refresh token. */
-export const REFRESH_RESULT_TTL_MS = 60_000;
+/**
+ * How long a refresh result is kept for late callers. Longer than the platform's grace period on purpose:
+ * a browser whose cookie write was lost (a response that had already started streaming, a closed tab)
+ * still comes back with the old refresh token, and gets the pair that replaced it instead of a dead end.
+ */
+export const REFRESH_RESULT_TTL_MS = 10 * 60_000;
 
 export class InMemoryRefreshCoordinator implements RefreshCoordinator {
   private readonly inFlight = new Map<string, Promise<unknown>>();

@@ -13,6 +13,8 @@ export interface SessionData {
   upstream: { kind: "emulator" | "platform"; baseUrl: string };
   installations: InstallationView[];
   maxInstallations: number;
+  /** Tokens expiring within this many seconds are refreshed before their next use. */
+  refreshWindowS: number;
   /** The server's clock when it answered: countdowns correct the browser's clock by it. */
   serverTime: number;
 }

@@ -7,10 +7,10 @@ export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
   async () => {
-    const { upstream } = getConfig();
+    const { upstream, refreshWindowS } = getConfig();
     const installations = await getSessionInstallationViews();
     return Response.json(
-      { ok: true, upstream, installations, maxInstallations: MAX_INSTALLATIONS, serverTime: Date.now() },
+      { ok: true, upstream, installations, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: Date.now() },
       { headers: { "cache-control": "no-store" } },
     );
   },
