@@ -1,13 +1,12 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
 import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
 
 /**
  * The embedded emulator's admin surface, as the webhook and event pages use it: a channel's messages (to
  * watch a webhook message arrive) and "mention the app" (to watch an app_mention arrive). It exists only
- * when the emulator is the upstream; the requests go to its in-process fetch, no network involved.
+ * when the emulator is the upstream, and is reached at its base URL like any other upstream call.
  */
 
 const SHOWN_MESSAGES = 20;
@@ -22,7 +21,12 @@ function requireEmulator(): string {
 
 async function callAdmin(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const baseUrl = requireEmulator();
-  const response = await getEmbeddedEmulator().fetch(new Request(`${baseUrl}/admin/${path}`, init));
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}/admin/${path}`, { ...init, cache: "no-store", signal: AbortSignal.timeout(getConfig().upstreamTimeoutMs) });
+  } catch {
+    throw new AppError("emulator_unreachable", 502, "The emulator did not answer.");
+  }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || body.ok !== true) {
     const code = typeof body.error === "string" ? body.error : `http_${response.status}`;
