@@ -87,6 +87,21 @@ describe("freshness", () => {
   });
 });
 
+describe("the user token", () => {
+  it("is refreshed with its own refresh token, leaving the bot token as it was", async () => {
+    const { browser, id } = await installedBrowser();
+    const before = await storedIn(browser);
+    testConsole.emulator.emulator.clock.advance(13 * HOUR_MS);
+    const response = await browser.send(callRoute, `/api/call/auth.test?installation=${id}&token=user`, { params: { method: "auth.test" } });
+    expect(response.headers.get("x-token-refreshed")).toBe("1");
+    expect(((await response.json()) as { ok: boolean; user_id: string }).ok).toBe(true);
+    const after = await storedIn(browser);
+    expect(after.user?.value).not.toBe(before.user?.value);
+    expect(after.user?.value).toMatch(/^xoxe\.xoxp-/);
+    expect(after.bot).toEqual(before.bot);
+  });
+});
+
 describe("single-flight", () => {
   it("refreshes once for fifty concurrent calls that find the token expired", async () => {
     const { browser, id } = await installedBrowser();
