@@ -28,3 +28,20 @@ export function getEmbeddedEmulator(): Emulator {
   }
   return g[KEY];
 }
+
+/**
+ * Serves a request under /emulator. The emulator, admin surface included, exists only while it is the
+ * console's upstream: once PLATFORM_BASE_URL points at the real platform, /emulator answers 404.
+ */
+export function handleEmbeddedEmulatorRequest(request: Request): Promise<Response> {
+  const { upstream } = getConfig();
+  if (upstream.kind !== "emulator") {
+    return Promise.resolve(
+      new Response(`The embedded emulator is off: the console's upstream is ${upstream.baseUrl} (PLATFORM_BASE_URL).\n`, {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      }),
+    );
+  }
+  return getEmbeddedEmulator().fetch(request);
+}

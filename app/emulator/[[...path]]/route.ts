@@ -1,8 +1,8 @@
 // ALL /emulator/* - The embedded platform emulator: {origin}/emulator is a base_url in the spec's sense
-import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
 
 export const dynamic = "force-dynamic";
 
-const handle = (request: Request) => getEmbeddedEmulator().fetch(request);
+const handle = (request: Request) => handleEmbeddedEmulatorRequest(request);
 
 export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as HEAD, handle as OPTIONS };

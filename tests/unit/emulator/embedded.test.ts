@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+async function loadWithEnv(env: Record<string, string | undefined>) {
+  vi.resetModules();
+  for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value as string);
+  return import("@/lib/emulator/embedded");
+}
+
+describe("the embedded emulator's mount", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it("serves the emulator at /emulator while it is the upstream", async () => {
+    const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
+      PLATFORM_BASE_URL: "",
+      APP_ORIGIN: "http://localhost:3999",
+      SESSION_PASSWORD: "x".repeat(32),
+    });
+    const response = await handleEmbeddedEmulatorRequest(new Request("http://localhost:3999/emulator/api/auth.test"));
+    expect(await response.json()).toEqual({ ok: false, error: "not_authed" });
+  });
+
+  it("answers 404, admin surface included, once a real platform is configured", async () => {
+    const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
+      PLATFORM_BASE_URL: "https://slack.com",
+      CLIENT_ID: "1.2",
+      CLIENT_SECRET: "s",
+      SESSION_PASSWORD: "x".repeat(32),
+    });
+    for (const path of ["/emulator/api/auth.test", "/emulator/admin/state", "/emulator/admin/reset"]) {
+      const response = await handleEmbeddedEmulatorRequest(new Request(`http://localhost:3000${path}`, { method: "POST" }));
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain("https://slack.com");
+    }
+  });
+});
