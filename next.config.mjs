@@ -6,6 +6,8 @@ const nextConfig = {
   reactStrictMode: true,
   // pino's transports and the emulator's crypto stay on Node, outside the bundle.
   serverExternalPackages: ["pino"],
+  // `next dev` logs each request's path, and an incoming webhook's path holds its secret: leave those out.
+  logging: { incomingRequests: { ignore: [/\/services\//] } },
   async headers() {
     return [
       {
