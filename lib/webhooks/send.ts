@@ -68,7 +68,7 @@ export async function sendToWebhook(rawUrl: string, body: string, options: Webho
     return { kind: "failed", status: 502, reason: "The webhook host could not be reached." };
   }
 
-  if (response.status >= 300 && response.status < 400 || response.type === "opaqueredirect") {
+  if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
     await response.body?.cancel().catch(() => {});
     return { kind: "failed", status: 502, reason: `The webhook answered with a redirect (HTTP ${response.status}); the proxy does not follow redirects.` };
   }
