@@ -40,8 +40,10 @@ export interface CallMethodOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const METHOD_NAME = /^[A-Za-z0-9.]+$/;
-/** Parameters whose values are secrets: masked in what the wire record shows. */
-const SECRET_PARAMS = new Set(["token", "client_secret", "refresh_token", "code"]);
+/** Parameters holding tokens: shown masked in the wire record. */
+const TOKEN_PARAMS = new Set(["token", "refresh_token"]);
+/** Parameters holding other secrets: not shown at all. */
+const HIDDEN_PARAMS = new Set(["client_secret", "code"]);
 
 export function isValidMethodName(name: string): boolean {
   return METHOD_NAME.test(name);
@@ -58,7 +60,9 @@ function toSearchParams(params: Record<string, ParamValue>): URLSearchParams {
 
 function maskedForm(search: URLSearchParams): string {
   const masked = new URLSearchParams();
-  for (const [key, value] of search) masked.append(key, SECRET_PARAMS.has(key) ? (key === "client_secret" || key === "code" ? "…" : maskToken(value)) : value);
+  for (const [key, value] of search) {
+    masked.append(key, HIDDEN_PARAMS.has(key) ? "…" : TOKEN_PARAMS.has(key) ? maskToken(value) : value);
+  }
   return masked.toString();
 }
 

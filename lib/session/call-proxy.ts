@@ -32,9 +32,16 @@ async function readBodyParams(request: Request): Promise<Record<string, string>>
   throw new AppError("unsupported_media_type", 415, "Send parameters as application/x-www-form-urlencoded or application/json.");
 }
 
-/** Header values are Latin-1: the masked wire record (with its "…") travels as ASCII-only JSON. */
-function asciiJson(value: WireRequest): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** A wire record's body beyond this is cut in the header: headers are not the place for large bodies. */
+const MAX_WIRE_BODY_IN_HEADER = 4096;
+
+/**
+ * Header values are Latin-1: the masked wire record (with its "…") travels as ASCII-only JSON, its body
+ * cut to a size every proxy accepts.
+ */
+function wireHeader(wire: WireRequest): string {
+  const body = wire.body !== undefined && wire.body.length > MAX_WIRE_BODY_IN_HEADER ? `${wire.body.slice(0, MAX_WIRE_BODY_IN_HEADER)}…(${wire.body.length} characters)` : wire.body;
+  return JSON.stringify({ ...wire, ...(body !== undefined ? { body } : {}) }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -60,7 +67,7 @@ export async function proxyMethodCall(request: Request, method: string): Promise
     "cache-control": "no-store",
     "x-upstream-time-ms": String(result.durationMs),
     "x-token-refreshed": result.refreshed ? "1" : "0",
-    "x-upstream-request": asciiJson(result.wire),
+    "x-upstream-request": wireHeader(result.wire),
   };
   if (result.retryAfterS !== undefined) headers["retry-after"] = String(result.retryAfterS);
   return new Response(result.rawText, { status: result.status, headers });

@@ -3,9 +3,8 @@ import { getConfig } from "@/lib/config";
 import { AppError, isAppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { exchangeAuthorizationCode, isPlatformError } from "@/lib/platform";
-import { findInstallation } from "./installation-store";
 import { installationFromGrant, installationIdFor, toInstallationView, type AppKey, type InstallationView } from "./installation";
-import { saveInstallation } from "./installation-store";
+import { findInstallation, saveInstallation } from "./installation-store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./oauth-state";
 import { getSessionRuntime } from "./runtime";
 
@@ -68,7 +67,7 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     if (!grant.team) throw new AppError("upstream_bad_answer", 502, "The platform's answer named no team.");
     const previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, check.appKey));
     // A reinstall replaces the tokens but keeps the record's identity and install time.
-    const installation = installationFromGrant({ ...grant }, check.appKey, runtime.now(), previous && { ...previous, bot: undefined, user: undefined });
+    const installation = installationFromGrant(grant, check.appKey, runtime.now(), previous && { ...previous, bot: undefined, user: undefined });
     await saveInstallation(installation);
     logger.info({ installation: installation.id, team: installation.team.id }, "installed");
     return { ok: true, installation: toInstallationView(installation) };

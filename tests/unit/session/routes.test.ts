@@ -91,6 +91,14 @@ describe("GET and POST /api/call/{method}", () => {
     expect(JSON.parse(form.headers.get("x-upstream-request") ?? "{}")).toMatchObject({ method: "POST", body: "limit=4" });
   });
 
+  it("keeps the wire header small for a large body", async () => {
+    const { browser, id } = await installed();
+    const response = await call(browser, "chat.postMessage", `installation=${id}`, { method: "POST", json: { channel: "general", text: "x".repeat(20_000) } });
+    const header = response.headers.get("x-upstream-request") ?? "";
+    expect(header.length).toBeLessThan(5000);
+    expect((JSON.parse(header) as { body: string }).body).toMatch(/…\(\d+ characters\)$/);
+  });
+
   it("refuses a method name outside [A-Za-z0-9.]", async () => {
     const { browser, id } = await installed();
     for (const method of ["auth.test%2F..", "auth_test", "auth test"]) {
