@@ -90,7 +90,7 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
         let forwarded = request;
         if (request.method !== "GET" && request.method !== "HEAD") {
           const body = await readLimitedBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-          forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit | undefined });
+          forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit | undefined, signal: request.signal });
         }
         return await handler(forwarded, context);
       } catch (error) {
