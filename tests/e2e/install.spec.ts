@@ -131,3 +131,31 @@ test("exchange of a legacy app's long-lived token explains token_rotation_not_en
   await expect(card.getByRole("status")).toContainText("does not have token rotation turned on");
   await expect(bot.getByText("long-lived · never expires")).toBeVisible();
 });
+
+test("revoke, refresh, uninstall and forget from the console", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Add to workspace" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  const card = page.locator("article[data-installation]");
+  const bot = card.getByRole("group", { name: "Bot token" });
+
+  await bot.getByRole("button", { name: "Revoke" }).click();
+  await expect(card.getByRole("status")).toContainText("The access token is revoked");
+  await expect(bot.getByText("revoked", { exact: true })).toBeVisible();
+  await bot.getByRole("button", { name: "Test" }).click();
+  await expect(card.getByRole("status")).toContainText("token_revoked");
+  await bot.getByRole("button", { name: "Refresh" }).click();
+  await expect(bot.getByText("revoked", { exact: true })).toBeHidden();
+  await bot.getByRole("button", { name: "Test" }).click();
+  await expect(card.getByRole("status")).toContainText("The token works");
+
+  await card.getByRole("button", { name: "Uninstall" }).click();
+  await card.getByRole("button", { name: "Confirm uninstall" }).click();
+  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+
+  await page.getByRole("link", { name: "Add to workspace" }).click();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(card).toHaveCount(1);
+  await card.getByRole("button", { name: "Forget" }).click();
+  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+});
