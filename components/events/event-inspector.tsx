@@ -77,7 +77,7 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
       const result = await mention.trigger({ installationId, text });
       setNotice(
         result.event_ids.length > 0
-          ? { ok: true, message: `Mentioned in ${result.channel}; app_mention ${result.event_ids.join(", ")} is on its way.` }
+          ? { ok: true, message: `Posted “${result.text}”: app_mention ${result.event_ids.join(", ")} is on its way.` }
           : { ok: false, message: "The message was posted, but no event was sent: the installation needs app_mentions:read (reinstall)." },
       );
     } catch (e) {
