@@ -13,7 +13,7 @@ import { checkWebhookUrl } from "./url-guard";
 const PASTED_COOKIE = "sb_webhooks";
 const PASTED_MAX_AGE_S = 30 * 24 * 3600;
 /** A sealed cookie holds about 4 KB: a handful of URLs with their labels. */
-export const MAX_PASTED_WEBHOOKS = 8;
+export const MAX_PASTED_WEBHOOKS = 5;
 
 export interface PastedWebhook {
   id: string;

@@ -90,6 +90,18 @@ describe("POST /api/webhooks/send", () => {
     expect(browser.cookieHeader()).not.toContain(secret);
   });
 
+  it("keeps the history to the last 6 sends, in a small cookie", async () => {
+    const { browser, webhook } = await installedBrowser();
+    for (let i = 0; i < 9; i += 1) {
+      await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: `message ${i} ${"long text ".repeat(200)}` } });
+    }
+    const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
+    expect(list.history).toHaveLength(6);
+    expect(list.history[0]?.preview).toMatch(/^message 8 long text/);
+    expect(list.history[0]?.preview.length).toBeLessThanOrEqual(48);
+    expect(browser.cookies.get("sb_webhook_history")?.length).toBeLessThan(2600);
+  });
+
   it("sends a raw payload as typed and shows the platform's error with a hint", async () => {
     const { browser, webhook } = await installedBrowser();
     const response = await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, payload: '{"text": ' } });
@@ -165,6 +177,15 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     expect(((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks).toEqual([]);
     expect((await browser.send(deleteRoute, `/api/webhooks/${view.id}`, { method: "DELETE", params: { id: view.id } })).status).toBe(404);
     expect(webhook.id).not.toBe(view.id);
+  });
+
+  it("holds at most 5 pasted webhooks", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    const paste = (i: number) =>
+      browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url: `https://hooks.slack.com/services/T0000000/B000000${i}/abcdefghijklmnopqrstuvw${i}` } });
+    for (let i = 0; i < 5; i += 1) expect((await paste(i)).status).toBe(201);
+    expect((await paste(5)).status).toBe(409);
+    expect(browser.cookies.get("sb_webhooks")?.length).toBeLessThan(2600);
   });
 });
 
