@@ -9,7 +9,7 @@ import { readNdjson } from "@/lib/explorer/fetch-all-events";
 import { directBotToken, EMULATOR_BASE, installThroughConsole, ORIGIN, resetWorkspace, startConsole } from "./console-server";
 
 const MEMBERS = Number(process.env.BENCH_FETCH_ALL_USERS ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_FETCH_ALL_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_FETCH_ALL_ROUNDS ?? 5);
 
 async function throughConsole(session: { cookie: string; installationId: string }): Promise<number> {
   const query = new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200", max_pages: "10000" });

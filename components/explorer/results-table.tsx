@@ -1,7 +1,7 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useDeferredValue, useMemo, useRef, useState } from "react";
+import { memo, useDeferredValue, useMemo, useRef, useState } from "react";
 import { COLUMNS, searchTextOf, toRow, type CollectionKind } from "@/lib/explorer/items";
 
 const ROW_HEIGHT = 30;
@@ -42,7 +42,8 @@ export function ResultsTable({ kind, items, version }: { kind: CollectionKind; i
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    // Few rows beyond the viewport: a frame renders the rows it paints, not a screenful more.
+    overscan: 6,
   });
   const template = TEMPLATES[kind];
 
@@ -81,28 +82,50 @@ export function ResultsTable({ kind, items, version }: { kind: CollectionKind; i
           </div>
         </div>
         <div role="rowgroup" className="relative min-w-max" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const index = matches ? matches[v.index]! : v.index;
-            const row = toRow(kind, items[index]);
-            return (
-              <div
-                role="row"
-                aria-rowindex={v.index + 2}
-                key={v.key}
-                className="absolute left-0 top-0 grid w-full border-b border-slate-100 font-mono odd:bg-white even:bg-slate-50/60 hover:bg-emerald-50"
-                style={{ gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
-              >
-                {columns.map((c) => (
-                  <div role="cell" key={c} className="truncate px-2 leading-[30px]" title={row[c]}>
-                    {row[c]}
-                  </div>
-                ))}
-              </div>
-            );
-          })}
+          {virtualizer.getVirtualItems().map((v) => (
+            <TableRow
+              key={v.key}
+              position={v.index}
+              start={v.start}
+              kind={kind}
+              item={items[matches ? matches[v.index]! : v.index]}
+              template={template}
+            />
+          ))}
         </div>
         {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{matches ? "No row matches the filter." : "No items in this response."}</p>}
       </div>
     </div>
   );
 }
+
+const TableRow = memo(function TableRow({
+  position,
+  start,
+  kind,
+  item,
+  template,
+}: {
+  position: number;
+  start: number;
+  kind: CollectionKind;
+  item: unknown;
+  template: string;
+}) {
+  // Reshaped here, so a row that stays in view while the list scrolls is not reshaped again.
+  const row = toRow(kind, item);
+  return (
+    <div
+      role="row"
+      aria-rowindex={position + 2}
+      className={`absolute left-0 top-0 grid w-full border-b border-slate-100 font-mono hover:bg-emerald-50 ${position % 2 === 1 ? "bg-slate-50/60" : "bg-white"}`}
+      style={{ gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${start}px)`, contain: "strict" }}
+    >
+      {COLUMNS[kind].map((c) => (
+        <div role="cell" key={c} className="truncate px-2 leading-[30px]" title={row[c]}>
+          {row[c]}
+        </div>
+      ))}
+    </div>
+  );
+});
