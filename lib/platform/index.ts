@@ -10,7 +10,7 @@ export {
   type WireRequest,
 } from "./call-method";
 export { encodeCursorParam, readNextCursor } from "./cursor";
-export { maskToken, maskSecretUrl } from "./mask";
+export { maskToken, maskWebhookUrl } from "./mask";
 export { PlatformError, isPlatformError } from "./errors";
 export {
   exchangeAuthorizationCode,

@@ -13,14 +13,17 @@ export function maskToken(token: string): string {
   return `${prefix}…${rest.slice(-4)}`;
 }
 
-/** A URL that carries a secret in its path (an incoming webhook): the host and the first path segments. */
-export function maskSecretUrl(url: string): string {
+/**
+ * An incoming-webhook URL as a person may see it: its host and the last 4 characters of its secret, for
+ * example `hooks.slack.com/…wxyz`. Enough to tell two webhooks apart, never enough to post to one.
+ */
+export function maskWebhookUrl(url: string): string {
+  let host = "webhook";
   try {
-    const u = new URL(url);
-    const segments = u.pathname.split("/").filter(Boolean);
-    const shown = segments.slice(0, Math.max(0, segments.length - 1)).join("/");
-    return `${u.origin}/${shown}${shown ? "/" : ""}…`;
+    host = new URL(url).host;
   } catch {
-    return "…";
+    // Not a URL: only the tail is shown.
   }
+  const tail = url.length > 12 ? url.slice(-4) : "";
+  return `${host}/…${tail}`;
 }

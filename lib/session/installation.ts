@@ -1,4 +1,4 @@
-import { maskSecretUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
+import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
 
 export type TokenKind = "bot" | "user";
 
@@ -137,7 +137,7 @@ export function toInstallationView(installation: Installation): InstallationView
     problem: installation.problem ?? null,
     bot: tokenView(installation.bot),
     user: tokenView(installation.user),
-    incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskSecretUrl(hook.url) } : null,
+    incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskWebhookUrl(hook.url) } : null,
     installedAt: installation.installedAt,
     updatedAt: installation.updatedAt,
   };

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/http/app-error";
 import { listInstallations } from "@/lib/session/installation-store";
 import type { Installation } from "@/lib/session/installation";
 import { recordSend, type WebhookSendRecord } from "./history";
-import { maskWebhookUrl } from "./mask";
+import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
 import { sendToWebhook } from "./send";
 import { readPastedWebhooks, type PastedWebhook } from "./store";

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/http/app-error";
 import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
-import { maskWebhookUrl } from "./mask";
+import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
 import { checkWebhookUrl } from "./url-guard";
 

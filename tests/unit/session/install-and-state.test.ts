@@ -66,6 +66,18 @@ describe("Add to workspace", () => {
     expect(JSON.stringify(session)).not.toMatch(/xox[abpe][.-][A-Za-z0-9-]{10,}/);
   });
 
+  it("shows the incoming webhook as its host and last 4 characters, never its secret", async () => {
+    const b = browser();
+    await installIn(b);
+    const response = await b.send(sessionRoute, "/api/session");
+    const session = (await response.json()) as { installations: { incomingWebhook: { channelId: string; maskedUrl: string } | null }[] };
+    const hook = session.installations[0]?.incomingWebhook;
+    const secrets = [...testConsole.emulator.emulator.state.installations.values()].flatMap((i) => (i.incomingWebhook ? [i.incomingWebhook.secret] : []));
+    expect(secrets.length).toBeGreaterThan(0);
+    expect(hook?.maskedUrl).toMatch(/^[^/]+\/…[A-Za-z0-9_-]{4}$/);
+    for (const secret of secrets) expect(JSON.stringify(session)).not.toContain(secret);
+  });
+
   it("rejects a callback replayed after success with 400 replayed, and keeps the installation", async () => {
     const b = browser();
     const path = await callbackPathFor(b);
