@@ -67,7 +67,7 @@ export interface Workspace {
   /** Generated (human) members; bot users come after them. */
   userCount: number;
   basePath: string;
-  /** Keys the HMAC of pagination cursors; per emulator unless given. */
+  /** Keys the HMAC of pagination cursors: random, so cursors die with the workspace (restart, reset). */
   cursorSecret: Buffer;
   channels: Channel[];
   channelsById: Map<string, Channel>;
@@ -89,8 +89,6 @@ export interface CreateWorkspaceOptions {
   seed: string;
   users?: number;
   basePath?: string;
-  /** Fixed HMAC key for cursors (tests); default: random per workspace. */
-  cursorSecret?: Buffer;
 }
 
 interface ScrambleKeys {
@@ -292,7 +290,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     seed: options.seed,
     userCount,
     basePath: options.basePath ?? "",
-    cursorSecret: options.cursorSecret ?? randomBytes(32),
+    cursorSecret: randomBytes(32),
     channels,
     channelsById: new Map(channels.map((c) => [c.id, c])),
     messages: new Map(),
