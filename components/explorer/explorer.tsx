@@ -150,7 +150,7 @@ export function Explorer() {
 
   const all = fetchAll.state;
   const showAll = mode === "all" && all !== null;
-  const pageBody = result?.body as { ok?: unknown; error?: unknown } | undefined;
+  const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
   const pageCollection = useMemo(() => (result ? findCollection(result.body) : null), [result]);
   const page = pageNumber(stack);
@@ -214,6 +214,7 @@ export function Explorer() {
               pageCount={result && !pageError ? (pageCollection?.items.length ?? 0) : null}
               totalCount={total}
               error={pageError}
+              errorMessage={pageError && typeof pageBody?.message === "string" ? pageBody.message : null}
               busy={isMutating}
               onNext={onNext}
               onPrevious={onPrevious}

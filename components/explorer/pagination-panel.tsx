@@ -13,6 +13,8 @@ interface Props {
   pageCount: number | null;
   totalCount: number;
   error: string | null;
+  /** The console's own explanation, when the console (not the platform) refused the call. */
+  errorMessage: string | null;
   busy: boolean;
   onNext(): void;
   onPrevious(): void;
@@ -33,7 +35,7 @@ function CursorLine({ label, value, hint }: { label: string; value: string; hint
 }
 
 /** The walk by hand: where we are, the cursor that leads on (three ways), and the buttons to move. */
-export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount, totalCount, error, busy, onNext, onPrevious, onStartOver }: Props) {
+export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount, totalCount, error, errorMessage, busy, onNext, onPrevious, onStartOver }: Props) {
   const next = nextCursor ? describeCursor(nextCursor) : null;
   const invalidCursor = error === "invalid_cursor";
   return (
@@ -42,10 +44,10 @@ export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount,
       actions={
         <>
           <button type="button" className={BUTTON.secondary} onClick={onPrevious} disabled={pageNumber <= 1 || busy}>
-            ← Previous page
+            <span aria-hidden>←</span> Previous page
           </button>
           <button type="button" className={BUTTON.primary} onClick={onNext} disabled={!nextCursor || busy || error !== null}>
-            Next page →
+            Next page <span aria-hidden>→</span>
           </button>
         </>
       }
@@ -65,10 +67,16 @@ export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount,
 
       {error && (
         <div role="alert" className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          <p>
-            The platform answered <code className="font-mono font-semibold">{error}</code>
-            {invalidCursor && ": the cursor is malformed, tampered with, or expired. Cursors are short-lived; start the walk again."}
-          </p>
+          {errorMessage ? (
+            <p>
+              The console refused the call (<code className="font-mono font-semibold">{error}</code>): {errorMessage}
+            </p>
+          ) : (
+            <p>
+              The platform answered <code className="font-mono font-semibold">{error}</code>
+              {invalidCursor && ": the cursor is malformed, tampered with, or expired. Cursors are short-lived; start the walk again."}
+            </p>
+          )}
           {invalidCursor && (
             <button type="button" className={BUTTON.danger} onClick={onStartOver}>
               Start over

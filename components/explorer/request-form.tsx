@@ -28,6 +28,7 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
   const ids = useId();
   const methodValid = isValidMethod(request.method);
   const canCall = methodValid && request.installation !== "";
+  const selected = installations.find((i) => i.id === request.installation);
   const set = (patch: Partial<ExplorerRequest>) => onChange({ ...request, ...patch });
   const setPair = (i: number, patch: Partial<ParamPair>) =>
     set({ extra: request.extra.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
@@ -39,12 +40,6 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
       onSubmit={(e) => {
         e.preventDefault();
         if (canCall && !busy) onSend();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          if (canCall && !busy) onSend();
-        }
       }}
     >
       <div className="grid gap-3 md:grid-cols-[minmax(14rem,1.3fr)_minmax(12rem,1fr)_auto_auto]">
@@ -90,28 +85,35 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
         <fieldset>
           <legend className="mb-1 block text-xs font-medium text-slate-600">Token</legend>
           <div className="flex rounded-md border border-slate-300 p-0.5 text-sm shadow-xs">
-            {(["bot", "user"] as const).map((kind) => (
-              <label
-                key={kind}
-                className={`cursor-pointer rounded px-3 py-1 ${request.tokenKind === kind ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-100"}`}
-              >
-                <input
-                  type="radio"
-                  name={`${ids}-token`}
-                  value={kind}
-                  checked={request.tokenKind === kind}
-                  onChange={() => set({ tokenKind: kind })}
-                  className="sr-only"
-                />
-                {kind}
-              </label>
-            ))}
+            {(["bot", "user"] as const).map((kind) => {
+              const missing = selected !== undefined && !(kind === "bot" ? selected.hasBot : selected.hasUser);
+              return (
+                <label
+                  key={kind}
+                  title={missing ? `This installation has no ${kind} token` : undefined}
+                  className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-300" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
+                >
+                  <input
+                    type="radio"
+                    name={`${ids}-token`}
+                    value={kind}
+                    checked={request.tokenKind === kind}
+                    disabled={missing}
+                    onChange={() => set({ tokenKind: kind })}
+                    className="sr-only"
+                  />
+                  {kind}
+                </label>
+              );
+            })}
           </div>
         </fieldset>
         <div className="flex items-end gap-2">
           <button type="submit" className={BUTTON.primary} disabled={!canCall || busy} title="Send (Ctrl+Enter)">
             Send
-            <kbd className="rounded bg-emerald-700/60 px-1 font-mono text-[10px] font-normal">⌘↵</kbd>
+            <kbd aria-hidden className="rounded bg-emerald-700/60 px-1 font-mono text-[10px] font-normal">
+              ⌘↵
+            </kbd>
           </button>
           <button type="button" className={BUTTON.secondary} disabled={!canCall || walking} onClick={onFetchAll}>
             Fetch all

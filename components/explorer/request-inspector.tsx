@@ -5,9 +5,27 @@ import { buildCurl } from "@/lib/explorer/curl";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { BUTTON, Badge, formatBytes, formatMs, Panel } from "./ui";
 
-function formFields(body: string | undefined): Array<[string, string]> {
-  if (!body) return [];
-  return [...new URLSearchParams(body)];
+function queryFields(url: string): Array<[string, string]> {
+  try {
+    return [...new URL(url).searchParams];
+  } catch {
+    return [];
+  }
+}
+
+function FieldTable({ fields }: { fields: Array<[string, string]> }) {
+  return (
+    <table className="mt-1 w-full font-mono text-xs">
+      <tbody>
+        {fields.map(([k, v], i) => (
+          <tr key={`${k}-${i}`} className="align-top">
+            <td className="w-32 py-0.5 pr-2 text-slate-500">{k}</td>
+            <td className="break-all py-0.5">{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** What went over the wire for the last call, with the token masked, and the same request as curl. */
@@ -77,25 +95,21 @@ export function RequestInspector({ result }: { result: ApiCallResult | null }) {
                   </tbody>
                 </table>
               </div>
-              {result.wire.body !== undefined && (
+              {result.wire.body !== undefined ? (
                 <div>
                   <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Form body</h3>
                   <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs" data-testid="inspector-body">
                     {result.wire.body || "(empty)"}
                   </pre>
-                  {formFields(result.wire.body).length > 0 && (
-                    <table className="mt-1 w-full font-mono text-xs">
-                      <tbody>
-                        {formFields(result.wire.body).map(([k, v], i) => (
-                          <tr key={`${k}-${i}`} className="align-top">
-                            <td className="w-32 py-0.5 pr-2 text-slate-500">{k}</td>
-                            <td className="break-all py-0.5">{v}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  )}
+                  <FieldTable fields={[...new URLSearchParams(result.wire.body)]} />
                 </div>
+              ) : (
+                queryFields(result.wire.url).length > 0 && (
+                  <div>
+                    <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Query string (decoded)</h3>
+                    <FieldTable fields={queryFields(result.wire.url)} />
+                  </div>
+                )
               )}
               <div>
                 <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">curl</h3>

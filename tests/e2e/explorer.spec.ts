@@ -36,7 +36,7 @@ async function sendFirstPage(page: Page, limit: string) {
   await page.getByLabel("limit").fill(limit);
   await expect(page.getByLabel("Installation")).not.toHaveValue("");
   const answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   return (await (await answered).json()) as UsersList;
 }
 
@@ -63,7 +63,7 @@ test("walks users.list page by page with limit 50: every member exactly once, ac
   const pages: UsersList[] = [await sendFirstPage(page, "50")];
   await expect(page.getByTestId("page-number")).toHaveText("Page 1");
 
-  const next = page.getByRole("button", { name: "Next page" });
+  const next = page.getByRole("button", { name: "Next page", exact: true });
   while (await next.isEnabled()) {
     const answered = page.waitForResponse(isUsersListCall);
     await next.click();
@@ -87,7 +87,7 @@ test("goes back and forward through the pages it visited", async ({ page }) => {
   const seen: UsersList[] = [first];
   for (let i = 0; i < 2; i++) {
     const answered = page.waitForResponse(isUsersListCall);
-    await page.getByRole("button", { name: "Next page" }).click();
+    await page.getByRole("button", { name: "Next page", exact: true }).click();
     seen.push((await (await answered).json()) as UsersList);
   }
   await expect(page.getByTestId("page-number")).toHaveText("Page 3");
@@ -96,21 +96,21 @@ test("goes back and forward through the pages it visited", async ({ page }) => {
   await expect(firstRowId()).toHaveText(seen[2]!.members[0]!.id);
 
   let answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Previous page" }).click();
+  await page.getByRole("button", { name: "Previous page", exact: true }).click();
   const back = (await (await answered).json()) as UsersList;
   await expect(page.getByTestId("page-number")).toHaveText("Page 2");
   expect(back.members.map((m) => m.id)).toEqual(seen[1]!.members.map((m) => m.id));
   await expect(firstRowId()).toHaveText(seen[1]!.members[0]!.id);
 
   answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Previous page" }).click();
+  await page.getByRole("button", { name: "Previous page", exact: true }).click();
   await answered;
   await expect(page.getByTestId("page-number")).toHaveText("Page 1");
-  await expect(page.getByRole("button", { name: "Previous page" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Previous page", exact: true })).toBeDisabled();
   await expect(firstRowId()).toHaveText(first.members[0]!.id);
 
   answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Next page" }).click();
+  await page.getByRole("button", { name: "Next page", exact: true }).click();
   const forward = (await (await answered).json()) as UsersList;
   await expect(page.getByTestId("page-number")).toHaveText("Page 2");
   expect(forward.members.map((m) => m.id)).toEqual(seen[1]!.members.map((m) => m.id));
@@ -126,7 +126,7 @@ test("shows next_cursor as received, on the wire with %3D, and decoded", async (
 
   // The next page's request carries it encoded, as the inspector shows.
   const answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Next page" }).click();
+  await page.getByRole("button", { name: "Next page", exact: true }).click();
   await answered;
   await expect(page.getByTestId("inspector-url")).toContainText("%3D");
 });
@@ -142,7 +142,7 @@ test("fetches all of a 20,000-member workspace into the table", async ({ page, r
   await page.getByLabel("Method").fill("users.list");
   await page.getByLabel("limit").fill("200");
   await expect(page.getByLabel("Installation")).not.toHaveValue("");
-  await page.getByRole("button", { name: "Fetch all" }).click();
+  await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect(page.getByRole("progressbar", { name: "Fetch all progress" })).toBeVisible();
   await expect(page.getByText("Every page fetched")).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId("fetch-all-items")).toHaveText(expected.toLocaleString("en-US"));
@@ -177,9 +177,9 @@ test("Cancel stops a walk and keeps what arrived", async ({ page, request }) => 
     await page.goto("/explorer");
     await page.getByLabel("limit").fill("20");
     await expect(page.getByLabel("Installation")).not.toHaveValue("");
-    await page.getByRole("button", { name: "Fetch all" }).click();
+    await page.getByRole("button", { name: "Fetch all", exact: true }).click();
     await expect(page.getByTestId("fetch-all-pages")).not.toHaveText("0");
-    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
     await expect(page.getByText(/Cancelled after \d+ pages/)).toBeVisible();
     const pages = await page.getByTestId("fetch-all-pages").textContent();
     await page.waitForTimeout(1000);
@@ -195,13 +195,13 @@ test("a 429 during Fetch all shows the Retry-After countdown", async ({ page, re
   await page.goto("/explorer");
   await page.getByLabel("limit").fill("20");
   await expect(page.getByLabel("Installation")).not.toHaveValue("");
-  await page.getByRole("button", { name: "Fetch all" }).click();
+  await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect(page.getByText(/Rate limited \(HTTP 429\)/)).toBeVisible({ timeout: 30_000 });
   const countdown = page.getByTestId("retry-countdown");
   const first = Number((await countdown.textContent())!.replace(/\D/g, ""));
   expect(first).toBeGreaterThan(0);
   await expect.poll(async () => Number((await countdown.textContent())!.replace(/\D/g, ""))).toBeLessThan(first);
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(page.getByText(/Cancelled after/)).toBeVisible();
 });
 
@@ -213,7 +213,7 @@ test("a hand-edited cursor shows invalid_cursor and offers to start over", async
 
   await page.getByLabel("cursor", { exact: true }).fill(edited);
   const answered = page.waitForResponse(isUsersListCall);
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   expect(((await (await answered).json()) as UsersList).error).toBe("invalid_cursor");
   const platformError = page.getByRole("alert").filter({ hasText: "The platform answered" });
   await expect(platformError).toContainText("invalid_cursor");
@@ -228,10 +228,10 @@ test("a hand-edited cursor shows invalid_cursor and offers to start over", async
 test("Copy as curl puts $TOKEN on the clipboard, never the token", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await sendFirstPage(page, "50");
-  await page.getByRole("button", { name: "Next page" }).click();
+  await page.getByRole("button", { name: "Next page", exact: true }).click();
   await expect(page.getByTestId("page-number")).toHaveText("Page 2");
 
-  await page.getByRole("button", { name: "Copy as curl" }).click();
+  await page.getByRole("button", { name: "Copy as curl", exact: true }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(`-H "Authorization: Bearer $TOKEN"`);
   expect(copied).toMatch(/\/emulator\/api\/users\.list\?limit=50&cursor=[A-Za-z0-9%]+%3D'/);
