@@ -171,22 +171,35 @@ test("fetches all of a 20,000-member workspace into the table", async ({ page, r
   await resetEmulator(request);
 });
 
-test("Cancel stops a walk and keeps what arrived", async ({ page, request }) => {
-  await request.post("/emulator/admin/faults", { data: { latency_ms: 150, methods: ["users.list"] } });
+test("Cancel stops the walk on the server and keeps what arrived", async ({ page, request }) => {
+  // users.list allows 20 calls a minute with rate limits on: what is left of that budget after Cancel says
+  // how many upstream calls the walk made, so a server that kept walking would be caught.
+  const BUDGET = 20;
+  await request.post("/emulator/admin/rate-limits", { data: { enabled: true } });
+  await request.post("/emulator/admin/faults", { data: { latency_ms: 300, methods: ["users.list"] } });
   try {
     await page.goto("/explorer");
-    await page.getByLabel("limit").fill("20");
+    await page.getByLabel("limit").fill("10");
     await expect(page.getByLabel("Installation")).not.toHaveValue("");
     await page.getByRole("button", { name: "Fetch all", exact: true }).click();
-    await expect(page.getByTestId("fetch-all-pages")).not.toHaveText("0");
+    await expect(page.getByTestId("fetch-all-pages")).toHaveText("2");
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
     await expect(page.getByText(/Cancelled after \d+ pages/)).toBeVisible();
-    const pages = await page.getByTestId("fetch-all-pages").textContent();
-    await page.waitForTimeout(1000);
-    await expect(page.getByTestId("fetch-all-pages")).toHaveText(pages!);
-    expect(Number(pages)).toBeLessThan(100);
+    const shown = Number(await page.getByTestId("fetch-all-pages").textContent());
+    await page.waitForTimeout(2000);
+    await expect(page.getByTestId("fetch-all-pages")).toHaveText(String(shown));
+
+    await request.post("/emulator/admin/faults", { data: { latency_ms: 0, methods: [] } });
+    const session = (await (await page.request.get("/api/session")).json()) as { installations: Array<{ id: string }> };
+    const query = new URLSearchParams({ installation: session.installations[0]!.id, token: "bot", limit: "1" });
+    let left = 0;
+    while ((await page.request.get(`/api/call/users.list?${query}`)).status() === 200) left++;
+    // The pages shown, at most one more in flight when Cancel was pressed, and nothing after.
+    expect(BUDGET - left).toBeGreaterThanOrEqual(shown);
+    expect(BUDGET - left).toBeLessThanOrEqual(shown + 2);
   } finally {
     await request.post("/emulator/admin/faults", { data: { latency_ms: 0, methods: [] } });
+    await request.post("/emulator/admin/rate-limits", { data: { enabled: false } });
   }
 });
 
