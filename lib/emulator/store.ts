@@ -22,7 +22,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     installations: new Map(),
     tokens: new Map(),
     codes: new Map(),
-    workspace: createWorkspace({ seed: shape.seed, users: shape.users, basePath: options.basePath }),
+    workspace: createWorkspace({ seed: shape.seed, users: shape.users }),
     rateLimitsEnabled: options.rateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },

@@ -66,7 +66,6 @@ export interface Workspace {
   seed: string;
   /** Generated (human) members; bot users come after them. */
   userCount: number;
-  basePath: string;
   /** Keys the HMAC of pagination cursors: random, so cursors die with the workspace (restart, reset). */
   cursorSecret: Buffer;
   channels: Channel[];
@@ -88,7 +87,6 @@ export interface Workspace {
 export interface CreateWorkspaceOptions {
   seed: string;
   users?: number;
-  basePath?: string;
 }
 
 interface ScrambleKeys {
@@ -289,7 +287,6 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     team,
     seed: options.seed,
     userCount,
-    basePath: options.basePath ?? "",
     cursorSecret: randomBytes(32),
     channels,
     channelsById: new Map(channels.map((c) => [c.id, c])),
