@@ -4,8 +4,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   reactStrictMode: true,
-  // pino's transports and the emulator's crypto stay on Node, outside the bundle.
-  serverExternalPackages: ["pino"],
+  // pino's transports, the emulator's crypto and the Redis client stay on Node, outside the bundle.
+  serverExternalPackages: ["pino", "ioredis"],
   // `next dev` logs each request's path, and an incoming webhook's path holds its secret: leave those out.
   logging: { incomingRequests: { ignore: [/\/services\//] } },
   async headers() {

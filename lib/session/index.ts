@@ -26,6 +26,7 @@ export {
 export { MAX_INSTALLATIONS } from "./installation-store";
 export { readSealedCookie, writeSealedCookie, deleteCookie, sealValue, unsealValue, MAX_SEALED_COOKIE_BYTES } from "./sealed-cookie";
 export { InMemoryRefreshCoordinator, getRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
+export { RedisRefreshCoordinator, type RedisRefreshCoordinatorOptions } from "./redis-refresh-coordinator";
 export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
 export { getSessionRuntime, type SessionRuntime } from "./runtime";
 export { proxyMethodCall } from "./call-proxy";

@@ -1,5 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { RedisRefreshCoordinator } from "./redis-refresh-coordinator";
 
 /**
  * Coordinates token refreshes so that one refresh token is spent once. `run` makes concurrent callers with
@@ -72,9 +74,24 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
 const KEY = Symbol.for("switchboard.refreshCoordinator");
 type GlobalWithCoordinator = typeof globalThis & { [KEY]?: RefreshCoordinator };
 
-/** The process's coordinator, shared by every route bundle (kept on globalThis like the embedded emulator). */
+/**
+ * The process's coordinator, shared by every route bundle (kept on globalThis like the embedded emulator):
+ * Redis when REDIS_URL is set (several instances), otherwise in memory (one instance).
+ */
 export function getRefreshCoordinator(): RefreshCoordinator {
   const g = globalThis as GlobalWithCoordinator;
-  g[KEY] ??= new InMemoryRefreshCoordinator();
+  g[KEY] ??= createRefreshCoordinator();
   return g[KEY];
+}
+
+function createRefreshCoordinator(): RefreshCoordinator {
+  const config = getConfig();
+  if (!config.redisUrl) return new InMemoryRefreshCoordinator();
+  return new RedisRefreshCoordinator({
+    url: config.redisUrl,
+    passwords: config.sessionPasswords,
+    resultTtlMs: REFRESH_RESULT_TTL_MS,
+    // A refresh is one upstream call, bounded by the upstream timeout: the lock outlives it with room.
+    lockTtlMs: 2 * config.upstreamTimeoutMs + 5_000,
+  });
 }
