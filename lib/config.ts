@@ -21,6 +21,15 @@ const optionalUrl = z.preprocess(
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must use http or https")
     .optional(),
 );
+const optionalRedisUrl = z.preprocess(
+  emptyAsUnset,
+  z
+    .string()
+    .trim()
+    .url("must be a Redis URL such as redis://localhost:6379 (rediss:// for TLS)")
+    .refine((u) => /^rediss?:$/.test(new URL(u).protocol), "must use redis:// or rediss://, for example redis://localhost:6379")
+    .optional(),
+);
 const intWithDefault = (fallback: number, min: number, max: number) =>
   z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 const boolWithDefault = (fallback: boolean) =>
@@ -63,7 +72,8 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   /** Comma-separated hosts an incoming-webhook URL may point at (the real platform's webhook host). */
   WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
-  REDIS_URL: optionalUrl,
+  /** Set when several instances serve the console: they coordinate token refreshes through this Redis. */
+  REDIS_URL: optionalRedisUrl,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
   EMULATOR_SEED: z.preprocess(emptyAsUnset, z.string().default("switchboard")),

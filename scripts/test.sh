@@ -17,6 +17,21 @@ if [ ! -x "$CHROMIUM" ]; then
   fi
 fi
 
+# The refresh-coordination tests start their own redis-server (nothing saved to disk) on a free port.
+REDIS_SERVER="${REDIS_SERVER_PATH:-redis-server}"
+if ! command -v "$REDIS_SERVER" >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "redis-server is missing: installing Debian's redis-server package..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "The refresh-coordination tests need redis-server, and it is missing." >&2
+    echo "Install it as root with:  apt-get update && apt-get install -y redis-server" >&2
+    echo "(or set REDIS_SERVER_PATH to another redis-server binary)." >&2
+    exit 1
+  fi
+fi
+
 export NEXT_TELEMETRY_DISABLED=1
 npx vitest run
 npx playwright test

@@ -10,24 +10,21 @@ import { startRedis, type TestRedis } from "./support/redis";
  */
 interface Implementation {
   name: string;
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
   instances(n: number, resultTtlMs: number): RefreshCoordinator[];
 }
 
 let redis: TestRedis;
 const redisCoordinators: RedisRefreshCoordinator[] = [];
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(redisCoordinators.map((c) => c.close()));
-  await redis?.stop();
-});
 
 const PASSWORDS = { "1": randomBytes(32).toString("base64url") };
 
 const implementations: Implementation[] = [
   {
     name: "InMemoryRefreshCoordinator",
+    async setup() {},
+    async teardown() {},
     instances(n, resultTtlMs) {
       const coordinator = new InMemoryRefreshCoordinator(resultTtlMs);
       return Array.from({ length: n }, () => coordinator);
@@ -35,6 +32,13 @@ const implementations: Implementation[] = [
   },
   {
     name: "RedisRefreshCoordinator",
+    async setup() {
+      redis = await startRedis();
+    },
+    async teardown() {
+      await Promise.all(redisCoordinators.map((c) => c.close()));
+      await redis?.stop();
+    },
     instances(n, resultTtlMs) {
       // A prefix per call keeps the tests apart in one Redis.
       const keyPrefix = `contract:${randomBytes(6).toString("hex")}:`;
@@ -51,6 +55,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MINUTE_MS = 60_000;
 
 describe.each(implementations)("$name (refresh coordinator contract)", (implementation) => {
+  beforeAll(() => implementation.setup());
+  afterAll(() => implementation.teardown());
+
   it("runs fn once for twenty concurrent callers of one key, and all get its result", async () => {
     const [coordinator] = implementation.instances(1, MINUTE_MS);
     let runs = 0;

@@ -64,12 +64,21 @@ export async function startRedis(): Promise<TestRedis> {
     }
     throw new Error(`redis-server on port ${port} did not answer PING within 5 s: ${stderr.trim()}`);
   })();
-  await Promise.race([ready, failed]);
+  try {
+    await Promise.race([ready, failed]);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw error;
+  }
 
+  // A test that throws before stop() must not leave a server behind when the test process ends.
+  const killOnExit = () => child.kill("SIGTERM");
+  process.once("exit", killOnExit);
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     async stop() {
+      process.removeListener("exit", killOnExit);
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         await exited;
