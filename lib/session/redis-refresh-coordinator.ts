@@ -90,7 +90,7 @@ export class RedisRefreshCoordinator implements RefreshCoordinator {
     if (seal === null) return undefined;
     const kept = await unsealValue<{ value: T }>(seal, this.options.passwords, this.sealTtlS());
     if (!kept) {
-      // Only a seal made with another password gets here: instances must share SESSION_PASSWORD.
+      // A seal made with a password this instance lacks (or a damaged one): instances must share SESSION_PASSWORD.
       logger.warn("refresh coordination: a kept refresh result does not unseal; do all instances share SESSION_PASSWORD?");
       return undefined;
     }
