@@ -36,7 +36,14 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
   const elapsed = (state.endedAt ?? now) - state.startedAt;
   const rate = elapsed > 0 ? (state.items.length / elapsed) * 1000 : 0;
   const remaining = state.retryAt ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : null;
-  const fraction = state.status === "done" ? 1 : Math.min(1, state.pages / Math.max(1, maxPages));
+  // How many pages remain is unknown until next_cursor comes back empty: the bar pulses while pages arrive,
+  // counts down a Retry-After wait, and fills when the walk ends.
+  const bar =
+    state.status === "waiting" && remaining !== null && state.retryAfterS
+      ? { percent: (remaining / state.retryAfterS) * 100, className: "bg-amber-400" }
+      : state.status === "running"
+        ? { percent: 100, className: "animate-pulse bg-emerald-400" }
+        : { percent: 100, className: state.status === "error" ? "bg-rose-500" : state.status === "done" && !state.capped ? "bg-emerald-500" : "bg-amber-400" };
   const badge = STATUS_BADGE[state.status];
   const finished = state.status === "done" || state.status === "cancelled" || state.status === "error";
 
@@ -46,6 +53,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
         <span className="flex items-center gap-2">
           Fetch all <span className="font-mono font-normal text-slate-500">{state.method}</span>
           <Badge tone={badge.tone}>{badge.text}</Badge>
+          <span className="text-xs font-normal text-slate-500">page cap {formatCount(maxPages)}</span>
         </span>
       }
       actions={
@@ -70,16 +78,11 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
       <div
         role="progressbar"
         aria-label="Fetch all progress"
-        aria-valuemin={0}
-        aria-valuemax={maxPages}
-        aria-valuenow={state.pages}
-        aria-valuetext={`${state.pages} pages, ${state.items.length} items`}
+        aria-valuetext={`${state.pages} pages, ${state.items.length} items${state.status === "waiting" ? `, waiting ${remaining ?? 0} s` : ""}`}
+        {...(active ? {} : { "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 100 })}
         className="h-2 overflow-hidden rounded-full bg-slate-100"
       >
-        <div
-          className={`h-full rounded-full transition-[width] duration-200 ${state.status === "error" ? "bg-rose-500" : state.status === "waiting" ? "bg-amber-400" : "bg-emerald-500"} ${active ? "animate-pulse" : ""}`}
-          style={{ width: `${Math.max(active ? 3 : 0, fraction * 100)}%` }}
-        />
+        <div className={`h-full rounded-full transition-[width] duration-200 ${bar.className}`} style={{ width: `${bar.percent}%` }} />
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite">
         <Stat label="Pages" value={<span data-testid="fetch-all-pages">{formatCount(state.pages)}</span>} />
