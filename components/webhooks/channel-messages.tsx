@@ -7,7 +7,8 @@ const time = (ts: string) => new Date(Number(ts.split(".")[0]) * 1000).toLocaleT
 /** The webhook's channel in the embedded emulator, so the developer sees the message arrive. */
 export function ChannelMessages({ channelId, channelName }: { channelId: string; channelName: string }) {
   const { data, error } = useEmulatorChannel(channelId);
-  const name = data?.channel.name ?? channelName;
+  // The install reports the channel as "#general"; the emulator's state as "general".
+  const name = (data?.channel.name ?? channelName).replace(/^#/, "");
   return (
     <section aria-labelledby="channel-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex items-center justify-between border-b border-slate-100 px-4 py-3">

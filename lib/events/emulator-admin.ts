@@ -50,7 +50,7 @@ export async function readEmulatorChannel(channelId: string): Promise<EmulatorCh
   const channels = (state.channels ?? []) as Array<{ id: string; name: string; messages: AdminMessage[] }>;
   const channel = channels.find((c) => c.id === channelId);
   return {
-    channel: { id: channelId, name: channel?.name ?? channelId },
+    channel: { id: channelId, name: channel?.name ?? null },
     messages: (channel?.messages ?? [])
       .slice(-SHOWN_MESSAGES)
       .reverse()

@@ -36,7 +36,8 @@ export interface WebhookSendResponse {
 
 /** A channel's latest messages in the embedded emulator (GET /api/emulator/messages). */
 export interface EmulatorChannelMessages {
-  channel: { id: string; name: string };
+  /** name: null until the channel has a message (the emulator's admin state lists only those). */
+  channel: { id: string; name: string | null };
   /** `author`: the username, member id or bot id that posted. `via`: how it arrived (incoming-webhook, …). */
   messages: Array<{ ts: string; text: string; via: string; author: string }>;
 }
