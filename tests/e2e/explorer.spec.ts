@@ -12,6 +12,8 @@ async function resetEmulator(request: APIRequestContext, users = DEFAULT_USERS) 
   expect(reset.ok()).toBe(true);
   const limits = await request.post("/emulator/admin/rate-limits", { data: { enabled: false } });
   expect(limits.ok()).toBe(true);
+  const faults = await request.post("/emulator/admin/faults", { data: { latency_ms: 0, error_rate: 0, drop_rate: 0, methods: [] } });
+  expect(faults.ok()).toBe(true);
 }
 
 async function memberCount(request: APIRequestContext): Promise<number> {

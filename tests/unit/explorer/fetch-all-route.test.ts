@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
+import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
+import { installIn } from "../session/support/install";
+
+/** GET /api/call/{method}/all driven like the browser drives it: a session from a real install, the emulator over HTTP. */
+
+let testConsole: TestConsole;
+let browser: TestBrowser;
+let installation: string;
+
+beforeAll(async () => {
+  testConsole = await startTestConsole();
+  browser = new TestBrowser(testConsole.origin);
+  await installIn(browser);
+  const session = (await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: Array<{ id: string }> };
+  installation = session.installations[0]!.id;
+});
+
+afterAll(async () => {
+  await testConsole.close();
+});
+
+const walk = (query: Record<string, string>, method = "users.list", init: RequestInit = {}) =>
+  browser.send(fetchAllRoute, `/api/call/${method}/all?${new URLSearchParams({ installation, token: "bot", ...query })}`, { ...init, params: { method } });
+
+async function events(response: Response): Promise<FetchAllEvent[]> {
+  const out: FetchAllEvent[] = [];
+  for await (const event of readNdjson(response.body!)) out.push(event as FetchAllEvent);
+  return out;
+}
+
+async function memberCount(): Promise<number> {
+  const state = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { team: { members: number } };
+  return state.team.members;
+}
+
+describe("GET /api/call/{method}/all", () => {
+  it("streams every member once as NDJSON and ends with done", async () => {
+    const response = await walk({ limit: "7" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/x-ndjson");
+    expect(response.headers.get("cache-control")).toContain("no-transform");
+    const lines = await events(response);
+    const pages = lines.filter((e): e is PageEvent => e.type === "page");
+    const ids = pages.flatMap((p) => (p.response.members as Array<{ id: string }>).map((m) => m.id));
+    const expected = await memberCount();
+    expect(new Set(ids).size).toBe(expected);
+    expect(ids).toHaveLength(expected);
+    expect(lines.at(-1)).toMatchObject({ type: "done", pages: pages.length, items: expected, capped: false });
+  });
+
+  it("stops at the page cap", async () => {
+    const lines = await events(await walk({ limit: "5", max_pages: "2" }));
+    expect(lines.filter((e) => e.type === "page")).toHaveLength(2);
+    expect(lines.at(-1)).toMatchObject({ type: "done", pages: 2, capped: true });
+  });
+
+  it("ends with the platform's invalid_cursor for an edited cursor", async () => {
+    const lines = await events(await walk({ cursor: "dXNlcjpVMDAwMDAwMDE=" }));
+    expect(lines).toEqual([{ type: "error", error: "invalid_cursor", page: 1 }]);
+  });
+
+  it("refreshes an expired token before the stream starts, and saves it in the cookie", async () => {
+    await fetch(`${testConsole.origin}/emulator/admin/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_s: 43_200 }),
+    });
+    const before = browser.cookieHeader();
+    const response = await walk({ limit: "20" });
+    expect(response.headers.getSetCookie().length).toBeGreaterThan(0);
+    expect(browser.cookieHeader()).not.toBe(before);
+    expect((await events(response)).at(-1)).toMatchObject({ type: "done", items: await memberCount() });
+  });
+
+  it("answers errors before any page as ordinary JSON errors", async () => {
+    const unknown = await browser.send(fetchAllRoute, `/api/call/users.list/all?installation=nope&token=bot`, { params: { method: "users.list" } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ ok: false, error: "unknown_installation" });
+
+    const badMethod = await browser.send(fetchAllRoute, `/api/call/x/all?installation=${installation}`, { params: { method: "users/list" } });
+    expect(badMethod.status).toBe(400);
+
+    const badCap = await walk({ max_pages: "0" });
+    expect(badCap.status).toBe(422);
+
+    const crossSite = await walk({}, "users.list", { headers: { "sec-fetch-site": "cross-site" } });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it("never sends a token, in any line", async () => {
+    const response = await walk({ limit: "50" });
+    const text = await response.text();
+    expect(text).not.toMatch(/xox[a-z]-|xoxe/);
+  });
+});
