@@ -204,6 +204,22 @@ export function Explorer() {
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_25rem]">
         <div className="min-w-0 space-y-4">
+          {all !== null && result !== null && (
+            <div role="tablist" aria-label="Walk" className="inline-flex rounded-md bg-slate-200/70 p-0.5 text-sm">
+              {(["page", "all"] as const).map((m) => (
+                <button
+                  key={m}
+                  type="button"
+                  role="tab"
+                  aria-selected={mode === m}
+                  onClick={() => setMode(m)}
+                  className={`rounded px-3 py-0.5 ${mode === m ? "bg-white font-medium text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+                >
+                  {m === "page" ? `Page by page (page ${page})` : `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${all.status === "running" || all.status === "waiting" ? "walking" : all.status})`}
+                </button>
+              ))}
+            </div>
+          )}
           {showAll ? (
             <FetchAllPanel state={all} maxPages={Number(maxPages) || DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
           ) : (
