@@ -7,7 +7,7 @@ import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
 import { currentCursor, pageNumber, popPage, pushPage, START, startAt, type PageStack } from "@/lib/explorer/pagination";
-import { callQuery, fromSearchParams, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
+import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
@@ -98,11 +98,13 @@ export function Explorer() {
     [trigger, history],
   );
 
+  const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
   const sendForm = useCallback(() => {
+    if (!canSend) return;
     setPageCounts([]);
     setPageTimings([]);
     void send(request, request.cursor, startAt(request.cursor));
-  }, [request, send]);
+  }, [canSend, request, send]);
 
   const nextCursor = result ? nextCursorOf(result.body) : null;
   const onNext = () => nextCursor && void send(request, nextCursor, pushPage(stack, nextCursor));

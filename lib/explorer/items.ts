@@ -26,7 +26,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** Finds the array a paginated response carries: members, channels, or the first array field. */
 export function findCollection(body: unknown): Collection | null {
-  if (!isRecord(body)) return null;
+  // An error answer (the platform's or the console's, whose `issues` is an array) carries no collection.
+  if (!isRecord(body) || body.ok === false) return null;
   if (Array.isArray(body.members)) return { field: "members", kind: "members", items: body.members };
   if (Array.isArray(body.channels)) return { field: "channels", kind: "channels", items: body.channels };
   for (const [field, value] of Object.entries(body)) {

@@ -36,7 +36,7 @@ async function sendFirstPage(page: Page, limit: string) {
   await page.goto("/explorer");
   await page.getByLabel("Method").fill("users.list");
   await page.getByLabel("limit").fill(limit);
-  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
   const answered = page.waitForResponse(isUsersListCall);
   await page.getByRole("button", { name: "Send", exact: true }).click();
   return (await (await answered).json()) as UsersList;
@@ -143,7 +143,7 @@ test("fetches all of a 20,000-member workspace into the table", async ({ page, r
   await page.goto("/explorer");
   await page.getByLabel("Method").fill("users.list");
   await page.getByLabel("limit").fill("200");
-  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
   await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect(page.getByRole("progressbar", { name: "Fetch all progress" })).toBeVisible();
   await expect(page.getByText("Every page fetched")).toBeVisible({ timeout: 120_000 });
@@ -182,7 +182,7 @@ test("Cancel stops the walk on the server and keeps what arrived", async ({ page
   try {
     await page.goto("/explorer");
     await page.getByLabel("limit").fill("10");
-    await expect(page.getByLabel("Installation")).not.toHaveValue("");
+    await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
     await page.getByRole("button", { name: "Fetch all", exact: true }).click();
     await expect(page.getByTestId("fetch-all-pages")).toHaveText("2");
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
@@ -209,7 +209,7 @@ test("a 429 during Fetch all shows the Retry-After countdown", async ({ page, re
   await request.post("/emulator/admin/rate-limits", { data: { enabled: true } });
   await page.goto("/explorer");
   await page.getByLabel("limit").fill("20");
-  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
   await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect(page.getByText(/Rate limited \(HTTP 429\)/)).toBeVisible({ timeout: 30_000 });
   const countdown = page.getByTestId("retry-countdown");
@@ -268,7 +268,7 @@ test("method and parameters live in the URL, so a view reloads", async ({ page }
   await page.getByRole("button", { name: "+ Add parameter" }).click();
   await page.getByLabel("Parameter 1 name").fill("exclude_archived");
   await page.getByLabel("Parameter 1 value").fill("true");
-  await expect(page.getByLabel("Installation")).not.toHaveValue("");
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
   await page.keyboard.press("Control+Enter");
   await expect(page.getByTestId("page-items")).toContainText("items on this page");
   expect(page.url()).toContain("method=conversations.list");

@@ -34,6 +34,7 @@ describe("collections", () => {
     expect(findCollection({ ok: true, channels: [] })?.field).toBe("channels");
     expect(findCollection({ ok: true, files: [{ id: "F1" }] })).toEqual({ field: "files", kind: "items", items: [{ id: "F1" }] });
     expect(findCollection({ ok: true, user: {} })).toBeNull();
+    expect(findCollection({ ok: false, error: "invalid_request", issues: [{ path: "installation" }] })).toBeNull();
   });
 
   it("reads a member's email from its profile", () => {
