@@ -128,7 +128,9 @@ export function Explorer() {
 
   // Ctrl/Cmd+Enter sends from anywhere on the page.
   const sendRef = useRef(sendForm);
-  sendRef.current = sendForm;
+  useEffect(() => {
+    sendRef.current = sendForm;
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {

@@ -41,11 +41,30 @@ function parseWire(header: string | null): WireRequest | null {
 
 async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiCallResult> {
   const started = performance.now();
-  const response = await fetch(`/api/call/${encodeURIComponent(arg.method)}?${arg.query}`, {
-    headers: { accept: "application/json" },
-    cache: "no-store",
-  });
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`/api/call/${encodeURIComponent(arg.method)}?${arg.query}`, {
+      headers: { accept: "application/json" },
+      cache: "no-store",
+    });
+    text = await response.text();
+  } catch (error) {
+    // The console itself could not be reached: shown like any other failed call, not thrown at the page.
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      method: arg.method,
+      status: 0,
+      body: { ok: false, error: "network_error", message: `The console could not be reached (${message}).` },
+      bytes: 0,
+      upstreamMs: null,
+      roundTripMs: Math.round(performance.now() - started),
+      refreshed: false,
+      wire: null,
+      retryAfterS: null,
+      at: Date.now(),
+    };
+  }
   const roundTripMs = Math.round(performance.now() - started);
   let body: unknown;
   try {
