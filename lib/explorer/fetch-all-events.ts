@@ -1,7 +1,7 @@
 /**
  * The NDJSON protocol of GET /api/call/{method}/all: one JSON object per line, in this order:
- * any number of "page" and "ratelimited" lines, then exactly one "done" or "error" line (none when the
- * client went away). A page line carries the platform's response as it came, so the server never
+ * any number of "page" and "ratelimited" lines, then exactly one "done", "error" or "resume" line (none when
+ * the client went away). A page line carries the platform's response as it came, so the server never
  * re-serializes a page it only forwards.
  */
 
@@ -26,6 +26,18 @@ export interface RateLimitedEvent {
   retryAfterS: number;
 }
 
+/**
+ * The walk stopped early so that the browser continues it in a new request from `cursor`: the session's
+ * token was refreshed while the body streamed, and only a new request can save the new token in the
+ * session cookie (its first call does, before that response starts).
+ */
+export interface ResumeEvent {
+  type: "resume";
+  page: number;
+  cursor: string;
+  reason: "token_refreshed";
+}
+
 export interface DoneEvent {
   type: "done";
   pages: number;
@@ -43,7 +55,7 @@ export interface ErrorEvent {
   page: number;
 }
 
-export type FetchAllEvent = PageEvent | RateLimitedEvent | DoneEvent | ErrorEvent;
+export type FetchAllEvent = PageEvent | RateLimitedEvent | ResumeEvent | DoneEvent | ErrorEvent;
 
 /** Default and ceiling of the page cap (100,000 members at limit 200 is 500 pages). */
 export const DEFAULT_MAX_PAGES = 1000;

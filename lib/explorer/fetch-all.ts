@@ -18,6 +18,8 @@ export interface UpstreamPage {
   durationMs: number;
   /** Seconds, from Retry-After, on a 429. */
   retryAfterS?: number;
+  /** The session's token was refreshed to make this call. */
+  refreshed?: boolean;
 }
 
 export interface WalkOptions {
@@ -87,9 +89,13 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
   let waits = 0;
   let pending = options.firstPage;
 
+  // The first call of a request runs before its response starts, so a refresh it makes is saved.
+  let beforeHeaders = true;
   while (!signal.aborted) {
     const pageNumber = pages + 1;
     const upstream = pending ?? (await call(cursor ? { ...params, cursor } : params, signal));
+    const refreshedMidStream = Boolean(upstream.refreshed) && !beforeHeaders;
+    beforeHeaders = false;
     pending = undefined;
     if (signal.aborted) return;
 
@@ -135,6 +141,10 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
     };
     if (!next) {
       yield { event: { type: "done", pages, items: total, capped: false, ms: now() - started } };
+      return;
+    }
+    if (refreshedMidStream) {
+      yield { event: { type: "resume", page: pageNumber, cursor: next, reason: "token_refreshed" } };
       return;
     }
     if (pages >= maxPages) {

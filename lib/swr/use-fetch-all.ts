@@ -2,7 +2,7 @@
 
 import { useCallback, useRef, useState } from "react";
 import useSWRSubscription from "swr/subscription";
-import { readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
+import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 import { findCollection, type CollectionKind } from "@/lib/explorer/items";
 
 export interface PageTiming {
@@ -85,9 +85,26 @@ function apply(state: FetchAllState, event: FetchAllEvent): FetchAllState {
       return { ...state, status: "waiting", retryAfterS: event.retryAfterS, retryAt: Date.now() + event.retryAfterS * 1000 };
     case "done":
       return { ...state, status: "done", capped: event.capped, endedAt: Date.now(), retryAt: null };
+    case "resume":
+      return state;
     case "error":
       return { ...state, status: "error", error: event.error, message: event.message ?? null, endedAt: Date.now(), retryAt: null };
   }
+}
+
+/** Page numbers of a resumed request, counted from the start of the whole walk. */
+function renumber(event: FetchAllEvent, before: number): FetchAllEvent {
+  if (before === 0 || event.type === "done") return event;
+  return { ...event, page: event.page + before };
+}
+
+/** The query that continues a walk from `cursor`, with the page cap reduced by the pages already walked. */
+function resumeQuery(query: string, cursor: string, walked: number): string {
+  const next = new URLSearchParams(query);
+  next.set("cursor", cursor);
+  const cap = Number(next.get("max_pages") ?? DEFAULT_MAX_PAGES);
+  next.set("max_pages", String(Math.max(1, cap - walked)));
+  return next.toString();
 }
 
 /**
@@ -109,28 +126,42 @@ export function useFetchAll() {
       latest.current = state;
       next(null, state);
       (async () => {
+        let query = run.query;
+        // Pages before the current request: a walk resumed in a new request numbers its pages from 1 again.
+        let before = 0;
         try {
-          const response = await fetch(`/api/call/${encodeURIComponent(run.method)}/all?${run.query}`, {
-            signal: controller.signal,
-            headers: { accept: "application/x-ndjson" },
-            cache: "no-store",
-          });
-          if (!response.ok || !response.body) {
-            const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
-            state = apply(state, { type: "error", error: body.error ?? `http_${response.status}`, message: body.message, page: 0 });
-          } else {
-            for await (const event of readNdjson(response.body)) {
-              state = apply(state, event as FetchAllEvent);
+          for (;;) {
+            const response = await fetch(`/api/call/${encodeURIComponent(run.method)}/all?${query}`, {
+              signal: controller.signal,
+              headers: { accept: "application/x-ndjson" },
+              cache: "no-store",
+            });
+            if (!response.ok || !response.body) {
+              const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
+              state = apply(state, { type: "error", error: body.error ?? `http_${response.status}`, message: body.message, page: state.pages + 1 });
+              break;
+            }
+            let resumeAt: string | null = null;
+            for await (const line of readNdjson(response.body)) {
+              const event = line as FetchAllEvent;
+              if (event.type === "resume") {
+                resumeAt = event.cursor;
+                break;
+              }
+              state = apply(state, renumber(event, before));
               latest.current = state;
               next(null, state);
             }
-            if (state.status === "running" || state.status === "waiting") {
-              state = apply(state, { type: "error", error: "stream_ended", message: "The console ended the stream early.", page: state.pages });
-            }
+            if (resumeAt === null) break;
+            before = state.pages;
+            query = resumeQuery(run.query, resumeAt, before);
+          }
+          if (state.status === "running" || state.status === "waiting") {
+            state = apply(state, { type: "error", error: "stream_ended", message: "The console ended the stream early.", page: state.pages + 1 });
           }
         } catch (error) {
           if (controller.signal.aborted) return;
-          state = apply(state, { type: "error", error: "network_error", message: error instanceof Error ? error.message : String(error), page: state.pages });
+          state = apply(state, { type: "error", error: "network_error", message: error instanceof Error ? error.message : String(error), page: state.pages + 1 });
         }
         latest.current = state;
         next(null, state);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
+import { settleTokenForWalk } from "@/lib/explorer/walk-session";
+import { RequestCookieJar, runWithCookieJar } from "@/lib/http";
 import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
 import { installIn } from "../session/support/install";
 
@@ -74,6 +76,61 @@ describe("GET /api/call/{method}/all", () => {
     expect(response.headers.getSetCookie().length).toBeGreaterThan(0);
     expect(browser.cookieHeader()).not.toBe(before);
     expect((await events(response)).at(-1)).toMatchObject({ type: "done", items: await memberCount() });
+  });
+
+  it("resumes in a new request when the token is refreshed mid-walk, and that request saves it", async () => {
+    const advance = (seconds: number) =>
+      fetch(`${testConsole.origin}/emulator/admin/clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ advance_s: seconds }),
+      });
+    // Make sure the token is one the emulator issued just now, then bring it within a minute of its expiry
+    // as the emulator sees it (the console still thinks it has hours left, so nothing refreshes up front).
+    const grants = async () =>
+      ((await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { installations: Array<{ refresh_grants: number }> })
+        .installations[0]!.refresh_grants;
+    await events(await walk({ limit: "50" }));
+    await advance(43_200 - 60);
+    const grantsBefore = await grants();
+
+    const first = await walk({ limit: "5" });
+    expect(first.headers.getSetCookie()).toHaveLength(0);
+    // Page 1 is already read; before page 2 is asked for, the token expires (the cursor is still young).
+    await advance(120);
+    const firstLines = await events(first);
+    const resume = firstLines.at(-1);
+    expect(resume).toMatchObject({ type: "resume", reason: "token_refreshed", page: 2, cursor: expect.any(String) });
+    expect(await grants()).toBe(grantsBefore + 1);
+
+    const cookieBefore = browser.cookieHeader();
+    const rest = await walk({ limit: "5", cursor: (resume as { cursor: string }).cursor });
+    expect(rest.headers.getSetCookie().length).toBeGreaterThan(0);
+    expect(browser.cookieHeader()).not.toBe(cookieBefore);
+    const restLines = await events(rest);
+    expect(restLines.at(-1)).toMatchObject({ type: "done" });
+    const ids = [...firstLines, ...restLines]
+      .filter((e): e is PageEvent => e.type === "page")
+      .flatMap((p) => (p.response.members as Array<{ id: string }>).map((m) => m.id));
+    expect(new Set(ids).size).toBe(await memberCount());
+    expect(ids).toHaveLength(await memberCount());
+
+    // The used refresh token's grace period ends; the installation keeps working on what was saved.
+    await advance(120);
+    const after = await events(await walk({ limit: "50" }));
+    expect(after.at(-1)).toMatchObject({ type: "done", items: await memberCount() });
+  });
+
+  it("refreshes, before a walk, a token that would need it within the walk margin, and only then", async () => {
+    const settle = async (nowMs: number) => {
+      const jar = new RequestCookieJar(browser.request("/api/call/users.list/all"));
+      await runWithCookieJar(jar, () => settleTokenForWalk(installation, "bot", nowMs));
+      return jar.setCookieHeaders();
+    };
+    expect(await settle(Date.now())).toHaveLength(0);
+    // Twenty minutes before expiry: outside the ten-minute refresh window, inside the walk margin.
+    const expiresAt = Date.now() + 12 * 3600_000;
+    expect((await settle(expiresAt - 20 * 60_000)).length).toBeGreaterThan(0);
   });
 
   it("answers errors before any page as ordinary JSON errors", async () => {

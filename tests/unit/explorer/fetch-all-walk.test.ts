@@ -86,6 +86,23 @@ describe("the fetch-all walk", () => {
   });
 });
 
+describe("a token refreshed while the body streams", () => {
+  it("ends the request with a resume line at the next cursor, so a new request can save the token", async () => {
+    const refreshed = { ...page(["U2"], "c3="), refreshed: true };
+    const upstream = scripted([page(["U1"], "c2="), refreshed]);
+    const events = await collect(walkAllPages({ call: upstream.call, params: {}, maxPages: 100, signal: new AbortController().signal }));
+    expect(events.map((e) => e.type)).toEqual(["page", "page", "resume"]);
+    expect(events[2]).toEqual({ type: "resume", page: 2, cursor: "c3=", reason: "token_refreshed" });
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it("goes on when the refresh came with the first page, made before the response started", async () => {
+    const upstream = scripted([{ ...page(["U1"], "c2="), refreshed: true }, page(["U2"], null)]);
+    const events = await collect(walkAllPages({ call: upstream.call, params: {}, maxPages: 100, signal: new AbortController().signal }));
+    expect(events.map((e) => e.type)).toEqual(["page", "page", "done"]);
+  });
+});
+
 describe("the NDJSON stream", () => {
   it("embeds the upstream page as it came and reads back across chunk boundaries", async () => {
     const upstream = page(["U1", "U2"], "c2=");

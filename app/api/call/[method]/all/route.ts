@@ -4,6 +4,7 @@ import { parseFetchAllQuery } from "@/lib/explorer/fetch-all-query";
 import { AppError, getCookieJar, handleRoute, isAppError, runWithCookieJar } from "@/lib/http";
 import { isValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/session";
+import { settleTokenForWalk } from "@/lib/explorer/walk-session";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,7 @@ export const GET = handleRoute(
     // Pages after the first are fetched while the body streams, outside this handler's async context:
     // they read the installation from this request's cookies all the same.
     const jar = await getCookieJar();
+    await settleTokenForWalk(query.installationId, query.tokenKind);
     return streamAllPages({
       params: query.params,
       maxPages: query.maxPages,
