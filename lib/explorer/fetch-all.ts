@@ -83,17 +83,19 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
   const started = now();
   const params = { ...options.params };
   delete params.cursor;
+  // The cursor of the page being fetched: a 429 retries it.
   let cursor: string | null = options.params.cursor || null;
   let pages = 0;
   let total = 0;
   let waits = 0;
-  let pending = options.firstPage;
+  // The next page's call, started before the current page is handed on (see below).
+  let pending: Promise<UpstreamPage> | undefined = options.firstPage ? Promise.resolve(options.firstPage) : undefined;
 
   // The first call of a request runs before its response starts, so a refresh it makes is saved.
   let beforeHeaders = true;
   while (!signal.aborted) {
     const pageNumber = pages + 1;
-    const upstream = pending ?? (await call(cursor ? { ...params, cursor } : params, signal));
+    const upstream = await (pending ?? call(cursor ? { ...params, cursor } : params, signal));
     const refreshedMidStream = Boolean(upstream.refreshed) && !beforeHeaders;
     beforeHeaders = false;
     pending = undefined;
@@ -127,6 +129,16 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
     pages = pageNumber;
     total += count;
     const next = nextCursorOf(body);
+    cursor = next;
+    // The next page is asked for before this one is serialized and written, so that the upstream answer
+    // (and the compression and parsing around it, partly off the main thread) overlaps with the writing.
+    // At most this one call is in flight when the walk stops.
+    if (next && !refreshedMidStream && pages < maxPages) {
+      const prefetch = call({ ...params, cursor: next }, signal);
+      // Awaited on the next turn; a walk that ends first must not leave it as an unhandled rejection.
+      prefetch.catch(() => {});
+      pending = prefetch;
+    }
     yield {
       event: {
         type: "page",
@@ -151,7 +163,6 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
       yield { event: { type: "done", pages, items: total, capped: true, ms: now() - started } };
       return;
     }
-    cursor = next;
   }
 }
 

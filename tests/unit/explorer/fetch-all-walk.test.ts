@@ -73,7 +73,7 @@ describe("the fetch-all walk", () => {
     expect(events).toEqual([{ type: "error", error: "invalid_cursor", page: 1 }]);
   });
 
-  it("makes no further upstream call once aborted", async () => {
+  it("makes no upstream call beyond the one in flight once aborted", async () => {
     const controller = new AbortController();
     const upstream = scripted([page(["U1"], "c2="), page(["U2"], "c3="), page(["U3"], null)]);
     const seen: string[] = [];
@@ -82,7 +82,8 @@ describe("the fetch-all walk", () => {
       controller.abort();
     }
     expect(seen).toEqual(["page"]);
-    expect(upstream.calls).toHaveLength(1);
+    // Page 2 was asked for while page 1 was handed on; page 3 never is.
+    expect(upstream.calls).toHaveLength(2);
   });
 });
 
