@@ -140,7 +140,8 @@ export function requireAccessToken(state: EmulatorState, value: string | undefin
 /** Seconds until an expiring token expires (rounded down, never negative). */
 export function secondsUntilExpiry(record: TokenRecord, now: number): number | undefined {
   if (record.expiresAt === undefined) return undefined;
-  return Math.max(0, Math.floor((record.expiresAt - now) / 1000));
+  // Rounded up: a token issued a few milliseconds before the response is read still says 43200 (spec 2.1).
+  return Math.max(0, Math.ceil((record.expiresAt - now) / 1000));
 }
 
 /** "xoxe.xoxb-…K3f9": the prefix and the last four characters, never more. */

@@ -154,6 +154,20 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     expect((await h.authTest(renewed.access_token)).ok).toBe(true);
   });
 
+  it("says expires_in 43200 for a new token even when the clock moves while the request is served", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    // Every read of the clock moves it on by a millisecond, as a real clock does between issuing and answering.
+    const read = h.clock.now.bind(h.clock);
+    h.clock.now = () => {
+      h.clock.advance(1);
+      return read();
+    };
+    const installed = await h.install(rotation);
+    expect(installed.expires_in).toBe(43200);
+    expect((await h.refresh(rotation, installed.refresh_token)).expires_in).toBe(43200);
+  });
+
   it("within the grace period a replay returns the same new pair; afterwards invalid_refresh_token", async () => {
     const h = createHarness({ refreshGraceSeconds: 60 });
     const { rotation } = await h.apps();
