@@ -17,12 +17,15 @@ test.beforeEach(async ({ request }) => {
 test("installs from the Add to workspace button, and no raw token reaches the browser", async ({ page, context }) => {
   const bodies: { url: string; text: string }[] = [];
   const pending: Promise<void>[] = [];
-  page.on("response", (response) => {
+  // requestfinished fires once a body has fully arrived: a request cut off by a navigation (a session poll
+  // in flight when the consent page loads) never finishes, and waiting for its body would wait forever.
+  page.on("requestfinished", (request) => {
     pending.push(
-      response
-        .body()
+      request
+        .response()
+        .then((response) => response?.body())
         .then((body) => {
-          bodies.push({ url: response.url(), text: body.toString("utf8") });
+          if (body) bodies.push({ url: request.url(), text: body.toString("utf8") });
         })
         // Redirects have no body to read.
         .catch(() => undefined),
