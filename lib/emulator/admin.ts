@@ -76,6 +76,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       installed_at: iso(i.installedAt),
       uninstalled: i.uninstalled,
       refresh_grants: i.refreshGrants,
+      refresh_requests: i.refreshRequests,
       joined_channels: [...i.joinedChannels],
       incoming_webhook: i.incomingWebhook
         ? { hook_id: i.incomingWebhook.hookId, channel_id: i.incomingWebhook.channelId, channel: `#${i.incomingWebhook.channelName}` }

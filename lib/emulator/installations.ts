@@ -68,6 +68,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
       installedAt: now,
       uninstalled: false,
       refreshGrants: 0,
+      refreshRequests: 0,
       joinedChannels: new Set(),
     };
     state.installations.set(installation.id, installation);

@@ -109,6 +109,11 @@ export interface Installation {
   uninstalled: boolean;
   /** Successful refresh grants served (replays within the grace period not counted). */
   refreshGrants: number;
+  /**
+   * Refresh requests answered with tokens, grace-period replays included: a client that refreshes once
+   * per refresh token keeps this equal to refreshGrants.
+   */
+  refreshRequests: number;
   /** Channels the bot user joined (conversations.join). */
   joinedChannels: Set<string>;
 }

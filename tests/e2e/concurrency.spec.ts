@@ -6,10 +6,10 @@ import { expect, test } from "@playwright/test";
  */
 
 interface AdminState {
-  installations: { id: string; app_id: string; refresh_grants: number }[];
+  installations: { id: string; app_id: string; refresh_grants: number; refresh_requests: number }[];
 }
 
-test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh grant", async ({ page }) => {
+test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh grant and one refresh request upstream", async ({ page }) => {
   expect((await page.request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
   await page.goto("/");
   await page.getByRole("link", { name: "Add to workspace" }).click();
@@ -35,6 +35,9 @@ test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh
   const upstream = state.installations.filter((i) => i.app_id === installation?.app.id);
   expect(upstream).toHaveLength(1);
   expect(upstream[0]?.refresh_grants).toBe(1);
+  // A second refresh within the grace period would be answered with the same pair and count no new
+  // grant; counting the requests is what shows the console refreshed only once.
+  expect(upstream[0]?.refresh_requests).toBe(1);
 
   // The console shows the refreshed token, fresh for 12 hours by the server's clock.
   await page.reload();

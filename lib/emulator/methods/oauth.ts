@@ -123,6 +123,7 @@ function refreshGrant(ctx: MethodContext, app: App) {
     if (isRefreshGraceOver(record, now, ctx.options.refreshGraceSeconds) || !record.replacement) {
       throw new WebApiError("invalid_refresh_token");
     }
+    installation.refreshRequests += 1;
     return tokenResponse(ctx, app, installation, pairOf(ctx, record.replacement));
   }
 
@@ -130,6 +131,7 @@ function refreshGrant(ctx: MethodContext, app: App) {
   record.usedAt = now;
   record.replacement = { accessToken: pair.access.value, refreshToken: pair.refresh.value };
   installation.refreshGrants += 1;
+  installation.refreshRequests += 1;
   enforceActiveTokenLimit(ctx.state, installation.id, record.family, now);
   return tokenResponse(ctx, app, installation, pair);
 }

@@ -191,7 +191,9 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     expect(a?.ok).toBe(true);
     expect(b?.access_token).toBe(a?.access_token);
     expect(b?.refresh_token).toBe(a?.refresh_token);
-    expect([...h.emulator.state.installations.values()][0]?.refreshGrants).toBe(1);
+    const [installation] = [...h.emulator.state.installations.values()];
+    expect(installation?.refreshGrants).toBe(1);
+    expect(installation?.refreshRequests).toBe(2);
   });
 
   it("the grace period is configurable", async () => {
@@ -212,6 +214,7 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     await h.refresh(rotation, first.refresh_token);
     const state = (await h.admin("state")).body;
     expect(state.installations[0].refresh_grants).toBe(2);
+    expect(state.installations[0].refresh_requests).toBe(3);
   });
 
   it("refreshes a user token with the user's refresh token", async () => {
