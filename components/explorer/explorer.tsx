@@ -2,12 +2,13 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { nextCursorOf } from "@/lib/explorer/cursor";
+import { SegmentedControl } from "@/components/segmented-control";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
 import { currentCursor, pageNumber, popPage, pushPage, START, startAt, type PageStack } from "@/lib/explorer/pagination";
 import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
+import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
@@ -106,7 +107,7 @@ export function Explorer() {
     void send(request, request.cursor, startAt(request.cursor));
   }, [canSend, request, send]);
 
-  const nextCursor = result ? nextCursorOf(result.body) : null;
+  const nextCursor = result ? readNextCursor(result.body) : null;
   const onNext = () => nextCursor && void send(request, nextCursor, pushPage(stack, nextCursor));
   const onPrevious = () => {
     const back = popPage(stack);
@@ -209,20 +210,19 @@ export function Explorer() {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_25rem]">
         <div className="min-w-0 space-y-4">
           {all !== null && result !== null && (
-            <div role="tablist" aria-label="Walk" className="inline-flex rounded-md bg-slate-200/70 p-0.5 text-sm">
-              {(["page", "all"] as const).map((m) => (
-                <button
-                  key={m}
-                  type="button"
-                  role="tab"
-                  aria-selected={mode === m}
-                  onClick={() => setMode(m)}
-                  className={`rounded px-3 py-0.5 ${mode === m ? "bg-white font-medium text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
-                >
-                  {m === "page" ? `Page by page (page ${page})` : `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${all.status === "running" || all.status === "waiting" ? "walking" : all.status})`}
-                </button>
-              ))}
-            </div>
+            <SegmentedControl
+              label="Walk"
+              className="bg-slate-200/70 text-sm"
+              value={mode}
+              onChange={setMode}
+              options={[
+                { value: "page", label: `Page by page (page ${page})` },
+                {
+                  value: "all",
+                  label: `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${all.status === "running" || all.status === "waiting" ? "walking" : all.status})`,
+                },
+              ]}
+            />
           )}
           {showAll ? (
             <FetchAllPanel state={all} maxPages={Number(maxPages) || DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
@@ -245,20 +245,16 @@ export function Explorer() {
           <Panel
             title="Results"
             actions={
-              <div role="tablist" aria-label="Result view" className="flex rounded-md bg-slate-100 p-0.5 text-sm">
-                {(["table", "json"] as const).map((t) => (
-                  <button
-                    key={t}
-                    type="button"
-                    role="tab"
-                    aria-selected={tab === t}
-                    onClick={() => setTab(t)}
-                    className={`rounded px-3 py-0.5 ${tab === t ? "bg-white font-medium text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
-                  >
-                    {t === "table" ? "Table" : "JSON"}
-                  </button>
-                ))}
-              </div>
+              <SegmentedControl
+                label="Result view"
+                className="bg-slate-100 text-sm"
+                value={tab}
+                onChange={setTab}
+                options={[
+                  { value: "table", label: "Table" },
+                  { value: "json", label: "JSON" },
+                ]}
+              />
             }
           >
             {showAll ? (

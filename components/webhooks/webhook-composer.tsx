@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { SegmentedControl } from "@/components/segmented-control";
 import { ConsoleRequestError } from "@/lib/swr/fetch-json";
 import { useSendWebhook } from "@/lib/swr/use-webhooks";
 import type { WebhookSendResponse, WebhookView } from "@/lib/webhooks/types";
@@ -59,20 +60,16 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
             )}
           </p>
         </div>
-        <div role="tablist" aria-label="Message format" className="inline-flex rounded-md bg-slate-100 p-0.5 text-xs font-medium">
-          {(["text", "json"] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              role="tab"
-              aria-selected={mode === m}
-              onClick={() => setMode(m)}
-              className={`rounded px-3 py-1 ${mode === m ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
-            >
-              {m === "text" ? "Text" : "JSON payload"}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          label="Message format"
+          className="bg-slate-100 text-xs"
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: "text", label: "Text" },
+            { value: "json", label: "JSON payload" },
+          ]}
+        />
       </header>
       <form onSubmit={submit} className="space-y-3 px-4 py-4">
         {mode === "text" ? (

@@ -71,15 +71,3 @@ export function describeCursor(cursor: string): CursorView {
   const decoded = decodeCursorText(cursor);
   return { received: cursor, wire: encodeCursorForWire(cursor), decoded: decoded?.text ?? null, opaqueBytes: decoded?.opaqueBytes ?? 0 };
 }
-
-/**
- * The next cursor of a response, or null at the end. Only response_metadata.next_cursor decides (spec 4.7):
- * empty, null or absent is the end; a short page is not.
- */
-export function nextCursorOf(body: unknown): string | null {
-  if (!body || typeof body !== "object") return null;
-  const meta = (body as { response_metadata?: unknown }).response_metadata;
-  if (!meta || typeof meta !== "object") return null;
-  const next = (meta as { next_cursor?: unknown }).next_cursor;
-  return typeof next === "string" && next !== "" ? next : null;
-}

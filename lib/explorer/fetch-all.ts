@@ -1,5 +1,5 @@
 import { findCollection } from "./items";
-import { nextCursorOf } from "./cursor";
+import { readNextCursor } from "@/lib/platform/cursor";
 import type { FetchAllEvent } from "./fetch-all-events";
 
 /**
@@ -128,7 +128,7 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
     const count = findCollection(body)?.items.length ?? 0;
     pages = pageNumber;
     total += count;
-    const next = nextCursorOf(body);
+    const next = readNextCursor(body);
     cursor = next;
     // The next page is asked for before this one is serialized and written, so that the upstream answer
     // (and the compression and parsing around it, partly off the main thread) overlaps with the writing.

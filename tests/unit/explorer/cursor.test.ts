@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, describeCursor, encodeCursorForWire, nextCursorOf } from "@/lib/explorer/cursor";
+import { decodeCursor, describeCursor, encodeCursorForWire } from "@/lib/explorer/cursor";
+import { readNextCursor } from "@/lib/platform/cursor";
 
 describe("cursor display", () => {
   it("shows the platform's example cursor as received, on the wire with %3D, and decoded", () => {
@@ -36,13 +37,13 @@ describe("cursor display", () => {
 
 describe("the end of a walk", () => {
   it("is reached only when next_cursor is empty, null or absent", () => {
-    expect(nextCursorOf({ ok: true, response_metadata: { next_cursor: "" } })).toBeNull();
-    expect(nextCursorOf({ ok: true, response_metadata: { next_cursor: null } })).toBeNull();
-    expect(nextCursorOf({ ok: true, response_metadata: {} })).toBeNull();
-    expect(nextCursorOf({ ok: true })).toBeNull();
+    expect(readNextCursor({ ok: true, response_metadata: { next_cursor: "" } })).toBeNull();
+    expect(readNextCursor({ ok: true, response_metadata: { next_cursor: null } })).toBeNull();
+    expect(readNextCursor({ ok: true, response_metadata: {} })).toBeNull();
+    expect(readNextCursor({ ok: true })).toBeNull();
   });
 
   it("is not reached by a short page that still has a cursor", () => {
-    expect(nextCursorOf({ ok: true, members: [{ id: "U1" }], response_metadata: { next_cursor: "abc=" } })).toBe("abc=");
+    expect(readNextCursor({ ok: true, members: [{ id: "U1" }], response_metadata: { next_cursor: "abc=" } })).toBe("abc=");
   });
 });
