@@ -80,6 +80,17 @@ function parseRetryAfter(value: string | null): number | undefined {
  * as it came, whatever its `ok`, with what went over the wire (masked). Throws AppError only when there is
  * no answer: 504 after the timeout, 502 when the platform cannot be reached.
  */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Whether a URL points at this machine (localhost, 127.0.0.0/8, [::1]). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return LOOPBACK_HOST.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export async function callMethod(options: CallMethodOptions): Promise<PlatformCallResult> {
   if (!isValidMethodName(options.method)) {
     throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
@@ -93,6 +104,9 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
     headers.authorization = `Bearer ${options.token}`;
     wireHeaders.authorization = `Bearer ${maskToken(options.token)}`;
   }
+  // Compression saves nothing on loopback (the embedded emulator, a local test server) and costs CPU at both
+  // ends, which dominates a long fetch-all walk; anywhere else fetch's default (gzip, deflate, br) stands.
+  if (isLoopbackUrl(url)) headers["accept-encoding"] = "identity";
   let body: string | undefined;
   let wireUrl = url;
   if (httpMethod === "GET") {

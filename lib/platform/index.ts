@@ -1,5 +1,6 @@
 export {
   callMethod,
+  isLoopbackUrl,
   isValidMethodName,
   platformErrorCode,
   DEFAULT_TIMEOUT_MS,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
 import { defaultAppCredentials } from "@/lib/emulator/default-apps";
-import { callMethod, encodeCursorParam, maskToken, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
+import { callMethod, encodeCursorParam, isLoopbackUrl, maskToken, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
 
 describe("maskToken", () => {
   it("keeps the kind prefix and the last four characters", () => {
@@ -120,5 +120,33 @@ describe("callMethod against the emulator", () => {
 
   it("refuses a method name outside [A-Za-z0-9.]", async () => {
     await expect(callMethod({ baseUrl: upstream.url, method: "../admin/reset" })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("compression", () => {
+  it("asks a loopback upstream for an uncompressed answer", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers["accept-encoding"]);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const result = await callMethod({ baseUrl: `http://127.0.0.1:${port}`, method: "api.test" });
+      expect(result.ok).toBe(true);
+      expect(seen).toEqual(["identity"]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it("treats only this machine's addresses as loopback", () => {
+    for (const url of ["http://localhost:3000/emulator", "http://127.0.0.1:9/", "http://127.8.9.10/", "http://[::1]:3000/"]) {
+      expect(isLoopbackUrl(url)).toBe(true);
+    }
+    for (const url of ["https://slack.com", "https://localhost.example.com", "http://10.0.0.1/", "http://128.0.0.1/", "not a url"]) {
+      expect(isLoopbackUrl(url)).toBe(false);
+    }
   });
 });
