@@ -1,0 +1,13 @@
+import { ConfigError, getConfig } from "@/lib/config";
+
+/**
+ * A bad environment stops the process here, with the configuration's own message: Next.js would
+ * otherwise keep serving and answer 500 to every request.
+ */
+try {
+  getConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`\n${error.message}\n`);
+  process.exit(1);
+}
