@@ -4,10 +4,24 @@ import type { EventFeed, ReceivedEvent } from "./feed";
 export const HEARTBEAT_MS = 15_000;
 
 /**
- * A server-sent-events stream of the feed: first a `snapshot` of the kept events (newest first), then one
- * `received` message per new event, until the client goes away.
+ * Which events a viewer may see: those of the workspaces their session has installed into. Event payloads
+ * are workspace data (message text, user ids), and a hosted console serves many people. An envelope with
+ * no team (url_verification) carries nothing of a workspace.
  */
-export function eventFeedStream(feed: EventFeed, signal: AbortSignal, heartbeatMs: number = HEARTBEAT_MS): ReadableStream<Uint8Array> {
+export function visibleToTeams(teamIds: ReadonlySet<string>): (event: ReceivedEvent) => boolean {
+  return (event) => event.teamId === null || teamIds.has(event.teamId);
+}
+
+/**
+ * A server-sent-events stream of the feed: first a `snapshot` of the kept events the viewer may see
+ * (newest first), then one `received` message per new one, until the client goes away.
+ */
+export function eventFeedStream(
+  feed: EventFeed,
+  signal: AbortSignal,
+  isVisible: (event: ReceivedEvent) => boolean,
+  heartbeatMs: number = HEARTBEAT_MS,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop = () => {};
   return new ReadableStream<Uint8Array>({
@@ -21,8 +35,10 @@ export function eventFeedStream(feed: EventFeed, signal: AbortSignal, heartbeatM
       };
       const message = (name: string, data: unknown) => send(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
       send("retry: 2000\n\n");
-      message("snapshot", feed.recent());
-      const unsubscribe = feed.subscribe((event: ReceivedEvent) => message("received", event));
+      message("snapshot", feed.recent().filter(isVisible));
+      const unsubscribe = feed.subscribe((event: ReceivedEvent) => {
+        if (isVisible(event)) message("received", event);
+      });
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), heartbeatMs);
       stop = () => {
         clearInterval(heartbeat);

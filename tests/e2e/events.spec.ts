@@ -11,7 +11,7 @@ async function install(page: Page) {
   await page.waitForURL(/\/\?installed=/);
 }
 
-test("mentioning the app delivers a signed app_mention that appears live on /events", async ({ page }) => {
+test("mentioning the app delivers a signed app_mention that appears live on /events, to this session only", async ({ page, browser }) => {
   await install(page);
   await page.goto("/events");
   await expect(page.getByRole("status", { name: "Feed connection" })).toContainText("Listening");
@@ -32,6 +32,15 @@ test("mentioning the app delivers a signed app_mention that appears live on /eve
 
   // The scopes panel says app_mentions:read was granted.
   await expect(page.getByRole("row", { name: /app_mention events.*granted/ })).toBeVisible();
+
+  // Someone else on the same console, with no installation, sees none of this workspace's events.
+  const stranger = await browser.newContext();
+  const theirs = await stranger.newPage();
+  await theirs.goto("/events");
+  await expect(theirs.getByRole("status", { name: "Feed connection" })).toContainText("Listening");
+  await expect(theirs.getByText("No events yet")).toBeVisible();
+  await expect(theirs.getByText(words)).toHaveCount(0);
+  await stranger.close();
 });
 
 test("a request with a forged signature is refused with 401 and never reaches the feed", async ({ page, request, baseURL }) => {

@@ -3,6 +3,7 @@ import { POST } from "@/app/api/events/route";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { getConfig } from "@/lib/config";
 import { getEventFeed } from "@/lib/events/feed";
+import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { signRequest } from "@/lib/events/signature";
 
 const URL_ = "http://localhost:3000/api/events";
@@ -115,31 +116,56 @@ describe("the event feed", () => {
   });
 });
 
-describe("GET /api/events/stream", () => {
-  it("sends the kept events, then each new event live, and unsubscribes when the client leaves", async () => {
+function sseReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const state = { text: "" };
+  const readUntil = async (needle: string) => {
+    while (!state.text.includes(needle)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended before ${needle}`);
+      state.text += decoder.decode(value);
+    }
+  };
+  return { state, readUntil };
+}
+
+describe("the event stream", () => {
+  it("sends the kept events of the viewer's workspaces, then each new one live, and unsubscribes when the client leaves", async () => {
     await POST(signed(mention("before")));
+    await POST(signed(mention("another workspace, before").replace("T0001", "T0002")));
     const abort = new AbortController();
-    const response = STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal }));
-    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const readUntil = async (needle: string) => {
-      while (!text.includes(needle)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${needle}`);
-        text += decoder.decode(value);
-      }
-    };
+    const { state, readUntil } = sseReader(eventFeedStream(getEventFeed(), abort.signal, visibleToTeams(new Set(["T0001"]))));
     await readUntil("event: snapshot");
     await readUntil("before");
     expect(getEventFeed().subscriberCount).toBe(1);
 
+    await POST(signed(mention("another workspace, live").replace("T0001", "T0002")));
     await POST(signed(mention("live one")));
-    await readUntil("event: received");
     await readUntil("live one");
+    expect(state.text).not.toContain("another workspace");
 
     abort.abort();
     expect(getEventFeed().subscriberCount).toBe(0);
+  });
+});
+
+describe("GET /api/events/stream", () => {
+  it("is a server-sent event stream that shows a browser without an installation no workspace's events", async () => {
+    await POST(signed(mention("kept from before")));
+    const abort = new AbortController();
+    const response = await STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal }));
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const { state, readUntil } = sseReader(response.body!);
+    await readUntil("event: snapshot");
+    await readUntil("\n\n");
+
+    await POST(signed(mention("live, but not this viewer's")));
+    // A url_verification envelope carries no workspace: it reaches every viewer, and arrives after the mention.
+    await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "marker-challenge" })));
+    await readUntil("marker-challenge");
+    expect(state.text).not.toContain("kept from before");
+    expect(state.text).not.toContain("not this viewer's");
+    abort.abort();
   });
 });

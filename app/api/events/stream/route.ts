@@ -1,17 +1,23 @@
-// GET /api/events/stream - Server-sent events: the received events kept in this process, then each new one
+// GET /api/events/stream - Server-sent events: the received events of this session's workspaces, then each new one
 import { getEventFeed } from "@/lib/events/feed";
-import { eventFeedStream } from "@/lib/events/stream";
+import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
+import { handleRoute } from "@/lib/http";
+import { getSessionInstallationViews } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request): Response {
-  return new Response(eventFeedStream(getEventFeed(), request.signal), {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store, no-transform",
-      connection: "keep-alive",
-      // Tells buffering reverse proxies (nginx) to pass each event through at once.
-      "x-accel-buffering": "no",
-    },
-  });
-}
+export const GET = handleRoute(
+  async (request) => {
+    const teams = new Set((await getSessionInstallationViews()).map((installation) => installation.team.id));
+    return new Response(eventFeedStream(getEventFeed(), request.signal, visibleToTeams(teams)), {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store, no-transform",
+        connection: "keep-alive",
+        // Tells buffering reverse proxies (nginx) to pass each event through at once.
+        "x-accel-buffering": "no",
+      },
+    });
+  },
+  { rejectCrossSite: true },
+);
