@@ -34,6 +34,7 @@ beforeAll(async () => {
   emulator = await startEmulatorServer({ port: 0, users: 50, seed: "official-oauth", redirectUrls: [`${appUrl}/slack/oauth_redirect`] });
 
   const rotation = ((await admin("apps")).apps as Json[]).find((a) => a.token_rotation_enabled);
+  if (!rotation) throw new Error("the emulator has no app with token rotation");
   installer = new InstallProvider({
     clientId: rotation.client_id,
     clientSecret: rotation.client_secret,
