@@ -102,7 +102,7 @@ function redeemCode(ctx: MethodContext, app: App) {
   };
 }
 
-function pairOf(ctx: MethodContext, replacement: { accessToken: string; refreshToken: string }): IssuedTokens {
+function pairOf(ctx: MethodContext, replacement: { accessToken: string; refreshToken: string }): { access: TokenRecord; refresh: TokenRecord } {
   const access = ctx.state.tokens.get(replacement.accessToken) as TokenRecord;
   const refresh = ctx.state.tokens.get(replacement.refreshToken) as TokenRecord;
   return { access, refresh };
@@ -123,8 +123,15 @@ function refreshGrant(ctx: MethodContext, app: App) {
     if (isRefreshGraceOver(record, now, ctx.options.refreshGraceSeconds) || !record.replacement) {
       throw new WebApiError("invalid_refresh_token");
     }
+    // The replay only stands for a pair that is still alive: once its access token was revoked
+    // (auth.revoke, the active-token limit) or its refresh token revoked or used, ok:true would hand
+    // out dead tokens.
+    const replayed = pairOf(ctx, record.replacement);
+    if (tokenState(replayed.access, now) !== "active" || replayed.refresh.state !== "active" || replayed.refresh.usedAt !== undefined) {
+      throw new WebApiError("invalid_refresh_token");
+    }
     installation.refreshRequests += 1;
-    return tokenResponse(ctx, app, installation, pairOf(ctx, record.replacement));
+    return tokenResponse(ctx, app, installation, replayed);
   }
 
   const pair = issueRotatingPair(ctx.state, installation, record.family, now);

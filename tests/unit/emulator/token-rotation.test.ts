@@ -183,6 +183,23 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     expect((await h.refresh(rotation, first.refresh_token)).ok).toBe(true);
   });
 
+  it("a replay in the grace period answers invalid_refresh_token once the replacement pair is dead", async () => {
+    const h = createHarness({ refreshGraceSeconds: 60 });
+    const { rotation } = await h.apps();
+    const installed = await h.install(rotation);
+    const first = await h.refresh(rotation, installed.refresh_token);
+    expect((await h.call("auth.revoke", {}, { token: first.access_token })).body.revoked).toBe(true);
+    expect(await h.refresh(rotation, installed.refresh_token)).toEqual({ ok: false, error: "invalid_refresh_token" });
+
+    // Its refresh token used (the client moved on): the replay is refused as well.
+    const again = createHarness({ refreshGraceSeconds: 60 });
+    const apps = await again.apps();
+    const start = await again.install(apps.rotation);
+    const next = await again.refresh(apps.rotation, start.refresh_token);
+    expect((await again.refresh(apps.rotation, next.refresh_token)).ok).toBe(true);
+    expect(await again.refresh(apps.rotation, start.refresh_token)).toEqual({ ok: false, error: "invalid_refresh_token" });
+  });
+
   it("two concurrent refreshes with the same refresh token both get the same new pair, counted once", async () => {
     const h = createHarness();
     const { rotation } = await h.apps();
