@@ -109,12 +109,13 @@ export function revokeInstallationTokens(state: EmulatorState, installationId: s
 }
 
 /**
- * Keeps at most MAX_ACTIVE_ACCESS_TOKENS usable access tokens of one kind in an installation by
- * revoking the oldest extra ones.
+ * Keeps at most MAX_ACTIVE_ACCESS_TOKENS usable expiring access tokens of one kind in an installation
+ * by revoking the oldest extra ones. A long-lived token is not counted: after rotation is turned on it
+ * must stay usable until it is exchanged (spec section 3, row 1).
  */
 export function enforceActiveTokenLimit(state: EmulatorState, installationId: string, family: "bot" | "user", now: number): void {
   const active = [...state.tokens.values()]
-    .filter((t) => t.installationId === installationId && t.kind === family && tokenState(t, now) === "active")
+    .filter((t) => t.installationId === installationId && t.kind === family && t.rotating && tokenState(t, now) === "active")
     .sort((a, b) => a.issuedAt - b.issuedAt);
   for (const extra of active.slice(0, Math.max(0, active.length - MAX_ACTIVE_ACCESS_TOKENS))) {
     revokeToken(extra, now);

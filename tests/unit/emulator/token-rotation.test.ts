@@ -289,6 +289,21 @@ describe("row 5: active tokens when the same token is refreshed repeatedly withi
   });
 });
 
+describe("row 5 with long-lived tokens: only rotating access tokens count toward the limit", () => {
+  it("turning rotation on and reinstalling twice leaves the long-lived token exchangeable", async () => {
+    const h = createHarness();
+    const { legacy } = await h.apps();
+    const installed = await h.install(legacy);
+    await enableRotation(h, legacy);
+    await h.install(legacy);
+    await h.install(legacy);
+    expect((await h.authTest(installed.access_token)).ok).toBe(true);
+    const { body } = await exchange(h, legacy, installed.access_token);
+    expect(body.ok).toBe(true);
+    expect(body.access_token).toMatch(/^xoxe\.xoxb-/);
+  });
+});
+
 describe("row 6: any access token and auth.revoke, app with token rotation", () => {
   it("revokes that single expiring bot token; the installation and its other tokens stay", async () => {
     const h = createHarness();
