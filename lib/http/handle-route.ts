@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
@@ -44,6 +45,15 @@ function checkOrigin(request: Request, mutating: boolean) {
   }
   if (mutating && fetchSite !== "same-origin") {
     throw new AppError("missing_origin", 403, "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it).");
+  }
+  // A read that says nothing of where it came from could be a link on another site followed by a browser
+  // without Fetch Metadata: only the console's own header vouches for it then.
+  if (!fetchSite && !request.headers.has(CONSOLE_REQUEST_HEADER)) {
+    throw new AppError(
+      "missing_origin",
+      403,
+      `This route refuses requests that do not say where they come from: send an Origin header naming the console, or ${CONSOLE_REQUEST_HEADER}: 1.`,
+    );
   }
 }
 

@@ -1,3 +1,5 @@
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
+
 /** The console's error body, as lib/http answers it. */
 export interface ConsoleErrorBody {
   ok: false;
@@ -19,7 +21,7 @@ export class ConsoleRequestError extends Error {
 
 /** fetch + JSON for console routes: a non-2xx answer throws a ConsoleRequestError with the route's message. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, { cache: "no-store", ...init, headers: { accept: "application/json", ...init?.headers } });
+  const response = await fetch(url, { cache: "no-store", ...init, headers: { accept: "application/json", [CONSOLE_REQUEST_HEADER]: "1", ...init?.headers } });
   const text = await response.text();
   let body: unknown = null;
   try {

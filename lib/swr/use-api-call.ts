@@ -1,6 +1,7 @@
 "use client";
 
 import useSWRMutation from "swr/mutation";
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import type { WireRequest } from "@/lib/explorer/curl";
 
 /** One call through GET /api/call/{method}, as the explorer shows it. */
@@ -45,7 +46,7 @@ async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiC
   let text: string;
   try {
     response = await fetch(`/api/call/${encodeURIComponent(arg.method)}?${arg.query}`, {
-      headers: { accept: "application/json" },
+      headers: { accept: "application/json", [CONSOLE_REQUEST_HEADER]: "1" },
       cache: "no-store",
     });
     text = await response.text();

@@ -2,6 +2,7 @@
 
 import { useCallback, useRef, useState } from "react";
 import useSWRSubscription from "swr/subscription";
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 import { findCollection, type CollectionKind } from "@/lib/explorer/items";
 
@@ -133,7 +134,7 @@ export function useFetchAll() {
           for (;;) {
             const response = await fetch(`/api/call/${encodeURIComponent(run.method)}/all?${query}`, {
               signal: controller.signal,
-              headers: { accept: "application/x-ndjson" },
+              headers: { accept: "application/x-ndjson", [CONSOLE_REQUEST_HEADER]: "1" },
               cache: "no-store",
             });
             if (!response.ok || !response.body) {

@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
 
+/** The header the console's own pages send (lib/console-request.ts); the API refuses reads that say nothing of their origin. */
+const CONSOLE_PAGE = { headers: { "x-switchboard-request": "1" } };
+
 /**
  * Single-flight refresh through the running console: with the emulator's clock moved past the tokens'
  * expiry, fifty concurrent calls on one session all succeed, and the platform served one refresh.
@@ -16,7 +19,7 @@ test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh
   await page.getByRole("button", { name: "Allow" }).click();
   await expect(page.locator("article[data-installation]")).toHaveCount(1);
 
-  const session = (await (await page.request.get("/api/session")).json()) as { installations: { id: string; app: { id: string } }[] };
+  const session = (await (await page.request.get("/api/session", CONSOLE_PAGE)).json()) as { installations: { id: string; app: { id: string } }[] };
   const installation = session.installations[0];
   expect(installation).toBeDefined();
 
@@ -24,7 +27,7 @@ test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh
   expect(clock.ok()).toBe(true);
 
   const responses = await Promise.all(
-    Array.from({ length: 50 }, () => page.request.get(`/api/call/auth.test?installation=${installation?.id}&token=bot`)),
+    Array.from({ length: 50 }, () => page.request.get(`/api/call/auth.test?installation=${installation?.id}&token=bot`, CONSOLE_PAGE)),
   );
   const bodies = (await Promise.all(responses.map((r) => r.json()))) as { ok: boolean; error?: string }[];
   expect(responses.map((r) => r.status())).toEqual(Array(50).fill(200));

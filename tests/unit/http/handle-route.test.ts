@@ -29,6 +29,18 @@ describe("handleRoute", () => {
     expect((await post({ "sec-fetch-site": "same-origin" })).status).toBe(200);
   });
 
+  it("refuses a read that could be another site's link, unless it says it comes from the console", async () => {
+    const read = handleRoute(() => Response.json({ ok: true }), { rejectCrossSite: true });
+    const get = (headers: Record<string, string>) => read(new Request(`${ORIGIN}/api/call/chat.postMessage?text=hi`, { headers }));
+    // A browser without Fetch Metadata following a link from another page sends neither Origin nor Sec-Fetch-Site.
+    expect((await get({})).status).toBe(403);
+    expect((await get({ "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await get({ origin: "https://evil.example", "x-switchboard-request": "1" })).status).toBe(403);
+    expect((await get({ "x-switchboard-request": "1" })).status).toBe(200);
+    expect((await get({ "sec-fetch-site": "same-origin" })).status).toBe(200);
+    expect((await get({ origin: ORIGIN })).status).toBe(200);
+  });
+
   it("answers 413 for a body over the limit, declared or streamed", async () => {
     expect((await post({ origin: ORIGIN }, "x".repeat(101))).status).toBe(413);
     const stream = new ReadableStream({

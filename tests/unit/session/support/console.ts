@@ -1,3 +1,4 @@
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 /**
  * The console under test: the embedded emulator served over real HTTP on an ephemeral port (as the
  * console's upstream), the console's configuration pointed at it, and a cookie-keeping "browser" that
@@ -68,6 +69,8 @@ export class TestBrowser {
     if (this.cookies.size > 0) headers.set("cookie", this.cookieHeader());
     const method = init.method ?? "GET";
     if (method !== "GET" && !headers.has("origin")) headers.set("origin", this.origin);
+    // As the console's pages do (lib/swr): reads on cross-site-refusing routes need it without Fetch Metadata.
+    if (!headers.has(CONSOLE_REQUEST_HEADER)) headers.set(CONSOLE_REQUEST_HEADER, "1");
     let body = init.body;
     if (init.json !== undefined) {
       headers.set("content-type", "application/json");
