@@ -2,7 +2,6 @@ export {
   callAsInstallation,
   exchangeSessionToken,
   forgetSessionInstallation,
-  getIncomingWebhookUrl,
   getSessionInstallations,
   getSessionInstallationViews,
   refreshSessionToken,

@@ -51,11 +51,6 @@ export async function callAsInstallation(options: CallAsInstallationOptions): Pr
   return { ...result, refreshed };
 }
 
-/** The installation's incoming-webhook URL (a secret: server-only, never logged). */
-export async function getIncomingWebhookUrl(installationId: string): Promise<string | undefined> {
-  return (await findInstallation(installationId))?.incomingWebhook?.url;
-}
-
 /**
  * POST /api/tokens/refresh: a refresh now, whatever the expiry (still single-flight). The new access
  * token also replaces one revoked from the console.
