@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { callMethod, type PlatformCallResult } from "./call-method";
+import { AppError } from "@/lib/http/app-error";
 import { PlatformError } from "./errors";
 
 export interface ClientCredentials {
@@ -73,7 +74,10 @@ function issued(fields: { access_token?: string; refresh_token?: string; expires
 
 /** Turns the platform's token answer (spec 2.1 and 2.2) into a TokenGrant. */
 export function reshapeTokenGrant(body: unknown): TokenGrant {
-  const g = GrantSchema.parse(body);
+  // A surprising answer is the platform's fault, not the request's: a 502 that says so, never a 422.
+  const parsed = GrantSchema.safeParse(body);
+  if (!parsed.success) throw new AppError("upstream_bad_answer", 502, "The platform's token answer did not have the expected shape.");
+  const g = parsed.data;
   const top = issued(g);
   // The top-level token is the bot's unless token_type says user (a refreshed or exchanged user token).
   const topIsUser = g.token_type === "user" || (top?.accessToken.includes("xoxp-") ?? false);
