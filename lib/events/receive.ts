@@ -20,6 +20,16 @@ const Envelope = z.looseObject({
   event: z.looseObject({ type: z.string() }).optional(),
 });
 
+/**
+ * The envelope as the feed shows it. Its `token` is the app's verification token (a credential of the
+ * deprecated verification scheme), so it never reaches the feed, the browser or a log.
+ */
+function withoutCredentials(envelope: z.infer<typeof Envelope>): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...envelope };
+  delete shown.token;
+  return shown;
+}
+
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 const refuse = (status: number, error: string, message: string) => json(status, { ok: false, error, message });
 
@@ -60,7 +70,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
     teamId: envelope.team_id ?? null,
     retryNum: request.headers.has("x-slack-retry-num") && Number.isInteger(retryNum) ? retryNum : null,
     retryReason: request.headers.get("x-slack-retry-reason"),
-    payload: envelope,
+    payload: withoutCredentials(envelope),
   };
   options.feed.publish(received);
 

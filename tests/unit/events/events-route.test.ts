@@ -52,6 +52,16 @@ describe("POST /api/events", () => {
     expect(event?.payload).toMatchObject({ event: { text: "<@UBOT> hello" } });
   });
 
+  it("keeps the envelope's verification token out of the feed", async () => {
+    const verificationToken = ["verif", "ication", "value", "42"].join("-");
+    const body = JSON.stringify({ ...JSON.parse(mention("<@UBOT> with a token")), token: verificationToken });
+    expect((await POST(signed(body))).status).toBe(200);
+    const [event] = getEventFeed().recent();
+    expect(event?.payload).toMatchObject({ event: { text: "<@UBOT> with a token" } });
+    expect(event?.payload).not.toHaveProperty("token");
+    expect(JSON.stringify(event)).not.toContain(verificationToken);
+  });
+
   it("records the platform's retry headers", async () => {
     await POST(signed(mention("again"), { "x-slack-retry-num": "2", "x-slack-retry-reason": "http_timeout" }));
     expect(getEventFeed().recent()[0]).toMatchObject({ retryNum: 2, retryReason: "http_timeout" });
