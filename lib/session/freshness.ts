@@ -70,7 +70,15 @@ export async function refreshInstallationToken(installation: Installation, kind:
     throw error;
   }
   for (let hop = 0; hop < MAX_CHAIN && fresh.refreshToken; hop++) {
-    const newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(fresh.refreshToken));
+    let newer: StoredToken | undefined;
+    try {
+      newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(fresh.refreshToken));
+    } catch (error) {
+      // The refresh in hand succeeded and spent the old refresh token: losing it to a failed lookup
+      // would leave the cookie with a dead refresh token. Settle for the pair in hand.
+      logger.warn({ installation: installation.id, kind, err: error instanceof Error ? error.message : String(error) }, "kept refresh lookup failed: keeping the new pair");
+      break;
+    }
     if (!newer) break;
     fresh = newer;
   }

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { AppError } from "@/lib/http/app-error";
+import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
+import { callWithFreshToken, getSessionInstallations, InMemoryRefreshCoordinator, type Installation, type RefreshCoordinator } from "@/lib/session";
+import { getSessionRuntime, type SessionRuntime } from "@/lib/session/runtime";
+import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
+import { installIn } from "./support/install";
+
+let testConsole: TestConsole;
+beforeAll(async () => {
+  // No grace period upstream: a refresh token used twice fails at once, so a lost pair shows.
+  testConsole = await startTestConsole({}, { refreshGraceSeconds: 0 });
+});
+afterAll(() => testConsole.close());
+beforeEach(async () => {
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", body: "{}" });
+});
+
+async function installed(): Promise<Installation> {
+  const browser = new TestBrowser(testConsole.origin);
+  expect((await installIn(browser)).status).toBe(303);
+  expect((await browser.send(sessionRoute, "/api/session")).status).toBe(200);
+  const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
+  if (!installation) throw new Error("no installation");
+  return installation;
+}
+
+async function refreshGrants(): Promise<number> {
+  return (await emulatorState(testConsole.origin)).installations.reduce((sum, i) => sum + i.refresh_grants, 0);
+}
+
+/** A coordinator whose store answers `run` but fails every later lookup, as Redis going down between the two. */
+class LookupFailsCoordinator implements RefreshCoordinator {
+  private readonly inner = new InMemoryRefreshCoordinator();
+  lookups = 0;
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.inner.run(key, fn);
+  }
+  async lookup<T>(): Promise<T | undefined> {
+    this.lookups++;
+    throw new AppError("refresh_coordination_unavailable", 503, "refresh coordination unavailable: the store stopped answering.");
+  }
+}
+
+describe("a refresh that succeeded upstream", () => {
+  it("is kept when following newer kept results fails afterwards", async () => {
+    const installation = await installed();
+    const coordinator = new LookupFailsCoordinator();
+    const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator, now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+    const written: Installation[] = [];
+    const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
+      written.push(i);
+    });
+    expect(coordinator.lookups).toBeGreaterThan(0);
+    expect(outcome.result.ok).toBe(true);
+    expect(outcome.refreshed).toBe(true);
+    expect(outcome.installation.bot?.refreshToken).not.toBe(installation.bot?.refreshToken);
+    expect(written.at(-1)?.bot?.value).toBe(outcome.installation.bot?.value);
+    expect(written.at(-1)?.bot?.refreshToken).toBe(outcome.installation.bot?.refreshToken);
+    expect(await refreshGrants()).toBe(1);
+  });
+});
