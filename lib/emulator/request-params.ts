@@ -1,7 +1,8 @@
 /**
  * Reads a Web API request the way the platform does: parameters from the query string, a
- * form-encoded (or multipart) body, or a JSON body; the token from `Authorization: Bearer` or the
- * `token` parameter; app credentials from the form or HTTP Basic.
+ * form-encoded (or multipart) body, or a JSON body (only for methods that accept JSON); the token from
+ * `Authorization: Bearer` or the `token` parameter of the query or form (never of a JSON body); app
+ * credentials from the form or HTTP Basic.
  */
 import { findAppByClientId } from "./apps";
 import { WebApiError } from "./errors";
@@ -14,14 +15,22 @@ function stringify(value: unknown): string {
   return String(value);
 }
 
+export interface ReadParamsOptions {
+  /** Whether the method reads a JSON body (MethodDefinition.json); otherwise the body is ignored. */
+  acceptsJson: boolean;
+}
+
 /** Every parameter of the request; body values win over query values of the same name. */
-export async function readParams(request: Request): Promise<Record<string, string>> {
+export async function readParams(request: Request, options: ReadParamsOptions): Promise<Record<string, string>> {
   const params: Record<string, string> = {};
   for (const [key, value] of new URL(request.url).searchParams) params[key] = value;
   if (request.method === "GET" || request.method === "HEAD") return params;
 
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   if (contentType.includes("application/json")) {
+    // The platform reads JSON bodies only for the methods documented to accept them; the others
+    // answer as if the parameters were missing.
+    if (!options.acceptsJson) return params;
     let body: unknown;
     try {
       body = await request.json();
@@ -30,7 +39,10 @@ export async function readParams(request: Request): Promise<Record<string, strin
       throw new WebApiError("invalid_json");
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new WebApiError("invalid_json");
-    for (const [key, value] of Object.entries(body)) params[key] = stringify(value);
+    for (const [key, value] of Object.entries(body)) {
+      // A JSON body's token is not read: with JSON the token goes in the Authorization header.
+      if (key !== "token") params[key] = stringify(value);
+    }
   } else if (contentType.includes("application/x-www-form-urlencoded") || contentType.includes("multipart/form-data")) {
     const form = await request.formData();
     for (const [key, value] of form) {

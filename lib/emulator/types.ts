@@ -227,6 +227,11 @@ export interface MethodDefinition {
    * "none": no credentials.
    */
   auth: "token" | "client" | "none";
+  /**
+   * Whether a JSON body's parameters are read (the platform's json_input_supported: auth.test,
+   * chat.postMessage, conversations.join). Other methods ignore a JSON body.
+   */
+  json?: boolean;
   /** Any one of the listed scopes for the token's kind; otherwise missing_scope with needed/provided. */
   scopes?: { bot?: string[]; user?: string[] };
   /** Returns the success body without `ok` (the router adds ok:true); throws WebApiError for errors. */

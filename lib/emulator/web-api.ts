@@ -40,7 +40,7 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   // The platform answers an unknown method with HTTP 200 and unknown_method, like any other error.
   if (!definition) throw new WebApiError("unknown_method");
 
-  const params = await readParams(ctx.request);
+  const params = await readParams(ctx.request, { acceptsJson: definition.json === true });
   const token = readToken(ctx.request, params);
   let caller: Caller | null = null;
   let clientApp: App | null = null;

@@ -15,6 +15,7 @@ const authTest: MethodDefinition = {
   name: "auth.test",
   tier: "special",
   auth: "token",
+  json: true,
   handler(ctx) {
     const { token, installation } = ctx.caller as Caller;
     const team = ctx.state.workspace.team;

@@ -25,6 +25,7 @@ export const chatMethods: MethodDefinition[] = [
     // The platform's own tier ("special": about one message per second per channel) sits between 3 and 4.
     tier: 4,
     auth: "token",
+    json: true,
     scopes: { bot: ["chat:write"], user: ["chat:write"] },
     handler(ctx) {
       const { params, state, clock, caller, baseUrl } = ctx;

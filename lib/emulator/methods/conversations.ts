@@ -104,6 +104,7 @@ export const conversationsMethods: MethodDefinition[] = [
     name: "conversations.join",
     tier: 3,
     auth: "token",
+    json: true,
     scopes: { bot: ["channels:join"], user: ["channels:write"] },
     handler({ params, state, caller }) {
       const ws = state.workspace;

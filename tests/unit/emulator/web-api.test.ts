@@ -83,16 +83,40 @@ describe("how a call is made (spec 5, issue item 9)", () => {
     expect((await h.call("auth.test", {}, { token: a.access_token, tokenAsParam: true })).body.ok).toBe(true);
   });
 
-  it("reads GET query strings, form-encoded POSTs and JSON POSTs alike", async () => {
+  it("reads GET query strings and form-encoded POSTs alike", async () => {
     const h = createHarness();
     const a = await h.install((await h.apps()).legacy);
-    for (const opts of [{ method: "GET" as const }, { method: "POST" as const }, { json: true }]) {
+    for (const opts of [{ method: "GET" as const }, { method: "POST" as const }]) {
       const { body } = await h.call("users.list", { limit: "3" }, { token: a.access_token, ...opts });
       expect(body.ok).toBe(true);
       expect(body.members.length).toBeLessThanOrEqual(3);
     }
     const viaQueryToken = await h.call("auth.test", {}, { token: a.access_token, tokenAsParam: true, method: "GET" });
     expect(viaQueryToken.body.ok).toBe(true);
+  });
+
+  it("reads a JSON body only for methods that accept JSON, and never its token", async () => {
+    const h = createHarness();
+    const { legacy } = await h.apps();
+    const a = await h.install(legacy, { scope: ["users:read", "chat:write", "channels:join"] });
+    const channel = h.emulator.state.workspace.channels[0]?.id ?? "";
+
+    // Methods with JSON support read it, with the token in the Authorization header.
+    expect((await h.call("auth.test", {}, { token: a.access_token, json: true })).body.ok).toBe(true);
+    expect((await h.call("conversations.join", { channel }, { token: a.access_token, json: true })).body.ok).toBe(true);
+    const posted = await h.call("chat.postMessage", { channel, text: "hello" }, { token: a.access_token, json: true });
+    expect(posted.body).toMatchObject({ ok: true, channel });
+
+    // A token inside a JSON body is not read.
+    expect((await h.call("auth.test", {}, { token: a.access_token, tokenAsParam: true, json: true })).body).toEqual({ ok: false, error: "not_authed" });
+
+    // Methods without JSON support answer as if the parameters were missing.
+    const code = await h.authorizeCode(legacy);
+    const access = await h.call("oauth.v2.access", { code, client_id: legacy.client_id, client_secret: legacy.client_secret }, { json: true });
+    expect(access.body).toEqual({ ok: false, error: "invalid_client_id" });
+    const listed = await h.call("users.list", { limit: "3" }, { token: a.access_token, json: true });
+    expect(listed.body.ok).toBe(true);
+    expect(listed.body.members.length).toBeGreaterThan(3);
   });
 
   it("answers invalid_json to a malformed JSON body", async () => {

@@ -62,7 +62,7 @@ describe("users.list pagination", () => {
     expect(await count("")).toBe(await count(String(USERS_LIST_DEFAULT_LIMIT)));
   });
 
-  it("accepts the cursor URL-encoded in a query string, in a form body and in JSON", async () => {
+  it("accepts the cursor URL-encoded in a query string and in a form body (users.list reads no JSON body)", async () => {
     const { emulator } = startEmulator();
     const { botToken } = await install(emulator);
     const first = await callApi(emulator, "users.list", { limit: 10 }, botToken);
@@ -74,18 +74,8 @@ describe("users.list pagination", () => {
         new Request(`${BASE}/api/users.list?limit=10&cursor=${encodeURIComponent(cursor)}`, { headers: { authorization: `Bearer ${botToken}` } }),
       )
     ).json()) as Json;
-    const viaJson = (await (
-      await emulator.fetch(
-        new Request(`${BASE}/api/users.list`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${botToken}`, "content-type": "application/json" },
-          body: JSON.stringify({ limit: 10, cursor }),
-        }),
-      )
-    ).json()) as Json;
     expect(viaForm.ok).toBe(true);
     expect(viaQuery.members).toEqual(viaForm.members);
-    expect(viaJson.members).toEqual(viaForm.members);
     expect((viaForm.members as Array<{ id: string }>)[0]!.id).not.toBe((first.members as Array<{ id: string }>)[0]!.id);
   });
 
