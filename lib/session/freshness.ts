@@ -139,7 +139,22 @@ export async function callWithFreshToken(
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
-  if (needsProactiveRefresh(requireToken(current, options.tokenKind), runtime.now(), runtime.refreshWindowS)) await refresh();
+  const token = requireToken(current, options.tokenKind);
+  if (needsProactiveRefresh(token, runtime.now(), runtime.refreshWindowS)) {
+    try {
+      await refresh();
+    } catch (error) {
+      // An early refresh that failed for a passing reason (rate limit, timeout, Redis) must not fail a call
+      // whose token still works: use it, and let token_expired trigger the refresh again if it comes to that.
+      // A refusal that means reinstalling, or a token already expired, still fails the call.
+      const definitive = error instanceof AppError && error.code === "needs_reinstall";
+      if (definitive || token.expiresAt === undefined || token.expiresAt <= runtime.now()) throw error;
+      logger.warn(
+        { installation: current.id, kind: options.tokenKind, err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },
+        "early refresh failed: calling with the current token",
+      );
+    }
+  }
   let result = await call();
   if (!refreshed && platformErrorCode(result) === "token_expired" && current[options.tokenKind]?.refreshToken) {
     await refresh();

@@ -61,3 +61,52 @@ describe("a refresh that succeeded upstream", () => {
     expect(await refreshGrants()).toBe(1);
   });
 });
+
+async function faults(body: Record<string, unknown>) {
+  const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+}
+
+describe("an early refresh that fails for a passing reason", () => {
+  it("does not fail a call whose token has not expired: the call goes out with the current token", async () => {
+    const installation = await installed();
+    // The platform fails every refresh with a 500 for now; the token has 5 minutes left by our clock.
+    await faults({ error_rate: 1, methods: ["oauth.v2.access"] });
+    try {
+      const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+      const written: Installation[] = [];
+      const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
+        written.push(i);
+      });
+      expect(outcome.result.ok).toBe(true);
+      expect(outcome.refreshed).toBe(false);
+      expect(outcome.installation.bot?.value).toBe(installation.bot?.value);
+      expect(written).toEqual([]);
+    } finally {
+      await faults({ error_rate: 0, methods: [] });
+    }
+  });
+
+  it("still fails the call when the token has already expired", async () => {
+    const installation = await installed();
+    await faults({ error_rate: 1, methods: ["oauth.v2.access"] });
+    try {
+      const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) + 60_000 };
+      const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await faults({ error_rate: 0, methods: [] });
+    }
+  });
+
+  it("still fails the call when the platform refuses the refresh token for good", async () => {
+    const installation = await installed();
+    // Spend the refresh token elsewhere (no grace period), then try the early refresh with it.
+    const spent = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 });
+    expect(spent.refreshed).toBe(true);
+    const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+    const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "needs_reinstall", status: 409 });
+  });
+});
