@@ -1,9 +1,10 @@
 /**
- * {base}/api/<method>: one Web API call. Resolves the method, reads the parameters, checks the
- * credentials the method needs (token and scopes, or app credentials), applies rate limits, runs the
+ * {base}/api/<method>: one Web API call. Resolves the method, reads the parameters, applies rate
+ * limits, checks the credentials the method needs (token and scopes, or app credentials), runs the
  * handler and wraps its result in {"ok":true,...}. Errors are thrown as WebApiError and mapped by
  * errors.ts: HTTP 200 with ok:false, as the platform does.
  */
+import { findAppByClientId } from "./apps";
 import { requireClientApp, readClientCredentials, readParams, readToken } from "./request-params";
 import { WebApiError, jsonResponse } from "./errors";
 import { METHODS } from "./methods";
@@ -35,6 +36,19 @@ function checkScopes(definition: MethodDefinition, caller: Caller): void {
   throw new WebApiError("missing_scope", { needed: accepted.join(","), provided: caller.scopes.join(",") });
 }
 
+/**
+ * The workspace and app a call counts against: the token's app whatever the token's state (the
+ * platform rate-limits before it judges the token, so calls with a revoked or expired token still
+ * count), else the app named by client_id. A call that names no known app (no token, an unknown
+ * token) counts against nothing: it can only fail with not_authed or invalid_auth.
+ */
+function rateScopeOf(ctx: RequestContext, token: string | undefined, params: Record<string, string>) {
+  const record = token ? ctx.state.tokens.get(token) : undefined;
+  if (record) return { teamId: record.teamId, appId: record.appId };
+  const app = findAppByClientId(ctx.state, readClientCredentials(ctx.request, params).clientId);
+  return app ? { teamId: ctx.state.workspace.team.id, appId: app.id } : undefined;
+}
+
 export async function handleWebApi(ctx: RequestContext, methodName: string): Promise<Response> {
   const definition = findMethod(methodName);
   // The platform answers an unknown method with HTTP 200 and unknown_method, like any other error.
@@ -42,6 +56,9 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
 
   const params = await readParams(ctx.request, { acceptsJson: definition.json === true });
   const token = readToken(ctx.request, params);
+  const rateScope = rateScopeOf(ctx, token, params);
+  if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
+
   let caller: Caller | null = null;
   let clientApp: App | null = null;
   if (definition.auth === "token") {
@@ -50,11 +67,6 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   } else if (definition.auth === "client") {
     clientApp = requireClientApp(ctx.state, readClientCredentials(ctx.request, params));
   }
-
-  const rateScope = caller
-    ? { teamId: caller.installation.teamId, appId: caller.app.id }
-    : { teamId: ctx.state.workspace.team.id, appId: clientApp?.id ?? "anonymous" };
-  enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
 
   const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp };
   const body = await definition.handler(methodCtx);

@@ -184,6 +184,24 @@ describe("rate limits (off by default)", () => {
     expect((await h.call("users.list", { limit: "1" }, { token: a.access_token })).status).toBe(200);
   });
 
+  it("count auth.revoke against the token's app, and count calls whose token is no longer valid", async () => {
+    const h = createHarness({ rateLimits: true });
+    const { rotation, legacy } = await h.apps();
+    const a = await h.install(rotation);
+    const b = await h.install(legacy);
+    // auth.revoke is tier 3: 50 calls a minute. The first revokes a's expiring access token; the
+    // following ones, with that revoked token, still count.
+    expect((await h.call("auth.revoke", {}, { token: a.access_token })).body).toEqual({ ok: true, revoked: true });
+    for (let i = 0; i < 49; i++) {
+      expect((await h.call("auth.revoke", {}, { token: a.access_token })).body).toEqual({ ok: false, error: "token_revoked" });
+    }
+    expect((await h.call("auth.revoke", { test: "1" }, { token: a.authed_user.access_token })).status).toBe(429);
+    // Another app's budget is its own.
+    expect((await h.call("auth.revoke", { test: "1" }, { token: b.access_token })).body).toEqual({ ok: true, revoked: false });
+    // A call naming no app is not limited: it fails on its credentials.
+    expect((await h.call("auth.revoke", {}, {})).body).toEqual({ ok: false, error: "not_authed" });
+  });
+
   it("are off unless turned on, and switch with POST /admin/rate-limits", async () => {
     const h = createHarness();
     const a = await h.install((await h.apps()).rotation);
