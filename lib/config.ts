@@ -12,13 +12,22 @@ const MIN_PASSWORD_LENGTH = 32;
 
 const emptyAsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUnset, z.string().trim().optional());
+/** The URL's scheme, or undefined when it is not a URL (zod runs refinements even after .url() failed). */
+function schemeOf(value: string): string | undefined {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return undefined;
+  }
+}
+
 const optionalUrl = z.preprocess(
   emptyAsUnset,
   z
     .string()
     .trim()
     .url("must be an absolute URL such as https://slack.com")
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must use http or https")
+    .refine((u) => /^https?:$/.test(schemeOf(u) ?? ""), "must use http or https")
     .optional(),
 );
 const optionalRedisUrl = z.preprocess(
@@ -27,7 +36,7 @@ const optionalRedisUrl = z.preprocess(
     .string()
     .trim()
     .url("must be a Redis URL such as redis://localhost:6379 (rediss:// for TLS)")
-    .refine((u) => /^rediss?:$/.test(new URL(u).protocol), "must use redis:// or rediss://, for example redis://localhost:6379")
+    .refine((u) => /^rediss?:$/.test(schemeOf(u) ?? ""), "must use redis:// or rediss://, for example redis://localhost:6379")
     .optional(),
 );
 const intWithDefault = (fallback: number, min: number, max: number) =>
@@ -168,6 +177,12 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   } else {
     upstream = { kind: "emulator", baseUrl: `${appOrigin}${EMULATOR_MOUNT_PATH}` };
     const app = defaultAppCredentials(e.EMULATOR_SEED, "rotation");
+    if (e.NODE_ENV === "production" && source.EMULATOR_SEED === undefined) {
+      warn(
+        "The embedded emulator's app credentials and signing secret derive from the default EMULATOR_SEED, which is public: " +
+          "anyone who can reach this console can sign events for it. Set EMULATOR_SEED to a private value if others can reach it.",
+      );
+    }
     clientId ??= app.clientId;
     clientSecret ??= app.clientSecret;
     signingSecret ??= app.signingSecret;

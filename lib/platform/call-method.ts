@@ -74,12 +74,6 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/**
- * Calls one Web API method at {baseUrl}/api/{method}: POST with a form-encoded body (the default, what token
- * methods require) or GET with a query string, the token as a Bearer header. Returns the platform's answer
- * as it came, whatever its `ok`, with what went over the wire (masked). Throws AppError only when there is
- * no answer: 504 after the timeout, 502 when the platform cannot be reached.
- */
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Whether a URL points at this machine (localhost, 127.0.0.0/8, [::1]). */
@@ -91,6 +85,12 @@ export function isLoopbackUrl(url: string): boolean {
   }
 }
 
+/**
+ * Calls one Web API method at {baseUrl}/api/{method}: POST with a form-encoded body (the default, what token
+ * methods require) or GET with a query string, the token as a Bearer header. Returns the platform's answer
+ * as it came, whatever its `ok`, with what went over the wire (masked). Throws AppError only when there is
+ * no answer: 504 after the timeout, 502 when the platform cannot be reached.
+ */
 export async function callMethod(options: CallMethodOptions): Promise<PlatformCallResult> {
   if (!isValidMethodName(options.method)) {
     throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");

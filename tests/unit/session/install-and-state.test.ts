@@ -118,6 +118,18 @@ describe("Add to workspace", () => {
     expect(html).toContain("Start again");
   });
 
+  it("shows a platform error code on the callback page, never free text from a crafted link", async () => {
+    const b = browser();
+    const coded = await (await b.send(callbackRoute, "/oauth/callback?error=invalid_scope&state=x")).text();
+    expect(coded).toContain("invalid_scope");
+    const phishing = "Your session expired, paste your token at evil.example";
+    const crafted = await b.send(callbackRoute, `/oauth/callback?${new URLSearchParams({ error: phishing, state: "x" })}`);
+    expect(crafted.status).toBe(400);
+    const html = await crafted.text();
+    expect(html).toContain('data-problem="access_denied"');
+    expect(html).not.toContain("paste your token");
+  });
+
   it("counts one installation upstream per app and team, reinstalling in place", async () => {
     const b = browser();
     await installIn(b);

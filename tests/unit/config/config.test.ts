@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "@/lib/config";
+import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+
+const PASSWORD = "p".repeat(32);
+
+function parse(env: Record<string, string | undefined>) {
+  const warnings: string[] = [];
+  const config = parseConfig(env, (message) => warnings.push(message));
+  return { config, warnings };
+}
+
+function problemsOf(env: Record<string, string | undefined>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("the configuration was accepted");
+}
+
+describe("configuration", () => {
+  it("defaults to the embedded emulator at this server's /emulator, with its rotation app's credentials", () => {
+    const { config } = parse({ SESSION_PASSWORD: PASSWORD, PORT: "4123" });
+    const app = defaultAppCredentials("switchboard", "rotation");
+    expect(config.upstream).toEqual({ kind: "emulator", baseUrl: "http://localhost:4123/emulator" });
+    expect(config.clientId).toBe(app.clientId);
+    expect(config.clientSecret).toBe(app.clientSecret);
+    expect(config.signingSecret).toBe(app.signingSecret);
+    expect(config.redirectUri).toBe("http://localhost:4123/oauth/callback");
+  });
+
+  it("points at the real platform with PLATFORM_BASE_URL and requires the app's credentials, saying where they are", () => {
+    const message = problemsOf({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com" });
+    expect(message).toContain("CLIENT_ID is required when PLATFORM_BASE_URL is set");
+    expect(message).toContain("CLIENT_SECRET is required");
+    const { config } = parse({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com/", CLIENT_ID: "1.2", CLIENT_SECRET: "s", SIGNING_SECRET: "x" });
+    expect(config.upstream).toEqual({ kind: "platform", baseUrl: "https://slack.com" });
+  });
+
+  it("refuses to start in production without SESSION_PASSWORD and says how to make one", () => {
+    const message = problemsOf({ NODE_ENV: "production" });
+    expect(message).toContain("SESSION_PASSWORD is missing");
+    expect(message).toContain("randomBytes(32)");
+  });
+
+  it("generates a session password in development, with a warning", () => {
+    const { config, warnings } = parse({ NODE_ENV: "development" });
+    expect(Object.values(config.sessionPasswords)[0]?.length).toBeGreaterThanOrEqual(32);
+    expect(warnings.join("\n")).toContain("SESSION_PASSWORD is not set");
+  });
+
+  it("takes several session passwords, newest first: the newest seals (highest id), all unseal", () => {
+    const newer = "n".repeat(40);
+    const older = "o".repeat(40);
+    const { config } = parse({ SESSION_PASSWORD: `${newer}, ${older}` });
+    expect(config.sessionPasswords).toEqual({ "2": newer, "1": older });
+    expect(problemsOf({ SESSION_PASSWORD: `${newer},short` })).toContain("SESSION_PASSWORD entry 2 is shorter than 32 characters");
+  });
+
+  it("reads empty strings as unset and explains a bad URL or number", () => {
+    const { config } = parse({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "  ", CLIENT_ID: "" });
+    expect(config.upstream.kind).toBe("emulator");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "slack.com" })).toContain("PLATFORM_BASE_URL");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "ftp://slack.com" })).toContain("must use http or https");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, REFRESH_WINDOW_S: "soon" })).toContain("REFRESH_WINDOW_S");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, REDIS_URL: "localhost:6379" })).toContain("REDIS_URL");
+  });
+
+  it("marks cookies Secure when the console is served over https", () => {
+    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com" }).config.secureCookies).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD }).config.secureCookies).toBe(false);
+  });
+
+  it("warns in production when the emulator's signing secret comes from the public default seed", () => {
+    const defaulted = parse({ NODE_ENV: "production", SESSION_PASSWORD: PASSWORD });
+    expect(defaulted.warnings.join("\n")).toContain("Set EMULATOR_SEED to a private value");
+    const seeded = parse({ NODE_ENV: "production", SESSION_PASSWORD: PASSWORD, EMULATOR_SEED: "a private seed" });
+    expect(seeded.warnings).toEqual([]);
+    expect(seeded.config.signingSecret).toBe(defaultAppCredentials("a private seed", "rotation").signingSecret);
+  });
+});
