@@ -7,7 +7,7 @@
  * chunk before it writes the status line, so it destroys the socket and the client sees a connection
  * reset with no response at all, as when a load balancer drops the connection.
  */
-import { jsonResponse } from "./errors";
+import { errorToResponse, jsonResponse, PlainTextError } from "./errors";
 import type { FaultSettings } from "./types";
 
 /** The name a fault targets for incoming-webhook posts (Web API calls use the method name). */
@@ -42,7 +42,9 @@ export async function applyFaults(faults: FaultSettings, name: string, random: (
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (faults.dropRate > 0 && random() < faults.dropRate) return droppedConnectionResponse();
   if (faults.errorRate > 0 && random() < faults.errorRate) {
-    // The platform's answer when it fails internally.
+    // The platform's answers when it fails internally: incoming webhooks answer plain text like all
+    // their errors, Web API methods their JSON error body.
+    if (name === WEBHOOK_FAULT_TARGET) return errorToResponse(new PlainTextError(500, "rollup_error"));
     return jsonResponse({ ok: false, error: "fatal_error" }, 500);
   }
   return null;

@@ -18,7 +18,7 @@ import { decideConsent, showConsentPage } from "./authorize";
 import { handleAvatar } from "./avatars";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./clock";
 import { defaultAppManifests } from "./default-apps";
-import { errorToResponse, jsonResponse, WebApiError } from "./errors";
+import { errorToResponse, jsonResponse, PlainTextError, WebApiError } from "./errors";
 import { mentionApp } from "./events";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./faults";
 import { showIndexPage } from "./index-page";
@@ -76,6 +76,10 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   router.post("/services/*", async (ctx, params) => {
     const fault = await applyFaults(ctx.state.faults, WEBHOOK_FAULT_TARGET);
     return fault ?? handleIncomingWebhook(ctx, params["*"] ?? "");
+  });
+  // A webhook URL takes only POST; like every webhook answer, the refusal is plain text.
+  router.on("*", "/services/*", () => {
+    throw new PlainTextError(405, "method_not_allowed", { allow: "POST" });
   });
   router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
   registerAdminRoutes(router, runtime);

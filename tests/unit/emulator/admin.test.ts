@@ -150,6 +150,16 @@ describe("POST /admin/faults", () => {
     expect(hook.status).toBe(500);
   });
 
+  it("answers an incoming webhook's injected 500 in plain text, rollup_error, as the platform's webhook errors", async () => {
+    const h = createHarness();
+    const a = await h.install((await h.apps()).legacy, { scope: ["incoming-webhook"] });
+    await h.admin("faults", { error_rate: 1, methods: ["incoming-webhook"] });
+    const hook = await h.emulator.fetch(new Request(a.incoming_webhook.url, { method: "POST", body: JSON.stringify({ text: "x" }) }));
+    expect(hook.status).toBe(500);
+    expect(hook.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await hook.text()).toBe("rollup_error");
+  });
+
   it("refuses rates outside 0..1", async () => {
     const h = createHarness();
     expect((await h.admin("faults", { error_rate: 2 })).status).toBe(400);
