@@ -41,3 +41,11 @@ export class PlatformError extends AppError {
 export function isPlatformError(error: unknown): error is PlatformError {
   return error instanceof PlatformError;
 }
+
+/**
+ * A rate-limited answer (HTTP 429) becomes the console's 429 with the platform's Retry-After, so the page
+ * can wait that long instead of showing an ok:false body that came with HTTP 200.
+ */
+export function throwIfRateLimited(method: string, result: PlatformCallResult): void {
+  if (result.status === 429) throw new PlatformError(method, result);
+}

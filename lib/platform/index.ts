@@ -12,7 +12,7 @@ export {
 } from "./call-method";
 export { encodeCursorParam, readNextCursor } from "./cursor";
 export { maskToken, maskWebhookUrl } from "./mask";
-export { PlatformError, isPlatformError } from "./errors";
+export { PlatformError, isPlatformError, throwIfRateLimited } from "./errors";
 export {
   exchangeAuthorizationCode,
   exchangeLongLivedToken,

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/http/route-schemas";
-import { isValidMethodName, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { isValidMethodName, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
 import { callAsInstallation } from "./installations";
 
 /** Query parameters that pick the installation and token; everything else goes to the platform. */
@@ -59,6 +59,8 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   if (httpMethod === "POST") Object.assign(params, await readBodyParams(request));
 
   const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, params, httpMethod, signal: request.signal });
+  // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).
+  if (result.status === 429 && result.body === undefined) throwIfRateLimited(method, result);
   if (result.body === undefined) {
     throw new AppError("upstream_bad_answer", 502, `The platform answered ${method} with HTTP ${result.status} and no JSON.`);
   }

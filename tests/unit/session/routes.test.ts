@@ -193,6 +193,24 @@ describe("token actions", () => {
     expect(upstream.tokens.filter((t) => t.state === "active")).toEqual([]);
   });
 
+  it("answers an upstream 429 on uninstall with Retry-After, and keeps the installation", async () => {
+    // apps.uninstall is tier 1: one call a minute per workspace and app.
+    await admin("rate-limits", { enabled: true });
+    try {
+      const first = await installed();
+      const done = await first.browser.send(uninstallRoute, `/api/installations/${first.id}/uninstall`, { method: "POST", params: { id: first.id } });
+      expect(done.status).toBe(200);
+      const second = await installed();
+      const limited = await second.browser.send(uninstallRoute, `/api/installations/${second.id}/uninstall`, { method: "POST", params: { id: second.id } });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await limited.json()) as { error: string }).error).toBe("ratelimited");
+      expect(await session(second.browser)).toHaveLength(1);
+    } finally {
+      await admin("rate-limits", { enabled: false });
+    }
+  });
+
   it("forgets an installation locally with DELETE, and 404s the second time", async () => {
     const { browser, id } = await installed();
     expect((await browser.send(forgetRoute, `/api/installations/${id}`, { method: "DELETE", params: { id } })).status).toBe(200);

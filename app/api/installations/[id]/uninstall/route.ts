@@ -1,5 +1,6 @@
 // POST /api/installations/{id}/uninstall - apps.uninstall: every token revoked upstream, then forgotten here
 import { handleRoute, InstallationIdSchema } from "@/lib/http";
+import { throwIfRateLimited } from "@/lib/platform";
 import { uninstallSessionInstallation } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +9,7 @@ export const POST = handleRoute(
   async (_request, context) => {
     const id = InstallationIdSchema.parse((await context.params).id);
     const result = await uninstallSessionInstallation(id);
+    throwIfRateLimited("apps.uninstall", result);
     return Response.json({ ok: result.ok, platform: result.body ?? null }, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
   },
   { mutating: true },
