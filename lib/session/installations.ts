@@ -9,7 +9,7 @@ import {
 } from "@/lib/platform";
 import { callWithFreshToken, refreshInstallationToken } from "./freshness";
 import { installationFromGrant, installationIdFor, tokenFingerprint, type AppKey, type Installation, type InstallationView, type TokenKind, toInstallationView } from "./installation";
-import { findInstallation, listInstallations, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
+import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
 
 /** This request's installations, tokens included. Server-only: hand the browser toInstallationView(). */
@@ -104,6 +104,24 @@ export async function forgetSessionInstallation(installationId: string): Promise
   await removeInstallation(installationId);
 }
 
+/**
+ * The exchange kills the original token for good, so the new pair must have somewhere to go before the
+ * platform is asked: a full session only takes a pasted token of a team and app it already holds.
+ */
+async function assertRoomForPastedToken(token: string, appKey: AppKey): Promise<void> {
+  const held = await listInstallations();
+  if (held.length < MAX_INSTALLATIONS) return;
+  const runtime = getSessionRuntime();
+  const who = await callMethod({ baseUrl: runtime.baseUrl, token, method: "auth.test", timeoutMs: runtime.timeoutMs });
+  const teamId = who.ok ? (who.body as { team_id?: unknown }).team_id : undefined;
+  if (typeof teamId === "string" && held.some((i) => i.team.id === teamId && i.appKey === appKey)) return;
+  throw new AppError(
+    "too_many_installations",
+    409,
+    `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before exchanging a token of another workspace: the pasted token was not exchanged.`,
+  );
+}
+
 export type ExchangeRequest =
   | { installationId: string; tokenKind: TokenKind }
   | { pastedToken: string; appKey: AppKey };
@@ -128,6 +146,7 @@ export async function exchangeSessionToken(request: ExchangeRequest): Promise<In
   } else {
     token = request.pastedToken;
     appKey = request.appKey;
+    await assertRoomForPastedToken(token, appKey);
   }
   const { grant } = await exchangeLongLivedToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(appKey), token, timeoutMs: runtime.timeoutMs });
   if (!previous && grant.team) {
