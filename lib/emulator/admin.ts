@@ -12,7 +12,7 @@ import { resetState } from "./store";
 import { displayedTokenState, maskToken } from "./tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { describeDeliveries } from "./events";
-import { channelMessages, memberCount } from "./workspace";
+import { channelMessages, deleteChannel, findChannel, memberCount } from "./workspace";
 
 export interface AdminRuntime {
   state: EmulatorState;
@@ -116,6 +116,10 @@ const FaultsBody = z.object({
   drop_rate: z.number().min(0).max(1).optional(),
   methods: z.array(z.string()).optional(),
 });
+const ChannelBody = z.union([
+  z.strictObject({ id: z.string().min(1), archived: z.boolean() }),
+  z.strictObject({ id: z.string().min(1), deleted: z.literal(true) }),
+]);
 const ResetBody = z.object({
   users: z.number().int().min(1).max(1_000_000).optional(),
   seed: z.string().min(1).optional(),
@@ -164,6 +168,23 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     return ok({
       faults: { latency_ms: faults.latencyMs, error_rate: faults.errorRate, drop_rate: faults.dropRate, methods: faults.methods },
     });
+  });
+
+  // Archives, unarchives or deletes a channel, so that what a client meets when its channel goes away
+  // (webhooks: 410 channel_is_archived, 404 channel_not_found) can be reached.
+  router.post("/admin/channels", async (ctx) => {
+    const body = await readJson(ctx.request, ChannelBody);
+    const ws = runtime.state.workspace;
+    const channel = findChannel(ws, body.id);
+    if (!channel) throw new WebApiError("channel_not_found", {}, { status: 404 });
+    // As on the platform, #general can be neither archived nor deleted.
+    if (channel.isGeneral) throw new WebApiError("deleted" in body ? "cant_delete_general" : "cant_archive_general", {}, { status: 400 });
+    if ("deleted" in body) {
+      deleteChannel(ws, channel);
+      return ok({ channel: { id: channel.id, name: channel.name, deleted: true } });
+    }
+    channel.isArchived = body.archived;
+    return ok({ channel: { id: channel.id, name: channel.name, is_archived: channel.isArchived } });
   });
 
   router.post("/admin/reset", async (ctx) => {

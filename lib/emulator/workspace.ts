@@ -546,6 +546,19 @@ export function resolveChannel(ws: Workspace, idOrName: string): Channel | undef
   return ws.channels.find((c) => c.name === name);
 }
 
+/**
+ * Deletes a channel (admin only: the emulated workspace has no conversations.delete). The others keep
+ * their order; their positions close up, so cursors that pointed past it stay in place by id.
+ */
+export function deleteChannel(ws: Workspace, channel: Channel): void {
+  ws.channels = ws.channels.filter((c) => c !== channel);
+  ws.channels.forEach((c, index) => {
+    c.index = index;
+  });
+  ws.channelsById.delete(channel.id);
+  ws.messages.delete(channel.id);
+}
+
 export function generalChannel(ws: Workspace): Channel {
   return ws.channels.find((c) => c.isGeneral) as Channel;
 }
