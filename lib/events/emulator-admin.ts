@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
+import { requireInstallation } from "@/lib/session/installation-store";
 import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
 
 /**
@@ -66,14 +67,17 @@ export interface MentionResult {
 }
 
 /**
- * A member of the emulated workspace mentions the app's bot user in a channel; the emulator then signs
- * and delivers an app_mention to the app's request URL (this console's POST /api/events).
+ * A member of the emulated workspace mentions the bot user of one of this session's installations in a
+ * channel; the emulator then signs and delivers an app_mention to the app's request URL (this console's
+ * POST /api/events).
  */
-export async function mentionAppInEmulator(appId: string, text: string | undefined): Promise<MentionResult> {
+export async function mentionInstallationApp(installationId: string, text: string | undefined): Promise<MentionResult> {
+  const installation = await requireInstallation(installationId);
+  if (!installation.appId) throw new AppError("unknown_app", 409, "This installation does not record its app id: reinstall it.");
   const body = await callAdmin("mention", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ app_id: appId, ...(text ? { text } : {}) }),
+    body: JSON.stringify({ app_id: installation.appId, ...(text ? { text } : {}) }),
   });
   return {
     channel: String(body.channel ?? ""),

@@ -2,7 +2,7 @@
 // POST /api/webhooks - Paste a webhook URL: checked by the SSRF guard, then sealed in the session
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { handleRoute } from "@/lib/http";
+import { handleRoute, parseJsonBody } from "@/lib/http";
 import { readSendHistory } from "@/lib/webhooks/history";
 import { listWebhookViews, pastedWebhookView } from "@/lib/webhooks/service";
 import { addPastedWebhook } from "@/lib/webhooks/store";
@@ -26,7 +26,7 @@ const PasteWebhook = z.object({
 
 export const POST = handleRoute(
   async (request) => {
-    const { url, label } = PasteWebhook.parse(await request.json().catch(() => null));
+    const { url, label } = await parseJsonBody(request, PasteWebhook);
     const webhook = pastedWebhookView(await addPastedWebhook(url, label));
     return Response.json({ webhook }, { status: 201 });
   },

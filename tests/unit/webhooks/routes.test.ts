@@ -140,6 +140,15 @@ describe("POST /api/webhooks/send", () => {
       expect((await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json })).status).toBe(422);
     }
   });
+
+  it("says a body that is not JSON is not JSON", async () => {
+    const { browser } = await installedBrowser();
+    for (const [route, path] of [[sendRoute, "/api/webhooks/send"], [pasteRoute, "/api/webhooks"]] as const) {
+      const response = await browser.send(route, path, { method: "POST", body: "text=hello", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toBe("invalid_json");
+    }
+  });
 });
 
 describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {

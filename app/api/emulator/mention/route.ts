@@ -1,8 +1,7 @@
 // POST /api/emulator/mention - Mention an installation's app in the embedded emulator, which sends it an app_mention
 import { z } from "zod";
-import { AppError, handleRoute } from "@/lib/http";
-import { mentionAppInEmulator } from "@/lib/events/emulator-admin";
-import { requireInstallation } from "@/lib/session/installation-store";
+import { mentionInstallationApp } from "@/lib/events/emulator-admin";
+import { handleRoute, parseJsonBody } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -13,10 +12,8 @@ const MentionRequest = z.object({
 
 export const POST = handleRoute(
   async (request) => {
-    const { installationId, text } = MentionRequest.parse(await request.json().catch(() => null));
-    const installation = await requireInstallation(installationId);
-    if (!installation.appId) throw new AppError("unknown_app", 409, "This installation does not record its app id: reinstall it.");
-    return Response.json(await mentionAppInEmulator(installation.appId, text));
+    const { installationId, text } = await parseJsonBody(request, MentionRequest);
+    return Response.json(await mentionInstallationApp(installationId, text));
   },
   { mutating: true, maxBodyBytes: 4 * 1024 },
 );

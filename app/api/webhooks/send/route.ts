@@ -1,6 +1,6 @@
 // POST /api/webhooks/send - Post a message through a session webhook via the hardened proxy
 import { z } from "zod";
-import { handleRoute } from "@/lib/http";
+import { handleRoute, parseJsonBody } from "@/lib/http";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/send";
 import { sendWebhookMessage } from "@/lib/webhooks/service";
 
@@ -13,7 +13,7 @@ const SendRequest = z.union([
 
 export const POST = handleRoute(
   async (request) => {
-    const { webhookId, ...message } = SendRequest.parse(await request.json().catch(() => null));
+    const { webhookId, ...message } = await parseJsonBody(request, SendRequest);
     return Response.json(await sendWebhookMessage(webhookId, message));
   },
   // Room for a 40 KB payload inside the JSON envelope: the proxy answers 413 itself above 40 KB.
