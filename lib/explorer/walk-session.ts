@@ -1,5 +1,9 @@
 import "server-only";
-import { getSessionInstallations, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
+import { AppError, getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
+import { isValidMethodName } from "@/lib/platform";
+import { callAsInstallation, getSessionInstallations, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
+import { streamAllPages } from "./fetch-all";
+import type { FetchAllQuery } from "./fetch-all-query";
 
 /**
  * A walk streams its pages after the response headers are sent, so a token refreshed mid-walk could not be
@@ -13,4 +17,28 @@ export async function settleTokenForWalk(installationId: string, kind: TokenKind
   const installation = (await getSessionInstallations()).find((i) => i.id === installationId);
   const token = installation?.[kind];
   if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken(installationId, kind);
+}
+
+/**
+ * GET /api/call/{method}/all: every page of `method` walked with the session's token and streamed as
+ * NDJSON. The token is settled first, so a refresh is saved before the body starts; the browser going
+ * away (Cancel, a closed tab) aborts `signal` and so the walk.
+ */
+export async function streamSessionWalk(method: string, query: FetchAllQuery, signal: AbortSignal): Promise<Response> {
+  if (!isValidMethodName(method)) throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
+  // Pages after the first are fetched while the body streams, outside the route's async context: they
+  // read the installation from this request's cookies all the same.
+  const jar = await getCookieJar();
+  await settleTokenForWalk(query.installationId, query.tokenKind);
+  return streamAllPages({
+    params: query.params,
+    maxPages: query.maxPages,
+    signal,
+    call: (pageParams, pageSignal) =>
+      runWithCookieJar(jar, () =>
+        callAsInstallation({ installationId: query.installationId, tokenKind: query.tokenKind, method, params: pageParams, httpMethod: "GET", signal: pageSignal }),
+      ),
+    describeError: (error) =>
+      isAppError(error) ? { error: error.code, message: error.message } : { error: "internal_error", message: "The walk failed on the server." },
+  });
 }
