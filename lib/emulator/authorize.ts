@@ -19,11 +19,19 @@ function splitScopes(value: string | null): string[] {
   return [...new Set((value ?? "").split(/[\s,]+/).filter(Boolean))];
 }
 
+/** The path of a URI as written, before any normalization: after the authority, up to ? or #. */
+function rawPath(uri: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*([^?#]*)/i.exec(uri)?.[1] ?? "";
+}
+
 /**
  * A redirect URI is accepted when it is one of the app's redirect URLs or lies under one (same
- * origin, path below it), which is the platform's rule.
+ * origin, path below it), which is the platform's rule. A path holding an encoded slash, backslash or
+ * dot, or a backslash, is refused: the prefix check sees one segment (`..%2f..%2fevil`) where a server
+ * that decodes it would walk out of the registered path.
  */
 function isRegisteredRedirect(app: App, redirectUri: string): boolean {
+  if (/%2f|%5c|%2e|\\/i.test(rawPath(redirectUri))) return false;
   let candidate: URL;
   try {
     candidate = new URL(redirectUri);

@@ -90,6 +90,23 @@ describe("the OAuth consent page", () => {
     expect(response.headers.get("location")).toMatch(/^http:\/\/localhost:3000\/oauth\/callback\/nested\?code=/);
   });
 
+  it("refuses a redirect_uri whose path hides a way out of the registered one (%2f, %5c, %2e, backslash)", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const tricks = ["/..%2f..%2fevil", "/..%2F..%2Fevil", "/..%5cevil", "/%2e%2e/evil", "/%2E%2E%2Fevil", "\\..\\evil"];
+    for (const trick of tricks) {
+      const url = h.authorizeUrl(rotation, { redirectUri: `${REDIRECT_URI}${trick}` });
+      for (const response of [await h.emulator.fetch(new Request(url)), await h.decide(url, "allow")]) {
+        expect(response.status, trick).toBe(400);
+        expect(response.headers.get("location")).toBeNull();
+        expect(await response.text()).toContain("bad_redirect_uri");
+      }
+    }
+    // An encoded slash in the query is not in the path: still accepted.
+    const withQuery = await h.decide(h.authorizeUrl(rotation, { redirectUri: `${REDIRECT_URI}?next=%2Fhome` }), "allow");
+    expect(withQuery.status).toBe(302);
+  });
+
   it("registers the redirect URLs given in the options on the default apps", async () => {
     const h = createHarness({ redirectUrls: ["http://127.0.0.1:3205/oauth/callback"] });
     const { rotation, legacy } = await h.apps();
