@@ -69,20 +69,44 @@ export async function refreshInstallationToken(installation: Installation, kind:
     }
     throw error;
   }
-  for (let hop = 0; hop < MAX_CHAIN && fresh.refreshToken; hop++) {
+  fresh = await followKeptRefreshes(fresh, runtime, installation.id, kind);
+  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: runtime.now() } };
+}
+
+/** The newest pair the coordinator knows replaced this token (R1 → R2 → R3), or the token itself. */
+async function followKeptRefreshes(token: StoredToken, runtime: SessionRuntime, installationId: string, kind: TokenKind): Promise<StoredToken> {
+  let latest = token;
+  for (let hop = 0; hop < MAX_CHAIN && latest.refreshToken; hop++) {
     let newer: StoredToken | undefined;
     try {
-      newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(fresh.refreshToken));
+      newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(latest.refreshToken));
     } catch (error) {
-      // The refresh in hand succeeded and spent the old refresh token: losing it to a failed lookup
-      // would leave the cookie with a dead refresh token. Settle for the pair in hand.
-      logger.warn({ installation: installation.id, kind, err: error instanceof Error ? error.message : String(error) }, "kept refresh lookup failed: keeping the new pair");
+      // A refresh in hand already spent the old refresh token: losing it to a failed lookup would leave
+      // the cookie with a dead refresh token. Settle for what is in hand.
+      logger.warn({ installation: installationId, kind, err: error instanceof Error ? error.message : String(error) }, "kept refresh lookup failed: keeping the pair in hand");
       break;
     }
     if (!newer) break;
-    fresh = newer;
+    latest = newer;
   }
-  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: runtime.now() } };
+  return latest;
+}
+
+/**
+ * Each installation is one cookie, written whole as this request read it. Another request may have
+ * refreshed the other token kind meanwhile; writing back the spent refresh token it replaced would lose
+ * that refresh once the kept result is gone. So before any write, every token kind is brought up to the
+ * newest pair the coordinator knows.
+ */
+export async function reconcileWithKeptRefreshes(installation: Installation, runtime: SessionRuntime): Promise<Installation> {
+  let reconciled = installation;
+  for (const kind of ["bot", "user"] as const) {
+    const token = reconciled[kind];
+    if (!token?.refreshToken) continue;
+    const latest = await followKeptRefreshes(token, runtime, installation.id, kind);
+    if (latest !== token) reconciled = { ...reconciled, [kind]: latest };
+  }
+  return reconciled;
 }
 
 export interface FreshCallOptions {

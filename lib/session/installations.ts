@@ -7,7 +7,7 @@ import {
   type ParamValue,
   type PlatformCallResult,
 } from "@/lib/platform";
-import { callWithFreshToken, refreshInstallationToken } from "./freshness";
+import { callWithFreshToken, reconcileWithKeptRefreshes, refreshInstallationToken } from "./freshness";
 import { installationFromGrant, installationIdFor, tokenFingerprint, type AppKey, type Installation, type InstallationView, type TokenKind, toInstallationView } from "./installation";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
@@ -21,6 +21,13 @@ export async function getSessionInstallationViews(): Promise<InstallationView[]>
   return (await listInstallations()).map(toInstallationView);
 }
 
+/** Every installation write goes through here: never puts back a refresh token the coordinator knows was replaced. */
+async function save(installation: Installation): Promise<Installation> {
+  const reconciled = await reconcileWithKeptRefreshes(installation, getSessionRuntime());
+  await saveInstallation(reconciled);
+  return reconciled;
+}
+
 /**
  * Writes the installation only when its tokens or state differ from what this request read, so a slow
  * request that refreshed nothing never puts back tokens a newer request replaced.
@@ -31,7 +38,7 @@ function persistIfChanged(original: Installation) {
     const next = tokenFingerprint(updated);
     if (next === last) return;
     last = next;
-    await saveInstallation(updated);
+    await save(updated);
   };
 }
 
@@ -78,7 +85,7 @@ export async function revokeSessionToken(installationId: string, kind: TokenKind
     updated = token.refreshToken
       ? { ...installation, [kind]: { ...token, revoked: true }, updatedAt: runtime.now() }
       : { ...installation, state: "needs_reinstall", problem: "token_revoked", updatedAt: runtime.now() };
-    await saveInstallation(updated);
+    updated = await save(updated);
   }
   return { result, installation: toInstallationView(updated) };
 }
@@ -153,7 +160,6 @@ export async function exchangeSessionToken(request: ExchangeRequest): Promise<In
     previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, appKey));
   }
   if (!grant.team && !previous) throw new AppError("upstream_bad_answer", 502, "The platform's exchange answer named no team.");
-  const installation = installationFromGrant(grant, appKey, runtime.now(), previous);
-  await saveInstallation(installation);
+  const installation = await save(installationFromGrant(grant, appKey, runtime.now(), previous));
   return toInstallationView(installation);
 }
