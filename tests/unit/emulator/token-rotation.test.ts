@@ -177,6 +177,8 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     const replay = await h.refresh(rotation, installed.refresh_token);
     expect(replay.access_token).toBe(first.access_token);
     expect(replay.refresh_token).toBe(first.refresh_token);
+    // The same pair: expires_in is what it has left, not a fresh 43200 (docs/emulator.md).
+    expect(replay.expires_in).toBe(43_200 - 60);
     h.clock.advance(1);
     expect(await h.refresh(rotation, installed.refresh_token)).toEqual({ ok: false, error: "invalid_refresh_token" });
     // The new refresh token is unaffected.
