@@ -5,9 +5,9 @@ import type { ReactNode } from "react";
 export function Panel({ title, actions, children, className = "" }: { title: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
     <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
-      <header className="flex items-center justify-between gap-3 border-b border-slate-100 px-4 py-2.5">
-        <h2 className="text-sm font-semibold text-slate-800">{title}</h2>
-        {actions && <div className="flex items-center gap-2">{actions}</div>}
+      <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-4 py-2.5">
+        <h2 className="min-w-0 text-sm font-semibold text-slate-800">{title}</h2>
+        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </header>
       <div className="p-4">{children}</div>
     </section>

@@ -30,13 +30,13 @@ export function WebhooksConsole({ emulator }: { emulator: boolean }) {
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[22rem_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)]">
       <div className="space-y-6">
         <WebhookList webhooks={webhooks} selectedId={selected?.id ?? null} onSelect={setChosenId} />
       </div>
       <div className="space-y-6">
         <WebhookComposer webhook={selected} onSent={refreshChannel} />
-        <div className="grid gap-6 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
           {emulator && selected?.channelId ? (
             <ChannelMessages channelId={selected.channelId} channelName={selected.channel ?? selected.channelId} />
           ) : (
