@@ -1,3 +1,4 @@
+import { reinstallHref } from "@/components/installations/install-href";
 import type { InstallationView } from "@/lib/session/installation";
 
 /** What each console feature needs from the installation's bot token. */
@@ -11,12 +12,6 @@ export const SCOPE_FEATURES = [
 ] as const;
 
 export type FeatureScope = (typeof SCOPE_FEATURES)[number]["scope"];
-
-/** The scopes to ask for when reinstalling: what was granted plus what is missing. */
-export function reinstallHref(teamId: string, granted: readonly string[], missing: readonly string[]): string {
-  const scopes = [...new Set([...granted, ...missing])];
-  return `/oauth/install?${new URLSearchParams({ scope: scopes.join(","), team: teamId })}`;
-}
 
 /**
  * Granted against needed, per installation: a feature whose scope is missing cannot work until the app
@@ -39,7 +34,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
         </div>
         {missing.length > 0 && (
           <a
-            href={reinstallHref(installation.team.id, granted, missing)}
+            href={reinstallHref(installation, [...granted, ...missing])}
             className="shrink-0 rounded-md bg-emerald-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
             aria-label={`Reinstall in ${installation.team.name} with the missing scopes`}
           >
@@ -68,7 +63,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
                   {focused && <span className="ml-1.5 rounded bg-emerald-100 px-1 py-px text-[10px] font-medium text-emerald-800">this page</span>}
                 </td>
                 <td className="px-2 py-2">
-                  <code className="rounded bg-slate-100 px-1 py-px font-mono text-[11px] text-slate-700">{scope}</code>
+                  <code className="break-all rounded bg-slate-100 px-1 py-px font-mono text-[11px] text-slate-700">{scope}</code>
                 </td>
                 <td className="px-4 py-2 text-right">
                   {ok ? (
@@ -104,7 +99,7 @@ export function InstallationScopes({ installations, focus = [] }: { installation
     );
   }
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       {installations.map((installation) => (
         <ScopesPanel key={installation.id} installation={installation} focus={focus} />
       ))}

@@ -5,6 +5,7 @@ import type { InstallationView, TokenKind, TokenView } from "@/lib/session/insta
 import { useSessionAction, type PlatformActionResult, type SessionAction } from "@/lib/swr/use-session";
 import { ExchangeDialog } from "./exchange-dialog";
 import { ExpiryCountdown } from "./expiry-countdown";
+import { reinstallHref } from "./install-href";
 
 interface Outcome {
   label: string;
@@ -147,7 +148,6 @@ export function InstallationCard({
   const [exchanging, setExchanging] = useState<TokenKind | null>(null);
   const [confirmUninstall, setConfirmUninstall] = useState(false);
   const titleId = useId();
-  const reinstallHref = installation.app.key === "emulator-legacy" ? "/oauth/install?app=legacy" : "/oauth/install";
 
   async function run(action: SessionAction) {
     setOutcome(null);
@@ -220,7 +220,7 @@ export function InstallationCard({
             The platform rejected this installation&apos;s refresh token{installation.problem && <> (<code className="font-mono">{installation.problem}</code>)</>}. Its
             tokens cannot be renewed: install the app again.
           </p>
-          <a href={reinstallHref} className="rounded-md bg-rose-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-rose-700">
+          <a href={reinstallHref(installation)} className="rounded-md bg-rose-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-rose-700">
             Reinstall
           </a>
         </div>
