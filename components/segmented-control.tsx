@@ -7,7 +7,11 @@ interface Option<T extends string> {
   label: ReactNode;
 }
 
-/** A small row of tabs that switches between views of one thing (table or JSON, text or payload). */
+/**
+ * A small row of toggle buttons that switches between views of one thing (table or JSON, text or payload).
+ * Toggle buttons rather than tabs: the views are not tab panels of their own, so a tablist would promise
+ * structure that is not there.
+ */
 export function SegmentedControl<T extends string>({
   label,
   options,
@@ -24,13 +28,12 @@ export function SegmentedControl<T extends string>({
   className?: string;
 }) {
   return (
-    <div role="tablist" aria-label={label} className={`inline-flex rounded-md p-0.5 ${className}`}>
+    <div role="group" aria-label={label} className={`inline-flex flex-wrap rounded-md p-0.5 ${className}`}>
       {options.map((option) => (
         <button
           key={option.value}
           type="button"
-          role="tab"
-          aria-selected={value === option.value}
+          aria-pressed={value === option.value}
           onClick={() => onChange(option.value)}
           className={`rounded px-3 py-0.5 ${value === option.value ? "bg-white font-medium text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
         >

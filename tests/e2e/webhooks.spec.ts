@@ -50,7 +50,7 @@ test("posts a message through the install's incoming webhook and sees it arrive 
 test("shows the platform's error and a hint for a malformed JSON payload", async ({ page }) => {
   await installWithWebhook(page, "general");
   await page.goto("/webhooks");
-  await page.getByRole("tab", { name: "JSON payload" }).click();
+  await page.getByRole("button", { name: "JSON payload", exact: true }).click();
   await page.getByLabel("JSON payload").fill('{"text": "unterminated');
   await page.getByRole("button", { name: "Send message" }).click();
   const result = page.getByRole("status", { name: "Send result" });
