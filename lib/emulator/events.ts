@@ -154,7 +154,9 @@ function mentionedUserIds(text: string): Set<string> {
 
 /**
  * Sends `app_mention` to every installed app whose bot user the message mentions, that was granted
- * app_mentions:read and subscribes to app_mention. Returns at once; deliveries run in the background.
+ * app_mentions:read, subscribes to app_mention, and is a member of the channel: the platform sends no
+ * event to an app mentioned in a conversation it is not part of (posting there with chat:write.public
+ * does not make it a member). Returns at once; deliveries run in the background.
  */
 export function dispatchMentions(ctx: RequestContext, channel: Channel, message: Message): EventDelivery[] {
   const mentioned = mentionedUserIds(message.text);
@@ -163,7 +165,7 @@ export function dispatchMentions(ctx: RequestContext, channel: Channel, message:
   const ws = state.workspace;
   const started: EventDelivery[] = [];
   for (const installation of state.installations.values()) {
-    if (!mentioned.has(installation.botUserId)) continue;
+    if (!mentioned.has(installation.botUserId) || !installation.joinedChannels.has(channel.id)) continue;
     const app = state.apps.get(installation.appId);
     if (!app || !receivesEvents(installation)) continue;
     if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
@@ -241,8 +243,9 @@ export interface MentionAppResult {
 }
 
 /**
- * The admin surface's "mention the app": a member posts `<@bot> text` in a channel, as a person would
- * in the client, and the app_mention goes out like any other.
+ * The admin surface's "mention the app": a member invites the app to the channel (as `/invite @app`
+ * does; the bot joins it) and posts `<@bot> text` there, as a person would in the client, and the
+ * app_mention goes out like any other.
  */
 export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult {
   const parsed = MentionAppBody.safeParse(body);
@@ -265,6 +268,7 @@ export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult
   const user = request.user ?? installingUserId(ws);
   if (memberIndexOf(ws, user) < 0) throw new WebApiError("user_not_found", {}, { status: 404 });
 
+  installation.joinedChannels.add(channel.id);
   const mention = `<@${installation.botUserId}>`;
   const rest = request.text?.trim() || "hello from the emulator";
   const text = rest.includes(mention) ? rest : `${mention} ${rest}`;

@@ -87,6 +87,8 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
 
   const channel = code.webhookChannelId ? findChannel(ws, code.webhookChannelId) : undefined;
   if (channel) {
+    // The platform adds the app to the channel picked for the webhook.
+    installation.joinedChannels.add(channel.id);
     // Each install that grants incoming-webhook creates a new webhook; the newest one is the live one.
     const hookId = randomId("B");
     installation.incomingWebhook = {
