@@ -13,6 +13,7 @@ import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import { useSession } from "@/lib/swr/use-session";
+import { reinstallHref } from "@/components/installations/install-href";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { HistoryPanel } from "./history-panel";
 import { JsonViewer } from "./json-viewer";
@@ -44,6 +45,10 @@ export function Explorer() {
   const [pageCounts, setPageCounts] = useState<number[]>([]);
   const [pageTimings, setPageTimings] = useState<Timing[]>([]);
   const [result, setResult] = useState<ApiCallResult | null>(null);
+  // The request that produced `result`: Next and Previous page from it, not from whatever the form holds now.
+  const [sent, setSent] = useState<ExplorerRequest | null>(null);
+  // The request and page cap of the last Fetch all, as they were when it started.
+  const [walk, setWalk] = useState<{ request: ExplorerRequest; maxPages: number } | null>(null);
   const [mode, setMode] = useState<"page" | "all">("page");
   const [tab, setTab] = useState<"table" | "json">("table");
   const { trigger, isMutating } = useApiCall();
@@ -70,25 +75,28 @@ export function Explorer() {
 
   const send = useCallback(
     async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
-      const sent = { ...base, cursor };
-      setRequest(sent);
+      const sending = { ...base, cursor };
+      setRequest(sending);
       setMode("page");
-      window.history.replaceState(null, "", `?${toSearchParams(sent).toString()}`);
-      const answer = await trigger({ method: sent.method, query: callQuery(sent) });
+      window.history.replaceState(null, "", `?${toSearchParams(sending).toString()}`);
+      const answer = await trigger({ method: sending.method, query: callQuery(sending) });
       const count = findCollection(answer.body)?.items.length;
       const body = answer.body as { ok?: unknown; error?: unknown };
       const page = pageNumber(nextStack);
       setResult(answer);
+      setSent(sending);
       setStack(nextStack);
       setPageCounts((counts) => [...counts.slice(0, page - 1), count ?? 0]);
-      setPageTimings((timings) => [...timings.filter((t) => t.page < page), { page, count: count ?? 0, ms: answer.upstreamMs ?? answer.roundTripMs }]);
+      // A call the console answered itself never went upstream: it has no upstream time to plot.
+      const upstreamMs = answer.upstreamMs;
+      setPageTimings((timings) => [...timings.filter((t) => t.page < page), ...(upstreamMs !== null ? [{ page, count: count ?? 0, ms: upstreamMs }] : [])]);
       history.add({
         id: `${answer.at}-${Math.random().toString(36).slice(2, 8)}`,
         at: answer.at,
-        method: sent.method,
-        installation: sent.installation,
-        tokenKind: sent.tokenKind,
-        params: methodParams(sent),
+        method: sending.method,
+        installation: sending.installation,
+        tokenKind: sending.tokenKind,
+        params: methodParams(sending),
         status: answer.status,
         ok: body?.ok === true,
         ...(typeof body?.error === "string" ? { error: body.error } : {}),
@@ -102,21 +110,33 @@ export function Explorer() {
   const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
   const sendForm = useCallback(() => {
     if (!canSend) return;
-    setPageCounts([]);
-    setPageTimings([]);
-    void send(request, request.cursor, startAt(request.cursor));
-  }, [canSend, request, send]);
+    // Send with the cursor of the page shown (say, after changing limit) goes on with the same walk, so its
+    // page numbers and Previous stay true; any other cursor, method or token starts a walk of its own.
+    const continues =
+      sent !== null &&
+      request.cursor === currentCursor(stack) &&
+      request.method === sent.method &&
+      request.installation === sent.installation &&
+      request.tokenKind === sent.tokenKind;
+    if (!continues) {
+      setPageCounts([]);
+      setPageTimings([]);
+    }
+    void send(request, request.cursor, continues ? stack : startAt(request.cursor));
+  }, [canSend, request, send, sent, stack]);
 
   const nextCursor = result ? readNextCursor(result.body) : null;
-  const onNext = () => nextCursor && void send(request, nextCursor, pushPage(stack, nextCursor));
+  const onNext = () => sent && nextCursor && void send(sent, nextCursor, pushPage(stack, nextCursor));
   const onPrevious = () => {
+    if (!sent) return;
     const back = popPage(stack);
-    void send(request, currentCursor(back), back);
+    void send(sent, currentCursor(back), back);
   };
+  const onRetry = () => sent && void send(sent, sent.cursor, stack);
   const onStartOver = () => {
     setPageCounts([]);
     setPageTimings([]);
-    void send(request, "", START);
+    void send(sent ?? request, "", START);
   };
 
   const startFetchAll = () => {
@@ -124,7 +144,10 @@ export function Explorer() {
     setTab("table");
     window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
     // A walk of everything starts at the first page, wherever the walk by hand has got to.
-    fetchAll.start(request.method, callQuery({ ...request, cursor: "" }, { max_pages: maxPages || String(DEFAULT_MAX_PAGES) }));
+    const first = { ...request, cursor: "" };
+    const cap = Number(maxPages) || DEFAULT_MAX_PAGES;
+    setWalk({ request: first, maxPages: cap });
+    fetchAll.start(request.method, callQuery(first, { max_pages: String(cap) }));
   };
 
   // Ctrl/Cmd+Enter sends from anywhere on the page.
@@ -161,10 +184,13 @@ export function Explorer() {
   const page = pageNumber(stack);
   const total = pageCounts.slice(0, page).reduce((a, b) => a + b, 0);
 
+  const showAllJson = showAll && tab === "json";
   const allJson = useMemo(
-    () => (all ? { method: all.method, pages: all.pages, count: all.items.length, [all.field]: all.items } : null),
-    // A walk appends to `items` in place; its page count says when it grew.
-    [all?.runId, all?.pages, all?.status],
+    // A walk appends to `items` in place: a copy per page lets the (memoised) tree see it grow, and is made
+    // only while the JSON view is shown.
+    () => (all && showAllJson ? { method: all.method, pages: all.pages, count: all.items.length, [all.field]: all.items.slice() } : null),
+    // Its page count says when `items` grew.
+    [all?.runId, all?.pages, all?.status, showAllJson],
   );
 
   const onDownload = (format: "json" | "csv") => {
@@ -174,6 +200,8 @@ export function Explorer() {
   };
 
   const noInstallation = session.data !== undefined && installations.length === 0;
+  const walking = all?.status === "running" || all?.status === "waiting";
+  const sentInstallation = session.data?.installations.find((i) => i.id === sent?.installation);
 
   return (
     <div className="space-y-4">
@@ -185,6 +213,12 @@ export function Explorer() {
           </p>
         </div>
       </header>
+
+      {session.error && (
+        <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-800">
+          {session.error.message}
+        </p>
+      )}
 
       {noInstallation && (
         <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
@@ -204,7 +238,7 @@ export function Explorer() {
         maxPages={maxPages}
         onMaxPagesChange={setMaxPages}
         busy={isMutating}
-        walking={all?.status === "running" || all?.status === "waiting"}
+        walking={walking}
       />
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_25rem]">
@@ -219,13 +253,13 @@ export function Explorer() {
                 { value: "page", label: `Page by page (page ${page})` },
                 {
                   value: "all",
-                  label: `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${all.status === "running" || all.status === "waiting" ? "walking" : all.status})`,
+                  label: `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${walking ? "walking" : all.status})`,
                 },
               ]}
             />
           )}
           {showAll ? (
-            <FetchAllPanel state={all} maxPages={Number(maxPages) || DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
+            <FetchAllPanel state={all} maxPages={walk?.maxPages ?? DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
           ) : (
             <PaginationPanel
               pageNumber={page}
@@ -235,8 +269,11 @@ export function Explorer() {
               totalCount={total}
               error={pageError}
               errorMessage={pageError && typeof pageBody?.message === "string" ? pageBody.message : null}
+              retryAt={result?.status === 429 && result.retryAfterS ? result.at + result.retryAfterS * 1000 : null}
+              reinstallHref={pageError === "needs_reinstall" && sentInstallation ? reinstallHref(sentInstallation) : null}
               busy={isMutating}
               onNext={onNext}
+              onRetry={onRetry}
               onPrevious={onPrevious}
               onStartOver={onStartOver}
             />
@@ -259,9 +296,15 @@ export function Explorer() {
           >
             {showAll ? (
               tab === "table" ? (
-                <ResultsTable key={`all-${all.runId}`} kind={all.kind} items={all.items} version={all.pages} />
+                <ResultsTable
+                  key={`all-${all.runId}`}
+                  kind={all.kind}
+                  items={all.items}
+                  version={all.pages}
+                  emptyText={walking && all.pages === 0 ? "Waiting for the first page…" : "No items in this walk."}
+                />
               ) : (
-                <JsonViewer key={`all-${all.runId}-${all.status}`} value={allJson} label={all.method} />
+                <JsonViewer key={`all-${all.runId}`} value={allJson} label={all.method} />
               )
             ) : result ? (
               tab === "table" ? (
@@ -285,7 +328,11 @@ export function Explorer() {
         </div>
 
         <aside className="min-w-0 space-y-4">
-          <RequestInspector result={result} />
+          {showAll && walk ? (
+            <RequestInspector result={null} walk={{ method: walk.request.method, params: methodParams(walk.request), maxPages: walk.maxPages }} />
+          ) : (
+            <RequestInspector result={result} />
+          )}
           <PageTimings timings={showAll ? all.timings : pageTimings} />
           <HistoryPanel
             entries={history.entries}

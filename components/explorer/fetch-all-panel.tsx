@@ -1,24 +1,15 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useNow } from "@/components/use-now";
 import type { FetchAllState } from "@/lib/swr/use-fetch-all";
 import { BUTTON, Badge, formatCount, formatMs, Panel, Stat } from "./ui";
 
 interface Props {
   state: FetchAllState;
+  /** The page cap the walk started with. */
   maxPages: number;
   onCancel(): void;
   onDownload(format: "json" | "csv"): void;
-}
-
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 200);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }
 
 const STATUS_BADGE: Record<FetchAllState["status"], { tone: "ok" | "error" | "warn" | "neutral"; text: string }> = {
@@ -32,7 +23,7 @@ const STATUS_BADGE: Record<FetchAllState["status"], { tone: "ok" | "error" | "wa
 /** Progress of a server-side walk: pages, items, elapsed, rate, a Retry-After countdown, Cancel, downloads. */
 export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) {
   const active = state.status === "running" || state.status === "waiting";
-  const now = useNow(active);
+  const now = useNow(200, active) ?? state.startedAt;
   const elapsed = (state.endedAt ?? now) - state.startedAt;
   const rate = elapsed > 0 ? (state.items.length / elapsed) * 1000 : 0;
   const remaining = state.retryAt ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : null;
@@ -50,7 +41,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
   return (
     <Panel
       title={
-        <span className="flex items-center gap-2">
+        <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
           Fetch all <span className="font-mono font-normal text-slate-500">{state.method}</span>
           <Badge tone={badge.tone}>{badge.text}</Badge>
           <span className="text-xs font-normal text-slate-500">page cap {formatCount(maxPages)}</span>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useNow } from "@/components/use-now";
 import { describeCursor } from "@/lib/explorer/cursor";
 import { BUTTON, Badge, formatCount, Panel } from "./ui";
 
@@ -15,8 +16,14 @@ interface Props {
   error: string | null;
   /** The console's own explanation, when the console (not the platform) refused the call. */
   errorMessage: string | null;
+  /** After a 429: when its Retry-After runs out (epoch ms). */
+  retryAt: number | null;
+  /** The link that installs the app again, when the installation needs it. */
+  reinstallHref: string | null;
   busy: boolean;
   onNext(): void;
+  /** Sends the same request again (after a 429). */
+  onRetry(): void;
   onPrevious(): void;
   onStartOver(): void;
 }
@@ -35,9 +42,27 @@ function CursorLine({ label, value, hint }: { label: string; value: string; hint
 }
 
 /** The walk by hand: where we are, the cursor that leads on (three ways), and the buttons to move. */
-export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount, totalCount, error, errorMessage, busy, onNext, onPrevious, onStartOver }: Props) {
+export function PaginationPanel({
+  pageNumber,
+  sentCursor,
+  nextCursor,
+  pageCount,
+  totalCount,
+  error,
+  errorMessage,
+  retryAt,
+  reinstallHref,
+  busy,
+  onNext,
+  onRetry,
+  onPrevious,
+  onStartOver,
+}: Props) {
   const next = nextCursor ? describeCursor(nextCursor) : null;
   const invalidCursor = error === "invalid_cursor";
+  const now = useNow(250, retryAt !== null);
+  const retryIn = retryAt !== null && now !== null ? Math.max(0, Math.ceil((retryAt - now) / 1000)) : null;
+  const waiting = retryAt !== null && (retryIn === null || retryIn > 0);
   return (
     <Panel
       title="Pagination"
@@ -46,7 +71,7 @@ export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount,
           <button type="button" className={BUTTON.secondary} onClick={onPrevious} disabled={pageNumber <= 1 || busy}>
             <span aria-hidden>←</span> Previous page
           </button>
-          <button type="button" className={BUTTON.primary} onClick={onNext} disabled={!nextCursor || busy || error !== null}>
+          <button type="button" className={BUTTON.primary} onClick={onNext} disabled={!nextCursor || busy || error !== null || waiting}>
             Next page <span aria-hidden>→</span>
           </button>
         </>
@@ -76,6 +101,31 @@ export function PaginationPanel({ pageNumber, sentCursor, nextCursor, pageCount,
               The platform answered <code className="font-mono font-semibold">{error}</code>
               {invalidCursor && ": the cursor is malformed, tampered with, or expired. Cursors are short-lived; start the walk again."}
             </p>
+          )}
+          {retryAt !== null && (
+            <p role="status" className="basis-full">
+              {waiting ? (
+                <>
+                  Rate limited: retry in{" "}
+                  <strong className="font-mono tabular-nums" data-testid="send-retry-countdown">
+                    {retryIn ?? "…"} s
+                  </strong>
+                  .
+                </>
+              ) : (
+                "The Retry-After wait is over."
+              )}
+            </p>
+          )}
+          {retryAt !== null && (
+            <button type="button" className={BUTTON.secondary} onClick={onRetry} disabled={waiting || busy}>
+              Retry
+            </button>
+          )}
+          {reinstallHref && (
+            <a href={reinstallHref} className={BUTTON.danger}>
+              Reinstall
+            </a>
           )}
           {invalidCursor && (
             <button type="button" className={BUTTON.danger} onClick={onStartOver}>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { buildCurl } from "@/lib/explorer/curl";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { BUTTON, Badge, formatBytes, formatMs, Panel } from "./ui";
@@ -28,10 +28,27 @@ function FieldTable({ fields }: { fields: Array<[string, string]> }) {
   );
 }
 
-/** What went over the wire for the last call, with the token masked, and the same request as curl. */
-export function RequestInspector({ result }: { result: ApiCallResult | null }) {
+/** A Fetch all as started: the walk runs on the server, so there is no single wire request to show. */
+export interface WalkSummary {
+  method: string;
+  params: Record<string, string>;
+  maxPages: number;
+}
+
+/**
+ * What went over the wire for the last call, with the token masked, and the same request as curl. While a
+ * Fetch all is shown it says what the walk asked for instead: its many upstream calls happen on the server.
+ */
+export function RequestInspector({ result, walk = null }: { result: ApiCallResult | null; walk?: WalkSummary | null }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
-  const curl = useMemo(() => (result?.wire ? buildCurl(result.wire) : null), [result]);
+  const curl = useMemo(() => (!walk && result?.wire ? buildCurl(result.wire) : null), [result, walk]);
+  const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (resetTimer.current) clearTimeout(resetTimer.current);
+    },
+    [],
+  );
 
   const copy = async () => {
     if (!curl) return;
@@ -41,7 +58,8 @@ export function RequestInspector({ result }: { result: ApiCallResult | null }) {
     } catch {
       setCopied("failed");
     }
-    setTimeout(() => setCopied("idle"), 2000);
+    if (resetTimer.current) clearTimeout(resetTimer.current);
+    resetTimer.current = setTimeout(() => setCopied("idle"), 2000);
   };
 
   const body = result?.body as { ok?: unknown; error?: unknown } | undefined;
@@ -50,12 +68,38 @@ export function RequestInspector({ result }: { result: ApiCallResult | null }) {
     <Panel
       title="Request inspector"
       actions={
-        <button type="button" className={BUTTON.secondary} onClick={copy} disabled={!curl} aria-label="Copy as curl">
-          {copied === "copied" ? "Copied ✓" : copied === "failed" ? "Copy failed" : "Copy as curl"}
-        </button>
+        <>
+          <button type="button" className={BUTTON.secondary} onClick={copy} disabled={!curl} aria-label="Copy as curl">
+            {copied === "copied" ? "Copied ✓" : copied === "failed" ? "Copy failed" : "Copy as curl"}
+          </button>
+          <span role="status" aria-live="polite" className="sr-only">
+            {copied === "copied" ? "Copied the curl command" : copied === "failed" ? "Could not copy the curl command" : ""}
+          </span>
+        </>
       }
     >
-      {!result ? (
+      {walk ? (
+        <div className="space-y-2 text-sm">
+          <p className="text-slate-600">
+            Fetch all walks every page on the server, so there is no single request to copy: the inspector and Copy as curl cover
+            single calls (Send, Next, Previous).
+          </p>
+          <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1">
+            <dt className="text-xs text-slate-500">method</dt>
+            <dd className="font-mono" data-testid="inspector-walk-method">
+              {walk.method}
+            </dd>
+            <dt className="text-xs text-slate-500">page cap</dt>
+            <dd className="font-mono tabular-nums">{walk.maxPages.toLocaleString("en-US")}</dd>
+          </dl>
+          {Object.keys(walk.params).length > 0 && (
+            <div>
+              <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Parameters of every page</h3>
+              <FieldTable fields={Object.entries(walk.params)} />
+            </div>
+          )}
+        </div>
+      ) : !result ? (
         <p className="text-sm text-slate-500">Send a request to see what the console sent upstream.</p>
       ) : (
         <div className="space-y-3 text-sm">

@@ -18,7 +18,18 @@ const TEMPLATES: Record<CollectionKind, string> = {
  * 100,000 members scroll as smoothly as 50. `version` changes when `items` (appended in place while a walk
  * streams) grows.
  */
-export function ResultsTable({ kind, items, version }: { kind: CollectionKind; items: readonly unknown[]; version: number }) {
+export function ResultsTable({
+  kind,
+  items,
+  version,
+  emptyText = "No items in this response.",
+}: {
+  kind: CollectionKind;
+  items: readonly unknown[];
+  version: number;
+  /** What an empty table says (a walk still waiting for its first page is not an empty answer). */
+  emptyText?: string;
+}) {
   const [filter, setFilter] = useState("");
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const searchTexts = useRef<{ source: readonly unknown[]; texts: string[] }>({ source: items, texts: [] });
@@ -93,7 +104,7 @@ export function ResultsTable({ kind, items, version }: { kind: CollectionKind; i
             />
           ))}
         </div>
-        {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{matches ? "No row matches the filter." : "No items in this response."}</p>}
+        {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{matches ? "No row matches the filter." : emptyText}</p>}
       </div>
     </div>
   );
