@@ -1,9 +1,28 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, type ReactNode } from "react";
 import { useSession } from "@/lib/swr/use-session";
 import { InstallationCard } from "./installation-card";
 import { PasteTokenPanel } from "./paste-token-panel";
+
+/**
+ * An install link, or a disabled button when the session holds all the installations its cookies can carry:
+ * a link marked aria-disabled would still be followed with Enter.
+ */
+function InstallLink({ href, full, className, children }: { href: string; full: boolean; className: string; children: ReactNode }) {
+  if (full) {
+    return (
+      <button type="button" disabled className={`${className} cursor-not-allowed opacity-50`}>
+        {children}
+      </button>
+    );
+  }
+  return (
+    <a href={href} className={className}>
+      {children}
+    </a>
+  );
+}
 
 /** The console's home: this browser's installations, "Add to workspace", and token exchange. */
 export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {
@@ -24,20 +43,20 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {emulator && (
-            <a href="/oauth/install?app=legacy" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+            <InstallLink href="/oauth/install?app=legacy" full={full} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
               Install the legacy app
-            </a>
+            </InstallLink>
           )}
-          <a
+          <InstallLink
             href="/oauth/install"
-            aria-disabled={full}
-            className={`inline-flex items-center gap-2 rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 ${full ? "pointer-events-none opacity-50" : ""}`}
+            full={full}
+            className="inline-flex items-center gap-2 rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
           >
             <svg aria-hidden viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M8 3v10M3 8h10" strokeLinecap="round" />
             </svg>
             Add to workspace
-          </a>
+          </InstallLink>
         </div>
       </div>
 
