@@ -57,7 +57,12 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
           <input
             id={inputId}
             type="password"
+            // A token to exchange, not a password of this site: keep password managers from offering to save it.
             autoComplete="off"
+            data-1p-ignore
+            data-lpignore="true"
+            data-bwignore
+            data-form-type="other"
             spellCheck={false}
             value={token}
             onChange={(e) => setToken(e.target.value)}
