@@ -31,7 +31,9 @@ export function HistoryPanel({ entries, onPick, onClear }: { entries: HistoryEnt
                   onClick={() => onPick(e)}
                   className="grid w-full grid-cols-[auto_minmax(0,1fr)_auto] items-baseline gap-2 rounded px-2 py-1 text-left text-xs hover:bg-slate-100"
                 >
-                  <span className={`h-2 w-2 rounded-full ${e.ok ? "bg-emerald-500" : "bg-rose-500"}`} aria-label={e.ok ? "ok" : "error"} />
+                  <span className={`h-2 w-2 rounded-full ${e.ok ? "bg-emerald-500" : "bg-rose-500"}`}>
+                    <span className="sr-only">{e.ok ? "ok" : "error"}</span>
+                  </span>
                   <span className="truncate">
                     <span className="font-mono font-medium text-slate-900">{e.method}</span>{" "}
                     <span className="font-mono text-slate-500">{params}</span>
