@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { isValidMethod, SUGGESTED_METHODS, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
 import { BUTTON, INPUT } from "./ui";
 
@@ -23,15 +23,46 @@ interface Props {
   walking: boolean;
 }
 
+/**
+ * The shortcut as this platform writes it. Read after mount: the server cannot know the platform, and a
+ * first client render that differed from the server's would be a hydration mismatch.
+ */
+function useSendShortcut(): string {
+  const [shortcut, setShortcut] = useState("Ctrl+Enter");
+  useEffect(() => {
+    const nav = navigator as Navigator & { userAgentData?: { platform?: string } };
+    const platform = nav.userAgentData?.platform || nav.platform || "";
+    if (/mac|iphone|ipad/i.test(platform)) setShortcut("⌘↵");
+  }, []);
+  return shortcut;
+}
+
 /** Method, token, parameters, and the two ways to call: Send (one call) and Fetch all (every page). */
 export function RequestForm({ request, onChange, installations, onSend, onFetchAll, maxPages, onMaxPagesChange, busy, walking }: Props) {
   const ids = useId();
   const methodValid = isValidMethod(request.method);
   const canCall = methodValid && request.installation !== "";
   const selected = installations.find((i) => i.id === request.installation);
+  const shortcut = useSendShortcut();
   const set = (patch: Partial<ExplorerRequest>) => onChange({ ...request, ...patch });
   const setPair = (i: number, patch: Partial<ParamPair>) =>
     set({ extra: request.extra.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
+  // A key per parameter row that survives removing the rows above it (an index key would hand one row's
+  // focus and input state to the next). Rows replaced from outside (history, URL) keep keys by position.
+  const rowKeys = useRef<{ pairs: readonly ParamPair[]; keys: number[] }>({ pairs: [], keys: [] });
+  const nextRowKey = useRef(0);
+  if (rowKeys.current.pairs !== request.extra) {
+    if (rowKeys.current.keys.length !== request.extra.length) {
+      rowKeys.current.keys = request.extra.map((_, i) => rowKeys.current.keys[i] ?? nextRowKey.current++);
+    }
+    rowKeys.current.pairs = request.extra;
+  }
+  const removePair = (i: number) => {
+    rowKeys.current.keys = rowKeys.current.keys.filter((_, j) => j !== i);
+    const extra = request.extra.filter((_, j) => j !== i);
+    rowKeys.current.pairs = extra;
+    set({ extra });
+  };
 
   return (
     <form
@@ -109,10 +140,10 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
           </div>
         </fieldset>
         <div className="flex items-end gap-2">
-          <button type="submit" className={BUTTON.primary} disabled={!canCall || busy} title="Send (Ctrl+Enter)">
+          <button type="submit" className={BUTTON.primary} disabled={!canCall || busy} title={`Send (${shortcut})`}>
             Send
             <kbd aria-hidden className="rounded bg-emerald-700/60 px-1 font-mono text-[10px] font-normal">
-              ⌘↵
+              {shortcut}
             </kbd>
           </button>
           <button type="button" className={BUTTON.secondary} disabled={!canCall || walking} onClick={onFetchAll}>
@@ -166,7 +197,7 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
 
       <div className="mt-3 space-y-2">
         {request.extra.map((pair, i) => (
-          <div key={i} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
+          <div key={rowKeys.current.keys[i]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
             <input
               aria-label={`Parameter ${i + 1} name`}
               value={pair.key}
@@ -186,7 +217,7 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
             <button
               type="button"
               aria-label={`Remove parameter ${i + 1}`}
-              onClick={() => set({ extra: request.extra.filter((_, j) => j !== i) })}
+              onClick={() => removePair(i)}
               className={BUTTON.ghost}
             >
               ✕
