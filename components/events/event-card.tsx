@@ -1,8 +1,7 @@
 "use client";
 
 import type { ReceivedEvent } from "@/lib/events/feed";
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+import { formatClockTime } from "@/lib/format";
 
 /** The human part of an event, when it has one (a mention's text). */
 function summary(event: ReceivedEvent): string | null {
@@ -28,7 +27,7 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
           </span>
         )}
         <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-400">
-          {time(event.receivedAt)}
+          {formatClockTime(event.receivedAt)}
         </time>
       </header>
       <div className="px-4 pb-3 pt-1.5">

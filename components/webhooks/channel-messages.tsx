@@ -1,8 +1,10 @@
 "use client";
 
+import { formatClockTime } from "@/lib/format";
 import { useEmulatorChannel } from "@/lib/swr/use-webhooks";
 
-const time = (ts: string) => new Date(Number(ts.split(".")[0]) * 1000).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+/** A message ts ("1700000000.000100") is epoch seconds, then a sequence number. */
+const time = (ts: string) => formatClockTime(Number(ts.split(".")[0]) * 1000);
 
 /** The webhook's channel in the embedded emulator, so the developer sees the message arrive. */
 export function ChannelMessages({ channelId, channelName }: { channelId: string; channelName: string }) {

@@ -1,8 +1,7 @@
 "use client";
 
 import type { WebhookSendRecord } from "@/lib/webhooks/types";
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+import { formatClockTime } from "@/lib/format";
 
 /** The latest sends of this session: what was sent and what came back, never a URL. */
 export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
@@ -29,7 +28,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
                 </span>
               </span>
               <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-400">
-                {time(entry.sentAt)}
+                {formatClockTime(entry.sentAt)}
               </time>
             </li>
           ))}
