@@ -10,14 +10,14 @@ import { currentCursor, pageNumber, popPage, pushPage, START, startAt, type Page
 import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
-import { useFetchAll } from "@/lib/swr/use-fetch-all";
+import { useFetchAll, type PageTiming } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import { useSession } from "@/lib/swr/use-session";
 import { reinstallHref } from "@/components/installations/install-href";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { HistoryPanel } from "./history-panel";
 import { JsonViewer } from "./json-viewer";
-import { PageTimings, type Timing } from "./page-timings";
+import { PageTimings } from "./page-timings";
 import { PaginationPanel } from "./pagination-panel";
 import { RequestForm, type InstallationOption } from "./request-form";
 import { RequestInspector } from "./request-inspector";
@@ -43,7 +43,7 @@ export function Explorer() {
   const [maxPages, setMaxPages] = useState(String(DEFAULT_MAX_PAGES));
   const [stack, setStack] = useState<PageStack>(START);
   const [pageCounts, setPageCounts] = useState<number[]>([]);
-  const [pageTimings, setPageTimings] = useState<Timing[]>([]);
+  const [pageTimings, setPageTimings] = useState<PageTiming[]>([]);
   const [result, setResult] = useState<ApiCallResult | null>(null);
   // The request that produced `result`: Next and Previous page from it, not from whatever the form holds now.
   const [sent, setSent] = useState<ExplorerRequest | null>(null);

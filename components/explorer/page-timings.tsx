@@ -1,12 +1,7 @@
 "use client";
 
+import type { PageTiming } from "@/lib/swr/use-fetch-all";
 import { formatCount, formatMs, Panel } from "./ui";
-
-export interface Timing {
-  page: number;
-  count: number;
-  ms: number;
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -14,7 +9,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** The upstream time of each page: a bar per page, and the spread. */
-export function PageTimings({ timings }: { timings: Timing[] }) {
+export function PageTimings({ timings }: { timings: PageTiming[] }) {
   if (timings.length === 0) return null;
   const sorted = timings.map((t) => t.ms).sort((a, b) => a - b);
   const max = Math.max(1, sorted[sorted.length - 1]!);

@@ -6,6 +6,7 @@ import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 import { findCollection, type CollectionKind } from "@/lib/explorer/items";
 
+/** One page of a walk, by hand or Fetch all: its items and upstream time. */
 export interface PageTiming {
   page: number;
   count: number;
@@ -30,8 +31,6 @@ export interface FetchAllState {
   capped: boolean;
   error: string | null;
   message: string | null;
-  /** The last page's response, for the JSON viewer's metadata. */
-  lastNextCursor: string | null;
 }
 
 interface Run {
@@ -58,7 +57,6 @@ function initialState(run: Run): FetchAllState {
     capped: false,
     error: null,
     message: null,
-    lastNextCursor: null,
   };
 }
 
@@ -79,7 +77,6 @@ function apply(state: FetchAllState, event: FetchAllEvent): FetchAllState {
         timings: [...state.timings, { page: event.page, count: event.count, ms: event.ms }],
         retryAt: null,
         retryAfterS: null,
-        lastNextCursor: event.next_cursor,
       };
     }
     case "ratelimited":
@@ -184,12 +181,6 @@ export function useFetchAll() {
     setRun(null);
   }, []);
 
-  const clear = useCallback(() => {
-    setCancelled(null);
-    latest.current = null;
-    setRun(null);
-  }, []);
-
   const state = run ? (data ?? null) : cancelled;
-  return { state, start, cancel, clear };
+  return { state, start, cancel };
 }
