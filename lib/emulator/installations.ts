@@ -3,7 +3,7 @@
  * apps.uninstall (or auth.revoke without rotation). One per app: reinstalling reuses it.
  */
 import { randomBytes } from "node:crypto";
-import { issueRotatingPair, issueToken, revokeInstallationTokens, enforceActiveTokenLimit, tokenState } from "./tokens";
+import { issueRotatingPair, issueToken, randomAlphanumeric, revokeInstallationTokens, enforceActiveTokenLimit, tokenState } from "./tokens";
 import type { App, AuthCode, EmulatorState, Installation, TokenRecord } from "./types";
 import { addBotUser, findChannel, markBotUserDeleted } from "./workspace";
 
@@ -95,7 +95,8 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
       hookId,
       channelId: channel.id,
       channelName: channel.name,
-      secret: randomBytes(12).toString("base64url"),
+      // 24 letters and digits, like the platform's webhook secrets.
+      secret: randomAlphanumeric(24),
       configurationUrl: `${baseUrl}/#app-${app.id}`,
     };
   }

@@ -14,7 +14,7 @@ export const MAX_ACTIVE_ACCESS_TOKENS = 2;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-function randomAlphanumeric(length: number): string {
+export function randomAlphanumeric(length: number): string {
   const bytes = randomBytes(length);
   let out = "";
   for (const byte of bytes) out += ALPHANUMERIC[byte % ALPHANUMERIC.length];

@@ -32,6 +32,17 @@ describe("incoming webhooks over HTTP", () => {
   });
 });
 
+describe("webhook URLs", () => {
+  it("end in a 24-character alphanumeric secret, like the platform's", async () => {
+    const h = createHarness();
+    const { legacy } = await h.apps();
+    for (let i = 0; i < 20; i++) {
+      const installed = await h.install(legacy, { scope: ["incoming-webhook"] });
+      expect(installed.incoming_webhook.url).toMatch(/\/services\/T[0-9A-Z]+\/B[0-9A-Z]+\/[A-Za-z0-9]{24}$/);
+    }
+  });
+});
+
 describe("POST /admin/channels and the webhook's channel going away", () => {
   it("answers 410 channel_is_archived while the channel is archived, and posts again once unarchived", async () => {
     const { h, channelId, post } = await installHook();
