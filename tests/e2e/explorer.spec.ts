@@ -119,6 +119,25 @@ test("goes back and forward through the pages it visited", async ({ page }) => {
   const forward = (await (await answered).json()) as UsersList;
   await expect(page.getByTestId("page-number")).toHaveText("Page 2");
   expect(forward.members.map((m) => m.id)).toEqual(seen[1]!.members.map((m) => m.id));
+
+  // Next pages the request that produced the page shown, whatever has been typed in the form since.
+  await page.getByLabel("Method").fill("conversations.list");
+  answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/api/call/"));
+  await page.getByRole("button", { name: "Next page", exact: true }).click();
+  const toPage3 = await answered;
+  expect(isUsersListCall(toPage3)).toBe(true);
+  await expect(page.getByTestId("page-number")).toHaveText("Page 3");
+  await expect(page.getByLabel("Method")).toHaveValue("users.list");
+
+  // Send with the page's own cursor and another limit goes on with the same walk: still page 3, Previous still there.
+  await page.getByLabel("limit").fill("20");
+  answered = page.waitForResponse(isUsersListCall);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const resent = new URL((await answered).url()).searchParams;
+  expect(resent.get("cursor")).toBe(new URL(toPage3.url()).searchParams.get("cursor"));
+  expect(resent.get("limit")).toBe("20");
+  await expect(page.getByTestId("page-number")).toHaveText("Page 3");
+  await expect(page.getByRole("button", { name: "Previous page", exact: true })).toBeEnabled();
 });
 
 test("shows next_cursor as received, on the wire with %3D, and decoded", async ({ page }) => {
@@ -150,6 +169,9 @@ test("fetches all of a 20,000-member workspace into the table", async ({ page, r
   await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect(page.getByRole("progressbar", { name: "Fetch all progress" })).toBeVisible();
   await expect(page.getByText("Every page fetched")).toBeVisible({ timeout: 120_000 });
+  // The walk ran on the server: the inspector names it and has no single request to copy.
+  await expect(page.getByTestId("inspector-walk-method")).toHaveText("users.list");
+  await expect(page.getByRole("button", { name: "Copy as curl", exact: true })).toBeDisabled();
   await expect(page.getByTestId("fetch-all-items")).toHaveText(expected.toLocaleString("en-US"));
   await expect(page.getByTestId("row-count")).toHaveText(`${expected.toLocaleString("en-US")} rows`);
 
@@ -223,6 +245,12 @@ test("a 429 during Fetch all shows the Retry-After countdown", async ({ page, re
   await expect.poll(async () => Number((await countdown.textContent())!.replace(/\D/g, ""))).toBeLessThan(first);
   await page.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(page.getByText(/Cancelled after/)).toBeVisible();
+
+  // A single call inside the same window shows its own Retry-After, and Next waits for it.
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("send-retry-countdown")).toHaveText(/^[1-9]\d* s$/);
+  await expect(page.getByRole("button", { name: "Next page", exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Retry", exact: true })).toBeDisabled();
 });
 
 test("a hand-edited cursor shows invalid_cursor and offers to start over", async ({ page }) => {
