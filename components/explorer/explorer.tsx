@@ -6,7 +6,7 @@ import { SegmentedControl } from "@/components/segmented-control";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
-import { currentCursor, pageNumber, popPage, pushPage, START, startAt, type PageStack } from "@/lib/explorer/pagination";
+import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
@@ -110,19 +110,12 @@ export function Explorer() {
   const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
   const sendForm = useCallback(() => {
     if (!canSend) return;
-    // Send with the cursor of the page shown (say, after changing limit) goes on with the same walk, so its
-    // page numbers and Previous stay true; any other cursor, method or token starts a walk of its own.
-    const continues =
-      sent !== null &&
-      request.cursor === currentCursor(stack) &&
-      request.method === sent.method &&
-      request.installation === sent.installation &&
-      request.tokenKind === sent.tokenKind;
-    if (!continues) {
+    const from = stackForSend(stack, sent, request);
+    if (!from.continues) {
       setPageCounts([]);
       setPageTimings([]);
     }
-    void send(request, request.cursor, continues ? stack : startAt(request.cursor));
+    void send(request, request.cursor, from.stack);
   }, [canSend, request, send, sent, stack]);
 
   const nextCursor = result ? readNextCursor(result.body) : null;

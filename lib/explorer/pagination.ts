@@ -4,6 +4,8 @@
  * Cursors expire (spec 8), so going back re-fetches rather than replaying a stale copy.
  */
 
+import type { ExplorerRequest } from "./params";
+
 export interface PageStack {
   /** cursors[i] fetched page i + 1. */
   cursors: string[];
@@ -30,4 +32,19 @@ export function popPage(stack: PageStack): PageStack {
 /** A walk that starts at a hand-written cursor: its page number is unknown, so it counts from there. */
 export function startAt(cursor: string): PageStack {
   return cursor === "" ? START : { cursors: [cursor] };
+}
+
+/**
+ * Where a Send from the form lands. With the cursor of the page shown, to the same method, installation and
+ * token, it goes on with that walk (say, after changing limit on page 3), so page numbers and Previous stay
+ * true; any other cursor, method or token starts a walk of its own.
+ */
+export function stackForSend(stack: PageStack, shown: ExplorerRequest | null, form: ExplorerRequest): { stack: PageStack; continues: boolean } {
+  const continues =
+    shown !== null &&
+    form.cursor === currentCursor(stack) &&
+    form.method === shown.method &&
+    form.installation === shown.installation &&
+    form.tokenKind === shown.tokenKind;
+  return continues ? { stack, continues } : { stack: startAt(form.cursor), continues };
 }
