@@ -2,6 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
@@ -13,7 +14,6 @@ import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useFetchAll, type PageTiming } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import { useSession } from "@/lib/swr/use-session";
-import { reinstallHref } from "@/components/installations/install-href";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { HistoryPanel } from "./history-panel";
 import { JsonViewer } from "./json-viewer";
