@@ -41,6 +41,11 @@ th { color:var(--muted); font-weight:600; border-top:0; }
 .meta { color:var(--muted); font-size:13px; }
 `;
 
+// Inline, so a browser does not ask for /favicon.ico, which the emulator (standalone or mounted) does not serve.
+const ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3f0e40"/><text x="16" y="23" font-family="system-ui,sans-serif" font-size="20" font-weight="700" text-anchor="middle" fill="#fff">E</text></svg>',
+)}`;
+
 /** A complete HTML document; `body` must already be escaped. */
 export function layout(title: string, body: string, options: { wide?: boolean } = {}): string {
   return `<!doctype html>
@@ -50,6 +55,7 @@ export function layout(title: string, body: string, options: { wide?: boolean } 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${ICON}">
 <style>${STYLE}</style>
 </head>
 <body>

@@ -210,4 +210,11 @@ describe("GET / (the index page)", () => {
     expect(html).toContain(`href="${rotation.authorize_url.replace(/&/g, "&amp;")}"`);
     expect(html).toContain(`${h.base}/admin/state`);
   });
+
+  it("carries its own icon inline, since the emulator serves no /favicon.ico", async () => {
+    const h = createHarness({ basePath: "/emulator" });
+    const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
+    expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,[^"]+">/);
+    expect((await h.emulator.fetch(new Request(`${h.base}/favicon.ico`))).status).toBe(404);
+  });
 });
