@@ -1,5 +1,6 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import type { InstallationView } from "@/lib/session/installation";
+import { installationName } from "@/lib/session/installation-name";
 
 /** What each console feature needs from the installation's bot token. */
 export const SCOPE_FEATURES = [
@@ -21,12 +22,13 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
   const granted = installation.bot?.scopes ?? [];
   const missing = SCOPE_FEATURES.map((f) => f.scope).filter((s) => !granted.includes(s));
   const headingId = `scopes-${installation.id}`;
+  const name = installationName(installation.team, installation.app.key);
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex items-start justify-between gap-3 border-b border-slate-100 px-4 py-3">
         <div>
           <h2 id={headingId} className="text-sm font-semibold text-slate-900">
-            Scopes · {installation.team.name}
+            Scopes · {name}
           </h2>
           <p className="mt-0.5 text-xs text-slate-500">
             {missing.length === 0 ? "Every feature has the scope it needs." : `${missing.length} missing: changing scopes requires reinstalling.`}
@@ -36,14 +38,14 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
           <a
             href={reinstallHref(installation, [...granted, ...missing])}
             className="shrink-0 rounded-md bg-emerald-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
-            aria-label={`Reinstall in ${installation.team.name} with the missing scopes`}
+            aria-label={`Reinstall in ${name} with the missing scopes`}
           >
             Reinstall
           </a>
         )}
       </header>
       <table className="w-full text-left text-xs">
-        <caption className="sr-only">Scopes needed by each feature, and whether {installation.team.name} granted them</caption>
+        <caption className="sr-only">Scopes needed by each feature, and whether {name} granted them</caption>
         <thead className="text-slate-500">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Feature</th>

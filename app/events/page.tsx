@@ -3,6 +3,7 @@ import { EventInspector, type MentionTarget } from "@/components/events/event-in
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { getSessionInstallationViews } from "@/lib/session";
+import { installationName } from "@/lib/session/installation-name";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
@@ -12,7 +13,7 @@ export default async function EventsPage() {
   const installations = await getSessionInstallationViews();
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
-    label: `${i.team.name}${i.app.id ? ` · ${i.app.id}` : ""}`,
+    label: installationName(i.team, i.app.key),
     canReceive: i.bot?.scopes.includes("app_mentions:read") ?? false,
   }));
   return (

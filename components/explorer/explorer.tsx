@@ -10,6 +10,7 @@ import { findCollection } from "@/lib/explorer/items";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
+import { installationName } from "@/lib/session/installation-name";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useFetchAll, type PageTiming } from "@/lib/swr/use-fetch-all";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
@@ -60,7 +61,7 @@ export function Explorer() {
     () =>
       (session.data?.installations ?? []).map((i) => ({
         id: i.id,
-        label: `${i.team.name} (${i.team.id})${i.app.key === "emulator-legacy" ? " · legacy app" : ""}${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
+        label: `${installationName(i.team, i.app.key)} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
         hasBot: i.bot !== null,
         hasUser: i.user !== null,
       })),

@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { listInstallations } from "@/lib/session/installation-store";
 import type { Installation } from "@/lib/session/installation";
+import { installationName } from "@/lib/session/installation-name";
 import { recordSend, type WebhookSendRecord } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
@@ -27,7 +28,7 @@ function fromInstallation(installation: Installation): ResolvedWebhook | null {
     view: {
       id: `${INSTALLATION_PREFIX}${installation.id}`,
       source: "installation",
-      label: `${hook.channel.startsWith("#") ? hook.channel : `#${hook.channel}`} · ${installation.team.name}`,
+      label: `${hook.channel.startsWith("#") ? hook.channel : `#${hook.channel}`} · ${installationName(installation.team, installation.appKey)}`,
       maskedUrl: maskWebhookUrl(hook.url),
       channel: hook.channel.replace(/^#/, ""),
       channelId: hook.channelId || null,

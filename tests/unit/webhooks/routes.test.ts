@@ -65,6 +65,16 @@ describe("GET /api/webhooks", () => {
     // The session view does not carry it either.
     expect(await (await browser.send(sessionRoute, "/api/session")).text()).not.toContain(secret);
   });
+
+  it("tells apart the webhooks of two apps installed in the same workspace", async () => {
+    const { browser } = await installedBrowser();
+    expect((await installIn(browser, "?app=legacy")).status).toBe(303);
+    const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
+    const labels = list.webhooks.map((w) => w.label);
+    expect(labels).toHaveLength(2);
+    expect(new Set(labels).size).toBe(2);
+    expect(labels.filter((l) => l.endsWith("· legacy app"))).toHaveLength(1);
+  });
 });
 
 describe("POST /api/webhooks/send", () => {
