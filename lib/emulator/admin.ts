@@ -137,7 +137,7 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     const isWrapped = "manifest" in body && body.manifest !== undefined && !("display_information" in body);
     const manifest = isWrapped ? body.manifest : body;
     const appId = isWrapped && typeof body.app_id === "string" ? body.app_id : undefined;
-    const { app, created } = upsertApp(runtime.state, manifest, runtime.options.seed, appId);
+    const { app, created } = upsertApp(runtime.state, manifest, runtime.options, appId);
     return ok({ created, app: describeApp(app, ctx.baseUrl) });
   });
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { appCredentials, DEFAULT_APP_NAMES, type DefaultAppKey } from "./default-apps";
 import { WebApiError } from "./errors";
-import type { App, AppManifest, EmulatorState } from "./types";
+import type { App, AppManifest, EmulatorState, ResolvedOptions } from "./types";
 
 const scopeName = z.string().regex(/^[a-z][a-z0-9_.:-]*$/, "is not a scope name");
 
@@ -78,13 +78,21 @@ function invalidManifest(message: string, pointer: string): WebApiError {
  * Adds an app, or updates the app with the same name (or `appId`). Turning token rotation on is
  * always allowed; turning it off is refused, because the platform cannot switch it off again.
  */
-export function upsertApp(state: EmulatorState, input: unknown, seed: string, appId?: string): { app: App; created: boolean } {
+export function upsertApp(state: EmulatorState, input: unknown, options: Pick<ResolvedOptions, "seed" | "eventRequestUrls">, appId?: string): { app: App; created: boolean } {
+  const { seed } = options;
   const parsed = AppManifestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalidManifest(issue?.message ?? "invalid manifest", `/${(issue?.path ?? []).join("/")}`);
   }
   const manifest = parsed.data as AppManifest;
+  const requestUrl = manifest.settings?.event_subscriptions?.request_url;
+  if (requestUrl !== undefined && !isAllowedRequestUrl(options, requestUrl)) {
+    throw invalidManifest(
+      `This emulator delivers events only to ${options.eventRequestUrls?.join(", ")}.`,
+      "/settings/event_subscriptions/request_url",
+    );
+  }
   const existing = appId
     ? state.apps.get(appId)
     : [...state.apps.values()].find((a) => a.name === manifest.display_information.name);
@@ -110,6 +118,11 @@ export function upsertApp(state: EmulatorState, input: unknown, seed: string, ap
   };
   state.apps.set(app.id, app);
   return { app, created: false };
+}
+
+/** Whether the emulator may POST events to this request URL (see EmulatorOptions.eventRequestUrls). */
+export function isAllowedRequestUrl(options: Pick<ResolvedOptions, "eventRequestUrls">, url: string): boolean {
+  return options.eventRequestUrls === undefined || options.eventRequestUrls.includes(url);
 }
 
 /** What GET /admin/apps shows for an app (dev only: it includes the secrets). */

@@ -24,6 +24,8 @@ export function getEmbeddedEmulator(): Emulator {
       // The default apps accept the console's own callback and deliver events to its request URL.
       redirectUrls: [config.redirectUri],
       eventsRequestUrl: `${config.appOrigin}/api/events`,
+      // Its admin surface answers anyone who reaches the console: events go to the console, nowhere else.
+      eventRequestUrls: [`${config.appOrigin}/api/events`],
     });
   }
   return g[KEY];

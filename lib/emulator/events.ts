@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
+import { isAllowedRequestUrl } from "./apps";
 import { WebApiError } from "./errors";
 import type { App, DeliverEvent, Installation, RequestContext } from "./types";
 import {
@@ -170,7 +171,7 @@ export function dispatchMentions(ctx: RequestContext, channel: Channel, message:
     if (!app || !receivesEvents(installation)) continue;
     if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
     const url = app.eventsRequestUrl ?? ctx.options.eventsRequestUrl;
-    if (!url) continue;
+    if (!url || !isAllowedRequestUrl(ctx.options, url)) continue;
     const event: Record<string, unknown> = {
       type: "app_mention",
       user: message.user,

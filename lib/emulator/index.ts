@@ -60,6 +60,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     redirectUrls: options.redirectUrls ?? [],
     eventsRequestUrl: options.eventsRequestUrl,
     deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
+    eventRequestUrls: options.eventRequestUrls,
   };
 }
 

@@ -52,6 +52,12 @@ export interface EmulatorOptions {
   eventsRequestUrl?: string;
   /** How events are POSTed to an app's request URL (default: the global fetch). */
   deliverEvent?: DeliverEvent;
+  /**
+   * The only event request URLs an app may subscribe (default: any). The admin surface takes manifests
+   * from whoever reaches it, and the emulator POSTs events to their request_url: the console's embedded
+   * emulator allows only the console's own /api/events, so it cannot be aimed at another host.
+   */
+  eventRequestUrls?: string[];
 }
 
 /** Options with every default filled in. */
@@ -66,6 +72,8 @@ export interface ResolvedOptions {
   redirectUrls: string[];
   eventsRequestUrl: string | undefined;
   deliverEvent: DeliverEvent;
+  /** Undefined: any request URL. */
+  eventRequestUrls: string[] | undefined;
 }
 
 /** An app registered with the emulator: its manifest plus the credentials the platform would issue. */

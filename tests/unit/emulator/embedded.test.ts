@@ -22,6 +22,31 @@ describe("the embedded emulator's mount", () => {
     expect(await response.json()).toEqual({ ok: false, error: "not_authed" });
   });
 
+  it("lets no one aim the apps' event deliveries anywhere but the console's own /api/events", async () => {
+    const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
+      PLATFORM_BASE_URL: "",
+      APP_ORIGIN: "http://localhost:3999",
+      SESSION_PASSWORD: "x".repeat(32),
+    });
+    const apps = (await (await handleEmbeddedEmulatorRequest(new Request("http://localhost:3999/emulator/admin/apps"))).json()) as {
+      apps: Array<{ manifest: { settings?: Record<string, unknown> } }>;
+    };
+    const manifest = apps.apps[0]!.manifest;
+    const aimAt = (requestUrl: string) =>
+      handleEmbeddedEmulatorRequest(
+        new Request("http://localhost:3999/emulator/admin/apps", {
+          method: "POST",
+          body: JSON.stringify({ ...manifest, settings: { ...manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
+        }),
+      );
+    for (const elsewhere of ["http://127.0.0.1:8080/admin", "http://localhost:3999/api/events/../session", "http://169.254.169.254/latest/meta-data"]) {
+      const refused = await aimAt(elsewhere);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_manifest" });
+    }
+    expect((await aimAt("http://localhost:3999/api/events")).status).toBe(200);
+  });
+
   it("answers 404, admin surface included, once a real platform is configured", async () => {
     const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
       PLATFORM_BASE_URL: "https://slack.com",

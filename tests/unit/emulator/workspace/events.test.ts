@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EVENT_RETRY_DELAYS_MS, settleEventDeliveries } from "@/lib/emulator/events";
 import type { DeliverEvent } from "@/lib/emulator/types";
 import { installingUserId } from "@/lib/emulator/workspace";
-import { BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
+import { appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 
 type Answer = number | "throw" | "hang" | Promise<number>;
 
@@ -35,6 +35,38 @@ afterEach(() => {
 });
 
 describe("app_mention delivery", () => {
+  it("with eventRequestUrls, refuses a manifest that aims events elsewhere and never delivers there", async () => {
+    const endpoint = appEndpoint();
+    const elsewhere = "http://127.0.0.1:6379/internal";
+    const started = startEmulator({ deliverEvent: endpoint.deliverEvent, eventRequestUrls: [EVENTS_URL] });
+    const app = appNamed(started.emulator, "Switchboard Rotation");
+    const aimAt = (requestUrl: string) =>
+      started.emulator.fetch(
+        new Request(`${BASE}/admin/apps`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...app.manifest, settings: { ...app.manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
+        }),
+      );
+
+    const refused = await aimAt(elsewhere);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      ok: false,
+      error: "invalid_manifest",
+      errors: [{ pointer: "/settings/event_subscriptions/request_url", message: expect.stringContaining(EVENTS_URL) }],
+    });
+    expect(appNamed(started.emulator, "Switchboard Rotation").eventsRequestUrl).toBe(EVENTS_URL);
+    expect((await aimAt(EVENTS_URL)).status).toBe(200);
+
+    // An app built from options (not the admin surface) with another URL is not delivered to either.
+    const { botToken, botUserId } = await install(started.emulator);
+    started.emulator.state.apps.set(app.id, { ...appNamed(started.emulator, "Switchboard Rotation"), eventsRequestUrl: elsewhere });
+    await callApi(started.emulator, "chat.postMessage", { channel: "general", text: `<@${botUserId}> hi` }, botToken);
+    await settleEventDeliveries(started.emulator.state.workspace);
+    expect(endpoint.requests).toEqual([]);
+  });
+
   it("delivers a signed event_callback when chat.postMessage mentions the bot", async () => {
     const { emulator, requests, botToken, botUserId, app, general } = await setup();
     const posted = await callApi(emulator, "chat.postMessage", { channel: general.id, text: `hey <@${botUserId}> status?` }, botToken);
