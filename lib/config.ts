@@ -102,8 +102,13 @@ export interface Config {
   upstream: Upstream;
   clientId: string;
   clientSecret: string;
-  /** Verifies the Events API requests that reach POST /api/events. */
+  /** The console app's signing secret. */
   signingSecret: string;
+  /**
+   * Verify the Events API requests that reach POST /api/events: the console app's, and with the embedded
+   * emulator its legacy app's too, whose installations the console also holds.
+   */
+  eventSigningSecrets: string[];
   redirectUri: string;
   botScopes: string[];
   userScopes: string[];
@@ -169,6 +174,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   let clientId = e.CLIENT_ID;
   let clientSecret = e.CLIENT_SECRET;
   let signingSecret = e.SIGNING_SECRET;
+  let legacySigningSecret: string | undefined;
   if (e.PLATFORM_BASE_URL) {
     upstream = { kind: "platform", baseUrl: e.PLATFORM_BASE_URL.replace(/\/+$/, "") };
     if (!clientId) problems.push("CLIENT_ID is required when PLATFORM_BASE_URL is set: copy it from your app's Basic Information page.");
@@ -186,6 +192,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     clientId ??= app.clientId;
     clientSecret ??= app.clientSecret;
     signingSecret ??= app.signingSecret;
+    legacySigningSecret = defaultAppCredentials(e.EMULATOR_SEED, "legacy").signingSecret;
   }
 
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
@@ -199,6 +206,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     clientId: clientId ?? "",
     clientSecret: clientSecret ?? "",
     signingSecret: signingSecret ?? "",
+    eventSigningSecrets: [signingSecret, legacySigningSecret].filter((s): s is string => Boolean(s)),
     redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
     botScopes: e.BOT_SCOPES,
     userScopes: e.USER_SCOPES,

@@ -7,7 +7,8 @@ import { verifyRequestSignature } from "./signature";
 export const MAX_EVENT_BODY_BYTES = 1024 * 1024;
 
 export interface ReceiveEventOptions {
-  signingSecret: string;
+  /** The signing secrets of the apps whose events this request URL receives. */
+  signingSecrets: readonly string[];
   feed: EventFeed;
   now?: () => number;
 }
@@ -48,7 +49,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
       signature: request.headers.get("x-slack-signature"),
       rawBody,
     },
-    options.signingSecret,
+    options.signingSecrets,
     now(),
   );
   if (!check.ok) return refuse(401, "invalid_signature", check.reason);

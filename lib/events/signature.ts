@@ -20,16 +20,17 @@ export function signRequest(signingSecret: string, timestamp: string, rawBody: s
 }
 
 /**
- * Verifies a request signed by the platform. The timestamp window stops replays of captured requests;
- * the comparison runs in constant time over equal-length buffers so it leaks nothing about the expected
- * signature.
+ * Verifies a request signed by the platform, with the signing secret of any app the console receives
+ * events for. The timestamp window stops replays of captured requests; each comparison runs in constant
+ * time over equal-length buffers so it leaks nothing about an expected signature.
  */
 export function verifyRequestSignature(
   parts: SignedRequestParts,
-  signingSecret: string,
+  signingSecrets: string | readonly string[],
   nowMs: number = Date.now(),
 ): SignatureCheck {
-  if (!signingSecret) return { ok: false, reason: "No signing secret is configured (SIGNING_SECRET)." };
+  const secrets = (typeof signingSecrets === "string" ? [signingSecrets] : signingSecrets).filter(Boolean);
+  if (secrets.length === 0) return { ok: false, reason: "No signing secret is configured (SIGNING_SECRET)." };
   if (!parts.timestamp || !/^\d{1,12}$/.test(parts.timestamp)) {
     return { ok: false, reason: "X-Slack-Request-Timestamp is missing or not a number." };
   }
@@ -40,10 +41,12 @@ export function verifyRequestSignature(
   if (!parts.signature || !/^v0=[0-9a-f]{64}$/.test(parts.signature)) {
     return { ok: false, reason: "X-Slack-Signature is missing or not a v0 signature." };
   }
-  const expected = Buffer.from(signRequest(signingSecret, parts.timestamp, parts.rawBody), "utf8");
   const given = Buffer.from(parts.signature, "utf8");
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    return { ok: false, reason: "X-Slack-Signature does not match the request." };
-  }
+  const timestamp = parts.timestamp;
+  const matches = secrets.map((secret) => {
+    const expected = Buffer.from(signRequest(secret, timestamp, parts.rawBody), "utf8");
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+  if (!matches.includes(true)) return { ok: false, reason: "X-Slack-Signature does not match the request." };
   return { ok: true };
 }

@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 
 // Called by the platform, not a browser: authenticated by its signature, so no Origin check applies.
 export function POST(request: Request): Promise<Response> {
-  return receiveEventRequest(request, { signingSecret: getConfig().signingSecret, feed: getEventFeed() });
+  return receiveEventRequest(request, { signingSecrets: getConfig().eventSigningSecrets, feed: getEventFeed() });
 }

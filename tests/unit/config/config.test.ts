@@ -28,6 +28,7 @@ describe("configuration", () => {
     expect(config.clientId).toBe(app.clientId);
     expect(config.clientSecret).toBe(app.clientSecret);
     expect(config.signingSecret).toBe(app.signingSecret);
+    expect(config.eventSigningSecrets).toEqual([app.signingSecret, defaultAppCredentials("switchboard", "legacy").signingSecret]);
     expect(config.redirectUri).toBe("http://localhost:4123/oauth/callback");
   });
 
@@ -37,6 +38,7 @@ describe("configuration", () => {
     expect(message).toContain("CLIENT_SECRET is required");
     const { config } = parse({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com/", CLIENT_ID: "1.2", CLIENT_SECRET: "s", SIGNING_SECRET: "x" });
     expect(config.upstream).toEqual({ kind: "platform", baseUrl: "https://slack.com" });
+    expect(config.eventSigningSecrets).toEqual(["x"]);
   });
 
   it("refuses to start in production without SESSION_PASSWORD and says how to make one", () => {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/events/route";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { getConfig } from "@/lib/config";
+import { defaultAppCredentials } from "@/lib/emulator/default-apps";
 import { getEventFeed } from "@/lib/events/feed";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { signRequest } from "@/lib/events/signature";
@@ -65,6 +66,13 @@ describe("POST /api/events", () => {
   it("records the platform's retry headers", async () => {
     await POST(signed(mention("again"), { "x-slack-retry-num": "2", "x-slack-retry-reason": "http_timeout" }));
     expect(getEventFeed().recent()[0]).toMatchObject({ retryNum: 2, retryReason: "http_timeout" });
+  });
+
+  it("accepts an event signed by the emulator's legacy app, whose installations the console holds too", async () => {
+    const legacy = defaultAppCredentials(getConfig().emulator.seed, "legacy");
+    expect(legacy.signingSecret).not.toBe(getConfig().signingSecret);
+    expect((await POST(signed(mention("to the legacy app"), {}, legacy.signingSecret))).status).toBe(200);
+    expect(getEventFeed().recent()[0]?.payload).toMatchObject({ event: { text: "to the legacy app" } });
   });
 
   it("refuses a forged signature with 401 and feeds nothing", async () => {

@@ -81,4 +81,19 @@ describe("mention the app, end to end", () => {
     expect(event.payload).toMatchObject({ event: { type: "app_mention", text: mention.text } });
     expect(received.every((r) => r.status === 200)).toBe(true);
   });
+
+  it("delivers to an installation of the emulator's legacy app too, signed with that app's secret", async () => {
+    const browser = new TestBrowser(`http://127.0.0.1:${emulator.port}`);
+    expect((await installIn(browser, "?app=legacy")).status).toBe(303);
+    const installationId = [...browser.cookies.keys()].find((name) => name.startsWith("sb_inst_"))?.slice("sb_inst_".length) ?? "";
+
+    const arrival = nextEvent((e) => e.eventType === "app_mention");
+    const response = await browser.send(mentionRoute, "/api/emulator/mention", { method: "POST", json: { installationId, text: "legacy hello" } });
+    expect(response.status).toBe(200);
+    const mention = (await response.json()) as { text: string; event_ids: string[] };
+    const event = await arrival;
+    expect(event).toMatchObject({ eventId: mention.event_ids[0] });
+    expect(event.payload).toMatchObject({ event: { text: mention.text } });
+    expect(received.every((r) => r.status === 200)).toBe(true);
+  });
 });

@@ -76,6 +76,14 @@ describe("verifyRequestSignature (v0)", () => {
     });
   });
 
+  it("accepts a signature made with any of the given secrets, and refuses one made with none of them", () => {
+    const other = "another-apps-signing-secret";
+    const signature = signRequest(other, TS, BODY);
+    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, [SECRET, other], NOW_MS)).toEqual({ ok: true });
+    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, [SECRET], NOW_MS).ok).toBe(false);
+    expect(verifyRequestSignature({ timestamp: TS, signature: signRequest("", TS, BODY), rawBody: BODY }, ["", SECRET], NOW_MS).ok).toBe(false);
+  });
+
   it("refuses everything when no signing secret is configured", () => {
     expect(verifyRequestSignature({ timestamp: TS, signature: signRequest("", TS, BODY), rawBody: BODY }, "", NOW_MS).ok).toBe(false);
   });
