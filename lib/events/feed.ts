@@ -12,6 +12,8 @@ export interface ReceivedEvent {
   /** X-Slack-Retry-Num and X-Slack-Retry-Reason, when the platform is retrying a delivery. */
   retryNum: number | null;
   retryReason: string | null;
+  /** Size of the request body as received. */
+  bytes: number;
   payload: unknown;
 }
 
@@ -19,6 +21,8 @@ export type EventListener = (event: ReceivedEvent) => void;
 
 /** How many events the feed keeps: enough to inspect, bounded so memory is too. */
 export const EVENT_FEED_CAPACITY = 200;
+/** And how many bytes of request bodies: 200 events at the 1 MB body limit would hold 200 MB. */
+export const EVENT_FEED_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * An in-process feed of received events: a bounded ring of the latest ones and the live subscribers
@@ -28,12 +32,20 @@ export const EVENT_FEED_CAPACITY = 200;
 export class EventFeed {
   private readonly events: ReceivedEvent[] = [];
   private readonly listeners = new Set<EventListener>();
+  private bytes = 0;
 
-  constructor(private readonly capacity: number = EVENT_FEED_CAPACITY) {}
+  constructor(
+    private readonly capacity: number = EVENT_FEED_CAPACITY,
+    private readonly maxBytes: number = EVENT_FEED_MAX_BYTES,
+  ) {}
 
   publish(event: ReceivedEvent): void {
     this.events.push(event);
-    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    this.bytes += event.bytes;
+    // The oldest go first; the newest event always stays.
+    while (this.events.length > 1 && (this.events.length > this.capacity || this.bytes > this.maxBytes)) {
+      this.bytes -= this.events.shift()?.bytes ?? 0;
+    }
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -57,6 +69,7 @@ export class EventFeed {
 
   clear(): void {
     this.events.length = 0;
+    this.bytes = 0;
   }
 
   get subscriberCount(): number {

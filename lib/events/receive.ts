@@ -71,6 +71,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
     teamId: envelope.team_id ?? null,
     retryNum: request.headers.has("x-slack-retry-num") && Number.isInteger(retryNum) ? retryNum : null,
     retryReason: request.headers.get("x-slack-retry-reason"),
+    bytes: Buffer.byteLength(rawBody, "utf8"),
     payload: withoutCredentials(envelope),
   };
   options.feed.publish(received);

@@ -5,11 +5,22 @@ export const HEARTBEAT_MS = 15_000;
 
 /**
  * Which events a viewer may see: those of the workspaces their session has installed into. Event payloads
- * are workspace data (message text, user ids), and a hosted console serves many people. An envelope with
- * no team (url_verification) carries nothing of a workspace.
+ * are workspace data (message text, user ids), and a hosted console serves many people. A url_verification
+ * carries nothing of a workspace, so every viewer sees it; any other envelope without a team, nobody.
  */
 export function visibleToTeams(teamIds: ReadonlySet<string>): (event: ReceivedEvent) => boolean {
-  return (event) => event.teamId === null || teamIds.has(event.teamId);
+  return (event) => (event.teamId === null ? event.envelopeType === "url_verification" : teamIds.has(event.teamId));
+}
+
+// Every open stream sends the same text for an event: it is serialized once, however many viewers there are.
+const serialized = new WeakMap<ReceivedEvent, string>();
+function eventJson(event: ReceivedEvent): string {
+  let json = serialized.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    serialized.set(event, json);
+  }
+  return json;
 }
 
 /**
@@ -33,11 +44,11 @@ export function eventFeedStream(
           stop();
         }
       };
-      const message = (name: string, data: unknown) => send(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      const message = (name: string, json: string) => send(`event: ${name}\ndata: ${json}\n\n`);
       send("retry: 2000\n\n");
-      message("snapshot", feed.recent().filter(isVisible));
+      message("snapshot", `[${feed.recent().filter(isVisible).map(eventJson).join(",")}]`);
       const unsubscribe = feed.subscribe((event: ReceivedEvent) => {
-        if (isVisible(event)) message("received", event);
+        if (isVisible(event)) message("received", eventJson(event));
       });
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), heartbeatMs);
       stop = () => {

@@ -3,7 +3,8 @@ import { POST } from "@/app/api/events/route";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator/default-apps";
-import { getEventFeed } from "@/lib/events/feed";
+import { EVENT_FEED_MAX_BYTES, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
+import { MAX_EVENT_BODY_BYTES } from "@/lib/events/receive";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { signRequest } from "@/lib/events/signature";
 
@@ -121,16 +122,41 @@ describe("POST /api/events", () => {
   });
 });
 
+const received = (id: string, bytes = 100): ReceivedEvent => ({
+  id,
+  receivedAt: 0,
+  envelopeType: "event_callback",
+  eventType: "app_mention",
+  eventId: null,
+  teamId: "T0001",
+  retryNum: null,
+  retryReason: null,
+  bytes,
+  payload: {},
+});
+
 describe("the event feed", () => {
   it("keeps only the last 200 events, newest first", async () => {
     const feed = getEventFeed();
-    for (let i = 0; i < 205; i += 1) {
-      feed.publish({ id: String(i), receivedAt: i, envelopeType: "event_callback", eventType: "app_mention", eventId: null, teamId: null, retryNum: null, retryReason: null, payload: {} });
-    }
+    for (let i = 0; i < 205; i += 1) feed.publish(received(String(i)));
     const recent = feed.recent();
     expect(recent).toHaveLength(200);
     expect(recent[0]?.id).toBe("204");
     expect(recent.at(-1)?.id).toBe("5");
+  });
+
+  it("keeps at most 8 MB of request bodies, dropping the oldest, however few events that is", async () => {
+    const feed = getEventFeed();
+    for (let i = 0; i < 20; i += 1) feed.publish(received(String(i), MAX_EVENT_BODY_BYTES));
+    const recent = feed.recent();
+    expect(recent.reduce((sum, e) => sum + e.bytes, 0)).toBeLessThanOrEqual(EVENT_FEED_MAX_BYTES);
+    expect(recent.map((e) => e.id)).toEqual(["19", "18", "17", "16", "15", "14", "13", "12"]);
+  });
+
+  it("records each request's body size", async () => {
+    const body = mention("sized");
+    await POST(signed(body));
+    expect(getEventFeed().recent()[0]?.bytes).toBe(Buffer.byteLength(body));
   });
 });
 
@@ -183,6 +209,16 @@ describe("GET /api/events/stream", () => {
     await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "marker-challenge" })));
     await readUntil("marker-challenge");
     expect(state.text).not.toContain("kept from before");
+    abort.abort();
+  });
+
+  it("shows nobody a signed envelope that names no workspace, unless it is a url_verification", async () => {
+    await POST(signed(JSON.stringify({ type: "event_callback", event: { type: "app_mention", text: "no team here" } })));
+    const abort = new AbortController();
+    const { state, readUntil } = sseReader(eventFeedStream(getEventFeed(), abort.signal, visibleToTeams(new Set(["T0001"]))));
+    await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "second-marker" })));
+    await readUntil("second-marker");
+    expect(state.text).not.toContain("no team here");
     expect(state.text).not.toContain("not this viewer's");
     abort.abort();
   });
