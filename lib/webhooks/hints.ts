@@ -4,7 +4,7 @@
  */
 const HINTS: Record<string, string> = {
   invalid_payload: "The body is not valid JSON, or its fields have the wrong shape. Check the JSON payload.",
-  no_text: "The payload has no text: add a \"text\" field (blocks alone also need a text fallback).",
+  no_text: "The payload has nothing to post: add a \"text\" field (or blocks or attachments, with text as the fallback notifications show).",
   invalid_token: "The webhook's secret is wrong or was revoked. Reinstall the app, or paste the current URL.",
   action_prohibited: "An admin restricted posting to this channel. Pick another channel when you reinstall.",
   channel_not_found: "The webhook's channel was deleted or renamed. Reinstall the app and pick a channel again.",

@@ -172,6 +172,14 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     const other = await paste(`https://169.254.169.254/services/T1/B1/secret`);
     expect(other.status).toBe(400);
     expect(await other.json()).toMatchObject({ error: "invalid_webhook_url", message: expect.stringMatching(/IP address/) });
+    for (const [url, reason] of [
+      ["", /empty/],
+      [`https://hooks.slack.com/services/T1/B1/${"s".repeat(2100)}`, /longer than 2048/],
+    ] as const) {
+      const refused = await paste(url);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_webhook_url", message: expect.stringMatching(reason) });
+    }
     const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
     expect(list.webhooks).toEqual([]);
   });
