@@ -59,6 +59,20 @@ export async function readEmulatorChannel(channelId: string): Promise<EmulatorCh
   };
 }
 
+/**
+ * The channel each of the emulator's incoming webhooks posts to, by hook id (the B… segment of its URL):
+ * a pasted emulator webhook carries no channel, and the console shows that channel's messages.
+ */
+export async function readEmulatorWebhookChannels(): Promise<Map<string, { id: string; name: string }>> {
+  const state = await callAdmin("state");
+  const installations = (state.installations ?? []) as Array<{ incoming_webhook: { hook_id: string; channel_id: string; channel: string } | null }>;
+  const channels = new Map<string, { id: string; name: string }>();
+  for (const { incoming_webhook: hook } of installations) {
+    if (hook) channels.set(hook.hook_id, { id: hook.channel_id, name: hook.channel.replace(/^#/, "") });
+  }
+  return channels;
+}
+
 export interface MentionResult {
   channel: string;
   ts: string;

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
+import { readEmulatorWebhookChannels } from "@/lib/events/emulator-admin";
 import { AppError } from "@/lib/http/app-error";
 import { listInstallations } from "@/lib/session/installation-store";
 import type { Installation } from "@/lib/session/installation";
@@ -49,7 +50,25 @@ async function resolveAll(): Promise<ResolvedWebhook[]> {
 
 /** The session's webhooks, as the browser may see them: from installations first, then pasted ones. */
 export async function listWebhookViews(): Promise<WebhookView[]> {
-  return (await resolveAll()).map((w) => w.view);
+  return withEmulatorChannels(await resolveAll());
+}
+
+/** The hook id (B…) of a URL on the embedded emulator's /services/, or null for any other URL. */
+function emulatorHookId(url: string): string | null {
+  const { upstream } = getConfig();
+  if (upstream.kind !== "emulator" || !url.startsWith(`${upstream.baseUrl}/services/`)) return null;
+  return url.slice(upstream.baseUrl.length).split("/")[3] ?? null;
+}
+
+/** Pasted webhooks of the embedded emulator get their channel, so the page can show it receive messages. */
+async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<WebhookView[]> {
+  const unplaced = webhooks.filter((w) => w.view.channelId === null && emulatorHookId(w.url) !== null);
+  if (unplaced.length === 0) return webhooks.map((w) => w.view);
+  const channels = await readEmulatorWebhookChannels().catch(() => new Map<string, { id: string; name: string }>());
+  return webhooks.map(({ url, view }) => {
+    const channel = view.channelId === null ? channels.get(emulatorHookId(url) ?? "") : undefined;
+    return channel ? { ...view, channel: channel.name, channelId: channel.id } : view;
+  });
 }
 
 async function resolveWebhook(id: string): Promise<ResolvedWebhook> {

@@ -184,6 +184,22 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     expect(list.webhooks).toEqual([]);
   });
 
+  it("shows the channel of a pasted emulator webhook, where its message then arrives", async () => {
+    const { webhook } = await installedBrowser();
+    const [installed] = [...testConsole.emulator.emulator.state.installations.values()];
+    const hook = installed?.incomingWebhook;
+    if (!installed || !hook) throw new Error("the install gave no webhook");
+    const browser = new TestBrowser(testConsole.origin);
+    const url = `${testConsole.origin}/emulator/services/${installed.teamId}/${hook.hookId}/${hook.secret}`;
+    const pasted = await browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url, label: "copied" } });
+    expect(pasted.status).toBe(201);
+    const [view] = ((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks;
+    expect(view).toMatchObject({ source: "pasted", label: "copied", channelId: webhook.channelId, channel: webhook.channel });
+    const sent = await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: view!.id, text: "through a pasted URL" } });
+    expect(sent.status).toBe(200);
+    expect(await channelTexts(view!.channelId ?? "")).toContain("through a pasted URL");
+  });
+
   it("seals a pasted URL, lists it masked, sends through it, and forgets it", async () => {
     // A webhook URL of this emulator, as a developer would copy it from the app's configuration.
     const { webhook } = await installedBrowser();
