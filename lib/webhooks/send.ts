@@ -7,6 +7,11 @@ export const MAX_WEBHOOK_BODY_BYTES = 40 * 1024;
 export const MAX_WEBHOOK_RESPONSE_BYTES = 4 * 1024;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
+/** A webhook send waits at most 10 seconds, or less when the console's upstream timeout is shorter. */
+export function webhookTimeoutMs(upstreamTimeoutMs: number): number {
+  return Math.min(upstreamTimeoutMs, WEBHOOK_TIMEOUT_MS);
+}
+
 /** What the platform answered (any HTTP status), as the console shows it. */
 export interface WebhookAnswer {
   status: number;

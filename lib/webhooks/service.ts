@@ -9,7 +9,7 @@ import { installationName } from "@/lib/session/installation-name";
 import { recordSend, type WebhookSendRecord } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
-import { sendToWebhook } from "./send";
+import { sendToWebhook, webhookTimeoutMs } from "./send";
 import { readPastedWebhooks, type PastedWebhook } from "./store";
 import type { WebhookSendResponse, WebhookView } from "./types";
 
@@ -87,7 +87,7 @@ export type WebhookMessage = { text: string } | { payload: string };
 export async function sendWebhookMessage(webhookId: string, message: WebhookMessage): Promise<WebhookSendResponse> {
   const webhook = await resolveWebhook(webhookId);
   const body = "text" in message ? JSON.stringify({ text: message.text }) : message.payload;
-  const outcome = await sendToWebhook(webhook.url, body, { policy: webhookUrlPolicy(), timeoutMs: Math.min(getConfig().upstreamTimeoutMs, 10_000) });
+  const outcome = await sendToWebhook(webhook.url, body, { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(getConfig().upstreamTimeoutMs) });
   const record: WebhookSendRecord = {
     id: randomBytes(6).toString("base64url"),
     webhookId,

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendToWebhook } from "@/lib/webhooks/send";
+import { parseConfig } from "@/lib/config";
+import { sendToWebhook, webhookTimeoutMs } from "@/lib/webhooks/send";
 import type { WebhookUrlPolicy } from "@/lib/webhooks/url-guard";
 
 /**
@@ -145,6 +146,12 @@ describe("the webhook proxy sends an allowed URL, bounded", () => {
     target.answer = () => {};
     const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy, timeoutMs: 300 });
     expect(outcome).toMatchObject({ kind: "failed", status: 504 });
+  });
+
+  it("waits 10 seconds at most, or the console's upstream timeout when that is shorter", () => {
+    expect(webhookTimeoutMs(parseConfig({ SESSION_PASSWORD: "p".repeat(32) }).upstreamTimeoutMs)).toBe(10_000);
+    expect(webhookTimeoutMs(60_000)).toBe(10_000);
+    expect(webhookTimeoutMs(3_000)).toBe(3_000);
   });
 
   it("never puts the URL or its secret in a reason", async () => {
