@@ -19,6 +19,11 @@ export interface ReceivedEvent {
 
 export type EventListener = (event: ReceivedEvent) => void;
 
+/** Where POST /api/events puts what it verified: a feed, or a relay that also feeds the other instances. */
+export interface EventSink {
+  publish(event: ReceivedEvent): void;
+}
+
 /** How many events the feed keeps: enough to inspect, bounded so memory is too. */
 export const EVENT_FEED_CAPACITY = 200;
 /** And how many bytes of request bodies: 200 events at the 1 MB body limit would hold 200 MB. */
@@ -26,10 +31,10 @@ export const EVENT_FEED_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * An in-process feed of received events: a bounded ring of the latest ones and the live subscribers
- * (server-sent event streams). It lives in this process only: with several server instances each one
- * shows the events that reached it.
+ * (server-sent event streams). With several server instances, each has its own, and the Redis relay
+ * (redis-relay.ts) puts every instance's received events into all of them.
  */
-export class EventFeed {
+export class EventFeed implements EventSink {
   private readonly events: ReceivedEvent[] = [];
   private readonly listeners = new Set<EventListener>();
   private bytes = 0;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { EventFeed, ReceivedEvent } from "./feed";
+import type { EventSink, ReceivedEvent } from "./feed";
 import { verifyRequestSignature } from "./signature";
 
 /** Events are small; a larger body is refused before it is buffered whole. */
@@ -9,7 +9,8 @@ export const MAX_EVENT_BODY_BYTES = 1024 * 1024;
 export interface ReceiveEventOptions {
   /** The signing secrets of the apps whose events this request URL receives. */
   signingSecrets: readonly string[];
-  feed: EventFeed;
+  /** Where a verified request goes: this instance's feed, and with Redis the other instances' too. */
+  sink: EventSink;
   now?: () => number;
 }
 
@@ -36,7 +37,8 @@ const refuse = (status: number, error: string, message: string) => json(status, 
 
 /**
  * The Events API request URL. The platform waits 3 seconds for an answer and retries otherwise, so the
- * only work done before answering is verifying the signature and appending to the in-memory feed.
+ * only work done before answering is verifying the signature and appending to the in-memory feed (relaying
+ * to other instances goes on after the answer).
  */
 export async function receiveEventRequest(request: Request, options: ReceiveEventOptions): Promise<Response> {
   const now = options.now ?? Date.now;
@@ -74,7 +76,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
     bytes: Buffer.byteLength(rawBody, "utf8"),
     payload: withoutCredentials(envelope),
   };
-  options.feed.publish(received);
+  options.sink.publish(received);
 
   if (envelope.type === "url_verification") {
     if (!envelope.challenge) return refuse(400, "invalid_payload", "A url_verification request needs a challenge.");

@@ -1,5 +1,6 @@
 // GET /api/events/stream - Server-sent events: the received events of this session's workspaces, then each new one
 import { getEventFeed } from "@/lib/events/feed";
+import { getEventSink } from "@/lib/events/sink";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { handleRoute } from "@/lib/http";
 import { getSessionInstallationViews } from "@/lib/session";
@@ -8,6 +9,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
   async (request) => {
+    // With Redis, this instance must be subscribed to hear what the others receive (normally done at start).
+    getEventSink();
     const teams = new Set((await getSessionInstallationViews()).map((installation) => installation.team.id));
     return new Response(eventFeedStream(getEventFeed(), request.signal, visibleToTeams(teams)), {
       headers: {
