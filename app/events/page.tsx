@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
 
 export default async function EventsPage() {
-  const { appOrigin, upstream } = getConfig();
+  const { appOrigin, upstream, redisUrl } = getConfig();
   const installations = await getSessionInstallationViews();
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
@@ -22,7 +22,10 @@ export default async function EventsPage() {
         <h1 className="text-xl font-semibold tracking-tight">Events API</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
           Events the platform delivers to this console, live. Each request&apos;s signature is checked with the app&apos;s signing secret
-          before it is shown. This feed lives in the server process: with several instances, each shows the events it received.
+          before it is shown.{" "}
+          {redisUrl
+            ? "Server instances share what they receive through Redis, so this feed shows the events that reached any of them."
+            : "This feed lives in the server process: with several instances, set REDIS_URL so that each shows the events all of them received."}
         </p>
       </header>
       <EventInspector requestUrl={`${appOrigin}/api/events`} emulator={upstream.kind === "emulator"} targets={targets} />
