@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: runs every benchmark suite in order, each printing its own figures. Not part of
- * `npm test`. `npm run bench -- <text>` runs only the suites whose name contains <text>.
- * Record the figures in docs/benchmarks.md.
+ * `npm test`. `npm run bench -- <text>` runs only the suites whose name contains <text>;
+ * `npm run bench -- --quick` runs every suite small and short (CI does, so a suite that breaks fails CI).
+ * Record the full figures in docs/benchmarks.md.
  */
+import { QUICK } from "./mode";
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
@@ -21,13 +23,18 @@ const SUITES: BenchSuite[] = [
 ];
 
 async function main(): Promise<void> {
-  const filter = process.argv.slice(2).join(" ").trim();
+  const filter = process.argv
+    .slice(2)
+    .filter((arg) => arg !== "--quick")
+    .join(" ")
+    .trim();
   const selected = SUITES.filter((s) => !filter || s.name.includes(filter));
   if (selected.length === 0) {
     console.error(`No suite matches "${filter}". Suites: ${SUITES.map((s) => s.name).join(", ")}`);
     process.exit(2);
   }
   console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`);
+  if (QUICK) console.log("quick mode: small workspaces and few rounds, to check that every suite runs; the figures are not judged");
   for (const suite of selected) {
     console.log(`\n## ${suite.name}\n`);
     const started = performance.now();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm test: the unit tests (Vitest), then the browser tests (Playwright in Debian's Chromium).
+# npm test: the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
+# suite once in quick mode (figures printed, not judged), so a change that breaks a benchmark fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,3 +36,5 @@ fi
 export NEXT_TELEMETRY_DISABLED=1
 npx vitest run
 npx playwright test
+# Reuses the production build the browser tests made.
+BENCH_DIST_DIR=".next-e2e-${E2E_PORT:-3100}" npx tsx bench/run.ts --quick

@@ -3,18 +3,20 @@
  * line by line as the browser does) against @slack/web-api's paginate() on the same emulator, both with
  * pages of 200 (paginate()'s default).
  */
-import type { BenchSuite } from "../suite";
 import { WebClient } from "@slack/web-api";
 import { readNdjson } from "@/lib/explorer/fetch-all-events";
-import { directBotToken, EMULATOR_BASE, installThroughConsole, ORIGIN, resetWorkspace, startConsole } from "./console-server";
+import { expectJson, expectOk } from "../http";
+import { benchSetting } from "../mode";
+import type { BenchSuite } from "../suite";
+import { consoleHeaders, directBotToken, EMULATOR_BASE, installThroughConsole, ORIGIN, resetWorkspace, startConsole } from "./console-server";
 
-const MEMBERS = Number(process.env.BENCH_FETCH_ALL_USERS ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_FETCH_ALL_ROUNDS ?? 5);
+const MEMBERS = benchSetting("BENCH_FETCH_ALL_USERS", 100_000, 5_000);
+const ROUNDS = benchSetting("BENCH_FETCH_ALL_ROUNDS", 5, 1);
 
 async function throughConsole(session: { cookie: string; installationId: string }): Promise<number> {
   const query = new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200", max_pages: "10000" });
-  const response = await fetch(`${ORIGIN}/api/call/users.list/all?${query}`, { headers: { cookie: session.cookie } });
-  if (!response.ok || !response.body) throw new Error(`fetch all: HTTP ${response.status}`);
+  const response = await expectOk(await fetch(`${ORIGIN}/api/call/users.list/all?${query}`, { headers: consoleHeaders(session.cookie) }), "fetch all");
+  if (!response.body) throw new Error("fetch all: the answer has no body");
   let items = 0;
   for await (const line of readNdjson(response.body)) {
     const event = line as { type: string; response?: { members?: unknown[] }; error?: string };
@@ -37,13 +39,13 @@ async function time(fn: () => Promise<number>): Promise<{ ms: number; items: num
 }
 
 export const consoleFetchAllSuite: BenchSuite = {
-  name: "console: fetch all of 100,000 members (/api/call/.../all vs @slack/web-api paginate())",
+  name: `console: fetch all of ${MEMBERS.toLocaleString("en-US")} members (/api/call/.../all vs @slack/web-api paginate())`,
   async run() {
     await startConsole();
     await resetWorkspace(MEMBERS);
     const session = await installThroughConsole();
     const client = new WebClient(await directBotToken(), { slackApiUrl: `${EMULATOR_BASE}/api/`, retryConfig: { retries: 0 } });
-    const expected = (((await (await fetch(`${EMULATOR_BASE}/admin/state`)).json()) as { team: { members: number } }).team.members);
+    const expected = (await expectJson<{ team: { members: number } }>(await fetch(`${EMULATOR_BASE}/admin/state`), "emulator admin/state")).team.members;
 
     const console_: number[] = [];
     const sdk: number[] = [];

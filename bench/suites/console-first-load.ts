@@ -6,17 +6,20 @@
  * once idle, the router prefetches the pages the navigation links to, the explorer's chunks included.
  */
 import { gzipSync } from "node:zlib";
+import { expectOk } from "../http";
 import type { BenchSuite } from "../suite";
 import { ORIGIN, startConsole } from "./console-server";
 
 async function firstLoadScripts(path: string): Promise<{ files: string[]; raw: number; gzip: number }> {
-  const html = await (await fetch(`${ORIGIN}${path}`)).text();
+  // The empty page is the not-found page: a 404 is what it should answer.
+  const page = await fetch(`${ORIGIN}${path}`);
+  if (!page.ok && page.status !== 404) await expectOk(page, `GET ${path}`);
+  const html = await page.text();
   const files = [...new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!))];
   let raw = 0;
   let gzip = 0;
   for (const file of files) {
-    const response = await fetch(new URL(file, ORIGIN));
-    if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+    const response = await expectOk(await fetch(new URL(file, ORIGIN)), file);
     const bytes = Buffer.from(await response.arrayBuffer());
     raw += bytes.length;
     gzip += gzipSync(bytes, { level: 6 }).length;

@@ -2,19 +2,19 @@
  * (a) The proxy's overhead: users.list with limit=200 through GET /api/call and directly at the emulator,
  * on the same production server, sequentially and interleaved so both see the same machine.
  */
+import { expectPlatformOk } from "../http";
+import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";
-import { directBotToken, EMULATOR_BASE, installThroughConsole, ORIGIN, percentile, resetWorkspace, startConsole } from "./console-server";
+import { consoleHeaders, directBotToken, EMULATOR_BASE, installThroughConsole, ORIGIN, percentile, resetWorkspace, startConsole } from "./console-server";
 
-const WARMUP = 30;
-const SAMPLES = Number(process.env.BENCH_PROXY_SAMPLES ?? 400);
+const WARMUP = benchSetting("BENCH_PROXY_WARMUP", 30, 5);
+const SAMPLES = benchSetting("BENCH_PROXY_SAMPLES", 400, 20);
 
-async function timed(url: string, headers: Record<string, string>): Promise<number> {
+async function timed(url: string, headers: Record<string, string>, what: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(url, { headers });
-  const body = (await response.json()) as { ok?: boolean; members?: unknown[] };
-  const ms = performance.now() - started;
-  if (!body.ok || body.members?.length === undefined) throw new Error(`users.list failed: HTTP ${response.status}`);
-  return ms;
+  await expectPlatformOk<{ members: unknown[] }>(response, what);
+  return performance.now() - started;
 }
 
 export const consoleProxySuite: BenchSuite = {
@@ -25,10 +25,11 @@ export const consoleProxySuite: BenchSuite = {
     const session = await installThroughConsole();
     const token = await directBotToken();
     const proxied = () =>
-      timed(`${ORIGIN}/api/call/users.list?${new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200" })}`, {
-        cookie: session.cookie,
-      });
-    const direct = () => timed(`${EMULATOR_BASE}/api/users.list?limit=200`, { authorization: `Bearer ${token}` });
+      timed(`${ORIGIN}/api/call/users.list?${new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200" })}`,
+        consoleHeaders(session.cookie),
+        "users.list through /api/call",
+      );
+    const direct = () => timed(`${EMULATOR_BASE}/api/users.list?limit=200`, { authorization: `Bearer ${token}` }, "users.list at the emulator");
 
     for (let i = 0; i < WARMUP; i++) {
       await proxied();

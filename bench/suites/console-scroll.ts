@@ -4,12 +4,13 @@
  * --disable-gpu-vsync), so the time between requestAnimationFrame callbacks is the time a frame took
  * (script, style, layout, paint) rather than the display's refresh interval.
  */
-import type { BenchSuite } from "../suite";
 import { chromium } from "playwright-core";
+import { benchSetting } from "../mode";
+import type { BenchSuite } from "../suite";
 import { browserCookies, CHROMIUM_ARGS, CHROMIUM_PATH, installThroughConsole, ORIGIN, percentile, resetWorkspace, startConsole, stopConsole } from "./console-server";
 
-const MEMBERS = Number(process.env.BENCH_SCROLL_USERS ?? 100_000);
-const FRAMES = 600;
+const MEMBERS = benchSetting("BENCH_SCROLL_USERS", 100_000, 2_000);
+const FRAMES = benchSetting("BENCH_SCROLL_FRAMES", 600, 60);
 
 /**
  * Scrolls the table one screenful per frame for `frames` frames and returns the time between frames. A
@@ -31,7 +32,7 @@ const scrollScript = (frames: number) => `new Promise((done) => {
 })`;
 
 export const consoleScrollSuite: BenchSuite = {
-  name: "console: scrolling the 100,000-row members table (p95 frame time)",
+  name: `console: scrolling the ${MEMBERS.toLocaleString("en-US")}-row members table (p95 frame time)`,
   async run() {
     await startConsole();
     await resetWorkspace(MEMBERS);

@@ -1,6 +1,6 @@
 /**
  * The console's benchmarks run against a production build that they build and start themselves: `next build`
- * into .next-bench (reused while no source file is newer than it) and `next start` on a loopback port,
+ * into .next-bench or BENCH_DIST_DIR (reused while no source file is newer than it) and `next start` on a loopback port,
  * stopped when the bench process exits. Several console suites share one server.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -8,11 +8,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
+import { BenchHttpError, expectJson, expectOk, expectPlatformOk } from "../http";
 
 export const BENCH_PORT = Number(process.env.BENCH_CONSOLE_PORT ?? 3235);
 export const ORIGIN = `http://127.0.0.1:${BENCH_PORT}`;
 export const EMULATOR_BASE = `${ORIGIN}/emulator`;
-const DIST_DIR = ".next-bench";
+// BENCH_DIST_DIR lets `npm test` reuse the build its browser tests just made (same sources, same checkout).
+const DIST_DIR = process.env.BENCH_DIST_DIR || ".next-bench";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // Run Next's own script with this node, so that stopping the child stops the server (npx would not forward it).
 const NEXT_BIN = join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -102,14 +105,22 @@ export function stopConsole() {
 
 type Json = Record<string, unknown>;
 
+/**
+ * Headers for a request to the console's own routes, as its pages send them: the session's cookie and the
+ * header that vouches for a read made by the console (GET /api/session and /api/call refuse reads that
+ * say nothing of where they come from).
+ */
+export function consoleHeaders(cookie: string): Record<string, string> {
+  return { cookie, [CONSOLE_REQUEST_HEADER]: "1" };
+}
+
 export async function admin(path: string, body?: Json): Promise<Json> {
   const response = await fetch(`${EMULATOR_BASE}/admin/${path}`, {
     method: body ? "POST" : "GET",
-    headers: body ? { "content-type": "application/json" } : {},
+    headers: body ? { "content-type": "application/json", origin: ORIGIN } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
-  if (!response.ok) throw new Error(`admin/${path}: HTTP ${response.status}`);
-  return (await response.json()) as Json;
+  return expectJson<Json>(response, `emulator admin/${path}`);
 }
 
 /** Rebuilds the emulator's workspace with `users` members (installations are reset too). */
@@ -137,7 +148,7 @@ class Jar {
 
 /** Allows the consent page at `authorizeUrl` (picking its first channel for the webhook) and returns the redirect. */
 async function allowConsent(authorizeUrl: string): Promise<URL> {
-  const page = await (await fetch(authorizeUrl)).text();
+  const page = await (await expectOk(await fetch(authorizeUrl), "the emulator's consent page")).text();
   const channel = /<select id="channel_id"[^>]*>\s*<option value="([^"]+)"/.exec(page)?.[1];
   const form = new URLSearchParams({ decision: "allow", ...(channel ? { channel_id: channel } : {}) });
   const decided = await fetch(authorizeUrl, {
@@ -147,7 +158,7 @@ async function allowConsent(authorizeUrl: string): Promise<URL> {
     redirect: "manual",
   });
   const location = decided.headers.get("location");
-  if (decided.status !== 302 || !location) throw new Error(`consent: HTTP ${decided.status}`);
+  if (decided.status !== 302 || !location) throw new BenchHttpError("consent (expected a 302 back to the app)", decided.status, await decided.text());
   return new URL(location, authorizeUrl);
 }
 
@@ -162,16 +173,17 @@ export async function installThroughConsole(): Promise<ConsoleSession> {
   const start = await fetch(`${ORIGIN}/oauth/install`, { redirect: "manual" });
   jar.take(start);
   const authorize = start.headers.get("location");
-  if (!authorize) throw new Error(`/oauth/install: HTTP ${start.status}`);
+  if (!authorize) throw new BenchHttpError("/oauth/install (expected a redirect to the authorize page)", start.status, await start.text());
   const callback = await allowConsent(new URL(authorize, ORIGIN).toString());
   const done = await fetch(callback, { headers: { cookie: jar.header() }, redirect: "manual" });
   jar.take(done);
-  if (done.status >= 400) throw new Error(`/oauth/callback: HTTP ${done.status}`);
-  const session = (await (await fetch(`${ORIGIN}/api/session`, { headers: { cookie: jar.header() } })).json()) as {
-    installations: Array<{ id: string }>;
-  };
-  const installationId = session.installations[0]?.id;
-  if (!installationId) throw new Error("the install left no installation in the session");
+  if (done.status >= 400) throw new BenchHttpError("/oauth/callback", done.status, await done.text());
+  const session = await expectJson<{ installations?: Array<{ id: string }> }>(
+    await fetch(`${ORIGIN}/api/session`, { headers: consoleHeaders(jar.header()) }),
+    "GET /api/session",
+  );
+  const installationId = session.installations?.[0]?.id;
+  if (!installationId) throw new Error(`the install left no installation in the session: ${JSON.stringify(session)}`);
   return { cookie: jar.header(), installationId };
 }
 
@@ -187,14 +199,14 @@ export async function directBotToken(): Promise<string> {
   const back = await allowConsent(`${EMULATOR_BASE}/oauth/v2/authorize?${query}`);
   const code = back.searchParams.get("code");
   if (!code) throw new Error("consent gave no code");
-  const grant = (await (
+  const grant = await expectPlatformOk<{ access_token: string }>(
     await fetch(`${EMULATOR_BASE}/api/oauth.v2.access`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ client_id: app.client_id, client_secret: app.client_secret, code, redirect_uri: redirectUri }).toString(),
-    })
-  ).json()) as { ok: boolean; error?: string; access_token?: string };
-  if (!grant.ok || !grant.access_token) throw new Error(`oauth.v2.access: ${grant.error}`);
+    }),
+    "oauth.v2.access (the bench's direct token)",
+  );
   return grant.access_token;
 }
 

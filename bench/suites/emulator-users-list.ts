@@ -6,17 +6,18 @@
 import autocannon from "autocannon";
 import { DEFAULT_REDIRECT_URL } from "@/lib/emulator/default-apps";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { BenchHttpError, expectPlatformOk } from "../http";
+import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";
 
-const PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 3213);
+const PORT = benchSetting("BENCH_EMULATOR_PORT", 3213, 3213);
+// Members are generated on demand, so the full-size workspace costs nothing to start even in quick mode.
 const MEMBERS = 100_000;
 const PAGE = 200;
-const WARMUP_ROUNDS = 200;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1500);
-const AUTOCANNON_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_ROUNDS = benchSetting("BENCH_WARMUP_ROUNDS", 200, 20);
+const ROUNDS = benchSetting("BENCH_ROUNDS", 1500, 50);
+const AUTOCANNON_SECONDS = benchSetting("BENCH_SECONDS", 10, 1);
 const AUTOCANNON_CONNECTIONS = 10;
-
-type Json = Record<string, unknown>;
 
 async function installBot(server: EmulatorServer): Promise<string> {
   const app = [...server.emulator.state.apps.values()].find((a) => a.tokenRotationEnabled);
@@ -29,16 +30,16 @@ async function installBot(server: EmulatorServer): Promise<string> {
     redirect: "manual",
   });
   const code = new URL(consent.headers.get("location") ?? "http://invalid/").searchParams.get("code");
-  if (!code) throw new Error(`consent failed with HTTP ${consent.status}`);
-  const access = (await (
+  if (!code) throw new BenchHttpError("consent (expected a redirect with a code)", consent.status, await consent.text());
+  const access = await expectPlatformOk<{ access_token: string }>(
     await fetch(`${server.url}/api/oauth.v2.access`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, code }).toString(),
-    })
-  ).json()) as Json;
-  if (access.ok !== true) throw new Error(`oauth.v2.access failed: ${String(access.error)}`);
-  return access.access_token as string;
+    }),
+    "oauth.v2.access",
+  );
+  return access.access_token;
 }
 
 function usersListPath(basePath: string, cursor: string): string {
@@ -56,12 +57,14 @@ async function walk(server: EmulatorServer, token: string) {
   let cursor = "";
   const started = performance.now();
   do {
-    const page = (await (await fetch(`http://127.0.0.1:${server.port}${usersListPath(server.emulator.options.basePath, cursor)}`, {
-      headers: { authorization: `Bearer ${token}` },
-    })).json()) as Json;
-    if (page.ok !== true) throw new Error(`users.list failed: ${String(page.error)}`);
-    pages.push({ cursor, members: (page.members as unknown[]).length });
-    cursor = (page.response_metadata as { next_cursor: string }).next_cursor;
+    const page = await expectPlatformOk<{ members: unknown[]; response_metadata?: { next_cursor?: string } }>(
+      await fetch(`http://127.0.0.1:${server.port}${usersListPath(server.emulator.options.basePath, cursor)}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      "users.list walk",
+    );
+    pages.push({ cursor, members: page.members.length });
+    cursor = page.response_metadata?.next_cursor ?? "";
   } while (cursor);
   return { pages, seconds: (performance.now() - started) / 1000 };
 }
@@ -79,8 +82,8 @@ function summarize(samples: number[]) {
 async function timeOnce(call: () => Promise<Response>): Promise<number> {
   const started = performance.now();
   const response = await call();
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+  const body = await response.text();
+  if (response.status !== 200) throw new BenchHttpError("users.list", response.status, body);
   return performance.now() - started;
 }
 
