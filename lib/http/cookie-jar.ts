@@ -15,14 +15,26 @@ export interface CookieOptions {
  */
 export interface CookieJar {
   get(name: string): string | undefined;
+  /**
+   * Every copy of the cookie the request carried, in the browser's order. A browser sends two cookies of
+   * one name when another path or a sibling subdomain set one: only the caller can tell which is real.
+   */
+  getAll(name: string): string[];
   /** Every cookie whose name starts with `prefix`. */
   list(prefix: string): { name: string; value: string }[];
   set(name: string, value: string, options: CookieOptions): void;
-  delete(name: string): void;
+  /** Clears the cookie; `options` must match how it was set (a `__Host-` cookie is only cleared by a Secure one). */
+  delete(name: string, options?: Omit<CookieOptions, "maxAgeS">): void;
+  /**
+   * Runs `finish` once, just before the response's Set-Cookie headers are made (a later call with the same
+   * key replaces an earlier one): a write can then be brought up to date with what other requests did
+   * while this one ran. Jars that cannot delay their writes run it at once.
+   */
+  beforeSend(key: string, finish: () => Promise<void>): Promise<void>;
 }
 
-function parseCookieHeader(header: string | null): Map<string, string> {
-  const cookies = new Map<string, string>();
+function parseCookieHeader(header: string | null): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
     if (eq <= 0) continue;
@@ -34,7 +46,9 @@ function parseCookieHeader(header: string | null): Map<string, string> {
     } catch {
       // A value that is not valid percent-encoding is kept as it came.
     }
-    if (!cookies.has(name)) cookies.set(name, value);
+    const copies = cookies.get(name);
+    if (copies) copies.push(value);
+    else cookies.set(name, [value]);
   }
   return cookies;
 }
@@ -53,29 +67,51 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
  * Set-Cookie headers to the response. Reads see the writes made earlier in the same request.
  */
 export class RequestCookieJar implements CookieJar {
-  private readonly current: Map<string, string>;
+  private readonly current: Map<string, string[]>;
   private readonly pending = new Map<string, string>();
+  private readonly finishers = new Map<string, () => Promise<void>>();
 
   constructor(request: Request) {
     this.current = parseCookieHeader(request.headers.get("cookie"));
   }
 
   get(name: string) {
-    return this.current.get(name);
+    return this.current.get(name)?.[0];
+  }
+
+  getAll(name: string) {
+    return [...(this.current.get(name) ?? [])];
   }
 
   list(prefix: string) {
-    return [...this.current].filter(([name]) => name.startsWith(prefix)).map(([name, value]) => ({ name, value }));
+    return [...this.current].filter(([name]) => name.startsWith(prefix)).map(([name, values]) => ({ name, value: values[0]! }));
   }
 
   set(name: string, value: string, options: CookieOptions) {
-    this.current.set(name, value);
+    this.current.set(name, [value]);
     this.pending.set(name, serializeCookie(name, value, options));
   }
 
-  delete(name: string) {
+  delete(name: string, options: Omit<CookieOptions, "maxAgeS"> = {}) {
     this.current.delete(name);
-    this.pending.set(name, serializeCookie(name, "", { maxAgeS: 0 }));
+    this.pending.set(name, serializeCookie(name, "", { ...options, maxAgeS: 0 }));
+  }
+
+  async beforeSend(key: string, finish: () => Promise<void>) {
+    this.finishers.set(key, finish);
+  }
+
+  /** Runs the beforeSend finishers (each once); call before applyTo. A finisher that fails leaves its earlier write. */
+  async settle(): Promise<void> {
+    const finishers = [...this.finishers.values()];
+    this.finishers.clear();
+    for (const finish of finishers) {
+      try {
+        await finish();
+      } catch {
+        // The write made during the request stands: it was up to date when it was made.
+      }
+    }
   }
 
   /** The Set-Cookie header values this request produced. */
@@ -110,6 +146,11 @@ export async function getCookieJar(): Promise<CookieJar> {
   const store = await cookies();
   return {
     get: (name) => store.get(name)?.value,
+    // Next's store keeps one copy per name.
+    getAll: (name) => {
+      const value = store.get(name)?.value;
+      return value === undefined ? [] : [value];
+    },
     list: (prefix) => store.getAll().filter((c) => c.name.startsWith(prefix)).map((c) => ({ name: c.name, value: c.value })),
     set: (name, value, options) =>
       store.set(name, value, {
@@ -119,6 +160,14 @@ export async function getCookieJar(): Promise<CookieJar> {
         sameSite: options.sameSite ?? "lax",
         path: options.path ?? "/",
       }),
-    delete: (name) => store.delete(name),
+    delete: (name, options) =>
+      store.set(name, "", {
+        maxAge: 0,
+        httpOnly: options?.httpOnly ?? true,
+        secure: options?.secure ?? false,
+        sameSite: options?.sameSite ?? "lax",
+        path: options?.path ?? "/",
+      }),
+    beforeSend: (_key, finish) => finish(),
   };
 }

@@ -107,6 +107,7 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
         return toErrorResponse(error);
       }
     });
+    await runWithCookieJar(jar, () => jar.settle());
     return jar.applyTo(response);
   };
 }

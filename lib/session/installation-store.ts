@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
-import { INSTALLATION_ID, type Installation } from "./installation";
+import { INSTALLATION_ID, installationSchema, type Installation } from "./installation";
 import { deleteCookie, listCookieNames, readSealedCookie, writeSealedCookie } from "./sealed-cookie";
 
 /**
@@ -24,7 +24,7 @@ function assertInstallationId(id: string) {
 /** The installations sealed in this request's cookies; unreadable ones are cleared and skipped. */
 export async function listInstallations(): Promise<Installation[]> {
   const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
-  const found = await Promise.all(names.map(async (name) => ({ name, installation: await readSealedCookie<Installation>(name) })));
+  const found = await Promise.all(names.map(async (name) => ({ name, installation: await readSealedCookie(name, installationSchema) })));
   return found
     .flatMap(({ name, installation }) => (installation && cookieName(installation.id) === name ? [installation] : []))
     .sort((a, b) => a.installedAt - b.installedAt);
@@ -32,7 +32,7 @@ export async function listInstallations(): Promise<Installation[]> {
 
 export async function findInstallation(id: string): Promise<Installation | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
-  return readSealedCookie<Installation>(cookieName(id));
+  return readSealedCookie(cookieName(id), installationSchema);
 }
 
 /** The installation, or a 404 that says so. */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
 
 export type TokenKind = "bot" | "user";
@@ -17,6 +18,38 @@ export interface StoredToken {
 }
 
 export type InstallationState = "active" | "needs_reinstall";
+
+const storedTokenSchema = z.object({
+  value: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.number().optional(),
+  scopes: z.array(z.string()),
+  revoked: z.boolean().optional(),
+});
+
+/**
+ * What an installation cookie must hold once unsealed. A seal proves the server made it, not that this
+ * version of the server did: a value of another shape reads as absent, like a tampered cookie.
+ */
+export const installationSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+  appKey: z.enum(["console", "emulator-legacy"]),
+  appId: z.string().optional(),
+  team: z.object({ id: z.string(), name: z.string() }),
+  enterprise: z.object({ id: z.string(), name: z.string() }).optional(),
+  botUserId: z.string().optional(),
+  authedUserId: z.string().optional(),
+  bot: storedTokenSchema.optional(),
+  user: storedTokenSchema.optional(),
+  incomingWebhook: z.object({ url: z.string(), channel: z.string(), channelId: z.string(), configurationUrl: z.string().optional() }).optional(),
+  state: z.enum(["active", "needs_reinstall"]),
+  problem: z.string().optional(),
+  installedAt: z.number(),
+  updatedAt: z.number(),
+}) satisfies z.ZodType<Installation>;
+
+/** A token as the refresh coordinator keeps it (sealed) for late callers. */
+export const keptTokenSchema = storedTokenSchema satisfies z.ZodType<StoredToken>;
 
 /** One installation as sealed in its cookie (server-only: it holds the tokens). */
 export interface Installation {

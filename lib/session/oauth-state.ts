@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import type { AppKey } from "./installation";
 import { readSealedCookie, writeSealedCookie } from "./sealed-cookie";
 
@@ -29,6 +30,11 @@ export interface OAuthStateCookie {
   used: UsedState[];
 }
 
+const oauthStateCookieSchema = z.object({
+  pending: z.array(z.object({ hash: z.string(), expiresAt: z.number(), appKey: z.enum(["console", "emulator-legacy"]) })),
+  used: z.array(z.object({ hash: z.string(), expiresAt: z.number() })),
+}) satisfies z.ZodType<OAuthStateCookie>;
+
 export type StateProblem = "missing" | "mismatched" | "expired" | "replayed";
 
 export type StateCheck = { ok: true; appKey: AppKey } | { ok: false; problem: StateProblem };
@@ -42,7 +48,7 @@ function sameHash(a: string, b: string) {
 }
 
 async function readStates(): Promise<OAuthStateCookie> {
-  const stored = await readSealedCookie<OAuthStateCookie>(OAUTH_STATE_COOKIE);
+  const stored = await readSealedCookie(OAUTH_STATE_COOKIE, oauthStateCookieSchema);
   return { pending: stored?.pending ?? [], used: stored?.used ?? [] };
 }
 

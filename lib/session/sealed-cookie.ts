@@ -1,5 +1,6 @@
 import "server-only";
 import { sealData, unsealData } from "iron-session";
+import type { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { getCookieJar } from "@/lib/http/cookie-jar";
@@ -27,43 +28,79 @@ export async function unsealValue<T>(seal: string, passwords: PasswordMap, ttlS:
   }
 }
 
+/**
+ * Over https every cookie carries the `__Host-` prefix: the browser then only keeps it when it is Secure,
+ * set by this very host at Path=/ with no Domain, so a sibling subdomain cannot plant a same-name cookie
+ * that shadows (or, once the server clears it, deletes) the real one. Over plain http (a console on
+ * localhost) browsers do not all honour the prefix; there, reads try every copy of a name (readSealedCookie).
+ */
+const HOST_PREFIX = "__Host-";
+
+function physicalName(name: string): string {
+  return getConfig().secureCookies ? `${HOST_PREFIX}${name}` : name;
+}
+
 function cookieAttributes(maxAgeS: number) {
   return { maxAgeS, httpOnly: true, secure: getConfig().secureCookies, sameSite: "lax" as const, path: "/" };
 }
 
-/** Reads a sealed cookie of this request; an unreadable one is cleared and reads as absent. */
-export async function readSealedCookie<T>(name: string, ttlS = 0): Promise<T | undefined> {
+/**
+ * Reads a sealed cookie of this request, checked against `schema`. Each copy the browser sent is tried,
+ * and the first that unseals and fits the schema wins: a planted duplicate cannot hide the real one. When
+ * none does (tampered, sealed with a retired password, or of another version's shape), the cookie reads as
+ * absent and is cleared.
+ */
+export async function readSealedCookie<T>(name: string, schema: z.ZodType<T>, ttlS = 0): Promise<T | undefined> {
   const jar = await getCookieJar();
-  const raw = jar.get(name);
-  if (!raw) return undefined;
-  const value = await unsealValue<T>(raw, getConfig().sessionPasswords, ttlS);
-  if (value === undefined) deleteFromJar(jar, name);
-  return value;
+  const copies = jar.getAll(physicalName(name));
+  if (copies.length === 0) return undefined;
+  for (const raw of copies) {
+    const unsealed = raw ? await unsealValue<unknown>(raw, getConfig().sessionPasswords, ttlS) : undefined;
+    if (unsealed === undefined) continue;
+    const parsed = schema.safeParse(unsealed);
+    if (parsed.success) return parsed.data;
+  }
+  deleteFromJar(jar, physicalName(name));
+  return undefined;
 }
 
 /** Seals `value` into an HttpOnly, SameSite=Lax cookie (Secure over https) that lives `maxAgeS` seconds. */
 export async function writeSealedCookie(name: string, value: unknown, maxAgeS: number): Promise<void> {
   const seal = await sealValue(value, getConfig().sessionPasswords, maxAgeS);
-  if (name.length + seal.length > MAX_SEALED_COOKIE_BYTES) {
+  const cookie = physicalName(name);
+  if (cookie.length + seal.length > MAX_SEALED_COOKIE_BYTES) {
     throw new AppError("cookie_too_large", 507, `This data does not fit in one browser cookie (${seal.length} bytes sealed, at most ${MAX_SEALED_COOKIE_BYTES}).`);
   }
   const jar = await getCookieJar();
-  jar.set(name, seal, cookieAttributes(maxAgeS));
+  jar.set(cookie, seal, cookieAttributes(maxAgeS));
+}
+
+/** The size `value` would take as the cookie `name` (name and sealed value), to fit data to the limit before writing. */
+export async function sealedCookieBytes(name: string, value: unknown, maxAgeS: number): Promise<number> {
+  return physicalName(name).length + (await sealValue(value, getConfig().sessionPasswords, maxAgeS)).length;
 }
 
 function deleteFromJar(jar: Awaited<ReturnType<typeof getCookieJar>>, name: string) {
   try {
-    jar.delete(name);
+    // Cleared with the attributes it was set with: a __Host- cookie is only replaced by a Secure one.
+    const { maxAgeS: _, ...attributes } = cookieAttributes(0);
+    jar.delete(name, attributes);
   } catch {
     // Server components cannot write cookies; the next route handler that reads it clears it.
   }
 }
 
 export async function deleteCookie(name: string): Promise<void> {
-  deleteFromJar(await getCookieJar(), name);
+  deleteFromJar(await getCookieJar(), physicalName(name));
 }
 
-/** Names of this request's cookies that start with `prefix`. */
+/** Names (without the `__Host-` prefix) of this request's session cookies that start with `prefix`. */
 export async function listCookieNames(prefix: string): Promise<string[]> {
-  return (await getCookieJar()).list(prefix).map((c) => c.name);
+  const physical = physicalName(prefix);
+  return (await getCookieJar()).list(physical).map((c) => c.name.slice(physical.length - prefix.length));
+}
+
+/** Runs `finish` just before this response's cookies are sent (see CookieJar.beforeSend). */
+export async function beforeCookiesSent(key: string, finish: () => Promise<void>): Promise<void> {
+  await (await getCookieJar()).beforeSend(key, finish);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
 
 /** One send, as the history shows it: what was sent and what came back, never the URL. */
@@ -29,8 +30,24 @@ interface HistoryCookie {
   entries: WebhookSendRecord[];
 }
 
+const historyCookieSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      webhookId: z.string(),
+      webhookLabel: z.string(),
+      sentAt: z.number(),
+      preview: z.string(),
+      status: z.number(),
+      ok: z.boolean(),
+      result: z.string(),
+      durationMs: z.number().nullable(),
+    }),
+  ),
+}) satisfies z.ZodType<HistoryCookie>;
+
 export async function readSendHistory(): Promise<WebhookSendRecord[]> {
-  return (await readSealedCookie<HistoryCookie>(HISTORY_COOKIE))?.entries ?? [];
+  return (await readSealedCookie(HISTORY_COOKIE, historyCookieSchema))?.entries ?? [];
 }
 
 /** Adds a send to the front of the history, keeping the last few, with long texts cut short. */

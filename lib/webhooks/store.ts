@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
 import { maskWebhookUrl } from "@/lib/platform/mask";
@@ -26,8 +27,12 @@ interface PastedCookie {
   hooks: PastedWebhook[];
 }
 
+const pastedCookieSchema = z.object({
+  hooks: z.array(z.object({ id: z.string(), url: z.string(), label: z.string(), addedAt: z.number() })),
+}) satisfies z.ZodType<PastedCookie>;
+
 export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
-  return (await readSealedCookie<PastedCookie>(PASTED_COOKIE))?.hooks ?? [];
+  return (await readSealedCookie(PASTED_COOKIE, pastedCookieSchema))?.hooks ?? [];
 }
 
 async function writePastedWebhooks(hooks: PastedWebhook[]): Promise<void> {

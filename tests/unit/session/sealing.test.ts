@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
+import { z } from "zod";
 import { getSessionInstallations, MAX_INSTALLATIONS, readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session";
 import { saveInstallation } from "@/lib/session/installation-store";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
@@ -43,8 +44,15 @@ describe("sealing", () => {
 
   it("clears an unreadable cookie and reads it as absent", async () => {
     const jar = new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: "sb_x=garbage" } }));
-    const value = await runWithCookieJar(jar, () => readSealedCookie("sb_x"));
+    const value = await runWithCookieJar(jar, () => readSealedCookie("sb_x", z.object({ v: z.string() })));
     expect(value).toBeUndefined();
+    expect(jar.setCookieHeaders()).toEqual([expect.stringMatching(/^sb_x=; .*Max-Age=0/)]);
+  });
+
+  it("reads a correctly sealed value of another shape as absent, and clears it", async () => {
+    const seal = await sealValue({ v: 42 }, { "1": process.env.SESSION_PASSWORD! }, 0);
+    const jar = new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: `sb_x=${seal}` } }));
+    expect(await runWithCookieJar(jar, () => readSealedCookie("sb_x", z.object({ v: z.string() })))).toBeUndefined();
     expect(jar.setCookieHeaders()).toEqual([expect.stringMatching(/^sb_x=; .*Max-Age=0/)]);
   });
 
@@ -67,6 +75,34 @@ describe("the session in cookies", () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { installations: unknown[] }).installations).toEqual([]);
     expect(browser.cookies.has(name)).toBe(false);
+  });
+
+  it("a sealed installation cookie of another shape reads as absent: the session answers 200, never a 500", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    await installIn(browser);
+    const name = [...browser.cookies.keys()].find((k) => k.startsWith("sb_inst_")) ?? "";
+    // What an older or newer version of the console could have sealed: the right password, another shape.
+    browser.cookies.set(name, encodeURIComponent(await sealValue({ id: name.slice(8), pending: "not an array" }, { "1": process.env.SESSION_PASSWORD! }, 0)));
+    const response = await browser.send(sessionRoute, "/api/session");
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { installations: unknown[] }).installations).toEqual([]);
+    expect(browser.cookies.has(name)).toBe(false);
+  });
+
+  it("a same-name cookie planted at another path neither hides nor deletes the real installation", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    await installIn(browser);
+    const [name, real] = [...browser.cookies].find(([k]) => k.startsWith("sb_inst_")) ?? ["", ""];
+    // A browser sends the longer path's cookie first: a sibling subdomain's `Path=/api` copy comes before the real one.
+    for (const planted of ["garbage", encodeURIComponent(await sealValue({ other: true }, { "1": NEW }, 0))]) {
+      const request = new Request(new URL("/api/session", testConsole.origin), {
+        headers: { cookie: `${name}=${planted}; ${name}=${real}`, "x-switchboard-request": "1" },
+      });
+      const response = await sessionRoute(request, { params: Promise.resolve({}) });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { installations: unknown[] }).installations).toHaveLength(1);
+      expect(response.headers.getSetCookie()).toEqual([]);
+    }
   });
 
   it("keeps up to the maximum of installations, each cookie under 4 KB, and says clearly when there is no room", async () => {
