@@ -10,6 +10,7 @@ import { emulatorUsersListSuite } from "./suites/emulator-users-list";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
 import { consoleFirstLoadSuite } from "./suites/console-first-load";
 import { consoleProxySuite } from "./suites/console-proxy";
+import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 
 /** In order; each suite is a module in bench/suites/. */
@@ -19,6 +20,7 @@ const SUITES: BenchSuite[] = [
   consoleProxySuite,
   consoleFetchAllSuite,
   consoleFirstLoadSuite,
+  consoleEventViewersSuite,
   consoleScrollSuite,
 ];
 

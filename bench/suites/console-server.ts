@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
@@ -94,6 +94,35 @@ export function startConsole(): Promise<void> {
     await waitUntilUp(Date.now() + 60_000);
   })();
   return server;
+}
+
+/**
+ * The resident memory of the console's server in bytes: `next start` and any process it started, read
+ * from /proc (Linux), as the operating system counts it.
+ */
+export function serverRssBytes(): number {
+  if (!child?.pid) throw new Error("the console's server is not running");
+  const pids = [child.pid, ...descendants(child.pid)];
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 /** Stops the server this process started (the last console suite calls it; exit does too). */

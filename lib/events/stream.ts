@@ -1,7 +1,14 @@
 import type { EventFeed, ReceivedEvent } from "./feed";
 
-/** A comment line every so often keeps proxies from closing an idle stream. */
+/** A comment line every so often keeps proxies from closing an idle stream, and shows a dead one. */
 export const HEARTBEAT_MS = 15_000;
+/**
+ * How far a viewer may fall behind, in bytes handed to it but not yet taken by its connection: more than
+ * a full snapshot (the feed keeps at most 8 MB) and a few large events after it.
+ */
+export const MAX_VIEWER_LAG_BYTES = 12 * 1024 * 1024;
+/** How long a viewer may leave what it was sent untaken before it counts as gone. */
+export const MAX_VIEWER_STALL_MS = 45_000;
 
 /**
  * Which events a viewer may see: those of the workspaces their session has installed into. Event payloads
@@ -12,63 +19,178 @@ export function visibleToTeams(teamIds: ReadonlySet<string>): (event: ReceivedEv
   return (event) => (event.teamId === null ? event.envelopeType === "url_verification" : teamIds.has(event.teamId));
 }
 
-// Every open stream sends the same text for an event: it is serialized once, however many viewers there are.
-const serialized = new WeakMap<ReceivedEvent, string>();
-function eventJson(event: ReceivedEvent): string {
-  let json = serialized.get(event);
-  if (json === undefined) {
-    json = JSON.stringify(event);
-    serialized.set(event, json);
+const encoder = new TextEncoder();
+const bytes = (text: string) => encoder.encode(text);
+const RETRY = bytes("retry: 2000\n\n");
+const SNAPSHOT_START = bytes("event: snapshot\ndata: [");
+const SNAPSHOT_SEPARATOR = bytes(",");
+const SNAPSHOT_END = bytes("]\n\n");
+const RECEIVED_START = bytes("event: received\ndata: ");
+const MESSAGE_END = bytes("\n\n");
+const HEARTBEAT = bytes(": keep-alive\n\n");
+
+/**
+ * An event's JSON, encoded once for every stream and every snapshot: viewers are handed the same bytes,
+ * never copies, so a thousand viewers of a 1 MB event hold that megabyte once. (JSON.stringify escapes
+ * line breaks, so the text fits on one `data:` line.)
+ */
+const encodedEvents = new WeakMap<ReceivedEvent, Uint8Array>();
+function eventBytes(event: ReceivedEvent): Uint8Array {
+  let encoded = encodedEvents.get(event);
+  if (encoded === undefined) {
+    encoded = bytes(JSON.stringify(event));
+    encodedEvents.set(event, encoded);
   }
-  return json;
+  return encoded;
+}
+
+/**
+ * Viewers woken for new data take turns: a few per turn of the event loop, so handing a large event to
+ * hundreds of connections (each write a copy into the kernel) never holds up other requests for long.
+ */
+const WAKES_PER_TURN = 4;
+const waiting = new Set<() => void>();
+let draining = false;
+
+function wakeSoon(wake: () => void) {
+  waiting.add(wake);
+  if (draining) return;
+  draining = true;
+  setImmediate(drainWakes);
+}
+
+function drainWakes() {
+  let woken = 0;
+  for (const wake of waiting) {
+    waiting.delete(wake);
+    wake();
+    if (++woken === WAKES_PER_TURN) break;
+  }
+  if (waiting.size > 0) setImmediate(drainWakes);
+  else draining = false;
+}
+
+export interface EventStreamOptions {
+  heartbeatMs?: number;
+  maxLagBytes?: number;
+  maxStallMs?: number;
+  now?: () => number;
+  /** Called once when the stream ends, whatever ended it (the client, the server, a drop). */
+  onClose?: (reason: "closed" | "lagging" | "stalled") => void;
+}
+
+/** Ends a viewer's connection at once: what was queued for it is dropped, and the socket is closed. */
+class ViewerDropped extends Error {
+  // Next.js treats an AbortError from a response body as the client going away: no error log per drop.
+  override name = "AbortError";
 }
 
 /**
  * A server-sent-events stream of the feed: first a `snapshot` of the kept events the viewer may see
  * (newest first), then one `received` message per new one, until the client goes away.
+ *
+ * Memory stays bounded whatever the viewer does. The stream hands chunks to its connection only as the
+ * connection takes them (a pull source over a queue of its own), every chunk of event data is shared
+ * with the feed and the other viewers, and a viewer that falls more than `maxLagBytes` behind, or takes
+ * nothing it was sent for `maxStallMs`, is dropped: its queue goes and its connection closes. Its
+ * browser reconnects (EventSource does) and starts again from a fresh snapshot.
  */
 export function eventFeedStream(
   feed: EventFeed,
   signal: AbortSignal,
   isVisible: (event: ReceivedEvent) => boolean,
-  heartbeatMs: number = HEARTBEAT_MS,
+  options: EventStreamOptions = {},
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop();
-        }
-      };
-      const message = (name: string, json: string) => send(`event: ${name}\ndata: ${json}\n\n`);
-      send("retry: 2000\n\n");
-      message("snapshot", `[${feed.recent().filter(isVisible).map(eventJson).join(",")}]`);
-      const unsubscribe = feed.subscribe((event: ReceivedEvent) => {
-        if (isVisible(event)) message("received", eventJson(event));
-      });
-      const heartbeat = setInterval(() => send(": keep-alive\n\n"), heartbeatMs);
-      stop = () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-        signal.removeEventListener("abort", onAbort);
-      };
-      const onAbort = () => {
-        stop();
-        try {
-          controller.close();
-        } catch {
-          // Already closed by the runtime.
-        }
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort);
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const maxLagBytes = options.maxLagBytes ?? MAX_VIEWER_LAG_BYTES;
+  const maxStallMs = options.maxStallMs ?? MAX_VIEWER_STALL_MS;
+  const now = options.now ?? Date.now;
+
+  const queue: Uint8Array[] = [];
+  /** Bytes of live events in the queue; the snapshot's chunks, first in the queue, are not counted. */
+  let queuedBytes = 0;
+  let snapshotChunks = 0;
+  let lastTakenAt = now();
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let stream!: ReadableStreamDefaultController<Uint8Array>;
+  let unsubscribe = () => {};
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  const end = (reason: "closed" | "lagging" | "stalled") => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    signal.removeEventListener("abort", onAbort);
+    queue.length = 0;
+    queuedBytes = 0;
+    snapshotChunks = 0;
+    if (wake) {
+      waiting.delete(wake);
+      wake();
+    }
+    try {
+      if (reason === "closed") stream.close();
+      else stream.error(new ViewerDropped(`event viewer ${reason}`));
+    } catch {
+      // Already closed or cancelled.
+    }
+    options.onClose?.(reason);
+  };
+  const onAbort = () => end("closed");
+
+  const push = (...chunks: Uint8Array[]) => {
+    if (ended) return;
+    if (queue.length === 0) lastTakenAt = now();
+    for (const chunk of chunks) {
+      queue.push(chunk);
+      queuedBytes += chunk.byteLength;
+    }
+    if (queuedBytes > maxLagBytes) return end("lagging");
+    if (wake) wakeSoon(wake);
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        stream = controller;
+        const snapshot = feed.recent().filter(isVisible);
+        const chunks: Uint8Array[] = [RETRY, SNAPSHOT_START];
+        snapshot.forEach((event, i) => {
+          if (i > 0) chunks.push(SNAPSHOT_SEPARATOR);
+          chunks.push(eventBytes(event));
+        });
+        chunks.push(SNAPSHOT_END);
+        // The snapshot is at most the feed's own bytes, shared: it is not held against the viewer's lag.
+        queue.push(...chunks);
+        snapshotChunks = chunks.length;
+        unsubscribe = feed.subscribe((event) => {
+          if (isVisible(event)) push(RECEIVED_START, eventBytes(event), MESSAGE_END);
+        });
+        heartbeat = setInterval(() => {
+          if (queue.length > 0 && now() - lastTakenAt > maxStallMs) return end("stalled");
+          // Only an idle connection needs keeping alive; behind data, a heartbeat would only add to the queue.
+          if (queue.length === 0) push(HEARTBEAT);
+        }, heartbeatMs);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort);
+      },
+      async pull(controller) {
+        while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        const chunk = queue.shift();
+        if (!chunk) return;
+        if (snapshotChunks > 0) snapshotChunks--;
+        else queuedBytes -= chunk.byteLength;
+        lastTakenAt = now();
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        end("closed");
+      },
     },
-    cancel() {
-      stop();
-    },
-  });
+    // Nothing waits inside the stream itself: a chunk leaves the queue only when the connection asks for one.
+    { highWaterMark: 0 },
+  );
 }
