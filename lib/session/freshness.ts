@@ -11,13 +11,53 @@ import {
   type PlatformCallResult,
 } from "@/lib/platform";
 import { storedTokenFrom, type Installation, type StoredToken, type TokenKind } from "./installation";
-import { refreshTokenKey } from "./refresh-coordinator";
+import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
 import type { SessionRuntime } from "./runtime";
 
 /** Refresh failures that no retry can fix: the installation has to be installed again. */
 const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
 /** How many kept refresh results to follow (R1 → R2 → R3) before settling. */
-const MAX_CHAIN = 5;
+const MAX_CHAIN = 10;
+
+const RECOVERY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
+
+/** Whether a failed refresh may have taken effect upstream: no answer, or the platform failing mid-way. */
+function isUnknownOutcome(error: unknown): boolean {
+  if (isPlatformError(error)) return error.result.status >= 500;
+  return error instanceof AppError && (error.code === "upstream_timeout" || error.code === "upstream_unreachable");
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Asks again with the same refresh token until an answer comes, the platform refuses it for good, or the
+ * recovery window closes. Each attempt may take longer than a console request may wait: nobody is
+ * waiting for it but the next request.
+ */
+async function recoverLostRefresh<T>(attempt: (timeoutMs: number) => Promise<T>, firstTimeoutMs: number, startedAt: number): Promise<T> {
+  let lastError: unknown;
+  for (const delay of [...RECOVERY_DELAYS_MS, ...Array<number>(8).fill(RECOVERY_DELAYS_MS.at(-1)!)]) {
+    await sleep(delay);
+    const left = startedAt + REFRESH_RECOVERY_WINDOW_MS - Date.now();
+    if (left <= 0) break;
+    try {
+      return await attempt(Math.min(left, Math.max(3 * firstTimeoutMs, 15_000)));
+    } catch (error) {
+      if (!isUnknownOutcome(error)) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+function refreshStillUnanswered(timeoutMs: number): AppError {
+  return new AppError(
+    "upstream_timeout",
+    504,
+    `The platform did not answer the token refresh within ${timeoutMs} ms. The console keeps asking in the background (the platform answers a repeated refresh with the same new tokens for a short while): try again in a few seconds.`,
+    { "Retry-After": "5" },
+  );
+}
 
 /** A rotating token that expires within the window is refreshed before it is used. */
 export function needsProactiveRefresh(token: StoredToken, nowMs: number, windowS: number): boolean {
@@ -47,20 +87,35 @@ export async function refreshInstallationToken(installation: Installation, kind:
     throw new AppError("not_rotating", 400, `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.`);
   }
   const refreshToken = token.refreshToken;
+  const attempt = async (timeoutMs: number): Promise<StoredToken> => {
+    const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
+    const issued = grant[kind] ?? grant.bot ?? grant.user;
+    if (!issued) throw new AppError("upstream_bad_answer", 502, "The platform's refresh answer carried no access token.");
+    logger.info({ installation: installation.id, kind }, "token refreshed");
+    return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
+  };
+  // The request that starts a refresh answers as soon as its first attempt is lost; the refresh goes on.
+  let answerNow: (error: unknown) => void = () => {};
+  const firstAttemptLost = new Promise<never>((_, reject) => (answerNow = reject));
+  const refreshing = runtime.coordinator.run(refreshTokenKey(refreshToken), async () => {
+    const startedAt = Date.now();
+    try {
+      return await attempt(runtime.timeoutMs);
+    } catch (error) {
+      if (!isUnknownOutcome(error)) throw error;
+      logger.warn({ installation: installation.id, kind, err: error instanceof AppError ? error.code : "unknown" }, "refresh answer lost: asking again with the same refresh token");
+      answerNow(refreshStillUnanswered(runtime.timeoutMs));
+      return recoverLostRefresh(attempt, runtime.timeoutMs, startedAt);
+    }
+  });
+  // Requests that joined a refresh under recovery wait no longer than a request may.
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const waitedTooLong = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(refreshStillUnanswered(runtime.timeoutMs)), runtime.timeoutMs + 1_000)));
+  // Whatever this request stops waiting for still settles: never as an unhandled rejection.
+  for (const settled of [refreshing, firstAttemptLost, waitedTooLong]) settled.catch(() => {});
   let fresh: StoredToken;
   try {
-    fresh = await runtime.coordinator.run(refreshTokenKey(refreshToken), async () => {
-      const { grant } = await refreshAccessToken({
-        baseUrl: runtime.baseUrl,
-        credentials: runtime.credentialsFor(installation.appKey),
-        refreshToken,
-        timeoutMs: runtime.timeoutMs,
-      });
-      const issued = grant[kind] ?? grant.bot ?? grant.user;
-      if (!issued) throw new AppError("upstream_bad_answer", 502, "The platform's refresh answer carried no access token.");
-      logger.info({ installation: installation.id, kind }, "token refreshed");
-      return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
-    });
+    fresh = await Promise.race([refreshing, firstAttemptLost, waitedTooLong]);
   } catch (error) {
     if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
       logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
@@ -68,6 +123,8 @@ export async function refreshInstallationToken(installation: Installation, kind:
       return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
     }
     throw error;
+  } finally {
+    clearTimeout(deadline);
   }
   fresh = await followKeptRefreshes(fresh, runtime, installation.id, kind);
   return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: runtime.now() } };

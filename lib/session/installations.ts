@@ -11,6 +11,7 @@ import { callWithFreshToken, reconcileWithKeptRefreshes, refreshInstallationToke
 import { installationFromGrant, installationIdFor, tokenFingerprint, type AppKey, type Installation, type InstallationView, type TokenKind, toInstallationView } from "./installation";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
+import { beforeCookiesSent } from "./sealed-cookie";
 
 /** This request's installations, tokens included. Server-only: hand the browser toInstallationView(). */
 export function getSessionInstallations(): Promise<Installation[]> {
@@ -21,10 +22,23 @@ export async function getSessionInstallationViews(): Promise<InstallationView[]>
   return (await listInstallations()).map(toInstallationView);
 }
 
-/** Every installation write goes through here: never puts back a refresh token the coordinator knows was replaced. */
+/**
+ * Every installation write goes through here: never puts back a refresh token the coordinator knows was
+ * replaced. The cookie is brought up to date twice: when written, and again just before the response
+ * carries it, since another request (another tab, another instance) may refresh the other token kind
+ * while this one goes on, for example during a slow call after its own refresh. The browser keeps
+ * whichever cookie arrives last.
+ */
 async function save(installation: Installation): Promise<Installation> {
-  const reconciled = await reconcileWithKeptRefreshes(installation, getSessionRuntime());
+  const runtime = getSessionRuntime();
+  const reconciled = await reconcileWithKeptRefreshes(installation, runtime);
   await saveInstallation(reconciled);
+  await beforeCookiesSent(`installation:${reconciled.id}`, async () => {
+    // Forgotten or uninstalled later in this request: nothing to bring back.
+    if (!(await findInstallation(reconciled.id))) return;
+    const latest = await reconcileWithKeptRefreshes(reconciled, runtime);
+    if (latest !== reconciled) await saveInstallation(latest);
+  });
   return reconciled;
 }
 

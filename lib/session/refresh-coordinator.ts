@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { getConfig } from "@/lib/config";
+import { INSTALLATION_MAX_AGE_S } from "./installation-store";
 import { RedisRefreshCoordinator } from "./redis-refresh-coordinator";
 
 /**
@@ -21,11 +22,23 @@ export function refreshTokenKey(refreshToken: string): string {
 }
 
 /**
- * How long a refresh result is kept for late callers. Longer than the platform's grace period on purpose:
- * a browser whose cookie write was lost (a response that had already started streaming, a closed tab)
- * still comes back with the old refresh token, and gets the pair that replaced it instead of a dead end.
+ * How long a refresh result is kept for late callers: as long as a cookie holding the refresh token it
+ * replaced can come back, which is as long as an installation cookie lives (it is renewed on every write).
+ * A browser can keep a stale cookie: a response that had already started streaming, a closed tab, or
+ * two responses that crossed (the one written before the other's refresh landing last). It then comes
+ * back with the old refresh token, and gets the pair that replaced it instead of a dead end.
  */
-export const REFRESH_RESULT_TTL_MS = 10 * 60_000;
+export const REFRESH_RESULT_TTL_MS = INSTALLATION_MAX_AGE_S * 1000;
+/**
+ * After a refresh whose answer was lost (a timeout, a dropped connection, a 5xx), the platform may well
+ * have spent the refresh token. Within its grace period the same refresh token answers again with the
+ * same pair, so the refresh goes on asking, in the background, for this long after its first attempt
+ * (freshness.ts); the coordinator keeps the pair it gets for the next request, as any refresh result.
+ */
+export const REFRESH_RECOVERY_WINDOW_MS = 40_000;
+
+/** Results kept in one process at most (the oldest go first): about a kilobyte each. */
+export const MAX_KEPT_RESULTS = 100_000;
 
 export class InMemoryRefreshCoordinator implements RefreshCoordinator {
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -34,6 +47,7 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
   constructor(
     private readonly resultTtlMs = REFRESH_RESULT_TTL_MS,
     private readonly now: () => number = Date.now,
+    private readonly maxResults = MAX_KEPT_RESULTS,
   ) {}
 
   async lookup<T>(key: string): Promise<T | undefined> {
@@ -56,6 +70,11 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
         const value = await fn();
         this.prune();
         this.results.set(key, { value, expiresAt: this.now() + this.resultTtlMs });
+        // A Map iterates in insertion order: the first entries are the oldest.
+        for (const oldest of this.results.keys()) {
+          if (this.results.size <= this.maxResults) break;
+          this.results.delete(oldest);
+        }
         return value;
       } finally {
         this.inFlight.delete(key);
@@ -65,9 +84,13 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
     return task;
   }
 
+  /** Every result lives as long, so the expired ones are the first in insertion order. */
   private prune() {
     const now = this.now();
-    for (const [key, kept] of this.results) if (kept.expiresAt <= now) this.results.delete(key);
+    for (const [key, kept] of this.results) {
+      if (kept.expiresAt > now) break;
+      this.results.delete(key);
+    }
   }
 }
 
@@ -91,7 +114,8 @@ function createRefreshCoordinator(): RefreshCoordinator {
     url: config.redisUrl,
     passwords: config.sessionPasswords,
     resultTtlMs: REFRESH_RESULT_TTL_MS,
-    // A refresh is one upstream call, bounded by the upstream timeout: the lock outlives it with room.
-    lockTtlMs: 2 * config.upstreamTimeoutMs + 5_000,
+    // A refresh is one upstream call, bounded by the upstream timeout, or, when its answer is lost, a
+    // recovery bounded by its window: the lock outlives both with room.
+    lockTtlMs: config.upstreamTimeoutMs + REFRESH_RECOVERY_WINDOW_MS + 5_000,
   });
 }
