@@ -2,11 +2,11 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError, isAppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { exchangeAuthorizationCode, isPlatformError } from "@/lib/platform";
+import { callMethod, exchangeAuthorizationCode, isPlatformError, type TokenGrant } from "@/lib/platform";
 import { installationFromGrant, installationIdFor, toInstallationView, type AppKey, type InstallationView } from "./installation";
-import { findInstallation, saveInstallation } from "./installation-store";
+import { findInstallation, listInstallations, MAX_INSTALLATIONS, saveInstallation } from "./installation-store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./oauth-state";
-import { getSessionRuntime } from "./runtime";
+import { getSessionRuntime, type SessionRuntime } from "./runtime";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default BOT_SCOPES). */
@@ -46,6 +46,23 @@ export type InstallOutcome =
   | { ok: false; problem: InstallProblem; detail?: string };
 
 /**
+ * Revokes every token a grant issued (access and refresh tokens alike, each with auth.revoke), so that an
+ * installation the console cannot keep is not left active upstream with nobody holding its tokens.
+ */
+async function revokeGrant(grant: TokenGrant, runtime: SessionRuntime): Promise<boolean> {
+  const tokens = [grant.bot, grant.user].flatMap((t) => (t ? [t.accessToken, ...(t.refreshToken ? [t.refreshToken] : [])] : []));
+  const results = await Promise.all(
+    tokens.map((token) =>
+      callMethod({ baseUrl: runtime.baseUrl, token, method: "auth.revoke", timeoutMs: runtime.timeoutMs }).then(
+        (result) => result.ok || (result.body as { error?: unknown } | undefined)?.error === "token_revoked",
+        () => false,
+      ),
+    ),
+  );
+  return results.every(Boolean);
+}
+
+/**
  * The OAuth callback: the state is checked and consumed first (so nothing that fails it can touch the
  * stored installations), then the code is exchanged with oauth.v2.access and the installation sealed.
  */
@@ -72,6 +89,21 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     });
     if (!grant.team) throw new AppError("upstream_bad_answer", 502, "The platform's answer named no team.");
     const previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, check.appKey));
+    // Which workspace was picked is only known now. A full session keeps only a reinstall of what it holds;
+    // anything else would live on upstream with nobody holding its tokens, so it is revoked at once.
+    if (!previous && (await listInstallations()).length >= MAX_INSTALLATIONS) {
+      const revoked = await revokeGrant(grant, runtime);
+      logger.warn({ team: grant.team.id, revoked }, "install refused: the session is full");
+      return {
+        ok: false,
+        problem: "too_many_installations",
+        detail: `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry: forget one, then install again. ${
+          revoked
+            ? `The tokens the platform just issued for ${grant.team.name || grant.team.id} were revoked, so nothing is left behind there.`
+            : `The platform did not confirm that the tokens it just issued for ${grant.team.name || grant.team.id} were revoked: uninstall the app there if it stays listed.`
+        }`,
+      };
+    }
     // A reinstall replaces the tokens but keeps the record's identity and install time.
     const installation = installationFromGrant(grant, check.appKey, runtime.now(), previous && { ...previous, bot: undefined, user: undefined });
     await saveInstallation(installation);
