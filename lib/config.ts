@@ -85,6 +85,7 @@ const EnvSchema = z.object({
   REDIS_URL: optionalRedisUrl,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
+  EMULATOR_WORKSPACES: intWithDefault(1, 1, 1_000),
   EMULATOR_SEED: z.preprocess(emptyAsUnset, z.string().default("switchboard")),
   EMULATOR_REFRESH_GRACE_S: intWithDefault(60, 0, 86_400),
   EMULATOR_CURSOR_TTL_S: intWithDefault(900, 1, 86_400 * 30),
@@ -121,6 +122,7 @@ export interface Config {
   logLevel: string;
   emulator: {
     users: number;
+    workspaces: number;
     seed: string;
     refreshGraceS: number;
     cursorTtlS: number;
@@ -218,6 +220,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     logLevel: e.LOG_LEVEL,
     emulator: {
       users: e.EMULATOR_USERS,
+      workspaces: e.EMULATOR_WORKSPACES,
       seed: e.EMULATOR_SEED,
       refreshGraceS: e.EMULATOR_REFRESH_GRACE_S,
       cursorTtlS: e.EMULATOR_CURSOR_TTL_S,

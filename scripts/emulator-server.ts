@@ -8,7 +8,8 @@ const USAGE = `Usage: npm run emulator -- [options]
   --port N               port to listen on (EMULATOR_PORT, default 4000)
   --host H               interface to listen on (EMULATOR_HOST, default 127.0.0.1)
   --base-path P          path prefix, e.g. /emulator (EMULATOR_BASE_PATH, default none)
-  --users N              members in the workspace (EMULATOR_USERS, default 3000)
+  --users N              members in each workspace (EMULATOR_USERS, default 3000)
+  --workspaces N         how many workspaces the platform has (EMULATOR_WORKSPACES, default 1)
   --seed S               seed of the workspace and the default apps' credentials (EMULATOR_SEED, default switchboard)
   --refresh-grace S      seconds a used refresh token is still accepted (EMULATOR_REFRESH_GRACE_S, default 60)
   --cursor-ttl S         seconds a pagination cursor stays valid (EMULATOR_CURSOR_TTL_S, default 900)
@@ -26,6 +27,7 @@ const Settings = z.object({
   host: z.preprocess(emptyAsUnset, z.string().optional()),
   basePath: z.preprocess(emptyAsUnset, z.string().regex(/^\/[^?#]*$/, "must start with /").optional()),
   users: int(1, 1_000_000),
+  workspaces: int(1, 1_000),
   seed: z.preprocess(emptyAsUnset, z.string().optional()),
   refreshGraceSeconds: int(0, 86_400),
   cursorTtlSeconds: int(1, 86_400 * 30),
@@ -41,6 +43,7 @@ function main(): Promise<void> {
       host: { type: "string" },
       "base-path": { type: "string" },
       users: { type: "string" },
+      workspaces: { type: "string" },
       seed: { type: "string" },
       "refresh-grace": { type: "string" },
       "cursor-ttl": { type: "string" },
@@ -60,6 +63,7 @@ function main(): Promise<void> {
     host: values.host ?? env.EMULATOR_HOST,
     basePath: values["base-path"] ?? env.EMULATOR_BASE_PATH,
     users: values.users ?? env.EMULATOR_USERS,
+    workspaces: values.workspaces ?? env.EMULATOR_WORKSPACES,
     seed: values.seed ?? env.EMULATOR_SEED,
     refreshGraceSeconds: values["refresh-grace"] ?? env.EMULATOR_REFRESH_GRACE_S,
     cursorTtlSeconds: values["cursor-ttl"] ?? env.EMULATOR_CURSOR_TTL_S,
@@ -79,6 +83,7 @@ function main(): Promise<void> {
     host: s.host,
     basePath: s.basePath,
     users: s.users,
+    workspaces: s.workspaces,
     seed: s.seed,
     refreshGraceSeconds: s.refreshGraceSeconds,
     cursorTtlSeconds: s.cursorTtlSeconds,
@@ -92,7 +97,7 @@ function main(): Promise<void> {
         `  Web API:   ${server.url}/api/<method>\n` +
         `  Authorize: ${server.url}/oauth/v2/authorize\n` +
         `  Admin:     ${server.url}/admin/apps, /admin/state\n` +
-        `  Workspace: ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n`,
+        `  Workspaces: ${options.workspaces} of ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n`,
     );
     const stop = () => {
       server.close().finally(() => process.exit(0));

@@ -63,6 +63,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       methods: state.faults.methods,
     },
     team: { ...ws.team, members: memberCount(ws) },
+    workspaces: [...state.workspaces.values()].map((w) => ({ ...w.team, members: memberCount(w) })),
     apps: [...state.apps.values()].map((a) => ({ app_id: a.id, name: a.name, token_rotation_enabled: a.tokenRotationEnabled })),
     installations: [...state.installations.values()].map((i) => ({
       id: i.id,
@@ -123,6 +124,7 @@ const ChannelBody = z.union([
 const ResetBody = z.object({
   users: z.number().int().min(1).max(1_000_000).optional(),
   seed: z.string().min(1).optional(),
+  workspaces: z.number().int().min(1).max(1_000).optional(),
 });
 
 export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void {
@@ -189,10 +191,14 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
 
   router.post("/admin/reset", async (ctx) => {
     const body = await readJson(ctx.request, ResetBody);
-    const shape = { users: body.users ?? runtime.options.users, seed: body.seed ?? runtime.options.seed };
+    const shape = {
+      users: body.users ?? runtime.options.users,
+      seed: body.seed ?? runtime.options.seed,
+      workspaces: body.workspaces ?? runtime.options.workspaces,
+    };
     resetState(runtime.state, runtime.options, shape);
     runtime.clock.advance(-runtime.clock.offsetMs());
     const ws = runtime.state.workspace;
-    return ok({ users: ws.userCount, seed: ws.seed, team: ws.team });
+    return ok({ users: ws.userCount, seed: ws.seed, team: ws.team, workspaces: runtime.state.workspaces.size });
   });
 }

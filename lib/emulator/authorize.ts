@@ -10,6 +10,7 @@ import { renderConsentPage } from "./consent-page";
 import { PageError } from "./errors";
 import { htmlResponse } from "./html";
 import type { App, RequestContext } from "./types";
+import type { Workspace } from "./workspace";
 import { installingUserId, postableChannels, generalChannel, findChannel } from "./workspace";
 
 /** Codes are single use and expire after 10 minutes, like the platform's. */
@@ -48,6 +49,8 @@ function isRegisteredRedirect(app: App, redirectUri: string): boolean {
 
 interface AuthorizeRequest {
   app: App;
+  /** The workspace to install into: the link's `team`, else the first. */
+  ws: Workspace;
   redirectUri: string;
   state: string | null;
   botScopes: string[];
@@ -69,8 +72,9 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
     );
   }
   const team = query.get("team");
-  if (team && team !== ctx.state.workspace.team.id) {
-    throw new PageError(400, "This workspace could not be found", "The team in the link is not the emulated workspace.");
+  const ws = team ? ctx.state.workspaces.get(team) : ctx.state.workspace;
+  if (!ws) {
+    throw new PageError(400, "This workspace could not be found", "The team in the link is not one of the emulated workspaces.");
   }
   const botScopes = splitScopes(query.get("scope"));
   const userScopes = splitScopes(query.get("user_scope"));
@@ -88,7 +92,7 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
       `${app.name} does not declare these scopes in its manifest: ${undeclared.join(", ")} (invalid_scope).`,
     );
   }
-  return { app, redirectUri, state: query.get("state"), botScopes, userScopes, wantsWebhook: botScopes.includes("incoming-webhook") };
+  return { app, ws, redirectUri, state: query.get("state"), botScopes, userScopes, wantsWebhook: botScopes.includes("incoming-webhook") };
 }
 
 function redirectTo(redirectUri: string, params: Record<string, string | null>): Response {
@@ -100,7 +104,14 @@ function redirectTo(redirectUri: string, params: Record<string, string | null>):
 export function showConsentPage(ctx: RequestContext): Response {
   const url = new URL(ctx.request.url);
   const request = parseAuthorizeRequest(ctx, url.searchParams);
-  const ws = ctx.state.workspace;
+  const ws = request.ws;
+  // Like the platform's workspace switcher: the same request, for another workspace.
+  const otherWorkspaces = [...ctx.state.workspaces.values()].filter((w) => w !== ws);
+  const switchTo = (teamId: string) => {
+    const query = new URLSearchParams(url.searchParams);
+    query.set("team", teamId);
+    return `${ctx.baseUrl}/oauth/v2/authorize?${query}`;
+  };
   return htmlResponse(
     renderConsentPage({
       appName: request.app.name,
@@ -112,6 +123,7 @@ export function showConsentPage(ctx: RequestContext): Response {
         ? { channels: postableChannels(ws).map((c) => ({ id: c.id, name: c.name })), selectedChannelId: generalChannel(ws).id }
         : {}),
       actionUrl: `${ctx.baseUrl}/oauth/v2/authorize${url.search}`,
+      ...(otherWorkspaces.length > 0 ? { otherWorkspaces: otherWorkspaces.map((w) => ({ name: w.team.name, url: switchTo(w.team.id) })) } : {}),
     }),
   );
 }
@@ -126,7 +138,7 @@ export async function decideConsent(ctx: RequestContext): Promise<Response> {
 
   let webhookChannelId: string | undefined;
   if (request.wantsWebhook) {
-    const channel = findChannel(ctx.state.workspace, form.get("channel_id") ?? "");
+    const channel = findChannel(request.ws, form.get("channel_id") ?? "");
     if (!channel || channel.isArchived) throw new PageError(400, "Pick a channel", "The incoming webhook needs a channel that exists and is not archived.");
     webhookChannelId = channel.id;
   }
@@ -136,8 +148,8 @@ export async function decideConsent(ctx: RequestContext): Promise<Response> {
   ctx.state.codes.set(code, {
     code,
     appId: request.app.id,
-    teamId: ctx.state.workspace.team.id,
-    userId: installingUserId(ctx.state.workspace),
+    teamId: request.ws.team.id,
+    userId: installingUserId(request.ws),
     botScopes: request.botScopes,
     userScopes: request.userScopes,
     redirectUri: request.redirectUri,

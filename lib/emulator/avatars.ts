@@ -35,7 +35,8 @@ export function handleAvatar(ctx: RequestContext, rest: string): Response {
   const [, userId, hash, sizeText] = match as unknown as [string, string, string, string];
   const size: AvatarSize = sizeText === "original" ? "original" : (Number(sizeText) as AvatarSize);
   if (size !== "original" && !AVATAR_SIZES.includes(size)) return notFound();
-  const face = avatarFace(ctx.state.workspace, userId);
+  // Member ids are scrambled per workspace: the workspace that knows the id is the member's.
+  const face = [...ctx.state.workspaces.values()].map((ws) => avatarFace(ws, userId)).find(Boolean);
   if (!face || face.avatarHash !== hash) return notFound();
 
   const etag = `"${hash}-${sizeText}"`;

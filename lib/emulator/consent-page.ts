@@ -25,6 +25,8 @@ export interface ConsentPageInput {
   selectedChannelId?: string;
   /** Where the form posts: the same authorize URL, query string included. */
   actionUrl: string;
+  /** The other workspaces the person could install into instead, each with its consent page. */
+  otherWorkspaces?: { name: string; url: string }[];
 }
 
 function scopeList(scopes: string[]): string {
@@ -60,6 +62,11 @@ export function renderConsentPage(input: ConsentPageInput): string {
     `<form class="card" method="post" action="${escapeHtml(input.actionUrl)}">
 <h1>${app} is requesting permission to access the ${team} workspace</h1>
 <p class="lead">${team} <span class="meta">(${escapeHtml(input.teamDomain)})</span></p>
+${
+  input.otherWorkspaces
+    ? `<p class="meta">Another workspace: ${input.otherWorkspaces.map((w) => `<a href="${escapeHtml(w.url)}">${escapeHtml(w.name)}</a>`).join(", ")}</p>`
+    : ""
+}
 ${sections.join("\n")}
 <div class="actions">
 <button type="submit" name="decision" value="deny">Cancel</button>

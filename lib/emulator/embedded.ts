@@ -17,6 +17,7 @@ export function getEmbeddedEmulator(): Emulator {
     g[KEY] = createEmulator({
       basePath: EMULATOR_MOUNT_PATH,
       users: config.emulator.users,
+      workspaces: config.emulator.workspaces,
       seed: config.emulator.seed,
       refreshGraceSeconds: config.emulator.refreshGraceS,
       cursorTtlSeconds: config.emulator.cursorTtlS,

@@ -1,3 +1,4 @@
+import { workspaceOf } from "./store";
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { isAllowedRequestUrl } from "./apps";
@@ -140,8 +141,7 @@ async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: Deli
   delivery.state = "failed";
 }
 
-function startDelivery(ctx: RequestContext, delivery: EventDelivery, app: App): void {
-  const ws = ctx.state.workspace;
+function startDelivery(ctx: RequestContext, ws: Workspace, delivery: EventDelivery, app: App): void {
   ws.deliveries.push(delivery);
   if (ws.deliveries.length > KEPT_DELIVERIES) ws.deliveries.splice(0, ws.deliveries.length - KEPT_DELIVERIES);
   const running = runDelivery(delivery, app, ctx.options.deliverEvent).finally(() => ws.deliveriesInFlight.delete(running));
@@ -159,13 +159,13 @@ function mentionedUserIds(text: string): Set<string> {
  * event to an app mentioned in a conversation it is not part of (posting there with chat:write.public
  * does not make it a member). Returns at once; deliveries run in the background.
  */
-export function dispatchMentions(ctx: RequestContext, channel: Channel, message: Message): EventDelivery[] {
+export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Channel, message: Message): EventDelivery[] {
   const mentioned = mentionedUserIds(message.text);
   if (mentioned.size === 0) return [];
   const { state } = ctx;
-  const ws = state.workspace;
   const started: EventDelivery[] = [];
   for (const installation of state.installations.values()) {
+    if (installation.teamId !== ws.team.id) continue;
     if (!mentioned.has(installation.botUserId) || !installation.joinedChannels.has(channel.id)) continue;
     const app = state.apps.get(installation.appId);
     if (!app || !receivesEvents(installation)) continue;
@@ -207,7 +207,7 @@ export function dispatchMentions(ctx: RequestContext, channel: Channel, message:
         is_ext_shared_channel: false,
       },
     };
-    startDelivery(ctx, delivery, app);
+    startDelivery(ctx, ws, delivery, app);
     started.push(delivery);
   }
   return started;
@@ -256,13 +256,13 @@ export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult
   }
   const request = parsed.data;
   const { state } = ctx;
-  const ws = state.workspace;
   const installation = request.installation_id
     ? state.installations.get(request.installation_id)
-    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === ws.team.id);
+    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === state.workspace.team.id);
   if (!installation || installation.uninstalled) {
     throw new WebApiError("installation_not_found", {}, { status: 404 });
   }
+  const ws = workspaceOf(state, installation.teamId);
   const channel = request.channel ? resolveChannel(ws, request.channel) : generalChannel(ws);
   if (!channel) throw new WebApiError("channel_not_found", {}, { status: 404 });
   if (channel.isArchived) throw new WebApiError("is_archived", {}, { status: 409 });
@@ -274,7 +274,7 @@ export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult
   const rest = request.text?.trim() || "hello from the emulator";
   const text = rest.includes(mention) ? rest : `${mention} ${rest}`;
   const message = appendMessage(ws, channel.id, { text, user, via: "admin" }, ctx.clock.now());
-  const deliveries = dispatchMentions(ctx, channel, message);
+  const deliveries = dispatchMentions(ctx, ws, channel, message);
   return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
 }
 

@@ -22,13 +22,21 @@ export function showIndexPage(ctx: RequestContext): Response {
   const admin = ["apps", "state", "clock"]
     .map((p) => `<li><a href="${escapeHtml(`${baseUrl}/admin/${p}`)}">GET ${escapeHtml(`${baseUrl}/admin/${p}`)}</a></li>`)
     .join("");
+  const others = [...state.workspaces.values()].filter((w) => w !== ws);
+  const otherWorkspaces =
+    others.length === 0
+      ? ""
+      : `<p class="meta">${others.length} more workspace${others.length === 1 ? "" : "s"}: ${others
+          .slice(0, 20)
+          .map((w) => `${escapeHtml(w.team.name)} <code>${escapeHtml(w.team.id)}</code>`)
+          .join(", ")}${others.length > 20 ? ", …" : ""} (an install link with <code>team=</code> picks one).</p>`;
   return htmlResponse(
     layout(
       "Platform emulator",
       `<div class="card">
 <h1>${escapeHtml(ws.team.name)}</h1>
 <p class="lead">Team <code>${escapeHtml(ws.team.id)}</code> · ${memberCount(ws).toLocaleString("en-US")} members · ${ws.channels.length} channels.
-Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>
+Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>${otherWorkspaces}
 <h2>Apps</h2>
 <table><thead><tr><th>App</th><th>Client ID</th><th>Token rotation</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Admin (development only)</h2>

@@ -52,6 +52,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
     basePath: normalizeBasePath(options.basePath),
     users: options.users ?? DEFAULT_USER_COUNT,
+    workspaces: Math.max(1, Math.floor(options.workspaces ?? 1)),
     seed: options.seed ?? "switchboard",
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     cursorTtlSeconds: options.cursorTtlSeconds ?? 900,

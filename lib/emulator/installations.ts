@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { issueRotatingPair, issueToken, randomAlphanumeric, revokeInstallationTokens, enforceActiveTokenLimit, tokenState } from "./tokens";
 import type { App, AuthCode, EmulatorState, Installation, TokenRecord } from "./types";
+import { workspaceOf } from "./store";
 import { addBotUser, findChannel, markBotUserDeleted } from "./workspace";
 
 export interface IssuedTokens {
@@ -52,7 +53,7 @@ function issueFor(state: EmulatorState, app: App, installation: Installation, fa
  * (the platform adds scopes on reinstall; removing one needs an uninstall).
  */
 export function installFromCode(state: EmulatorState, app: App, code: AuthCode, baseUrl: string, now: number): InstallResult {
-  const ws = state.workspace;
+  const ws = workspaceOf(state, code.teamId);
   const bot = addBotUser(ws, { appId: app.id, appName: app.name }, now);
   let installation = [...state.installations.values()].find((i) => i.appId === app.id && i.teamId === code.teamId);
   if (!installation) {
@@ -118,5 +119,5 @@ export function incomingWebhookUrl(installation: Installation, baseUrl: string):
 export function uninstall(state: EmulatorState, installation: Installation, now: number): void {
   revokeInstallationTokens(state, installation.id, now);
   installation.uninstalled = true;
-  markBotUserDeleted(state.workspace, installation.appId);
+  markBotUserDeleted(workspaceOf(state, installation.teamId), installation.appId);
 }

@@ -4,25 +4,40 @@
  */
 import { buildApp } from "./apps";
 import type { EmulatorState, FaultSettings, ResolvedOptions } from "./types";
-import { createWorkspace } from "./workspace";
+import { createWorkspace, type Workspace } from "./workspace";
 
 export const NO_FAULTS: FaultSettings = { latencyMs: 0, errorRate: 0, dropRate: 0, methods: [] };
 
-/** What a reset may change about the workspace: its size and the seed of its members. */
+/** What a reset may change about the workspaces: their size, how many, and the seed of their members. */
 export interface WorkspaceShape {
   users: number;
   seed: string;
+  workspaces: number;
+}
+
+/** The workspaces of a shape: the first from the seed (as with one workspace), each other from the seed and its number. */
+function createWorkspaces(shape: WorkspaceShape): Workspace[] {
+  return Array.from({ length: Math.max(1, shape.workspaces) }, (_, i) =>
+    i === 0 ? createWorkspace({ seed: shape.seed, users: shape.users }) : createWorkspace({ seed: `${shape.seed}#${i + 1}`, users: shape.users, name: `Emulated Workspace ${i + 1}` }),
+  );
+}
+
+/** The workspace of a team id; the first when the id is unknown (a state from before a reset). */
+export function workspaceOf(state: EmulatorState, teamId: string | undefined): Workspace {
+  return (teamId !== undefined ? state.workspaces.get(teamId) : undefined) ?? state.workspace;
 }
 
 export function createState(options: ResolvedOptions, shape: WorkspaceShape = options): EmulatorState {
   // App credentials always follow the configured seed, so the console keeps matching them after a reset.
   const apps = options.apps.map((manifest) => buildApp(manifest, options.seed));
+  const workspaces = createWorkspaces(shape);
   return {
     apps: new Map(apps.map((app) => [app.id, app])),
     installations: new Map(),
     tokens: new Map(),
     codes: new Map(),
-    workspace: createWorkspace({ seed: shape.seed, users: shape.users }),
+    workspace: workspaces[0]!,
+    workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
     rateLimitsEnabled: options.rateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },
@@ -40,6 +55,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.tokens = fresh.tokens;
   state.codes = fresh.codes;
   state.workspace = fresh.workspace;
+  state.workspaces = fresh.workspaces;
   state.rateLimitsEnabled = fresh.rateLimitsEnabled;
   state.rateWindows = fresh.rateWindows;
   state.faults = fresh.faults;

@@ -34,8 +34,13 @@ export interface EmulatorOptions {
   basePath?: string;
   /** Time source (epoch ms). Default: the wall clock. */
   clock?: Clock;
-  /** Members in the generated workspace (default 3000). */
+  /** Members in each generated workspace (default 3000). */
   users?: number;
+  /**
+   * How many workspaces the emulated platform has (default 1): the first is generated from the seed, the
+   * others from the seed and their number. An app installs into each separately, as on the platform.
+   */
+  workspaces?: number;
   /** Seed of the generated workspace and of the default apps' credentials (default "switchboard"). */
   seed?: string;
   /** How long a used refresh token is still accepted, replaying the same new pair (default 60). */
@@ -64,6 +69,7 @@ export interface EmulatorOptions {
 export interface ResolvedOptions {
   basePath: string;
   users: number;
+  workspaces: number;
   seed: string;
   refreshGraceSeconds: number;
   cursorTtlSeconds: number;
@@ -187,7 +193,10 @@ export interface EmulatorState {
   installations: Map<string, Installation>;
   tokens: Map<string, TokenRecord>;
   codes: Map<string, AuthCode>;
+  /** The first workspace: where a consent page without a chosen workspace installs. */
   workspace: Workspace;
+  /** Every workspace by team id, the first included. */
+  workspaces: Map<string, Workspace>;
   rateLimitsEnabled: boolean;
   /** Recent request times (epoch ms) per rate-limit key, newest last. */
   rateWindows: Map<string, number[]>;
@@ -222,6 +231,8 @@ export interface MethodContext extends RequestContext {
   caller: Caller | null;
   /** Set for auth "client" methods: the app whose client_id and client_secret were given. */
   clientApp: App | null;
+  /** The workspace the call is about: the caller's, else the first. */
+  ws: Workspace;
 }
 
 export type RateTier = 1 | 2 | 3 | 4 | "special";

@@ -9,6 +9,7 @@ import { requireClientApp, readClientCredentials, readParams, readToken } from "
 import { WebApiError, jsonResponse } from "./errors";
 import { METHODS } from "./methods";
 import { enforceMethodRateLimit } from "./rate-limit";
+import { workspaceOf } from "./store";
 import { requireAccessToken } from "./tokens";
 import type { App, Caller, MethodContext, MethodDefinition, RequestContext } from "./types";
 
@@ -68,7 +69,8 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
     clientApp = requireClientApp(ctx.state, readClientCredentials(ctx.request, params));
   }
 
-  const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp };
+  const ws = workspaceOf(ctx.state, caller?.installation.teamId);
+  const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp, ws };
   const body = await definition.handler(methodCtx);
   const headers: Record<string, string> = {};
   if (caller) {

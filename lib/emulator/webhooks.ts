@@ -1,3 +1,4 @@
+import { workspaceOf } from "./store";
 import { dispatchMentions } from "./events";
 import { PlainTextError } from "./errors";
 import { consumeRateLimit } from "./rate-limit";
@@ -79,7 +80,7 @@ export async function handleIncomingWebhook(ctx: RequestContext, rest: string): 
 
   const payload = await readPayload(ctx.request);
   if (!hasContent(payload)) throw new PlainTextError(400, "no_text");
-  const ws = ctx.state.workspace;
+  const ws = workspaceOf(ctx.state, installation.teamId);
   const channel = findChannel(ws, hook.channelId);
   if (!channel) throw new PlainTextError(404, "channel_not_found");
   if (channel.isArchived) throw new PlainTextError(410, "channel_is_archived");
@@ -96,6 +97,6 @@ export async function handleIncomingWebhook(ctx: RequestContext, rest: string): 
     },
     now,
   );
-  dispatchMentions(ctx, channel, message);
+  dispatchMentions(ctx, ws, channel, message);
   return new Response("ok", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
 }

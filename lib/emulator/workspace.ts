@@ -87,6 +87,8 @@ export interface Workspace {
 export interface CreateWorkspaceOptions {
   seed: string;
   users?: number;
+  /** Default "Emulated Workspace". */
+  name?: string;
 }
 
 interface ScrambleKeys {
@@ -263,7 +265,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
   const keys: ScrambleKeys = { seedHash, mul, mulInverse: inverseMod32(mul), add: Math.floor(r() * 0xffffffff) >>> 0 };
   const userCount = Math.max(1, Math.floor(options.users ?? DEFAULT_USER_COUNT));
   const teamId = scrambleId(keys, "T", 0);
-  const team: Team = { id: teamId, name: "Emulated Workspace", domain: `emulated-${hex(r, 6)}` };
+  const team: Team = { id: teamId, name: options.name ?? "Emulated Workspace", domain: `emulated-${hex(r, 6)}` };
 
   const creator = scrambleId(keys, "U", 0);
   const channels = CHANNELS.map(([name, purpose, archived], index): Channel => {

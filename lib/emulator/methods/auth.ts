@@ -6,7 +6,7 @@ import type { Caller, MethodContext, MethodDefinition } from "../types";
 import { memberAt, memberIndexOf } from "../workspace";
 
 function userName(ctx: MethodContext, userId: string): string {
-  const ws = ctx.state.workspace;
+  const ws = ctx.ws;
   const index = memberIndexOf(ws, userId);
   return index >= 0 ? String(memberAt(ws, index, ctx.baseUrl).name) : userId;
 }
@@ -18,7 +18,7 @@ const authTest: MethodDefinition = {
   json: true,
   handler(ctx) {
     const { token, installation } = ctx.caller as Caller;
-    const team = ctx.state.workspace.team;
+    const team = ctx.ws.team;
     const isBot = token.family === "bot";
     const userId = isBot ? installation.botUserId : installation.authedUserId;
     const expiresIn = secondsUntilExpiry(token, ctx.clock.now());

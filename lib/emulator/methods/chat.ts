@@ -29,7 +29,7 @@ export const chatMethods: MethodDefinition[] = [
     scopes: { bot: ["chat:write"], user: ["chat:write"] },
     handler(ctx) {
       const { params, state, clock, caller, baseUrl } = ctx;
-      const ws = state.workspace;
+      const ws = ctx.ws;
       const channel = params.channel ? resolveChannel(ws, params.channel) : undefined;
       if (!channel) throw new WebApiError("channel_not_found");
       if (channel.isArchived) throw new WebApiError("is_archived");
@@ -54,7 +54,7 @@ export const chatMethods: MethodDefinition[] = [
           : { text, user: author, via: "chat.postMessage" },
         clock.now(),
       );
-      dispatchMentions(ctx, channel, message);
+      dispatchMentions(ctx, ws, channel, message);
 
       const { via: _via, ...wire } = message;
       const bot = isBot ? botByUserId(ws, author) : undefined;

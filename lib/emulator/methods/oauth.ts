@@ -2,6 +2,7 @@
  * oauth.v2.access (code grant and refresh grant) and oauth.v2.exchange, with the response shape of
  * spec 2.1 and 2.2 and the rotation rules of spec section 3.
  */
+import { workspaceOf } from "../store";
 import { WebApiError } from "../errors";
 import { incomingWebhookUrl, installFromCode, type IssuedTokens } from "../installations";
 import {
@@ -15,8 +16,8 @@ import {
 import type { App, Installation, MethodContext, MethodDefinition, TokenRecord } from "../types";
 
 /** Fields every OAuth response carries about the app and the workspace. */
-function installationFields(ctx: MethodContext, app: App) {
-  const team = ctx.state.workspace.team;
+function installationFields(ctx: MethodContext, app: App, installation: Installation) {
+  const team = workspaceOf(ctx.state, installation.teamId).team;
   return {
     app_id: app.id,
     team: { id: team.id, name: team.name },
@@ -62,7 +63,7 @@ function authedUser(installation: Installation, tokens: IssuedTokens | undefined
  */
 function tokenResponse(ctx: MethodContext, app: App, installation: Installation, tokens: IssuedTokens) {
   const now = ctx.clock.now();
-  const base = installationFields(ctx, app);
+  const base = installationFields(ctx, app, installation);
   if (tokens.access.family === "bot") return { ...botFields(installation, tokens, now), ...base };
   return {
     access_token: tokens.access.value,
@@ -87,7 +88,7 @@ function redeemCode(ctx: MethodContext, app: App) {
   const hook = code.webhookChannelId ? installation.incomingWebhook : undefined;
   return {
     ...(bot ? botFields(installation, bot, now) : {}),
-    ...installationFields(ctx, app),
+    ...installationFields(ctx, app, installation),
     authed_user: authedUser(installation, user, now),
     ...(hook && webhookUrl
       ? {

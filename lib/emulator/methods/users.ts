@@ -17,8 +17,8 @@ export const usersMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     scopes: { bot: ["users:read"], user: ["users:read"] },
-    handler({ params, state, clock, options, baseUrl }) {
-      const ws = state.workspace;
+    handler({ params, ws, clock, options, baseUrl }) {
+
       const nowMs = clock.now();
       const page = resolvePage({
         ws,

@@ -60,22 +60,25 @@ describe("npm run emulator (scripts/emulator-server.ts)", () => {
   }
 
   it("starts with flags and EMULATOR_* variables, and says where it listens", async () => {
-    const child = run(["--port", "3204", "--users", "7"], { EMULATOR_SEED: "from-env", EMULATOR_REFRESH_GRACE_S: "5" });
+    const child = run(["--port", "3204", "--users", "7"], { EMULATOR_SEED: "from-env", EMULATOR_REFRESH_GRACE_S: "5", EMULATOR_WORKSPACES: "3" });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
         let out = "";
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
-          if (out.includes("Workspace:")) resolve(out);
+          if (out.includes("Workspaces:")) resolve(out);
         });
         child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
       });
       expect(banner).toContain("listening on http://127.0.0.1:3204");
       const state = (await (await fetch("http://127.0.0.1:3204/admin/state")).json()) as {
         team: { members: number };
+        workspaces: { id: string; members: number }[];
         options: { seed: string; refresh_grace_s: number };
       };
       expect(state.team.members).toBe(7);
+      expect(state.workspaces.map((w) => w.members)).toEqual([7, 7, 7]);
+      expect(new Set(state.workspaces.map((w) => w.id)).size).toBe(3);
       expect(state.options).toMatchObject({ seed: "from-env", refresh_grace_s: 5 });
     } finally {
       child.kill("SIGTERM");
