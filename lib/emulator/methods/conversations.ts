@@ -70,7 +70,6 @@ export const conversationsMethods: MethodDefinition[] = [
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
     handler({ params, ws, state, clock, options, caller }) {
-
       const types = (params.types || "public_channel").split(",").map((t) => t.trim()).filter(Boolean);
       if (types.some((t) => !CONVERSATION_TYPES.has(t))) throw new WebApiError("invalid_types");
       // The workspace has public channels only, so asking for other types lists nothing.
@@ -107,7 +106,6 @@ export const conversationsMethods: MethodDefinition[] = [
     json: true,
     scopes: { bot: ["channels:join"], user: ["channels:write"] },
     handler({ params, ws, state, caller }) {
-
       const channel = requireChannel(ws, params.channel);
       if (channel.isArchived) throw new WebApiError("is_archived");
       const already = isMember(caller, channel);

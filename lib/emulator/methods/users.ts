@@ -18,7 +18,6 @@ export const usersMethods: MethodDefinition[] = [
     auth: "token",
     scopes: { bot: ["users:read"], user: ["users:read"] },
     handler({ params, ws, clock, options, baseUrl }) {
-
       const nowMs = clock.now();
       const page = resolvePage({
         ws,
