@@ -16,6 +16,9 @@ export function getEmbeddedEmulator(): Emulator {
     const config = getConfig();
     g[KEY] = createEmulator({
       basePath: EMULATOR_MOUNT_PATH,
+      // The URLs it hands out (webhooks above all, which the console's own guard matches against
+      // APP_ORIGIN) name the console's public origin, whatever Host the request came with.
+      publicBaseUrl: `${config.appOrigin}${EMULATOR_MOUNT_PATH}`,
       users: config.emulator.users,
       workspaces: config.emulator.workspaces,
       seed: config.emulator.seed,

@@ -51,6 +51,7 @@ function normalizeBasePath(basePath: string | undefined): string {
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
     basePath: normalizeBasePath(options.basePath),
+    publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ""),
     users: options.users ?? DEFAULT_USER_COUNT,
     workspaces: Math.max(1, Math.floor(options.workspaces ?? 1)),
     seed: options.seed ?? "switchboard",
@@ -117,7 +118,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if ("allowed" in match) {
       return jsonResponse({ ok: false, error: "method_not_allowed" }, 405, { allow: match.allowed.join(", ") });
     }
-    const ctx: RequestContext = { request, state, clock, options: resolved, baseUrl: `${url.origin}${basePath}` };
+    const ctx: RequestContext = { request, state, clock, options: resolved, baseUrl: resolved.publicBaseUrl ?? `${url.origin}${basePath}` };
     return match.handler(ctx, match.params);
   }
 

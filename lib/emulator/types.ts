@@ -32,6 +32,12 @@ export type DeliverEvent = (url: string, init: RequestInit) => Promise<Response>
 export interface EmulatorOptions {
   /** Path prefix the emulator answers under: "" standalone, "/emulator" embedded in the console. */
   basePath?: string;
+  /**
+   * The base URL clients reach the emulator at, for the URLs it hands out (incoming webhooks, avatars,
+   * workspace links). Default: the origin each request arrived at, plus basePath. A server behind a proxy
+   * or a framework that rewrites the Host (Next.js answers 127.0.0.1 as localhost) sets it.
+   */
+  publicBaseUrl?: string;
   /** Time source (epoch ms). Default: the wall clock. */
   clock?: Clock;
   /** Members in each generated workspace (default 3000). */
@@ -68,6 +74,7 @@ export interface EmulatorOptions {
 /** Options with every default filled in. */
 export interface ResolvedOptions {
   basePath: string;
+  publicBaseUrl: string | undefined;
   users: number;
   workspaces: number;
   seed: string;
