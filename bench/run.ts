@@ -12,6 +12,7 @@ import { consoleFirstLoadSuite } from "./suites/console-first-load";
 import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
+import { consoleSoakSuite } from "./suites/console-soak";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -21,6 +22,7 @@ const SUITES: BenchSuite[] = [
   consoleFetchAllSuite,
   consoleFirstLoadSuite,
   consoleEventViewersSuite,
+  consoleSoakSuite,
   consoleScrollSuite,
 ];
 

@@ -158,7 +158,7 @@ export async function resetWorkspace(users: number): Promise<void> {
 }
 
 /** Cookies as a browser keeps them: name=value pairs from every Set-Cookie seen. */
-class Jar {
+export class Jar {
   private readonly cookies = new Map<string, string>();
   take(response: Response) {
     for (const line of response.headers.getSetCookie()) {
@@ -196,10 +196,13 @@ export interface ConsoleSession {
   installationId: string;
 }
 
-/** The install a person makes: "Add to workspace", Allow on the emulator's consent page, back to the console. */
-export async function installThroughConsole(): Promise<ConsoleSession> {
+/**
+ * The install a person makes: "Add to workspace", Allow on the emulator's consent page, back to the
+ * console. `team` picks the workspace (the emulator's first when absent).
+ */
+export async function installThroughConsole(team?: string): Promise<ConsoleSession & { jar: Jar }> {
   const jar = new Jar();
-  const start = await fetch(`${ORIGIN}/oauth/install`, { redirect: "manual" });
+  const start = await fetch(`${ORIGIN}/oauth/install${team ? `?team=${encodeURIComponent(team)}` : ""}`, { redirect: "manual" });
   jar.take(start);
   const authorize = start.headers.get("location");
   if (!authorize) throw new BenchHttpError("/oauth/install (expected a redirect to the authorize page)", start.status, await start.text());
@@ -213,7 +216,7 @@ export async function installThroughConsole(): Promise<ConsoleSession> {
   );
   const installationId = session.installations?.[0]?.id;
   if (!installationId) throw new Error(`the install left no installation in the session: ${JSON.stringify(session)}`);
-  return { cookie: jar.header(), installationId };
+  return { cookie: jar.header(), installationId, jar };
 }
 
 /**
