@@ -18,6 +18,11 @@ export interface RouteOptions {
   rejectCrossSite?: boolean;
   /** Largest accepted request body in bytes (else 413). */
   maxBodyBytes?: number;
+  /**
+   * The route is a page a browser navigates to (the OAuth install and callback). Every other route refuses
+   * a top-level navigation: a link in a mail, a chat message or a bookmark must not act with the cookies.
+   */
+  navigable?: boolean;
 }
 
 export interface RouteContext {
@@ -27,6 +32,21 @@ export interface RouteContext {
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response> | Response;
 
 const NO_PARAMS: RouteContext = { params: Promise.resolve({}) };
+
+/** What a browser's Fetch Metadata says of a navigation, or of a page embedding the route, rather than a fetch. */
+const NAVIGATION_DESTINATIONS = new Set(["document", "iframe", "frame", "embed", "object"]);
+
+function refuseNavigation(request: Request) {
+  const mode = request.headers.get("sec-fetch-mode");
+  const dest = request.headers.get("sec-fetch-dest");
+  if (mode === "navigate" || (dest !== null && NAVIGATION_DESTINATIONS.has(dest))) {
+    throw new AppError(
+      "navigation_refused",
+      403,
+      "The console's API does not act on links opened in the browser (from a mail, a chat or a bookmark): use the console's pages.",
+    );
+  }
+}
 
 /**
  * A browser sends Origin on every cross-origin request and on same-origin POST/DELETE; Sec-Fetch-Site
@@ -47,8 +67,9 @@ function checkOrigin(request: Request, mutating: boolean) {
     throw new AppError("missing_origin", 403, "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it).");
   }
   // A read that says nothing of where it came from could be a link on another site followed by a browser
-  // without Fetch Metadata: only the console's own header vouches for it then.
-  if (!fetchSite && !request.headers.has(CONSOLE_REQUEST_HEADER)) {
+  // without Fetch Metadata, and `none` is what a browser says of a link opened from outside any page: only
+  // the console's own header vouches for those.
+  if (fetchSite !== "same-origin" && !request.headers.has(CONSOLE_REQUEST_HEADER)) {
     throw new AppError(
       "missing_origin",
       403,
@@ -96,6 +117,7 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
     const response = await runWithCookieJar(jar, async () => {
       try {
         const mutating = options.mutating ?? false;
+        if (!options.navigable) refuseNavigation(request);
         if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
         let forwarded = request;
         if (request.method !== "GET" && request.method !== "HEAD") {

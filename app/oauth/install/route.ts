@@ -13,13 +13,17 @@ const Query = z.object({
   app: z.enum(["console", "legacy"]).optional(),
 });
 
-export const GET = handleRoute(async (request) => {
-  const q = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const location = await beginInstall({
-    ...(q.scope !== undefined ? { scope: q.scope } : {}),
-    ...(q.user_scope !== undefined ? { userScope: q.user_scope } : {}),
-    ...(q.team ? { team: q.team } : {}),
-    ...(q.app ? { app: q.app } : {}),
-  });
-  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
-});
+export const GET = handleRoute(
+  async (request) => {
+    const q = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const location = await beginInstall({
+      ...(q.scope !== undefined ? { scope: q.scope } : {}),
+      ...(q.user_scope !== undefined ? { userScope: q.user_scope } : {}),
+      ...(q.team ? { team: q.team } : {}),
+      ...(q.app ? { app: q.app } : {}),
+    });
+    return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+  },
+  // A page the browser navigates to (from "Add to workspace", and back from the platform).
+  { navigable: true },
+);

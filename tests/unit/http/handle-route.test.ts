@@ -41,6 +41,31 @@ describe("handleRoute", () => {
     expect((await get({ origin: ORIGIN })).status).toBe(200);
   });
 
+  it("acts on no top-level navigation, whatever Sec-Fetch-Site says: a link from a mail, a chat or a bookmark", async () => {
+    const read = handleRoute(() => Response.json({ ok: true }), { rejectCrossSite: true });
+    const get = (headers: Record<string, string>) => read(new Request(`${ORIGIN}/api/call/auth.revoke?installation=T1-A1`, { headers }));
+    // What Chromium sends for a link opened from another application, or typed, or bookmarked.
+    const fromOutside = { "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", "sec-fetch-user": "?1" };
+    const refused = await get(fromOutside);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ ok: false, error: "navigation_refused" });
+    expect((await get({ ...fromOutside, "sec-fetch-site": "same-origin" })).status).toBe(403);
+    expect((await get({ ...fromOutside, "x-switchboard-request": "1" })).status).toBe(403);
+    expect((await get({ "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" })).status).toBe(403);
+    // Sec-Fetch-Site: none without a navigation is not the console's fetch either.
+    expect((await get({ "sec-fetch-site": "none" })).status).toBe(403);
+    // The console's own fetch (and EventSource) goes through.
+    expect((await get({ "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty", "x-switchboard-request": "1" })).status).toBe(200);
+    // A state-changing route refuses a navigation (a form posted from the console's own page included).
+    expect((await post({ origin: ORIGIN, "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" })).status).toBe(403);
+  });
+
+  it("lets the pages a browser navigates to (the OAuth install and callback) be navigated to", async () => {
+    const page = handleRoute(() => new Response("page"), { navigable: true });
+    const response = await page(new Request(`${ORIGIN}/oauth/install`, { headers: { "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }));
+    expect(response.status).toBe(200);
+  });
+
   it("answers 413 for a body over the limit, declared or streamed", async () => {
     expect((await post({ origin: ORIGIN }, "x".repeat(101))).status).toBe(413);
     const stream = new ReadableStream({
