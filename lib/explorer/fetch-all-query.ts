@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CEILING } from "./fetch-all-events";
-import { isCredentialKey } from "./params";
+import { isCredentialKey } from "@/lib/platform/credential-params";
 
 /** The console's own query keys of GET /api/call/{method}/all; every other key is a parameter of the method. */
 const OWN_KEYS = new Set(["installation", "token", "max_pages"]);

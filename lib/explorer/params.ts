@@ -4,6 +4,7 @@
  * credential: parameters named like one are dropped on the way in.
  */
 
+import { isCredentialKey } from "@/lib/platform/credential-params";
 export type TokenKind = "bot" | "user";
 
 export interface ParamPair {
@@ -24,14 +25,11 @@ export interface ExplorerRequest {
 export const METHOD_NAME = /^[A-Za-z0-9.]+$/;
 export const SUGGESTED_METHODS = ["users.list", "conversations.list", "auth.test", "users.info", "conversations.info"] as const;
 
-/** Parameter names that carry credentials; they never enter the URL, the history or a request from the page. */
-const CREDENTIAL_KEYS = new Set(["token", "client_secret", "refresh_token", "code", "client_id"]);
 /** Query keys of /api/call itself, which a free parameter must not shadow. */
 const RESERVED_KEYS = new Set(["installation", "token", "cursor", "limit"]);
 
-export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEYS.has(key.trim().toLowerCase());
-}
+// Credentials never enter the URL, the history or a request from the page.
+export { isCredentialKey };
 
 export function isValidMethod(method: string): boolean {
   return METHOD_NAME.test(method);

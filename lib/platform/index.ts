@@ -11,6 +11,7 @@ export {
   type WireRequest,
 } from "./call-method";
 export { encodeCursorParam, readNextCursor } from "./cursor";
+export { isCredentialKey, methodParams } from "./credential-params";
 export { maskToken, maskWebhookUrl } from "./mask";
 export { PlatformError, isPlatformError, throwIfRateLimited } from "./errors";
 export {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/http/route-schemas";
-import { isValidMethodName, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { isValidMethodName, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
 import { callAsInstallation } from "./installations";
 
 /** Query parameters that pick the installation and token; everything else goes to the platform. */
@@ -26,9 +26,9 @@ async function readBodyParams(request: Request): Promise<Record<string, string>>
       throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
     }
     if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", 400, "The JSON body must be an object of parameters.");
-    return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, formValue(v)]));
+    return methodParams(Object.entries(data).filter(([, v]) => v !== undefined && v !== null).map(([k, v]): [string, string] => [k, formValue(v)]));
   }
-  if (type.includes("application/x-www-form-urlencoded") || type === "") return Object.fromEntries(new URLSearchParams(text));
+  if (type.includes("application/x-www-form-urlencoded") || type === "") return methodParams(new URLSearchParams(text));
   throw new AppError("unsupported_media_type", 415, "Send parameters as application/x-www-form-urlencoded or application/json.");
 }
 
@@ -54,8 +54,8 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   const url = new URL(request.url);
   const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
-  const params: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) if (!RESERVED.has(key)) params[key] = value;
+  // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
+  const params = methodParams(url.searchParams, RESERVED);
   if (httpMethod === "POST") Object.assign(params, await readBodyParams(request));
 
   const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, params, httpMethod, signal: request.signal });
