@@ -39,15 +39,23 @@ export function getEmbeddedEmulator(): Emulator {
  * Serves a request under /emulator. The emulator, admin surface included, exists only while it is the
  * console's upstream: once PLATFORM_BASE_URL points at the real platform, /emulator answers 404.
  */
-export function handleEmbeddedEmulatorRequest(request: Request): Promise<Response> {
+export async function handleEmbeddedEmulatorRequest(request: Request): Promise<Response> {
   const { upstream } = getConfig();
   if (upstream.kind !== "emulator") {
-    return Promise.resolve(
-      new Response(`The embedded emulator is off: the console's upstream is ${upstream.baseUrl} (PLATFORM_BASE_URL).\n`, {
-        status: 404,
-        headers: { "content-type": "text/plain; charset=utf-8" },
-      }),
-    );
+    return new Response(`The embedded emulator is off: the console's upstream is ${upstream.baseUrl} (PLATFORM_BASE_URL).\n`, {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   }
-  return getEmbeddedEmulator().fetch(request);
+  return getEmbeddedEmulator().fetch(await detach(request));
+}
+
+/**
+ * The platform acts on a request once it has arrived, whether or not anyone reads the answer: a refresh
+ * whose answer is lost has still spent its refresh token. Next.js cancels a request's body when its caller
+ * goes away, so the body is read in full first and the emulator works on a copy the caller cannot cancel.
+ */
+async function detach(request: Request): Promise<Request> {
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  return new Request(request.url, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
 }

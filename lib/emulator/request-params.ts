@@ -31,9 +31,13 @@ export async function readParams(request: Request, options: ReadParamsOptions): 
     // The platform reads JSON bodies only for the methods documented to accept them; the others
     // answer as if the parameters were missing.
     if (!options.acceptsJson) return params;
+    // An empty body is no parameters, whatever its type: official clients send one for parameterless
+    // calls (the Python client posts auth.test as application/json with nothing in it).
+    const text = await request.text();
+    if (text.trim() === "") return params;
     let body: unknown;
     try {
-      body = await request.json();
+      body = JSON.parse(text);
     } catch {
       // The platform answers a malformed JSON body with invalid_json.
       throw new WebApiError("invalid_json");

@@ -50,6 +50,24 @@ function rateScopeOf(ctx: RequestContext, token: string | undefined, params: Rec
   return app ? { teamId: ctx.state.workspace.team.id, appId: app.id } : undefined;
 }
 
+/**
+ * The scope headers the platform puts on every answer of a method called with a token, errors included:
+ * the token's scopes (when the token is known, whatever its state) and the scopes the method accepts for
+ * its kind. The official JavaScript client reads them into response_metadata.scopes and acceptedScopes.
+ */
+function scopeHeaders(ctx: RequestContext, definition: MethodDefinition, token: string | undefined): Record<string, string> {
+  const record = token ? ctx.state.tokens.get(token) : undefined;
+  const installation = record ? ctx.state.installations.get(record.installationId) : undefined;
+  const family = record?.family ?? "bot";
+  const headers: Record<string, string> = {};
+  if (installation && record?.kind !== "refresh") {
+    headers["x-oauth-scopes"] = (family === "bot" ? installation.botScopes : installation.userScopes).join(",");
+  }
+  const accepted = family === "bot" ? definition.scopes?.bot : definition.scopes?.user;
+  if (accepted) headers["x-accepted-oauth-scopes"] = accepted.join(",");
+  return headers;
+}
+
 export async function handleWebApi(ctx: RequestContext, methodName: string): Promise<Response> {
   const definition = findMethod(methodName);
   // The platform answers an unknown method with HTTP 200 and unknown_method, like any other error.
@@ -57,6 +75,15 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
 
   const params = await readParams(ctx.request, { acceptsJson: definition.json === true });
   const token = readToken(ctx.request, params);
+  try {
+    return await callMethod(ctx, definition, params, token);
+  } catch (error) {
+    if (error instanceof WebApiError && definition.auth === "token") Object.assign(error.headers, scopeHeaders(ctx, definition, token), { ...error.headers });
+    throw error;
+  }
+}
+
+async function callMethod(ctx: RequestContext, definition: MethodDefinition, params: Record<string, string>, token: string | undefined): Promise<Response> {
   const rateScope = rateScopeOf(ctx, token, params);
   if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
 
@@ -72,12 +99,5 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   const ws = workspaceOf(ctx.state, caller?.installation.teamId);
   const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp, ws };
   const body = await definition.handler(methodCtx);
-  const headers: Record<string, string> = {};
-  if (caller) {
-    // The platform reports the token's scopes and the method's accepted scopes in headers.
-    headers["x-oauth-scopes"] = caller.scopes.join(",");
-    const accepted = caller.token.family === "bot" ? definition.scopes?.bot : definition.scopes?.user;
-    if (accepted) headers["x-accepted-oauth-scopes"] = accepted.join(",");
-  }
-  return jsonResponse({ ok: true, ...body }, 200, headers);
+  return jsonResponse({ ok: true, ...body }, 200, caller ? scopeHeaders(ctx, definition, token) : {});
 }
