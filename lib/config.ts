@@ -73,7 +73,7 @@ const EnvSchema = z.object({
   CLIENT_SECRET: optionalString,
   SIGNING_SECRET: optionalString,
   REDIRECT_URI: optionalUrl,
-  BOT_SCOPES: scopeList("users:read,channels:read,chat:write,chat:write.public,incoming-webhook,app_mentions:read"),
+  BOT_SCOPES: scopeList("users:read,channels:read,channels:history,chat:write,chat:write.public,incoming-webhook,app_mentions:read"),
   USER_SCOPES: scopeList("users:read"),
   SESSION_PASSWORD: optionalString,
   /** Refresh a token proactively when it expires within this many seconds. */

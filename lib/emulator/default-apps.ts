@@ -53,6 +53,7 @@ export const DEFAULT_APP_NAMES: Record<DefaultAppKey, string> = {
 
 const DEFAULT_BOT_SCOPES = [
   "app_mentions:read",
+  "channels:history",
   "channels:join",
   "channels:read",
   "chat:write",
@@ -61,7 +62,7 @@ const DEFAULT_BOT_SCOPES = [
   "users:read",
   "users:read.email",
 ];
-const DEFAULT_USER_SCOPES = ["channels:read", "chat:write", "users:read"];
+const DEFAULT_USER_SCOPES = ["channels:history", "channels:read", "chat:write", "users:read"];
 
 export interface DefaultManifestOptions {
   /** Redirect URLs registered besides DEFAULT_REDIRECT_URL. */

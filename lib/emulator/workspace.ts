@@ -45,6 +45,15 @@ export interface Message {
   subtype?: "bot_message";
   username?: string;
   team: string;
+  /** Block Kit blocks and legacy attachments, kept and returned as posted. */
+  blocks?: unknown[];
+  attachments?: unknown[];
+  /** A reply's parent ts; on a parent, its own ts once it has replies. */
+  thread_ts?: string;
+  reply_count?: number;
+  reply_users?: string[];
+  latest_reply?: string;
+  edited?: { user: string; ts: string };
   /** How it arrived: not a platform field, shown by the admin state. */
   via: "chat.postMessage" | "incoming-webhook" | "admin";
 }
@@ -585,6 +594,32 @@ export function appendMessage(ws: Workspace, channelId: string, message: Omit<Me
   if (log) log.push(stored);
   else ws.messages.set(channelId, [stored]);
   return stored;
+}
+
+/** The message with this ts in a channel, if there is one. */
+export function findMessage(ws: Workspace, channelId: string, ts: string): Message | undefined {
+  return ws.messages.get(channelId)?.find((m) => m.ts === ts);
+}
+
+/** Removes a message (and, for a parent, keeps its replies, as the platform does). */
+export function removeMessage(ws: Workspace, channelId: string, ts: string): boolean {
+  const log = ws.messages.get(channelId);
+  const index = log?.findIndex((m) => m.ts === ts) ?? -1;
+  if (!log || index < 0) return false;
+  const [removed] = log.splice(index, 1);
+  const parent = removed?.thread_ts && removed.thread_ts !== removed.ts ? log.find((m) => m.ts === removed.thread_ts) : undefined;
+  if (parent) {
+    const replies = log.filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
+    parent.reply_count = replies.length;
+    parent.latest_reply = replies.at(-1)?.ts;
+    if (replies.length === 0) {
+      delete parent.reply_count;
+      delete parent.latest_reply;
+      delete parent.reply_users;
+      delete parent.thread_ts;
+    }
+  }
+  return true;
 }
 
 /** Every message in the workspace, per channel id (what the admin state shows). */

@@ -1,6 +1,25 @@
 import { resolvePage } from "../pagination";
+import { WebApiError } from "../errors";
 import type { MethodDefinition } from "../types";
-import { memberAt, memberCount, memberIdAt, memberIndexOf } from "../workspace";
+import { memberAt, memberCount, memberIdAt, memberIndexOf, type Workspace } from "../workspace";
+
+/**
+ * Member positions by email, per workspace, built on the first lookup: members are generated on demand,
+ * so finding one by email otherwise means generating them all again each time. Bots have no email.
+ */
+const emailIndexes = new WeakMap<Workspace, Map<string, number>>();
+function indexOfEmail(ws: Workspace, baseUrl: string, email: string): number {
+  let index = emailIndexes.get(ws);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < ws.userCount; i++) {
+      const address = (memberAt(ws, i, baseUrl).profile as { email?: string }).email;
+      if (address) index.set(address.toLowerCase(), i);
+    }
+    emailIndexes.set(ws, index);
+  }
+  return index.get(email.trim().toLowerCase()) ?? -1;
+}
 
 /**
  * Without a limit the platform "attempts to deliver the entire result set"; the emulator delivers as
@@ -12,6 +31,30 @@ export const USERS_LIST_DEFAULT_LIMIT = 1000;
 const USERS_STREAM = 101;
 
 export const usersMethods: MethodDefinition[] = [
+  {
+    name: "users.info",
+    tier: 4,
+    auth: "token",
+    scopes: { bot: ["users:read"], user: ["users:read"] },
+    handler({ params, ws, baseUrl }) {
+      const index = params.user ? memberIndexOf(ws, params.user) : -1;
+      if (index < 0) throw new WebApiError("user_not_found");
+      const user = memberAt(ws, index, baseUrl);
+      if (params.include_locale === "true" || params.include_locale === "1") user.locale = "en-US";
+      return { user };
+    },
+  },
+  {
+    name: "users.lookupByEmail",
+    tier: 3,
+    auth: "token",
+    scopes: { bot: ["users:read.email"], user: ["users:read.email"] },
+    handler({ params, ws, baseUrl }) {
+      const index = params.email ? indexOfEmail(ws, baseUrl, params.email) : -1;
+      if (index < 0) throw new WebApiError("users_not_found");
+      return { user: memberAt(ws, index, baseUrl) };
+    },
+  },
   {
     name: "users.list",
     tier: 2,
