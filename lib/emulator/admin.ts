@@ -12,6 +12,7 @@ import { resetState } from "./store";
 import { displayedTokenState, maskToken } from "./tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { describeDeliveries } from "./events";
+import { METHODS } from "./methods";
 import { channelMessages, deleteChannel, findChannel, memberCount } from "./workspace";
 
 export interface AdminRuntime {
@@ -142,6 +143,23 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     const { app, created } = upsertApp(runtime.state, manifest, runtime.options, appId);
     return ok({ created, app: describeApp(app, ctx.baseUrl) });
   });
+
+  // The emulator describes itself: which Web API methods it answers, with what they need and whether they page.
+  router.get("/admin/methods", () =>
+    ok({
+      methods: [...METHODS.values()]
+        .map((m) => ({
+          name: m.name,
+          tier: m.tier,
+          auth: m.auth,
+          scopes: { bot: m.scopes?.bot ?? null, user: m.scopes?.user ?? null },
+          paginated: m.pages !== undefined,
+          ...(m.pages ? { pages: m.pages } : {}),
+          json: m.json === true,
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    }),
+  );
 
   router.get("/admin/clock", () => ok({ now: iso(runtime.clock.now()), now_ms: runtime.clock.now(), offset_s: Math.round(runtime.clock.offsetMs() / 1000) }));
 

@@ -260,6 +260,8 @@ export interface MethodDefinition {
   json?: boolean;
   /** Any one of the listed scopes for the token's kind; otherwise missing_scope with needed/provided. */
   scopes?: { bot?: string[]; user?: string[] };
+  /** For a cursor-paginated method: the name of the list it pages (members, channels, messages). */
+  pages?: string;
   /** Returns the success body without `ok` (the router adds ok:true); throws WebApiError for errors. */
   handler(ctx: MethodContext): Promise<Record<string, unknown>> | Record<string, unknown>;
 }

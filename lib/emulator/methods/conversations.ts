@@ -144,6 +144,7 @@ function channelMemberIds(ctx: MethodContext, channel: Channel): { total: number
 export const conversationsMethods: MethodDefinition[] = [
   {
     name: "conversations.list",
+    pages: "channels",
     tier: 2,
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
@@ -209,6 +210,7 @@ export const conversationsMethods: MethodDefinition[] = [
   },
   {
     name: "conversations.members",
+    pages: "members",
     tier: 4,
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
@@ -234,6 +236,7 @@ export const conversationsMethods: MethodDefinition[] = [
   },
   {
     name: "conversations.history",
+    pages: "messages",
     tier: 3,
     auth: "token",
     scopes: { bot: ["channels:history"], user: ["channels:history"] },
@@ -249,6 +252,7 @@ export const conversationsMethods: MethodDefinition[] = [
   },
   {
     name: "conversations.replies",
+    pages: "messages",
     tier: 3,
     auth: "token",
     scopes: { bot: ["channels:history"], user: ["channels:history"] },

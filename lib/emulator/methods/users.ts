@@ -57,6 +57,7 @@ export const usersMethods: MethodDefinition[] = [
   },
   {
     name: "users.list",
+    pages: "members",
     tier: 2,
     auth: "token",
     scopes: { bot: ["users:read"], user: ["users:read"] },

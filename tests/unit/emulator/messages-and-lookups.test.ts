@@ -138,3 +138,28 @@ describe("users.info and users.lookupByEmail", () => {
     expect((await narrow.h.call("users.lookupByEmail", { email: member.profile.email }, { token: narrow.token })).body).toMatchObject({ error: "missing_scope", needed: "users:read.email" });
   });
 });
+
+describe("GET /admin/methods", () => {
+  it("lists every method the emulator answers, with its scopes, tier and whether it pages which list", async () => {
+    const h = createHarness();
+    const { body } = await h.admin("methods");
+    const byName = new Map((body.methods as Json[]).map((m) => [m.name, m]));
+    expect(byName.get("conversations.history")).toEqual({
+      name: "conversations.history",
+      tier: 3,
+      auth: "token",
+      scopes: { bot: ["channels:history"], user: ["channels:history"] },
+      paginated: true,
+      pages: "messages",
+      json: false,
+    });
+    expect(byName.get("users.list")).toMatchObject({ paginated: true, pages: "members" });
+    expect(byName.get("auth.test")).toMatchObject({ paginated: false, json: true });
+    expect(byName.get("oauth.v2.access")).toMatchObject({ auth: "client", paginated: false });
+    // What it lists is what it answers: every listed method is known to the Web API router.
+    for (const name of byName.keys()) {
+      const answer = (await h.call(name, {})).body;
+      expect(answer.error).not.toBe("unknown_method");
+    }
+  });
+});
