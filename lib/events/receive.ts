@@ -1,10 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { logger } from "@/lib/log";
 import type { EventSink, ReceivedEvent } from "./feed";
-import { verifyRequestSignature } from "./signature";
+import { checkSignatureHeaders, verifyRequestSignature } from "./signature";
 
 /** Events are small; a larger body is refused before it is buffered whole. */
 export const MAX_EVENT_BODY_BYTES = 1024 * 1024;
+/**
+ * How long a body may take to arrive. The platform sends an event at once and gives up on an answer after
+ * 3 seconds; without a bound a client trickling its body would hold the connection for the server's own
+ * request timeout (300 s in Node).
+ */
+export const EVENT_BODY_TIMEOUT_MS = 10_000;
 
 export interface ReceiveEventOptions {
   /** The signing secrets of the apps whose events this request URL receives. */
@@ -12,6 +19,8 @@ export interface ReceiveEventOptions {
   /** Where a verified request goes: this instance's feed, and with Redis the other instances' too. */
   sink: EventSink;
   now?: () => number;
+  /** How long the body may take to arrive (default EVENT_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
 }
 
 const Envelope = z.looseObject({
@@ -42,18 +51,24 @@ const refuse = (status: number, error: string, message: string) => json(status, 
  */
 export async function receiveEventRequest(request: Request, options: ReceiveEventOptions): Promise<Response> {
   const now = options.now ?? Date.now;
-  const rawBody = await readBodyText(request, MAX_EVENT_BODY_BYTES);
-  if (rawBody === null) return refuse(413, "payload_too_large", `Event requests are limited to ${MAX_EVENT_BODY_BYTES} bytes.`);
+  const headers = { timestamp: request.headers.get("x-slack-request-timestamp"), signature: request.headers.get("x-slack-signature") };
+  // Whatever the headers alone can refuse is refused before a byte of the body is waited for.
+  const headersCheck = checkSignatureHeaders(headers, options.signingSecrets, now());
+  if (!headersCheck.ok) return refuse(401, "invalid_signature", headersCheck.reason);
 
-  const check = verifyRequestSignature(
-    {
-      timestamp: request.headers.get("x-slack-request-timestamp"),
-      signature: request.headers.get("x-slack-signature"),
-      rawBody,
-    },
-    options.signingSecrets,
-    now(),
-  );
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? EVENT_BODY_TIMEOUT_MS;
+  const body = await readBodyText(request, MAX_EVENT_BODY_BYTES, bodyTimeoutMs);
+  if (body.problem === "too_large") return refuse(413, "payload_too_large", `Event requests are limited to ${MAX_EVENT_BODY_BYTES} bytes.`);
+  if (body.problem !== null) {
+    // One line, no stack: a client that goes away mid-body is not the server's error, and there can be many.
+    logger.warn({ problem: body.problem, receivedBytes: body.receivedBytes, ms: body.ms }, "POST /api/events: the request body did not arrive");
+    return body.problem === "too_slow"
+      ? refuse(408, "request_timeout", `The request body did not arrive within ${bodyTimeoutMs / 1000} seconds.`)
+      : refuse(400, "body_aborted", "The request body ended before it was complete.");
+  }
+  const rawBody = body.text;
+
+  const check = verifyRequestSignature({ ...headers, rawBody }, options.signingSecrets, now());
   if (!check.ok) return refuse(401, "invalid_signature", check.reason);
 
   let envelope: z.infer<typeof Envelope>;
@@ -85,23 +100,47 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   return new Response(null, { status: 200 });
 }
 
-/** The body as text, or null when it is larger than `limit` bytes (stops reading there). */
-async function readBodyText(request: Request, limit: number): Promise<string | null> {
+type BodyRead =
+  | { problem: null; text: string }
+  | { problem: "too_large" }
+  | { problem: "too_slow" | "aborted"; receivedBytes: number; ms: number };
+
+/**
+ * The body as text, read until `limit` bytes (stops reading there: too_large) or `timeoutMs` (too_slow).
+ * A body that fails mid-way (the client went away) is `aborted`, never a thrown error.
+ */
+async function readBodyText(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!request.body) return "";
+  if (Number.isFinite(declared) && declared > limit) return { problem: "too_large" };
+  if (!request.body) return { problem: null, text: "" };
+  const started = Date.now();
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"too_slow">((resolve) => {
+    timer = setTimeout(() => resolve("too_slow"), timeoutMs);
+  });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
+  const stopped = (problem: "too_slow" | "aborted"): BodyRead => {
+    reader.cancel().catch(() => {});
+    return { problem, receivedBytes: size, ms: Date.now() - started };
+  };
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === "too_slow") return stopped("too_slow");
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return { problem: "too_large" };
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } catch {
+    return stopped("aborted");
+  } finally {
+    clearTimeout(timer);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return { problem: null, text: new TextDecoder().decode(Buffer.concat(chunks)) };
 }
