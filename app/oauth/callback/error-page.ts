@@ -39,11 +39,41 @@ const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
   },
 };
 
+/**
+ * The error codes the platform's authorization page sends back on the redirect (OAuth 2.0's, RFC 6749
+ * §4.1.2.1; Cancel on the consent page is access_denied), each with what it means for this install. The
+ * callback URL is anyone's to write: a code is named only when it is one of these, anything else shows as
+ * "unknown", so a crafted link cannot put its words on the console's own page.
+ */
+const PLATFORM_ERRORS = new Map<string, string>([
+  ["access_denied", "The app was not allowed into the workspace on the consent page."],
+  ["invalid_request", "The platform found the install request malformed: a parameter missing, repeated or not valid."],
+  ["unauthorized_client", "The platform does not let this app install this way."],
+  ["unsupported_response_type", "The platform does not answer install requests of this kind."],
+  ["invalid_scope", "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES with the app's settings."],
+  ["server_error", "The platform failed while handling the install. Try again."],
+  ["temporarily_unavailable", "The platform cannot take installs right now. Try again in a few minutes."],
+]);
+export const UNKNOWN_PLATFORM_ERROR = "unknown";
+
+/** The platform's error as the page names it: a known code and its meaning, or "unknown". */
+function describePlatformError(code: string): { code: string; text: string } {
+  const text = PLATFORM_ERRORS.get(code);
+  return text === undefined ? { code: UNKNOWN_PLATFORM_ERROR, text: "The platform sent back an error this console does not know." } : { code, text };
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-/** The 400 page of a failed callback: which problem, and a way to start again. */
-export function renderCallbackErrorPage(problem: InstallProblem, detail?: string): Response {
-  const { title, text } = EXPLANATIONS[problem];
+/**
+ * The 400 page of a failed callback: which problem, and a way to start again. `platformError` is the
+ * callback URL's `error` parameter: the platform stopped the install (the problem is then access_denied).
+ */
+export function renderCallbackErrorPage(problem: InstallProblem, detail?: string, platformError?: string | null): Response {
+  const platform = platformError ? describePlatformError(platformError) : undefined;
+  // Only the console's own text reaches the page: for a platform error, its named code stands for the detail.
+  const { title, text } =
+    platform && platform.code !== "access_denied" ? { title: "The platform stopped the install", text: platform.text } : EXPLANATIONS[problem];
+  const shownDetail = platform ? undefined : detail;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Switchboard</title>
@@ -59,7 +89,8 @@ a.secondary{margin-left:1rem;color:#475569}
 <span class="code" data-problem="${problem}">${problem}</span>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(text)}</p>
-${detail ? `<p>${escapeHtml(detail)}</p>` : ""}
+${platform ? `<p>The platform's error code: <code data-platform-error="${escapeHtml(platform.code)}">${escapeHtml(platform.code)}</code></p>` : ""}
+${shownDetail ? `<p>${escapeHtml(shownDetail)}</p>` : ""}
 <a class="button" href="/oauth/install">Start again</a><a class="secondary" href="/">Back to the console</a>
 </main></body></html>`;
   return new Response(html, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });

@@ -7,8 +7,9 @@ export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
   async (request) => {
-    const outcome = await completeInstall(new URL(request.url).searchParams);
-    if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail);
+    const query = new URL(request.url).searchParams;
+    const outcome = await completeInstall(query);
+    if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail, query.get("error"));
     return new Response(null, { status: 303, headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" } });
   },
   // A page the browser navigates to (from "Add to workspace", and back from the platform).

@@ -130,6 +130,21 @@ describe("Add to workspace", () => {
     expect(html).not.toContain("paste your token");
   });
 
+  it("names the platform's known error codes, and shows any other code as unknown", async () => {
+    const b = browser();
+    const page = async (error: string) => (await b.send(callbackRoute, `/oauth/callback?${new URLSearchParams({ error, state: "x" })}`)).text();
+    for (const code of ["access_denied", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_scope", "server_error", "temporarily_unavailable"]) {
+      expect(await page(code)).toContain(`data-platform-error="${code}"`);
+    }
+    expect(await page("invalid_scope")).toContain("The platform stopped the install");
+    // Shaped like a code, but words a crafted link chose: none of them reach the page.
+    for (const crafted of ["your_session_expired_paste_your_token_at_evil_example", "constructor", "__proto__", "Visit evil.example now"]) {
+      const html = await page(crafted);
+      expect(html).toContain('data-platform-error="unknown"');
+      expect(html).not.toContain(crafted);
+    }
+  });
+
   it("counts one installation upstream per app and team, reinstalling in place", async () => {
     const b = browser();
     await installIn(b);
