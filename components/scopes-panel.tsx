@@ -1,4 +1,5 @@
 import { reinstallHref } from "@/components/installations/install-href";
+import { PlatformText } from "@/components/platform-text";
 import type { InstallationView } from "@/lib/session/installation";
 import { installationName } from "@/lib/session/installation-name";
 
@@ -28,7 +29,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
       <header className="flex items-start justify-between gap-3 border-b border-slate-100 px-4 py-3">
         <div>
           <h2 id={headingId} className="text-sm font-semibold text-slate-900">
-            Scopes · {name}
+            Scopes · <PlatformText>{name}</PlatformText>
           </h2>
           <p className="mt-0.5 text-xs text-slate-500">
             {missing.length === 0 ? "Every feature has the scope it needs." : `${missing.length} missing: changing scopes requires reinstalling.`}
@@ -45,7 +46,9 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
         )}
       </header>
       <table className="w-full text-left text-xs">
-        <caption className="sr-only">Scopes needed by each feature, and whether {name} granted them</caption>
+        <caption className="sr-only">
+          Scopes needed by each feature, and whether <PlatformText>{name}</PlatformText> granted them
+        </caption>
         <thead className="text-slate-500">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Feature</th>

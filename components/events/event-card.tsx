@@ -2,6 +2,7 @@
 
 import type { ReceivedEvent } from "@/lib/events/feed";
 import { formatClockTime } from "@/lib/format";
+import { PlatformJson, PlatformText } from "@/components/platform-text";
 
 /** The human part of an event, when it has one (a mention's text). */
 function summary(event: ReceivedEvent): string | null {
@@ -18,12 +19,23 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
   return (
     <article aria-label={`${title} event${event.eventId ? ` ${event.eventId}` : ""}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex flex-wrap items-center gap-2 px-4 pt-3 text-xs">
-        <span className="rounded bg-violet-100 px-1.5 py-0.5 font-mono font-semibold text-violet-800">{title}</span>
-        {event.eventType && <span className="text-slate-500">{event.envelopeType}</span>}
+        <span className="rounded bg-violet-100 px-1.5 py-0.5 font-mono font-semibold text-violet-800">
+          <PlatformText>{title}</PlatformText>
+        </span>
+        {event.eventType && (
+          <span className="text-slate-500">
+            <PlatformText>{event.envelopeType}</PlatformText>
+          </span>
+        )}
         {event.retryNum !== null && (
           <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800" title="X-Slack-Retry-Num / X-Slack-Retry-Reason">
             Retry #{event.retryNum}
-            {event.retryReason ? ` · ${event.retryReason}` : ""}
+            {event.retryReason && (
+              <>
+                {" · "}
+                <PlatformText>{event.retryReason}</PlatformText>
+              </>
+            )}
           </span>
         )}
         <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-400">
@@ -31,30 +43,42 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
         </time>
       </header>
       <div className="px-4 pb-3 pt-1.5">
-        {text && <p className="whitespace-pre-wrap break-words text-sm text-slate-800">{text}</p>}
+        {text && (
+          <p className="whitespace-pre-wrap break-words text-sm text-slate-800">
+            <PlatformText>{text}</PlatformText>
+          </p>
+        )}
         <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-[11px] text-slate-500">
           {event.eventId && (
             <div>
               <dt className="inline">event </dt>
-              <dd className="inline font-mono text-slate-700">{event.eventId}</dd>
+              <dd className="inline font-mono text-slate-700">
+                <PlatformText>{event.eventId}</PlatformText>
+              </dd>
             </div>
           )}
           {event.teamId && (
             <div>
               <dt className="inline">team </dt>
-              <dd className="inline font-mono text-slate-700">{event.teamId}</dd>
+              <dd className="inline font-mono text-slate-700">
+                <PlatformText>{event.teamId}</PlatformText>
+              </dd>
             </div>
           )}
           {typeof inner?.channel === "string" && (
             <div>
               <dt className="inline">channel </dt>
-              <dd className="inline font-mono text-slate-700">{inner.channel}</dd>
+              <dd className="inline font-mono text-slate-700">
+                <PlatformText>{inner.channel}</PlatformText>
+              </dd>
             </div>
           )}
           {typeof inner?.user === "string" && (
             <div>
               <dt className="inline">user </dt>
-              <dd className="inline font-mono text-slate-700">{inner.user}</dd>
+              <dd className="inline font-mono text-slate-700">
+                <PlatformText>{inner.user}</PlatformText>
+              </dd>
             </div>
           )}
         </dl>
@@ -64,7 +88,7 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
             aria-label="Event payload"
             className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-[11px] leading-5 text-slate-100"
           >
-            {JSON.stringify(event.payload, null, 2)}
+            <PlatformJson value={event.payload} />
           </pre>
         </details>
       </div>

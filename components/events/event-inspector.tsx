@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { PlatformText } from "@/components/platform-text";
 import { useEventFeed, useMentionApp } from "@/lib/swr/use-events";
 import { EventCard } from "./event-card";
 
@@ -67,7 +68,7 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
   const mention = useMentionApp();
   const [installationId, setInstallationId] = useState(targets[0]?.installationId ?? "");
   const [text, setText] = useState("can you help?");
-  const [notice, setNotice] = useState<{ ok: boolean; message: string } | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; message: ReactNode } | null>(null);
   const target = targets.find((t) => t.installationId === installationId);
 
   async function submit(event: FormEvent) {
@@ -77,7 +78,14 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
       const result = await mention.trigger({ installationId, text });
       setNotice(
         result.event_ids.length > 0
-          ? { ok: true, message: `Posted “${result.text}”: app_mention ${result.event_ids.join(", ")} is on its way.` }
+          ? {
+              ok: true,
+              message: (
+                <>
+                  Posted “<PlatformText>{result.text}</PlatformText>”: app_mention {result.event_ids.join(", ")} is on its way.
+                </>
+              ),
+            }
           : { ok: false, message: "The message was posted, but no event was sent: the installation needs app_mentions:read (reinstall)." },
       );
     } catch (e) {

@@ -1,6 +1,7 @@
 "use client";
 
 import { memo, useState } from "react";
+import { JsonString, PlatformText } from "@/components/platform-text";
 import { childCount, childSlice, kindOf, SLICE, STRING_PREVIEW, summarize } from "@/lib/explorer/json-tree";
 
 /**
@@ -37,7 +38,11 @@ const JsonNode = memo(function JsonNode({
   const kind = kindOf(value);
   const [open, setOpen] = useState(initiallyOpen);
   const [shown, setShown] = useState(SLICE);
-  const key = <span className="text-slate-500">{name}:</span>;
+  const key = (
+    <span className="text-slate-500">
+      <PlatformText>{name}</PlatformText>:
+    </span>
+  );
 
   if (kind !== "object" && kind !== "array") {
     return (
@@ -86,12 +91,15 @@ function ScalarValue({ value, kind }: { value: unknown; kind: string }) {
   if (kind === "string" && typeof value === "string" && value.length > STRING_PREVIEW && !full) {
     return (
       <>
-        <span className={cls}>{JSON.stringify(value.slice(0, STRING_PREVIEW))}…</span>{" "}
+        <span className={cls}>
+          <JsonString value={value.slice(0, STRING_PREVIEW)} />…
+        </span>{" "}
         <button type="button" onClick={() => setFull(true)} className="text-emerald-700 hover:underline">
           {value.length.toLocaleString("en-US")} chars
         </button>
       </>
     );
   }
+  if (typeof value === "string") return <JsonString className={cls} value={value} />;
   return <span className={cls}>{summarize(value)}</span>;
 }

@@ -2,6 +2,7 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useDeferredValue, useMemo, useRef, useState } from "react";
+import { PlatformText } from "@/components/platform-text";
 import { COLUMNS, searchTextOf, toRow, type CollectionKind } from "@/lib/explorer/items";
 
 const ROW_HEIGHT = 30;
@@ -134,7 +135,7 @@ const TableRow = memo(function TableRow({
     >
       {COLUMNS[kind].map((c) => (
         <div role="cell" key={c} className="truncate px-2 leading-[30px]" title={row[c]}>
-          {row[c]}
+          <PlatformText>{row[c]}</PlatformText>
         </div>
       ))}
     </div>

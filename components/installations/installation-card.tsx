@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState, type ReactNode } from "react";
+import { PlatformJson, PlatformText } from "@/components/platform-text";
 import type { InstallationView, TokenKind, TokenView } from "@/lib/session/installation";
 import { useSessionAction, type PlatformActionResult, type SessionAction } from "@/lib/swr/use-session";
 import { ExchangeDialog } from "./exchange-dialog";
@@ -172,7 +173,7 @@ export function InstallationCard({
         <div className="space-y-1">
           <div className="flex flex-wrap items-center gap-2">
             <h2 id={titleId} className="text-base font-semibold text-slate-900">
-              {installation.team.name || installation.team.id}
+              <PlatformText>{installation.team.name || installation.team.id}</PlatformText>
             </h2>
             {installation.state === "active" ? <Badge tone="green">active</Badge> : <Badge tone="red">needs reinstall</Badge>}
             {installation.app.key === "emulator-legacy" && <Badge tone="slate">legacy app</Badge>}
@@ -243,7 +244,7 @@ export function InstallationCard({
         {installation.incomingWebhook && (
           <div className="flex flex-wrap items-center gap-2 px-5 py-3 text-xs text-slate-600">
             <span className="font-medium text-slate-800">Incoming webhook</span>
-            <span>{installation.incomingWebhook.channel}</span>
+            <PlatformText>{installation.incomingWebhook.channel}</PlatformText>
             <code className="font-mono text-slate-500">{installation.incomingWebhook.maskedUrl}</code>
           </div>
         )}
@@ -260,7 +261,9 @@ export function InstallationCard({
           {outcome.detail !== undefined && outcome.detail !== null && (
             <details className="mt-2">
               <summary className="cursor-pointer text-xs text-slate-600">Platform response</summary>
-              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">{JSON.stringify(outcome.detail, null, 2)}</pre>
+              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
+                <PlatformJson value={outcome.detail} />
+              </pre>
             </details>
           )}
         </div>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
+import { PlatformText } from "@/components/platform-text";
 import type { AppKey } from "@/lib/session/installation";
 import { useSessionAction } from "@/lib/swr/use-session";
 import { ExchangeDialog } from "./exchange-dialog";
@@ -16,7 +17,7 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
   const [token, setToken] = useState("");
   const [app, setApp] = useState<AppKey>("console");
   const [confirming, setConfirming] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: ReactNode } | null>(null);
   const inputId = useId();
   const appId = useId();
   const valid = LONG_LIVED.test(token.trim());
@@ -27,7 +28,15 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
     try {
       const result = await trigger({ kind: "exchange", arg: { pastedToken: token.trim(), app, confirm: true } });
       setToken("");
-      setMessage({ ok: true, text: `Exchanged: now tracked as ${result.installation?.team.name ?? "an installation"}, with a rotating ${result.installation?.bot?.masked ?? "token"}.` });
+      const team = result.installation?.team.name;
+      setMessage({
+        ok: true,
+        text: (
+          <>
+            Exchanged: now tracked as {team ? <PlatformText>{team}</PlatformText> : "an installation"}, with a rotating {result.installation?.bot?.masked ?? "token"}.
+          </>
+        ),
+      });
     } catch (error) {
       setMessage({ ok: false, text: error instanceof Error ? error.message : "The exchange failed." });
     }

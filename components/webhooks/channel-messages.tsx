@@ -1,5 +1,6 @@
 "use client";
 
+import { PlatformText } from "@/components/platform-text";
 import { formatClockTime } from "@/lib/format";
 import { useEmulatorChannel } from "@/lib/swr/use-webhooks";
 
@@ -15,7 +16,7 @@ export function ChannelMessages({ channelId, channelName }: { channelId: string;
     <section aria-labelledby="channel-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex items-center justify-between border-b border-slate-100 px-4 py-3">
         <h2 id="channel-heading" className="text-sm font-semibold">
-          #{name} <span className="font-normal text-slate-500">in the emulator</span>
+          #<PlatformText>{name}</PlatformText> <span className="font-normal text-slate-500">in the emulator</span>
         </h2>
         <span className="flex items-center gap-1.5 text-[11px] text-slate-500">
           <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-emerald-500" />
@@ -27,17 +28,21 @@ export function ChannelMessages({ channelId, channelName }: { channelId: string;
       ) : !data ? (
         <p className="px-4 py-4 text-sm text-slate-500">Loading…</p>
       ) : data.messages.length === 0 ? (
-        <p className="px-4 py-4 text-sm text-slate-500">No messages in #{name} yet. Send one.</p>
+        <p className="px-4 py-4 text-sm text-slate-500">
+          No messages in #<PlatformText>{name}</PlatformText> yet. Send one.
+        </p>
       ) : (
         <ol aria-label={`Messages in #${name}, newest first`} className="max-h-80 divide-y divide-slate-100 overflow-y-auto">
           {data.messages.map((message) => (
             <li key={message.ts} className="px-4 py-2.5">
               <div className="flex items-center gap-2 text-[11px] text-slate-500">
-                <span className="font-semibold text-slate-700">{message.author}</span>
+                <PlatformText className="font-semibold text-slate-700">{message.author}</PlatformText>
                 <span className="rounded bg-slate-100 px-1 py-px">{message.via}</span>
                 <time className="ml-auto tabular-nums">{time(message.ts)}</time>
               </div>
-              <p className="mt-0.5 whitespace-pre-wrap break-words text-sm text-slate-800">{message.text}</p>
+              <p className="mt-0.5 whitespace-pre-wrap break-words text-sm text-slate-800">
+                <PlatformText>{message.text}</PlatformText>
+              </p>
             </li>
           ))}
         </ol>

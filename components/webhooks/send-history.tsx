@@ -2,6 +2,7 @@
 
 import type { WebhookSendRecord } from "@/lib/webhooks/types";
 import { formatClockTime } from "@/lib/format";
+import { PlatformText } from "@/components/platform-text";
 
 /** The latest sends of this session: what was sent and what came back, never a URL. */
 export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
@@ -22,9 +23,9 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
                 {entry.status}
               </span>
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-slate-800">{entry.preview}</span>
+                <PlatformText className="block truncate text-slate-800">{entry.preview}</PlatformText>
                 <span className="block truncate text-slate-500">
-                  {entry.webhookLabel} · <span className="font-mono">{entry.result}</span>
+                  <PlatformText>{entry.webhookLabel}</PlatformText> · <PlatformText className="font-mono">{entry.result}</PlatformText>
                 </span>
               </span>
               <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-400">

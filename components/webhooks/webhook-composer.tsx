@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { PlatformText } from "@/components/platform-text";
 import { SegmentedControl } from "@/components/segmented-control";
 import { ConsoleRequestError } from "@/lib/swr/fetch-json";
 import { useSendWebhook } from "@/lib/swr/use-webhooks";
@@ -53,7 +54,8 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
           <p className="truncate text-xs text-slate-500">
             {webhook ? (
               <>
-                To <span className="font-medium text-slate-700">{webhook.label}</span> · <span className="font-mono">{webhook.maskedUrl}</span>
+                To <PlatformText className="font-medium text-slate-700">{webhook.label}</PlatformText> ·{" "}
+                <span className="font-mono">{webhook.maskedUrl}</span>
               </>
             ) : (
               "Pick or add a webhook first."
@@ -144,7 +146,7 @@ function SendResult({ outcome }: { outcome: Outcome }) {
         )}
       </div>
       <pre aria-label="Response body" className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-white/80 px-2.5 py-1.5 font-mono text-xs text-slate-800 ring-1 ring-slate-200">
-        {body || "(empty body)"}
+        {body ? <PlatformText>{body}</PlatformText> : "(empty body)"}
         {outcome.kind === "answer" && outcome.answer.truncated ? "\n… (only the first 4 KB were read)" : ""}
       </pre>
       {hint && (

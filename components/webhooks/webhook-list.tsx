@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { PlatformText } from "@/components/platform-text";
 import { useAddWebhook, useRemoveWebhook } from "@/lib/swr/use-webhooks";
 import type { WebhookView } from "@/lib/webhooks/types";
 
@@ -41,7 +42,7 @@ export function WebhookList({
                     className="mt-1 accent-emerald-600"
                   />
                   <span className="min-w-0">
-                    <span className="block truncate text-sm font-medium text-slate-900">{hook.label}</span>
+                    <PlatformText className="block truncate text-sm font-medium text-slate-900">{hook.label}</PlatformText>
                     <span className="block truncate font-mono text-xs text-slate-500">{hook.maskedUrl}</span>
                     <span className="mt-1 inline-block rounded bg-slate-100 px-1.5 py-px text-[10px] font-medium uppercase tracking-wide text-slate-600">
                       {hook.source === "installation" ? "from install" : "pasted"}

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { readSealedCookie, sealedCookieBytes, writeSealedCookie } from "@/lib/session/sealed-cookie";
 
 /** One send, as the history shows it: what was sent and what came back, never the URL. */
 export interface WebhookSendRecord {
@@ -21,10 +21,23 @@ export interface WebhookSendRecord {
 
 const HISTORY_COOKIE = "sb_webhook_history";
 const HISTORY_MAX_AGE_S = 7 * 24 * 3600;
-/** Kept small: the history shares the browser's cookie budget with the session. */
+/** The most sends kept; fewer when long non-ASCII texts need the room. */
 export const HISTORY_LENGTH = 6;
-const PREVIEW_CHARS = 48;
-const RESULT_CHARS = 80;
+/**
+ * The history's share of the Cookie header, counted as the browser stores it (name and sealed value). The
+ * whole header must stay below Node's 16 KB (see installation-store.ts, which counts 2.8 KB for the
+ * history), so the history keeps to that rather than to the 4 KB one cookie could take.
+ */
+export const HISTORY_MAX_COOKIE_BYTES = 2800;
+
+/**
+ * Each text is cut to a number of characters and of UTF-8 bytes: a Japanese character takes three bytes,
+ * an emoji four. At these sizes one entry, even of escaped characters, takes well under the history's share.
+ */
+const PREVIEW = { chars: 48, bytes: 96 };
+const LABEL = { chars: 60, bytes: 96 };
+const RESULT = { chars: 80, bytes: 120 };
+const ELLIPSIS_BYTES = Buffer.byteLength("…", "utf8");
 
 interface HistoryCookie {
   entries: WebhookSendRecord[];
@@ -50,19 +63,42 @@ export async function readSendHistory(): Promise<WebhookSendRecord[]> {
   return (await readSealedCookie(HISTORY_COOKIE, historyCookieSchema))?.entries ?? [];
 }
 
-/** Adds a send to the front of the history, keeping the last few, with long texts cut short. */
+/**
+ * Adds a send to the front of the history, with long texts cut short, and drops the oldest entries until
+ * the sealed cookie fits its share. A lone entry always fits, so this does not fail for size.
+ */
 export async function recordSend(record: WebhookSendRecord): Promise<WebhookSendRecord[]> {
-  const entry: WebhookSendRecord = {
-    ...record,
-    preview: clip(record.preview, PREVIEW_CHARS),
-    result: clip(record.result, RESULT_CHARS),
-  };
-  const entries = [entry, ...(await readSendHistory())].slice(0, HISTORY_LENGTH);
+  const entries = [record, ...(await readSendHistory())].slice(0, HISTORY_LENGTH).map(shortenRecord);
+  while (entries.length > 1 && (await sealedCookieBytes(HISTORY_COOKIE, { entries } satisfies HistoryCookie, HISTORY_MAX_AGE_S)) > HISTORY_MAX_COOKIE_BYTES) {
+    entries.pop();
+  }
   await writeSealedCookie(HISTORY_COOKIE, { entries } satisfies HistoryCookie, HISTORY_MAX_AGE_S);
   return entries;
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+function shortenRecord(record: WebhookSendRecord): WebhookSendRecord {
+  return {
+    ...record,
+    webhookLabel: clip(record.webhookLabel, LABEL),
+    preview: clip(record.preview, PREVIEW),
+    result: clip(record.result, RESULT),
+  };
+}
+
+/**
+ * Whitespace runs become one space and a lone surrogate U+FFFD; a longer text is cut between characters
+ * (never inside one) and ends in "…".
+ */
+function clip(text: string, max: { chars: number; bytes: number }): string {
+  const flat = text.replace(/\s+/g, " ").replace(/\p{Cs}/gu, "\uFFFD").trim();
+  const characters = Array.from(flat);
+  if (characters.length <= max.chars && Buffer.byteLength(flat, "utf8") <= max.bytes) return flat;
+  let kept = "";
+  let bytes = ELLIPSIS_BYTES;
+  for (const character of characters.slice(0, max.chars - 1)) {
+    bytes += Buffer.byteLength(character, "utf8");
+    if (bytes > max.bytes) break;
+    kept += character;
+  }
+  return `${kept}…`;
 }

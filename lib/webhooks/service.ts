@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { readEmulatorWebhookChannels } from "@/lib/events/emulator-admin";
 import { AppError } from "@/lib/http/app-error";
+import { logger } from "@/lib/log";
 import { listInstallations } from "@/lib/session/installation-store";
 import type { Installation } from "@/lib/session/installation";
 import { installationName } from "@/lib/session/installation-name";
@@ -99,8 +100,20 @@ export async function sendWebhookMessage(webhookId: string, message: WebhookMess
     result: outcome.kind === "answered" ? outcome.answer.body : outcome.reason,
     durationMs: outcome.kind === "answered" ? outcome.answer.durationMs : null,
   };
-  await recordSend(record);
+  await recordSendSafely(record);
   if (outcome.kind === "refused") throw new AppError(outcome.status === 413 ? "payload_too_large" : "webhook_refused", outcome.status, outcome.reason);
   if (outcome.kind === "failed") throw new AppError(outcome.status === 504 ? "webhook_timeout" : "webhook_unreachable", outcome.status, outcome.reason);
   return { ...outcome.answer, record };
+}
+
+/**
+ * The message is out by the time the history is written: a history that cannot be saved is logged and the
+ * send still answers what the platform said, since a send reported as failed would be retried and posted twice.
+ */
+async function recordSendSafely(record: WebhookSendRecord): Promise<void> {
+  try {
+    await recordSend(record);
+  } catch (error) {
+    logger.warn({ err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" }, "webhook send history not saved");
+  }
 }

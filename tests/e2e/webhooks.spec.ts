@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 
 /** Installs the console's app through the emulator's consent page, picking the webhook's channel. */
 async function installWithWebhook(page: Page, channel: string) {
@@ -72,4 +72,50 @@ test("refuses to store a pasted URL outside the allowlist, with the reason", asy
   await page.getByRole("button", { name: "Add webhook" }).click();
   await expect(page.getByRole("radio", { name: /Team alerts/ })).toBeChecked();
   await expect(page.getByRole("radiogroup", { name: "Webhook to post through" }).getByText("hooks.slack.com/…wxyz")).toBeVisible();
+});
+
+/**
+ * The text of the element that isolates `locator`'s text for the bidi algorithm (itself or its nearest
+ * ancestor with unicode-bidi isolate or plaintext, which <bdi> has), or null when nothing isolates it.
+ */
+function isolatedText(locator: Locator): Promise<string | null> {
+  return locator.evaluate((element) => {
+    for (let at: Element | null = element; at; at = at.parentElement) {
+      if (/^(isolate|isolate-override|plaintext)$/.test(getComputedStyle(at).unicodeBidi)) return at.textContent;
+    }
+    return null;
+  });
+}
+
+test("text with a right-to-left override is isolated, so it cannot reorder what is shown around it", async ({ page }) => {
+  await installWithWebhook(page, "general");
+  await page.goto("/webhooks");
+
+  // A label that, left alone, would flip the masked URL after it to its left ("txt.exe" read as "exe.txt").
+  const secret = ["abcdefghijkl", "mnopqrstrtlo"].join("");
+  await page.getByRole("textbox", { name: "Webhook URL" }).fill(`https://hooks.slack.com/services/T000/B001/${secret}`);
+  const label = "alerts \u202Etxt.exe";
+  await page.getByLabel("Label").fill(label);
+  await page.getByRole("button", { name: "Add webhook" }).click();
+  await expect(page.getByRole("radio", { name: /alerts/ })).toBeChecked();
+  const list = page.getByRole("radiogroup", { name: "Webhook to post through" });
+  expect(await isolatedText(list.getByText(label))).toBe(label);
+  const composer = page.getByRole("region", { name: "Compose" });
+  const to = composer.getByText(label);
+  expect(await isolatedText(to)).toBe(label);
+  const [labelBox, urlBox] = [await to.boundingBox(), await composer.getByText("hooks.slack.com/…rtlo").boundingBox()];
+  expect(urlBox!.x).toBeGreaterThan(labelBox!.x + labelBox!.width - 1);
+
+  // A message through the install's webhook, as the emulator's channel and the send history show it.
+  await page.getByRole("radio", { name: /#general/ }).check();
+  const text = `invoice ${Date.now()} \u202Etxt.exe`;
+  await page.getByLabel("Message text").fill(text);
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.getByRole("status", { name: "Send result" })).toContainText("HTTP 200");
+  const channel = page.getByRole("list", { name: "Messages in #general, newest first" });
+  const history = page.getByRole("list", { name: "Sends, newest first" });
+  for (const shown of [channel.getByText(text), history.getByText(text)]) {
+    await expect(shown).toBeVisible();
+    expect(await isolatedText(shown)).toBe(text);
+  }
 });

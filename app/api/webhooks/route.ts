@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 import { handleRoute, parseJsonBody } from "@/lib/http";
 import { readSendHistory } from "@/lib/webhooks/history";
 import { listWebhookViews, pastedWebhookView } from "@/lib/webhooks/service";
-import { addPastedWebhook } from "@/lib/webhooks/store";
+import { addPastedWebhook, MAX_LABEL_CHARS } from "@/lib/webhooks/store";
 import type { WebhookListResponse } from "@/lib/webhooks/types";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ export const GET = handleRoute(async () => {
 // empty and over-long included, so every refusal is a 400 with its reason.
 const PasteWebhook = z.object({
   url: z.string().trim(),
-  label: z.string().trim().max(60).default(""),
+  label: z.string().trim().max(MAX_LABEL_CHARS, `a label is at most ${MAX_LABEL_CHARS} characters`).default(""),
 });
 
 export const POST = handleRoute(
