@@ -96,7 +96,7 @@ function main(): Promise<void> {
       `Platform emulator listening on ${server.url}\n` +
         `  Web API:   ${server.url}/api/<method>\n` +
         `  Authorize: ${server.url}/oauth/v2/authorize\n` +
-        `  Admin:     ${server.url}/admin/apps, /admin/state\n` +
+        `  Admin:     ${server.url}/admin/apps, /admin/state (a POST needs Origin: ${new URL(server.url).origin} and a JSON body)\n` +
         `  Workspaces: ${options.workspaces} of ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n`,
     );
     const stop = () => {

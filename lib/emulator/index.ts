@@ -7,13 +7,14 @@
  * - `{base}/oauth/v2/authorize`: the OAuth consent page
  * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
  * - `{base}/avatars/…`: profile images
- * - `{base}/admin/…`: the development-only admin surface (JSON)
+ * - `{base}/admin/…`: the development-only admin surface (JSON; same-origin requests only, see admin-guard.ts)
  * - `{base}/`: an index page listing the apps
  *
  * It is framework-free: the console mounts it with one catch-all route, scripts/emulator-server.ts
  * serves it over plain node:http, and unit tests call `fetch(new Request(...))` with a fake clock.
  */
 import { registerAdminRoutes } from "./admin";
+import { checkAdminRequest, isAdminPath } from "./admin-guard";
 import { decideConsent, showConsentPage } from "./authorize";
 import { handleAvatar } from "./avatars";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./clock";
@@ -113,6 +114,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return jsonResponse({ ok: false, error: "not_found" }, 404);
     }
     const path = url.pathname.slice(basePath.length) || "/";
+    if (isAdminPath(path)) {
+      const ownOrigins = new Set([resolved.publicBaseUrl ? new URL(resolved.publicBaseUrl).origin : url.origin, url.origin]);
+      checkAdminRequest(request, ownOrigins);
+    }
     const match = router.match(request.method, path);
     if (!match) return jsonResponse({ ok: false, error: "not_found" }, 404);
     if ("allowed" in match) {

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { postEmulatorAdmin } from "./support/emulator-admin";
 
 /** The header the console's own pages send (lib/console-request.ts); the API refuses reads that say nothing of their origin. */
 const CONSOLE_PAGE = { headers: { "x-switchboard-request": "1" } };
@@ -13,7 +14,7 @@ interface AdminState {
 }
 
 test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh grant and one refresh request upstream", async ({ page }) => {
-  expect((await page.request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
+  expect((await postEmulatorAdmin(page.request, "reset", {})).ok()).toBe(true);
   await page.goto("/");
   await page.getByRole("link", { name: "Add to workspace" }).click();
   await page.getByRole("button", { name: "Allow" }).click();
@@ -23,7 +24,7 @@ test("fifty concurrent auth.test calls after expiry: all ok, exactly one refresh
   const installation = session.installations[0];
   expect(installation).toBeDefined();
 
-  const clock = await page.request.post("/emulator/admin/clock", { data: { advance_s: 13 * 3600 } });
+  const clock = await postEmulatorAdmin(page.request, "clock", { advance_s: 13 * 3600 });
   expect(clock.ok()).toBe(true);
 
   const responses = await Promise.all(

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { defaultAppCredentials } from "../../lib/emulator/default-apps";
+import { postEmulatorAdmin } from "./support/emulator-admin";
 
 const sign = (secret: string, timestamp: string, body: string) =>
   `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
@@ -101,7 +102,7 @@ test("a url_verification challenge is echoed only when signed with the signing s
 
 test("without app_mentions:read the scopes panel offers a reinstall, and a mention sends no event", async ({ page, request }) => {
   // The platform keeps the scopes an app was granted across reinstalls: start from a workspace without the app.
-  expect((await request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
+  expect((await postEmulatorAdmin(request, "reset", {})).ok()).toBe(true);
   await page.goto("/oauth/install?scope=chat:write,incoming-webhook");
   await page.getByRole("button", { name: "Allow" }).click();
   await page.waitForURL(/\/\?installed=/);

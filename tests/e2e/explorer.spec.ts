@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
+import { postEmulatorAdmin } from "./support/emulator-admin";
 
 /** The header the console's own pages send (lib/console-request.ts); the API refuses reads that say nothing of their origin. */
 const CONSOLE_PAGE = { headers: { "x-switchboard-request": "1" } };
@@ -11,11 +12,11 @@ const CONSOLE_PAGE = { headers: { "x-switchboard-request": "1" } };
 const DEFAULT_USERS = 3000;
 
 async function resetEmulator(request: APIRequestContext, users = DEFAULT_USERS) {
-  const reset = await request.post("/emulator/admin/reset", { data: { users } });
+  const reset = await postEmulatorAdmin(request, "reset", { users });
   expect(reset.ok()).toBe(true);
-  const limits = await request.post("/emulator/admin/rate-limits", { data: { enabled: false } });
+  const limits = await postEmulatorAdmin(request, "rate-limits", { enabled: false });
   expect(limits.ok()).toBe(true);
-  const faults = await request.post("/emulator/admin/faults", { data: { latency_ms: 0, error_rate: 0, drop_rate: 0, methods: [] } });
+  const faults = await postEmulatorAdmin(request, "faults", { latency_ms: 0, error_rate: 0, drop_rate: 0, methods: [] });
   expect(faults.ok()).toBe(true);
 }
 
@@ -202,8 +203,8 @@ test("Cancel stops the walk on the server and keeps what arrived", async ({ page
   // users.list allows 20 calls a minute with rate limits on: what is left of that budget after Cancel says
   // how many upstream calls the walk made, so a server that kept walking would be caught.
   const BUDGET = 20;
-  await request.post("/emulator/admin/rate-limits", { data: { enabled: true } });
-  await request.post("/emulator/admin/faults", { data: { latency_ms: 300, methods: ["users.list"] } });
+  await postEmulatorAdmin(request, "rate-limits", { enabled: true });
+  await postEmulatorAdmin(request, "faults", { latency_ms: 300, methods: ["users.list"] });
   try {
     await page.goto("/explorer");
     await page.getByLabel("limit").fill("10");
@@ -218,7 +219,7 @@ test("Cancel stops the walk on the server and keeps what arrived", async ({ page
     await page.waitForTimeout(2000);
     await expect(page.getByTestId("fetch-all-pages")).toHaveText(String(shown));
 
-    await request.post("/emulator/admin/faults", { data: { latency_ms: 0, methods: [] } });
+    await postEmulatorAdmin(request, "faults", { latency_ms: 0, methods: [] });
     const session = (await (await page.request.get("/api/session", CONSOLE_PAGE)).json()) as { installations: Array<{ id: string }> };
     const query = new URLSearchParams({ installation: session.installations[0]!.id, token: "bot", limit: "1" });
     let left = 0;
@@ -227,13 +228,13 @@ test("Cancel stops the walk on the server and keeps what arrived", async ({ page
     expect(BUDGET - left).toBeGreaterThanOrEqual(shown);
     expect(BUDGET - left).toBeLessThanOrEqual(shown + 2);
   } finally {
-    await request.post("/emulator/admin/faults", { data: { latency_ms: 0, methods: [] } });
-    await request.post("/emulator/admin/rate-limits", { data: { enabled: false } });
+    await postEmulatorAdmin(request, "faults", { latency_ms: 0, methods: [] });
+    await postEmulatorAdmin(request, "rate-limits", { enabled: false });
   }
 });
 
 test("a 429 during Fetch all shows the Retry-After countdown", async ({ page, request }) => {
-  await request.post("/emulator/admin/rate-limits", { data: { enabled: true } });
+  await postEmulatorAdmin(request, "rate-limits", { enabled: true });
   await page.goto("/explorer");
   await page.getByLabel("limit").fill("20");
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();

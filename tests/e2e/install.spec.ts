@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { postEmulatorAdmin } from "./support/emulator-admin";
 
 /**
  * The whole install as a person makes it: "Add to workspace" on the console, Allow on the emulator's
@@ -11,7 +12,7 @@ import { expect, test } from "@playwright/test";
 const RAW_TOKEN = /xox[abpe][.-][A-Za-z0-9-]{10,}/;
 
 test.beforeEach(async ({ request }) => {
-  expect((await request.post("/emulator/admin/reset", { data: {} })).ok()).toBe(true);
+  expect((await postEmulatorAdmin(request, "reset", {})).ok()).toBe(true);
 });
 
 test("installs from the Add to workspace button, and no raw token reaches the browser", async ({ page, context }) => {

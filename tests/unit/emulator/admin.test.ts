@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
 import { memberCount } from "@/lib/emulator/workspace";
-import { createHarness, REDIRECT_URI, type Json } from "./support/emulator-harness";
+import { createHarness, ORIGIN, REDIRECT_URI, type Json } from "./support/emulator-harness";
 
 describe("GET /admin/apps", () => {
   it("lists each app's client_id, client_secret, signing_secret, redirect URLs and rotation", async () => {
@@ -216,5 +217,116 @@ describe("GET / (the index page)", () => {
     const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
     expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,[^"]+">/);
     expect((await h.emulator.fetch(new Request(`${h.base}/favicon.ico`))).status).toBe(404);
+  });
+});
+
+describe("who may use the admin surface", () => {
+  const JSON_TYPE = { "content-type": "application/json" };
+  /** A POST as a browser or a script sends it: only the headers the test gives. */
+  const post = (h: ReturnType<typeof createHarness>, path: string, headers: Record<string, string>, body: unknown = {}) =>
+    h.emulator.fetch(new Request(`${h.base}/admin/${path}`, { method: "POST", headers, body: JSON.stringify(body) }));
+  const get = (h: ReturnType<typeof createHarness>, path: string, headers: Record<string, string>) =>
+    h.emulator.fetch(new Request(`${h.base}/admin/${path}`, { headers }));
+
+  it("refuses a reset another site's page sends through the browser, and wipes nothing", async () => {
+    const h = createHarness();
+    await h.install((await h.apps()).rotation);
+    // What a browser sends for a page on another site: its fetch() (with any content type) or a form post.
+    for (const headers of [
+      { ...JSON_TYPE, origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" },
+      { "content-type": "text/plain", origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors" },
+      { "content-type": "application/x-www-form-urlencoded", origin: "null", "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+      { ...JSON_TYPE, origin: "https://evil.example" },
+      { ...JSON_TYPE, "sec-fetch-site": "same-site" },
+    ]) {
+      const refused = await post(h, "reset", headers);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ ok: false, error: "forbidden_origin", message: expect.any(String) });
+    }
+    expect(h.emulator.state.installations.size).toBe(1);
+  });
+
+  it("changes state only for a request that names its own origin, or says it is same-origin", async () => {
+    const h = createHarness();
+    const missing = await post(h, "faults", JSON_TYPE, { error_rate: 1 });
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toMatchObject({ ok: false, error: "missing_origin" });
+    expect(h.emulator.state.faults.errorRate).toBe(0);
+
+    expect((await post(h, "faults", { ...JSON_TYPE, origin: ORIGIN }, { error_rate: 0.5 })).status).toBe(200);
+    expect((await post(h, "faults", { ...JSON_TYPE, "sec-fetch-site": "same-origin" }, { error_rate: 0.25 })).status).toBe(200);
+    expect(h.emulator.state.faults.errorRate).toBe(0.25);
+  });
+
+  it("takes state changes as JSON only: a text/plain body (which a page may send anywhere) answers 415", async () => {
+    const h = createHarness();
+    for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const refused = await post(h, "rate-limits", { origin: ORIGIN, "content-type": type }, { enabled: true });
+      expect(refused.status).toBe(415);
+      expect(await refused.json()).toMatchObject({ ok: false, error: "unsupported_media_type" });
+    }
+    expect((await h.emulator.fetch(new Request(`${h.base}/admin/reset`, { method: "POST", headers: { origin: ORIGIN }, body: "{}" }))).status).toBe(415);
+    expect(h.emulator.state.rateLimitsEnabled).toBe(false);
+    expect((await post(h, "rate-limits", { origin: ORIGIN, "content-type": "application/json; charset=utf-8" }, { enabled: true })).status).toBe(200);
+  });
+
+  it("guards every admin route, the mention action included, however the path is spelled", async () => {
+    const h = createHarness();
+    const cross = { ...JSON_TYPE, origin: "https://evil.example" };
+    for (const path of ["apps", "clock", "channels", "mention", "reset", "nothing-here"]) expect((await post(h, path, cross)).status).toBe(403);
+    const doubled = await h.emulator.fetch(new Request(`${ORIGIN}//admin/reset`, { method: "POST", headers: cross, body: "{}" }));
+    expect(doubled.status).toBe(403);
+  });
+
+  it("shows the apps' secrets to no other site, but to its own pages, a link opened in the browser and scripts", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const otherSites: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+      { "sec-fetch-site": "same-site", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+      { origin: "https://evil.example" },
+    ];
+    for (const headers of otherSites) {
+      for (const path of ["apps", "state", "clock"]) {
+        const refused = await get(h, path, headers);
+        expect(refused.status).toBe(403);
+        expect(await refused.text()).not.toContain(rotation.client_secret);
+      }
+    }
+    const ownPagesLinksAndScripts: Record<string, string>[] = [
+      { "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+      { "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", "sec-fetch-user": "?1" },
+      { origin: ORIGIN },
+      {},
+    ];
+    for (const headers of ownPagesLinksAndScripts) {
+      const shown = await get(h, "apps", headers);
+      expect(shown.status).toBe(200);
+      expect(await shown.text()).toContain(rotation.client_secret);
+    }
+  });
+
+  it("takes its public origin as its own when the request arrived under another host name", async () => {
+    const h = createHarness({ publicBaseUrl: "http://127.0.0.1:3000" });
+    expect((await post(h, "clock", { ...JSON_TYPE, origin: "http://127.0.0.1:3000" }, { advance_s: 1 })).status).toBe(200);
+    expect((await post(h, "clock", { ...JSON_TYPE, origin: ORIGIN }, { advance_s: 1 })).status).toBe(200);
+    expect((await post(h, "clock", { ...JSON_TYPE, origin: "http://127.0.0.1:3001" }, { advance_s: 1 })).status).toBe(403);
+  });
+
+  describe("over HTTP (the standalone emulator)", () => {
+    let server: EmulatorServer | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    it("refuses another origin's reset and takes one whose Origin names the emulator", async () => {
+      server = await startEmulatorServer({ users: 5 });
+      const reset = (origin: string) => fetch(`${server!.url}/admin/reset`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" });
+      const refused = await reset("https://evil.example");
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ ok: false, error: "forbidden_origin" });
+      expect((await reset(new URL(server.url).origin)).status).toBe(200);
+    });
   });
 });

@@ -36,6 +36,7 @@ describe("the embedded emulator's mount", () => {
       handleEmbeddedEmulatorRequest(
         new Request("http://localhost:3999/emulator/admin/apps", {
           method: "POST",
+          headers: { origin: "http://localhost:3999", "content-type": "application/json" },
           body: JSON.stringify({ ...manifest, settings: { ...manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
         }),
       );
@@ -45,6 +46,23 @@ describe("the embedded emulator's mount", () => {
       expect(await refused.json()).toMatchObject({ error: "invalid_manifest" });
     }
     expect((await aimAt("http://localhost:3999/api/events")).status).toBe(200);
+  });
+
+  it("answers the console's own origin on its admin surface, and refuses another site's", async () => {
+    const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
+      PLATFORM_BASE_URL: "",
+      APP_ORIGIN: "http://localhost:3999",
+      SESSION_PASSWORD: "x".repeat(32),
+    });
+    // Next.js may hand the route another host name than APP_ORIGIN's (127.0.0.1 as localhost, or the reverse).
+    const reset = (origin: string) =>
+      handleEmbeddedEmulatorRequest(
+        new Request("http://127.0.0.1:3999/emulator/admin/reset", { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" }),
+      );
+    const refused = await reset("https://evil.example");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ ok: false, error: "forbidden_origin" });
+    expect((await reset("http://localhost:3999")).status).toBe(200);
   });
 
   it("answers 404, admin surface included, once a real platform is configured", async () => {

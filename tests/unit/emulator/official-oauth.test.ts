@@ -18,7 +18,8 @@ let installer: InstallProvider;
 const installations = new Map<string, Installation>();
 
 async function admin(path: string, body?: unknown): Promise<Json> {
-  const init = body === undefined ? {} : { method: "POST", body: JSON.stringify(body) };
+  const headers = { origin: new URL(emulator.url).origin, "content-type": "application/json" };
+  const init = body === undefined ? {} : { method: "POST", headers, body: JSON.stringify(body) };
   return (await (await fetch(`${emulator.url}/admin/${path}`, init)).json()) as Json;
 }
 

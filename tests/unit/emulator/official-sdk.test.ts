@@ -18,7 +18,8 @@ let server: EmulatorServer;
 let client: WebClient;
 
 async function admin(path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${server.url}/admin/${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  const init = { method: "POST", headers: { origin: new URL(server.url).origin, "content-type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(`${server.url}/admin/${path}`, body === undefined ? {} : init);
   return (await response.json()) as Json;
 }
 

@@ -68,7 +68,7 @@ describe("GET /api/call/{method}/all", () => {
   it("refreshes an expired token before the stream starts, and saves it in the cookie", async () => {
     await fetch(`${testConsole.origin}/emulator/admin/clock`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { origin: testConsole.origin, "content-type": "application/json" },
       body: JSON.stringify({ advance_s: 43_200 }),
     });
     const before = browser.cookieHeader();
@@ -82,7 +82,7 @@ describe("GET /api/call/{method}/all", () => {
     const advance = (seconds: number) =>
       fetch(`${testConsole.origin}/emulator/admin/clock`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { origin: testConsole.origin, "content-type": "application/json" },
         body: JSON.stringify({ advance_s: seconds }),
       });
     // Make sure the token is one the emulator issued just now, then bring it within a minute of its expiry

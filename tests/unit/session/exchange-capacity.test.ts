@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
 });
 
 /** A long-lived token of the emulator's legacy app, obtained outside the console, as a developer would have one. */
@@ -40,6 +40,7 @@ async function turnOnRotation() {
   const manifest = legacyApp.manifest;
   const turnedOn = await fetch(`${testConsole.origin}/emulator/admin/apps`, {
     method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
     body: JSON.stringify({ ...manifest, settings: { ...manifest.settings, token_rotation_enabled: true } }),
   });
   expect(turnedOn.status).toBe(200);

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
 });
 
 async function installed(): Promise<Installation> {
@@ -63,7 +63,7 @@ describe("a refresh that succeeded upstream", () => {
 });
 
 async function faults(body: Record<string, unknown>) {
-  const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: JSON.stringify(body) });
   expect(response.status).toBe(200);
 }
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
 });
 
 interface View {
@@ -43,7 +43,8 @@ async function installed(query = "") {
 const call = (browser: TestBrowser, method: string, query: string, init: RequestInit & { json?: unknown } = {}) =>
   browser.send(init.method === "POST" ? callPost : callGet, `/api/call/${method}?${query}`, { ...init, params: { method } });
 
-const admin = (path: string, body: unknown) => fetch(`${testConsole.origin}/emulator/admin/${path}`, { method: "POST", body: JSON.stringify(body) });
+const admin = (path: string, body: unknown) =>
+  fetch(`${testConsole.origin}/emulator/admin/${path}`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: JSON.stringify(body) });
 
 describe("GET and POST /api/call/{method}", () => {
   it("answers the platform's JSON as it came, with the upstream time, the refresh flag and the masked request", async () => {

@@ -77,7 +77,10 @@ export function createHarness(options: EmulatorOptions = {}) {
 
   async function admin(path: string, body?: unknown): Promise<{ status: number; body: Json }> {
     const response = await emulator.fetch(
-      new Request(`${base}/admin/${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      new Request(
+        `${base}/admin/${path}`,
+        body === undefined ? {} : { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: JSON.stringify(body) },
+      ),
     );
     return { status: response.status, body: (await response.json()) as Json };
   }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EVENT_RETRY_DELAYS_MS, settleEventDeliveries } from "@/lib/emulator/events";
 import type { DeliverEvent } from "@/lib/emulator/types";
 import { installingUserId } from "@/lib/emulator/workspace";
-import { appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
+import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 
 type Answer = number | "throw" | "hang" | Promise<number>;
 
@@ -44,7 +44,7 @@ describe("app_mention delivery", () => {
       started.emulator.fetch(
         new Request(`${BASE}/admin/apps`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: ADMIN_HEADERS,
           body: JSON.stringify({ ...app.manifest, settings: { ...app.manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
         }),
       );
@@ -202,7 +202,7 @@ describe("app_mention delivery", () => {
     expect(app.tokenRotationEnabled).toBe(true);
     expect(await callApi(emulator, "auth.revoke", {}, botToken)).toMatchObject({ ok: true, revoked: true });
     expect(await callApi(emulator, "auth.test", {}, botToken)).toMatchObject({ ok: false, error: "token_revoked" });
-    const mention = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", body: JSON.stringify({ app_id: app.id }) }));
+    const mention = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ app_id: app.id }) }));
     expect(mention.status).toBe(200);
     await settleEventDeliveries(emulator.state.workspace);
     expect(requests).toHaveLength(1);
@@ -238,7 +238,7 @@ describe("app_mention delivery", () => {
   it("is delivered by the admin surface's mention action, posted by a member in the chosen channel", async () => {
     const { emulator, requests, botUserId, installationId } = await setup();
     const response = await emulator.fetch(
-      new Request(`${BASE}/admin/mention`, { method: "POST", body: JSON.stringify({ installation_id: installationId, channel: "random", text: "can you help?" }) }),
+      new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ installation_id: installationId, channel: "random", text: "can you help?" }) }),
     );
     const result = (await response.json()) as Json;
     const random = emulator.state.workspace.channels.find((c) => c.name === "random")!;
@@ -249,9 +249,9 @@ describe("app_mention delivery", () => {
     expect(result.event_ids).toEqual([payload.event_id]);
     expect(emulator.state.workspace.messages.get(random.id)?.at(-1)).toMatchObject({ text: `<@${botUserId}> can you help?`, via: "admin" });
 
-    const missing = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", body: JSON.stringify({ installation_id: "I0NOPE" }) }));
+    const missing = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ installation_id: "I0NOPE" }) }));
     expect(missing.status).toBe(404);
-    const invalid = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", body: JSON.stringify({ channel: 5 }) }));
+    const invalid = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ channel: 5 }) }));
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ ok: false, error: "invalid_arguments" });
   });

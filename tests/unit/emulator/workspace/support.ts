@@ -7,6 +7,8 @@ import type { App } from "@/lib/emulator/types";
 export const ORIGIN = "http://localhost:3211";
 export const BASE = `${ORIGIN}/emulator`;
 export const EVENTS_URL = "http://localhost:3212/api/events";
+/** What a script sends to the admin surface with a body: its own origin, and JSON. */
+export const ADMIN_HEADERS = { origin: ORIGIN, "content-type": "application/json" };
 
 export interface TestEmulator {
   emulator: Emulator;
