@@ -22,9 +22,12 @@ function requireEmulator(): string {
 
 async function callAdmin(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const baseUrl = requireEmulator();
+  // The admin surface answers only its own origin (lib/emulator/admin-guard.ts): a server-side caller says so.
+  const headers = new Headers(init?.headers);
+  headers.set("origin", new URL(baseUrl).origin);
   let response: Response;
   try {
-    response = await fetch(`${baseUrl}/admin/${path}`, { ...init, cache: "no-store", signal: AbortSignal.timeout(getConfig().upstreamTimeoutMs) });
+    response = await fetch(`${baseUrl}/admin/${path}`, { ...init, headers, cache: "no-store", signal: AbortSignal.timeout(getConfig().upstreamTimeoutMs) });
   } catch {
     throw new AppError("emulator_unreachable", 502, "The emulator did not answer.");
   }
