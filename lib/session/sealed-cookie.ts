@@ -40,6 +40,14 @@ function physicalName(name: string): string {
   return getConfig().secureCookies ? `${HOST_PREFIX}${name}` : name;
 }
 
+/**
+ * The name a cookie had before the prefix, still read over https so that an upgrade loses no session: its
+ * value must unseal like any other, and the next write of that cookie moves it under the prefix.
+ */
+function legacyName(name: string): string | undefined {
+  return getConfig().secureCookies ? name : undefined;
+}
+
 function cookieAttributes(maxAgeS: number) {
   return { maxAgeS, httpOnly: true, secure: getConfig().secureCookies, sameSite: "lax" as const, path: "/" };
 }
@@ -52,7 +60,9 @@ function cookieAttributes(maxAgeS: number) {
  */
 export async function readSealedCookie<T>(name: string, schema: z.ZodType<T>, ttlS = 0): Promise<T | undefined> {
   const jar = await getCookieJar();
-  const copies = jar.getAll(physicalName(name));
+  const legacy = legacyName(name);
+  let copies = jar.getAll(physicalName(name));
+  if (copies.length === 0 && legacy) copies = jar.getAll(legacy);
   if (copies.length === 0) return undefined;
   for (const raw of copies) {
     const unsealed = raw ? await unsealValue<unknown>(raw, getConfig().sessionPasswords, ttlS) : undefined;
@@ -73,6 +83,8 @@ export async function writeSealedCookie(name: string, value: unknown, maxAgeS: n
   }
   const jar = await getCookieJar();
   jar.set(cookie, seal, cookieAttributes(maxAgeS));
+  const legacy = legacyName(name);
+  if (legacy && jar.getAll(legacy).length > 0) deleteFromJar(jar, legacy);
 }
 
 /** The size `value` would take as the cookie `name` (name and sealed value), to fit data to the limit before writing. */
@@ -91,13 +103,20 @@ function deleteFromJar(jar: Awaited<ReturnType<typeof getCookieJar>>, name: stri
 }
 
 export async function deleteCookie(name: string): Promise<void> {
-  deleteFromJar(await getCookieJar(), physicalName(name));
+  const jar = await getCookieJar();
+  deleteFromJar(jar, physicalName(name));
+  const legacy = legacyName(name);
+  if (legacy && jar.getAll(legacy).length > 0) deleteFromJar(jar, legacy);
 }
 
 /** Names (without the `__Host-` prefix) of this request's session cookies that start with `prefix`. */
 export async function listCookieNames(prefix: string): Promise<string[]> {
+  const jar = await getCookieJar();
   const physical = physicalName(prefix);
-  return (await getCookieJar()).list(physical).map((c) => c.name.slice(physical.length - prefix.length));
+  const names = jar.list(physical).map((c) => c.name.slice(physical.length - prefix.length));
+  const legacy = legacyName(prefix);
+  if (legacy) names.push(...jar.list(legacy).map((c) => c.name));
+  return [...new Set(names)];
 }
 
 /** Runs `finish` just before this response's cookies are sent (see CookieJar.beforeSend). */

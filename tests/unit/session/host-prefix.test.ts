@@ -31,7 +31,7 @@ describe("session cookies over https", () => {
     expect(line).not.toMatch(/domain=/i);
   });
 
-  it("read back only under their __Host- name: an unprefixed copy planted by a sibling is not the session", async () => {
+  it("read back under their __Host- name first: an unprefixed copy counts only as what it unseals to, under its own name", async () => {
     const writer = new RequestCookieJar(request());
     await runWithCookieJar(writer, () => saveInstallation(installation));
     const sealed = (writer.setCookieHeaders()[0] ?? "").split(";")[0]!.split("=").slice(1).join("=");
@@ -50,5 +50,21 @@ describe("session cookies over https", () => {
     const [line = ""] = jar.setCookieHeaders();
     expect(line).toMatch(/^__Host-sb_inst_T1-A1=; .*Max-Age=0/);
     expect(line).toContain("; Secure");
+  });
+});
+
+describe("an upgrade to __Host- cookies", () => {
+  it("loses no installation: a cookie under its old name is read, and its next write moves it under the prefix", async () => {
+    const writer = new RequestCookieJar(request());
+    await runWithCookieJar(writer, () => saveInstallation(installation));
+    const sealed = (writer.setCookieHeaders()[0] ?? "").split(";")[0]!.split("=").slice(1).join("=");
+    // What an earlier version set over https: the same seal, without the prefix.
+    const jar = new RequestCookieJar(request(`sb_inst_T1-A1=${sealed}`));
+    const found = await runWithCookieJar(jar, () => listInstallations());
+    expect(found.map((i) => i.id)).toEqual(["T1-A1"]);
+    await runWithCookieJar(jar, () => saveInstallation({ ...found[0]!, updatedAt: 2 }));
+    const lines = jar.setCookieHeaders();
+    expect(lines.find((l) => l.startsWith("__Host-sb_inst_T1-A1="))).toMatch(/; Secure/);
+    expect(lines.find((l) => l.startsWith("sb_inst_T1-A1="))).toMatch(/^sb_inst_T1-A1=; .*Max-Age=0.*; Secure/);
   });
 });
