@@ -1,5 +1,6 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { logger } from "@/lib/log";
 
 export interface CookieOptions {
   maxAgeS: number;
@@ -108,8 +109,9 @@ export class RequestCookieJar implements CookieJar {
     for (const finish of finishers) {
       try {
         await finish();
-      } catch {
+      } catch (error) {
         // The write made during the request stands: it was up to date when it was made.
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, "a cookie could not be brought up to date before the response: the request's own write stands");
       }
     }
   }

@@ -38,12 +38,10 @@ export async function beginInstall(request: InstallRequest): Promise<string> {
 
 export type InstallProblem = StateProblem | "access_denied" | "missing_code" | "code_rejected" | "exchange_failed" | "too_many_installations";
 
-/** What an OAuth error code looks like (access_denied, invalid_scope, …). */
-const PLATFORM_ERROR_CODE = /^[a-z_]{1,64}$/;
-
 export type InstallOutcome =
   | { ok: true; installation: InstallationView }
-  | { ok: false; problem: InstallProblem; detail?: string };
+  /** `platformError`: the `error` the platform sent back on the redirect, as it came (the page names only known ones). */
+  | { ok: false; problem: InstallProblem; detail?: string; platformError?: string };
 
 /**
  * Revokes every token a grant issued (access and refresh tokens alike, each with auth.revoke), so that an
@@ -70,12 +68,7 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
   const runtime = getSessionRuntime();
   const check = await consumeOAuthState(query.get("state"), runtime.now());
   const platformError = query.get("error");
-  if (platformError) {
-    // The page shows an error code, never free text from the URL: a crafted link must not put its words on
-    // the console's own page.
-    const code = PLATFORM_ERROR_CODE.test(platformError) && platformError !== "access_denied" ? platformError : undefined;
-    return { ok: false, problem: "access_denied", detail: code };
-  }
+  if (platformError) return { ok: false, problem: "access_denied", platformError };
   if (!check.ok) return { ok: false, problem: check.problem };
   const code = query.get("code");
   if (!code) return { ok: false, problem: "missing_code" };

@@ -7,9 +7,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
   async (request) => {
-    const query = new URL(request.url).searchParams;
-    const outcome = await completeInstall(query);
-    if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail, query.get("error"));
+    const outcome = await completeInstall(new URL(request.url).searchParams);
+    if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail, outcome.platformError);
     return new Response(null, { status: 303, headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" } });
   },
   // A page the browser navigates to (from "Add to workspace", and back from the platform).
