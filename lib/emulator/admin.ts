@@ -12,6 +12,7 @@ import { resetState } from "./store";
 import { displayedTokenState, maskToken } from "./tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { describeDeliveries } from "./events";
+import { describeVerification, verifyRequestUrl } from "./url-verification";
 import { METHODS } from "./methods";
 import { channelMessages, deleteChannel, findChannel, memberCount } from "./workspace";
 
@@ -65,7 +66,12 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
     },
     team: { ...ws.team, members: memberCount(ws) },
     workspaces: [...state.workspaces.values()].map((w) => ({ ...w.team, members: memberCount(w) })),
-    apps: [...state.apps.values()].map((a) => ({ app_id: a.id, name: a.name, token_rotation_enabled: a.tokenRotationEnabled })),
+    apps: [...state.apps.values()].map((a) => ({
+      app_id: a.id,
+      name: a.name,
+      token_rotation_enabled: a.tokenRotationEnabled,
+      request_url_verification: describeVerification(a.requestUrlVerification),
+    })),
     installations: [...state.installations.values()].map((i) => ({
       id: i.id,
       app_id: i.appId,
@@ -142,6 +148,15 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     const appId = isWrapped && typeof body.app_id === "string" ? body.app_id : undefined;
     const { app, created } = upsertApp(runtime.state, manifest, runtime.options, appId);
     return ok({ created, app: describeApp(app, ctx.baseUrl) });
+  });
+
+  // "Retry" on the app's event subscription settings: a fresh url_verification challenge, answered with its outcome.
+  router.post("/admin/apps/:app_id/verify", async (ctx, params) => {
+    const app = runtime.state.apps.get(params.app_id ?? "");
+    if (!app) throw new WebApiError("app_not_found", {}, { status: 404 });
+    const verification = await verifyRequestUrl(app, runtime.options);
+    if (!verification) throw new WebApiError("no_request_url", { message: "This app has no event request URL to verify." }, { status: 409 });
+    return ok({ app_id: app.id, request_url_verification: describeVerification(verification) });
   });
 
   // The emulator describes itself: which Web API methods it answers, with what they need and whether they page.

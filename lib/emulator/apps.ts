@@ -6,6 +6,7 @@ import { z } from "zod";
 import { appCredentials, DEFAULT_APP_NAMES, type DefaultAppKey } from "./default-apps";
 import { WebApiError } from "./errors";
 import type { App, AppManifest, EmulatorState, ResolvedOptions } from "./types";
+import { describeVerification, eventRequestUrlOf, verifyRequestUrl } from "./url-verification";
 
 const scopeName = z.string().regex(/^[a-z][a-z0-9_.:-]*$/, "is not a scope name");
 
@@ -78,7 +79,12 @@ function invalidManifest(message: string, pointer: string): WebApiError {
  * Adds an app, or updates the app with the same name (or `appId`). Turning token rotation on is
  * always allowed; turning it off is refused, because the platform cannot switch it off again.
  */
-export function upsertApp(state: EmulatorState, input: unknown, options: Pick<ResolvedOptions, "seed" | "eventRequestUrls">, appId?: string): { app: App; created: boolean } {
+export function upsertApp(
+  state: EmulatorState,
+  input: unknown,
+  options: Pick<ResolvedOptions, "seed" | "eventRequestUrls" | "eventsRequestUrl" | "deliverEvent">,
+  appId?: string,
+): { app: App; created: boolean } {
   const { seed } = options;
   const parsed = AppManifestSchema.safeParse(input);
   if (!parsed.success) {
@@ -102,6 +108,7 @@ export function upsertApp(state: EmulatorState, input: unknown, options: Pick<Re
     const app = buildApp(manifest, seed);
     if (state.apps.has(app.id)) throw invalidManifest("an app with this name already exists", "/display_information/name");
     state.apps.set(app.id, app);
+    void verifyRequestUrl(app, options);
     return { app, created: true };
   }
   if (existing.tokenRotationEnabled && manifest.settings?.token_rotation_enabled !== true) {
@@ -116,6 +123,10 @@ export function upsertApp(state: EmulatorState, input: unknown, options: Pick<Re
     clientSecret: existing.clientSecret,
     signingSecret: existing.signingSecret,
   };
+  // A request URL is verified when it is set or changed; an unchanged one keeps its verification.
+  const previous = existing.requestUrlVerification;
+  if (previous && previous.url === eventRequestUrlOf(app, options)) app.requestUrlVerification = previous;
+  else void verifyRequestUrl(app, options);
   state.apps.set(app.id, app);
   return { app, created: false };
 }
@@ -136,7 +147,11 @@ export function describeApp(app: App, baseUrl: string) {
     redirect_urls: app.redirectUrls,
     token_rotation_enabled: app.tokenRotationEnabled,
     scopes: { bot: app.botScopes, user: app.userScopes },
-    event_subscriptions: { request_url: app.eventsRequestUrl ?? null, bot_events: app.botEvents },
+    event_subscriptions: {
+      request_url: app.eventsRequestUrl ?? null,
+      bot_events: app.botEvents,
+      request_url_verification: describeVerification(app.requestUrlVerification),
+    },
     authorize_url: authorizeUrl(app, baseUrl),
     manifest: app.manifest,
   };

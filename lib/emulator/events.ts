@@ -1,8 +1,9 @@
-import { workspaceOf } from "./store";
-import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { isAllowedRequestUrl } from "./apps";
 import { WebApiError } from "./errors";
+import { signEventRequest, verificationToken } from "./event-signing";
+import { workspaceOf } from "./store";
+import { describeVerification, eventRequestUrlOf, isVerifiedRequestUrl } from "./url-verification";
 import type { App, DeliverEvent, Installation, RequestContext } from "./types";
 import {
   appendMessage,
@@ -53,18 +54,10 @@ export interface EventDelivery {
   /** The request URL: an app's own configuration, shown only on the development admin surface. */
   url: string;
   state: "pending" | "delivered" | "failed";
+  /** Why nothing was sent: the request URL's verification, under way when the event happened, failed. */
+  notSent?: "request_url_not_verified";
   attempts: DeliveryAttempt[];
   payload: Record<string, unknown>;
-}
-
-/** `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}` with the app's signing secret. */
-function signEventBody(signingSecret: string, timestamp: number, body: string): string {
-  return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
-}
-
-/** The deprecated verification token in each payload, derived from the app so it is stable per app. */
-function verificationToken(app: App): string {
-  return createHmac("sha256", app.signingSecret).update("verification-token").digest("base64url").slice(0, 24);
 }
 
 function nextEventId(ws: Workspace): string {
@@ -90,14 +83,10 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: string, retryNum: number, reason: RetryReason | undefined) {
-  // The timestamp is wall-clock time even when the emulator's clock was pushed forward: receivers
-  // check it against their own clock (and refuse requests older than 5 minutes).
-  const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
-    "x-slack-request-timestamp": String(timestamp),
-    "x-slack-signature": signEventBody(app.signingSecret, timestamp, body),
+    ...signEventRequest(app, body),
   };
   if (retryNum > 0 && reason) {
     headers["x-slack-retry-num"] = String(retryNum);
@@ -124,6 +113,11 @@ async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: 
 }
 
 async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): Promise<void> {
+  if (!(await isVerifiedRequestUrl(app, delivery.url))) {
+    delivery.state = "failed";
+    delivery.notSent = "request_url_not_verified";
+    return;
+  }
   const body = JSON.stringify(delivery.payload);
   let reason: RetryReason | undefined;
   for (let retryNum = 0; retryNum <= EVENT_RETRY_DELAYS_MS.length; retryNum++) {
@@ -148,6 +142,15 @@ function startDelivery(ctx: RequestContext, ws: Workspace, delivery: EventDelive
   ws.deliveriesInFlight.add(running);
 }
 
+/**
+ * The platform delivers events only to a verified request URL. One whose verification is still under way
+ * gets the event once it passes (the delivery waits for it); a failed one gets nothing.
+ */
+function mayReceiveAt(app: App, url: string): boolean {
+  const verification = app.requestUrlVerification;
+  return verification !== undefined && verification.url === url && verification.state !== "failed";
+}
+
 /** The bot user ids a message text mentions (`<@U…>` or `<@U…|name>`). */
 function mentionedUserIds(text: string): Set<string> {
   return new Set([...text.matchAll(MENTION)].map((m) => m[1] as string));
@@ -170,8 +173,8 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
     const app = state.apps.get(installation.appId);
     if (!app || !receivesEvents(installation)) continue;
     if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
-    const url = app.eventsRequestUrl ?? ctx.options.eventsRequestUrl;
-    if (!url || !isAllowedRequestUrl(ctx.options, url)) continue;
+    const url = eventRequestUrlOf(app, ctx.options);
+    if (!url || !isAllowedRequestUrl(ctx.options, url) || !mayReceiveAt(app, url)) continue;
     const event: Record<string, unknown> = {
       type: "app_mention",
       user: message.user,
@@ -246,9 +249,11 @@ export interface MentionAppResult {
 /**
  * The admin surface's "mention the app": a member invites the app to the channel (as `/invite @app`
  * does; the bot joins it) and posts `<@bot> text` there, as a person would in the client, and the
- * app_mention goes out like any other.
+ * app_mention goes out like any other. An app whose request URL failed verification would get no event,
+ * so nothing is posted: the answer is 409 request_url_not_verified, with the verification, until it is
+ * verified again (POST /admin/apps/{app_id}/verify).
  */
-export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult {
+export async function mentionApp(ctx: RequestContext, body: unknown): Promise<MentionAppResult> {
   const parsed = MentionAppBody.safeParse(body);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
@@ -268,6 +273,11 @@ export function mentionApp(ctx: RequestContext, body: unknown): MentionAppResult
   if (channel.isArchived) throw new WebApiError("is_archived", {}, { status: 409 });
   const user = request.user ?? installingUserId(ws);
   if (memberIndexOf(ws, user) < 0) throw new WebApiError("user_not_found", {}, { status: 404 });
+  const app = state.apps.get(installation.appId);
+  const url = app && eventRequestUrlOf(app, ctx.options);
+  if (app && url && !(await isVerifiedRequestUrl(app, url))) {
+    throw new WebApiError("request_url_not_verified", { app_id: app.id, request_url_verification: describeVerification(app.requestUrlVerification) }, { status: 409 });
+  }
 
   installation.joinedChannels.add(channel.id);
   const mention = `<@${installation.botUserId}>`;
@@ -288,6 +298,7 @@ export function describeDeliveries(ws: Workspace) {
     channel: d.channel,
     url: d.url,
     state: d.state,
+    not_sent: d.notSent ?? null,
     attempts: d.attempts.map((a) => ({
       retry_num: a.retryNum,
       at: new Date(a.at).toISOString(),

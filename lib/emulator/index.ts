@@ -95,7 +95,7 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
     } catch {
       throw new WebApiError("invalid_json", {}, { status: 400 });
     }
-    return jsonResponse({ ok: true, ...mentionApp(ctx, body) });
+    return jsonResponse({ ok: true, ...(await mentionApp(ctx, body)) });
   });
   return router;
 }

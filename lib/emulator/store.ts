@@ -3,6 +3,7 @@
  * switches of the admin surface. Everything a test wants to inspect is a plain Map here.
  */
 import { buildApp } from "./apps";
+import { verifyRequestUrl } from "./url-verification";
 import type { EmulatorState, FaultSettings, ResolvedOptions } from "./types";
 import { createWorkspace, type Workspace } from "./workspace";
 
@@ -30,6 +31,8 @@ export function workspaceOf(state: EmulatorState, teamId: string | undefined): W
 export function createState(options: ResolvedOptions, shape: WorkspaceShape = options): EmulatorState {
   // App credentials always follow the configured seed, so the console keeps matching them after a reset.
   const apps = options.apps.map((manifest) => buildApp(manifest, options.seed));
+  // The platform verifies a request URL when it is set: the configured apps' URLs are set now.
+  for (const app of apps) void verifyRequestUrl(app, options);
   const workspaces = createWorkspaces(shape);
   return {
     apps: new Map(apps.map((app) => [app.id, app])),

@@ -2,6 +2,7 @@
  * The emulator's shared types: the contract between its modules (core: tokens, OAuth, admin, routing;
  * workspace: users, channels, pagination, messages, webhooks, events).
  */
+import type { RequestUrlVerification } from "./url-verification";
 import type { Workspace } from "./workspace";
 
 export type { Workspace };
@@ -103,6 +104,8 @@ export interface App {
   tokenRotationEnabled: boolean;
   eventsRequestUrl: string | undefined;
   botEvents: string[];
+  /** The latest url_verification of the app's event request URL (none without one). */
+  requestUrlVerification?: RequestUrlVerification;
 }
 
 export interface IncomingWebhook {

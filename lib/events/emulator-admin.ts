@@ -86,20 +86,50 @@ export interface MentionResult {
 /**
  * A member of the emulated workspace mentions the bot user of one of this session's installations in a
  * channel; the emulator then signs and delivers an app_mention to the app's request URL (this console's
- * POST /api/events).
+ * POST /api/events). The emulator delivers only to a verified request URL; the one it verified when it
+ * started may have failed (a development server still compiling its route takes longer than the 3 seconds
+ * the platform waits), so an unverified URL, which is this console's own, is verified again once.
  */
 export async function mentionInstallationApp(installationId: string, text: string | undefined): Promise<MentionResult> {
   const installation = await requireInstallation(installationId);
   if (!installation.appId) throw new AppError("unknown_app", 409, "This installation does not record its app id: reinstall it.");
-  const body = await callAdmin("mention", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ app_id: installation.appId, ...(text ? { text } : {}) }),
-  });
+  const appId = installation.appId;
+  const mention = () =>
+    callAdmin("mention", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ app_id: appId, ...(text ? { text } : {}) }),
+    });
+  let body: Record<string, unknown>;
+  try {
+    body = await mention();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "request_url_not_verified") throw error;
+    await verifyRequestUrl(appId);
+    body = await mention();
+  }
   return {
     channel: String(body.channel ?? ""),
     ts: String(body.ts ?? ""),
     text: String(body.text ?? ""),
     event_ids: Array.isArray(body.event_ids) ? body.event_ids.map(String) : [],
   };
+}
+
+/** Asks the emulator to send its app a fresh url_verification challenge; refuses when it is not answered. */
+async function verifyRequestUrl(appId: string): Promise<void> {
+  const body = await callAdmin(`apps/${encodeURIComponent(appId)}/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
+  const verification = body.request_url_verification as { url?: string; state?: string; failure?: string | null; status?: number | null } | null;
+  if (verification?.state !== "verified") {
+    const why = verification?.failure === "http_error" ? `HTTP ${verification.status}` : (verification?.failure ?? "no answer");
+    throw new AppError(
+      "request_url_not_verified",
+      409,
+      `The emulator sends events only to a verified request URL, and ${verification?.url ?? "this app's request URL"} did not answer its url_verification challenge (${why}).`,
+    );
+  }
 }

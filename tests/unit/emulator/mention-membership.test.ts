@@ -4,16 +4,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { settleEventDeliveries } from "@/lib/emulator/events";
+import { answeringChallenges } from "./support/request-url";
 import { createHarness, type Json } from "./support/emulator-harness";
 
 function eventsHarness() {
   const delivered: Json[] = [];
   const h = createHarness({
     eventsRequestUrl: "http://127.0.0.1:3209/api/events",
-    deliverEvent: async (_url, init) => {
+    deliverEvent: answeringChallenges(async (_url, init) => {
       delivered.push(JSON.parse(String(init.body)) as Json);
       return new Response("", { status: 200 });
-    },
+    }),
   });
   return { h, delivered };
 }

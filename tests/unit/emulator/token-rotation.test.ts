@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { settleEventDeliveries } from "@/lib/emulator/events";
 import { createHarness, type AdminApp, type Harness, type Json } from "./support/emulator-harness";
+import { answeringChallenges } from "./support/request-url";
 
 const TWELVE_HOURS_MS = 43_200_000;
 
@@ -342,10 +343,10 @@ describe("row 6: any access token and auth.revoke, app with token rotation", () 
     const delivered: string[] = [];
     const h = createHarness({
       eventsRequestUrl: "http://127.0.0.1:3209/api/events",
-      deliverEvent: async (_url, init) => {
+      deliverEvent: answeringChallenges(async (_url, init) => {
         delivered.push(String(init.body));
         return new Response("", { status: 200 });
-      },
+      }),
     });
     const { rotation } = await h.apps();
     const installed = await h.install(rotation, { scope: ["app_mentions:read", "chat:write"] });

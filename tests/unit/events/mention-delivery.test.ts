@@ -17,9 +17,15 @@ import { installIn } from "../session/support/install";
 let events: Server;
 let emulator: EmulatorServer;
 const received: Array<{ status: number }> = [];
+/** While set, the request URL answers 503 to everything, as a server still starting would. */
+let unavailable = false;
 
 beforeAll(async () => {
   events = createServer(async (req, res) => {
+    if (unavailable) {
+      res.writeHead(503).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
@@ -95,5 +101,30 @@ describe("mention the app, end to end", () => {
     expect(event).toMatchObject({ eventId: mention.event_ids[0] });
     expect(event.payload).toMatchObject({ event: { text: mention.text } });
     expect(received.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it("verifies the request URL again when the emulator's verification failed, then delivers", async () => {
+    const browser = new TestBrowser(`http://127.0.0.1:${emulator.port}`);
+    expect((await installIn(browser)).status).toBe(303);
+    const installationId = [...browser.cookies.keys()].find((name) => name.startsWith("sb_inst_"))?.slice("sb_inst_".length) ?? "";
+    const origin = `http://127.0.0.1:${emulator.port}`;
+    const apps = (await (await fetch(`${origin}/emulator/admin/apps`)).json()) as { apps: Array<{ app_id: string; name: string }> };
+    const rotation = apps.apps.find((a) => a.name === "Switchboard Rotation")!;
+
+    unavailable = true;
+    const failed = await fetch(`${origin}/emulator/admin/apps/${rotation.app_id}/verify`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" });
+    expect(await failed.json()).toMatchObject({ request_url_verification: { state: "failed", failure: "http_error", status: 503 } });
+
+    // Still unavailable: the console says why no event can arrive, and posts nothing.
+    const refused = await browser.send(mentionRoute, "/api/emulator/mention", { method: "POST", json: { installationId, text: "anyone?" } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: "request_url_not_verified", message: expect.stringContaining("HTTP 503") });
+
+    unavailable = false;
+    const arrival = nextEvent((e) => e.eventType === "app_mention" && JSON.stringify(e.payload).includes("back again"));
+    const response = await browser.send(mentionRoute, "/api/emulator/mention", { method: "POST", json: { installationId, text: "back again" } });
+    expect(response.status).toBe(200);
+    const mention = (await response.json()) as { event_ids: string[] };
+    expect((await arrival).eventId).toBe(mention.event_ids[0]);
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EVENT_RETRY_DELAYS_MS, settleEventDeliveries } from "@/lib/emulator/events";
 import type { DeliverEvent } from "@/lib/emulator/types";
 import { installingUserId } from "@/lib/emulator/workspace";
+import { answeringChallenges } from "../support/request-url";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 
 type Answer = number | "throw" | "hang" | Promise<number>;
@@ -10,7 +11,7 @@ type Answer = number | "throw" | "hang" | Promise<number>;
 /** Stands in for the app's request URL: records each request and answers as scripted (200 after the script). */
 function appEndpoint(script: Answer[] = []) {
   const requests: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
-  const deliverEvent: DeliverEvent = async (url, init) => {
+  const deliverEvent: DeliverEvent = answeringChallenges(async (url, init) => {
     requests.push({ url, headers: Object.fromEntries(new Headers(init.headers).entries()), body: String(init.body) });
     const answer = script.shift() ?? 200;
     if (answer === "throw") throw new TypeError("fetch failed");
@@ -18,7 +19,7 @@ function appEndpoint(script: Answer[] = []) {
       return new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
     }
     return new Response("", { status: await answer });
-  };
+  });
   return { requests, deliverEvent };
 }
 
@@ -163,7 +164,7 @@ describe("app_mention delivery", () => {
     expect(emulator.state.workspace.deliveries[0]!.state).toBe("failed");
 
     vi.useRealTimers();
-    const noRetry: DeliverEvent = async () => new Response("", { status: 500, headers: { "x-slack-no-retry": "1" } });
+    const noRetry = answeringChallenges(async () => new Response("", { status: 500, headers: { "x-slack-no-retry": "1" } }));
     const other = startEmulator({ deliverEvent: noRetry });
     const installed = await install(other.emulator);
     await callApi(other.emulator, "chat.postMessage", { channel: "general", text: `<@${installed.botUserId}>` }, installed.botToken);
