@@ -1,0 +1,70 @@
+/**
+ * The catalog of the platform's Web API methods, as the explorer uses it. Generated from the platform's
+ * reference (see generate.ts); these types are the app's own shape, so nothing else reads the OpenAPI.
+ */
+
+export type HttpVerb = "GET" | "POST";
+
+/** How arguments travel: form-encoded (query string or body), or a JSON body with the token in a header. */
+export type BodyEncoding = "form" | "json";
+
+export type TokenKind = "bot" | "user";
+
+/** "json" is text holding JSON (blocks, attachments, metadata, view…): the platform parses it. */
+export type ArgumentType = "string" | "integer" | "number" | "boolean" | "json";
+
+/** The platform's rate limit tiers: 1 (1+/min), 2 (20+/min), 3 (50+/min), 4 (100+/min), or a limit of its own. */
+export type RateTier = 1 | 2 | 3 | 4 | "special";
+
+export interface CatalogArgument {
+  name: string;
+  type: ArgumentType;
+  /** Absent when optional. */
+  required?: true;
+  /** The default the reference states, as it would be written in a form. */
+  default?: string;
+  description?: string;
+}
+
+export interface CatalogScopes {
+  /** Any one of these lets a bot token call the method (they are alternatives); empty when none is needed. */
+  bot: readonly string[];
+  user: readonly string[];
+  /**
+   * False when the reference gives one list for every kind of token (the OpenAPI does), so bot and user
+   * repeat it: it may then name legacy scopes (`chat:write:bot`) or ones a token of that kind never gets.
+   */
+  byTokenKind: boolean;
+}
+
+export interface CatalogError {
+  code: string;
+  description?: string;
+}
+
+export interface CatalogPagination {
+  /** The top-level array each page carries (`members`, `channels`, `messages`…), when the reference shows it. */
+  list?: string;
+}
+
+export interface CatalogMethod {
+  name: string;
+  /** The name up to its last dot: `conversations`, `admin.apps`, `oauth.v2`. */
+  family: string;
+  summary: string;
+  docsUrl: string;
+  /** The verb the reference documents comes first; POST is always there, since the platform takes it for every method. */
+  verbs: readonly HttpVerb[];
+  /** Always "form"; "json" too when the method takes a JSON body. */
+  encodings: readonly BodyEncoding[];
+  /** Required first, then by name. The token is not one of them: the console sends it. */
+  args: readonly CatalogArgument[];
+  scopes: CatalogScopes;
+  /** Absent when the reference does not say. */
+  rateTier?: RateTier;
+  /** Present when the method is cursor-paginated (takes `cursor`, answers `response_metadata.next_cursor`). */
+  pagination?: CatalogPagination;
+  /** The method's own errors first, then the ones every method can answer. */
+  errors: readonly CatalogError[];
+  deprecated?: true;
+}

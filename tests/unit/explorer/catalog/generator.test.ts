@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildMethodCatalog, type MethodReference } from "@/lib/explorer/catalog/generate";
+import type { CatalogMethod } from "@/lib/explorer/catalog/types";
+import { readReference } from "./reference";
+
+let reference: MethodReference;
+let catalog: CatalogMethod[];
+
+beforeAll(async () => {
+  reference = await readReference();
+  catalog = buildMethodCatalog(reference.openapi, reference.platformMethods);
+});
+
+function method(name: string): CatalogMethod {
+  const found = catalog.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`${name} is not in the catalog`);
+  return found;
+}
+
+const argument = (methodName: string, name: string) => method(methodName).args.find((arg) => arg.name === name);
+const codes = (methodName: string) => method(methodName).errors.map((error) => error.code);
+
+describe("Which methods the catalog holds", () => {
+  it("has a method for every path of the OpenAPI", () => {
+    const paths = Object.keys((reference.openapi as { paths: Record<string, unknown> }).paths);
+    expect(paths).toHaveLength(174);
+    for (const path of paths) expect(catalog.map((m) => m.name)).toContain(path.slice(1));
+  });
+
+  it("adds the methods only platform-methods describes, such as oauth.v2.exchange", () => {
+    const exchange = method("oauth.v2.exchange");
+    expect(catalog).toHaveLength(175);
+    expect(exchange.summary).toBe("Exchanges a legacy access token for a new expiring access token and refresh token");
+    expect(exchange.docsUrl).toBe("https://api.slack.com/methods/oauth.v2.exchange");
+    expect(exchange.args.filter((arg) => arg.required).map((arg) => arg.name)).toEqual(["client_id", "client_secret", "token"]);
+    expect(codes("oauth.v2.exchange")).toEqual(expect.arrayContaining(["token_already_exchanged", "token_rotation_not_enabled"]));
+  });
+
+  it("lists methods once each, sorted by name, each in the family its name says", () => {
+    const names = catalog.map((m) => m.name);
+    expect(names).toEqual([...new Set(names)].sort());
+    expect(method("conversations.history").family).toBe("conversations");
+    expect(method("admin.apps.approved.list").family).toBe("admin.apps.approved");
+    expect(method("oauth.v2.access").family).toBe("oauth.v2");
+  });
+});
+
+describe("How a method is called", () => {
+  it("takes chat.postMessage as a POST with a form or JSON body", () => {
+    expect(method("chat.postMessage").verbs).toEqual(["POST"]);
+    expect(method("chat.postMessage").encodings).toEqual(["form", "json"]);
+  });
+
+  it("offers GET first for a read the reference documents as a GET, and POST for every method", () => {
+    expect(method("users.list").verbs).toEqual(["GET", "POST"]);
+    for (const m of catalog) expect(m.verbs).toContain("POST");
+  });
+
+  it("takes the OAuth methods as forms only", () => {
+    const oauth = catalog.filter((m) => m.family.startsWith("oauth"));
+    expect(oauth.map((m) => m.name)).toEqual(["oauth.access", "oauth.token", "oauth.v2.access", "oauth.v2.exchange"]);
+    for (const m of oauth) expect(m.encodings).toEqual(["form"]);
+  });
+
+  it("types blocks, attachments and metadata as JSON, and other arguments the reference says hold JSON", () => {
+    expect(argument("chat.postMessage", "blocks")?.type).toBe("json");
+    expect(argument("chat.postMessage", "attachments")?.type).toBe("json");
+    expect(argument("chat.postMessage", "metadata")?.type).toBe("json");
+    expect(argument("views.open", "view")?.type).toBe("json");
+    expect(argument("chat.postMessage", "text")?.type).toBe("string");
+  });
+
+  it("takes the newer document's types, and the OpenAPI's integer over a mere number", () => {
+    expect(argument("chat.postMessage", "as_user")?.type).toBe("boolean");
+    expect(argument("users.list", "limit")?.type).toBe("integer");
+    expect(argument("users.list", "include_locale")?.type).toBe("boolean");
+  });
+
+  it("marks required arguments and lists them first", () => {
+    const args = method("chat.postMessage").args;
+    expect(args[0]).toMatchObject({ name: "channel", required: true });
+    expect(args.filter((arg) => arg.required)).toHaveLength(1);
+    expect(argument("chat.postMessage", "text")?.required).toBeUndefined();
+  });
+
+  it("lets the newer document decide what is required: oauth.v2.access no longer needs a code", () => {
+    expect(argument("oauth.v2.access", "code")?.required).toBeUndefined();
+    expect(argument("oauth.v2.access", "refresh_token")).toBeDefined();
+  });
+
+  it("gives a default only where the reference states a value", () => {
+    expect(argument("users.list", "include_locale")?.default).toBe("false");
+    expect(argument("chat.postMessage", "mrkdwn")?.default).toBe("true");
+    expect(argument("chat.update", "parse")?.default).toBe("client");
+    expect(argument("users.getPresence", "user")?.default).toBeUndefined();
+    // "Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false."
+    expect(argument("chat.postEphemeral", "as_user")?.default).toBeUndefined();
+  });
+
+  it("leaves the caller's token out of the arguments, but keeps the token oauth.v2.exchange exchanges", () => {
+    expect(catalog.filter((m) => m.args.some((arg) => arg.name === "token")).map((m) => m.name)).toEqual(["oauth.v2.exchange"]);
+  });
+
+  it("keeps the first paragraph of a description, with links reduced to their text", () => {
+    expect(argument("chat.postMessage", "parse")?.description).toBe("Change how messages are treated. See below.");
+    for (const m of catalog) {
+      for (const text of [m.summary, ...m.args.map((arg) => arg.description ?? "")]) expect(text).not.toMatch(/\]\(|\n/);
+    }
+  });
+});
+
+describe("Scopes", () => {
+  it("takes the scopes per token kind from the newer document", () => {
+    expect(method("chat.postMessage").scopes).toEqual({ bot: ["chat:write"], user: ["chat:write"], byTokenKind: true });
+    expect(method("conversations.join").scopes).toEqual({ bot: ["channels:join"], user: ["channels:write"], byTokenKind: true });
+    expect(method("users.list").scopes.bot).toEqual(["users:read"]);
+  });
+
+  it("needs no scope for auth.test, or for the OAuth methods that take app credentials", () => {
+    for (const name of ["auth.test", "auth.revoke", "apps.uninstall", "oauth.v2.access", "oauth.v2.exchange"]) {
+      expect(method(name).scopes).toMatchObject({ bot: [], user: [] });
+    }
+  });
+
+  it("gives the OpenAPI's one list of alternatives to both token kinds, and says it is not split", () => {
+    const history = method("conversations.history").scopes;
+    expect(history.byTokenKind).toBe(false);
+    expect(history.bot).toEqual(history.user);
+    expect(history.bot).toEqual(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]);
+    expect(method("chat.update").scopes.bot).toEqual(["chat:write", "chat:write:bot", "chat:write:user"]);
+  });
+});
+
+describe("Rate tiers", () => {
+  it("knows the tiers the reference and its README give, and no others", () => {
+    const tiers = Object.fromEntries(catalog.filter((m) => m.rateTier !== undefined).map((m) => [m.name, m.rateTier]));
+    expect(tiers).toEqual({
+      "apps.uninstall": 1,
+      "auth.revoke": 3,
+      "auth.test": "special",
+      "chat.postMessage": "special",
+      "conversations.join": 3,
+      "oauth.v2.access": "special",
+      "oauth.v2.exchange": 3,
+      "users.list": 2,
+    });
+  });
+});
+
+describe("Cursor pagination", () => {
+  it("pages users.list's members and conversations.history's messages", () => {
+    expect(method("users.list").pagination).toEqual({ list: "members" });
+    expect(method("conversations.history").pagination).toEqual({ list: "messages" });
+    expect(method("conversations.list").pagination).toEqual({ list: "channels" });
+    expect(method("files.info").pagination).toEqual({ list: "comments" });
+  });
+
+  it("does not page auth.test, chat.postMessage, or search.messages (which pages by number)", () => {
+    for (const name of ["auth.test", "chat.postMessage", "search.messages"]) expect(method(name).pagination).toBeUndefined();
+  });
+
+  it("pages every method that takes a cursor and shows next_cursor, naming no list the reference does not show", () => {
+    expect(method("admin.inviteRequests.list").pagination).toEqual({});
+    expect(method("files.remote.list").pagination).toEqual({});
+    expect(catalog.filter((m) => m.pagination)).toHaveLength(27);
+  });
+
+  it("leaves unpaged the one method that takes a cursor but whose answer the reference does not show", () => {
+    const unshown = catalog.filter((m) => m.args.some((arg) => arg.name === "cursor") && !m.pagination);
+    expect(unshown.map((m) => m.name)).toEqual(["apps.event.authorizations.list"]);
+  });
+});
+
+describe("Errors", () => {
+  it("merges the codes of both documents, with the newer one's descriptions", () => {
+    const errors = method("users.list").errors;
+    expect(errors).toContainEqual({ code: "invalid_cursor", description: "Value passed for `cursor` was not valid or is no longer valid." });
+    expect(errors.map((error) => error.code)).toEqual(expect.arrayContaining(["limit_required", "missing_argument", "not_authed", "fatal_error"]));
+    expect(new Set(errors.map((error) => error.code)).size).toBe(errors.length);
+  });
+
+  it("takes a method's example error when the OpenAPI has no list of codes", () => {
+    expect(codes("views.open")).toEqual(["invalid_arguments"]);
+  });
+
+  it("does not take api.test's echoed argument, or a sentence, for an error code", () => {
+    expect(codes("api.test")).toEqual([]);
+    expect(codes("search.messages")).toEqual([]);
+  });
+
+  it("describes a code with the newer document's words when both name it", () => {
+    const openapi = {
+      paths: {
+        "/things.list": {
+          get: {
+            description: "Lists things.",
+            externalDocs: { url: "https://api.slack.com/methods/things.list" },
+            responses: { default: { schema: { properties: { error: { enum: ["thing_gone", "not_authed"] } } } } },
+          },
+        },
+      },
+    };
+    const platform = { "things.list": { desc: "Lists the things.", errors: { thing_gone: { desc: "The [thing](/things) is gone." } } } };
+    const [things] = buildMethodCatalog(openapi, platform);
+    expect(things?.summary).toBe("Lists the things.");
+    expect(things?.errors).toEqual([{ code: "thing_gone", description: "The thing is gone." }, { code: "not_authed" }]);
+  });
+});
+
+describe("Deprecation", () => {
+  it("flags what the reference calls deprecated: only users.setActive", () => {
+    // The timeline methods the spec calls deprecated (channels.history…) are not in the reference at all.
+    expect(catalog.filter((m) => m.deprecated).map((m) => m.name)).toEqual(["users.setActive"]);
+  });
+});
