@@ -16,9 +16,17 @@ export interface PlatformCallResult {
   /** The platform's own `ok` (false for HTTP errors and non-JSON answers too). */
   ok: boolean;
   status: number;
-  /** The platform's JSON as it came (undefined when the answer was not JSON). */
-  body: unknown;
-  rawText: string;
+  /**
+   * The platform's JSON as it came (undefined when the answer was not JSON). Parsed when first read: an
+   * `ok: true` answer is recognised by its first bytes, so a caller that only forwards it never parses it.
+   */
+  readonly body: unknown;
+  /** The answer as text, decoded when first read. */
+  readonly rawText: string;
+  /** The answer's bytes as they came. */
+  bytes: Uint8Array<ArrayBuffer>;
+  /** The answer's headers as they came. */
+  headers: Headers;
   durationMs: number;
   /** Seconds from the Retry-After header of a 429. */
   retryAfterS?: number;
@@ -127,10 +135,10 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const started = performance.now();
   let response: Response;
-  let rawText: string;
+  let bytes: Uint8Array<ArrayBuffer>;
   try {
     response = await fetch(url, { method: httpMethod, headers, body, signal, redirect: "manual", cache: "no-store" });
-    rawText = await response.text();
+    bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     if (timeout.aborted) {
       throw new AppError("upstream_timeout", 504, `The platform did not answer ${options.method} within ${timeoutMs} ms.`);
@@ -140,27 +148,72 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
     throw new AppError("upstream_unreachable", 502, `The platform could not be reached for ${options.method} (${reason}).`);
   }
   const durationMs = Math.round(performance.now() - started);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawText);
-  } catch {
-    parsed = undefined;
-  }
-  const platformOk = typeof parsed === "object" && parsed !== null && (parsed as { ok?: unknown }).ok === true;
+  const answer = lazyAnswer(bytes);
+  const platformOk = startsWithOkTrue(bytes) || isOkBody(answer.body());
   const retryAfterS = response.status === 429 ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
   return {
     ok: response.ok && platformOk,
     status: response.status,
-    body: parsed,
-    rawText,
+    get body() {
+      return answer.body();
+    },
+    get rawText() {
+      return answer.text();
+    },
+    bytes,
+    headers: response.headers,
     durationMs,
     ...(retryAfterS !== undefined ? { retryAfterS } : {}),
     wire,
   };
 }
 
+const UTF8 = new TextDecoder();
+
+/** The answer's text and JSON, each made once and only when asked for. */
+function lazyAnswer(bytes: Uint8Array) {
+  let text: string | undefined;
+  let parsed: { value: unknown } | undefined;
+  return {
+    text: () => (text ??= UTF8.decode(bytes)),
+    body(): unknown {
+      if (!parsed) {
+        try {
+          parsed = { value: JSON.parse((text ??= UTF8.decode(bytes))) };
+        } catch {
+          parsed = { value: undefined };
+        }
+      }
+      return parsed.value;
+    },
+  };
+}
+
+function isOkBody(body: unknown): boolean {
+  return typeof body === "object" && body !== null && (body as { ok?: unknown }).ok === true;
+}
+
+const OK_TRUE = new TextEncoder().encode('{"ok":true');
+const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * Whether the answer opens with `{"ok":true` followed by `,` or `}` (leading whitespace allowed): how the
+ * platform writes every successful answer. Recognising it from its first bytes spares parsing a page of
+ * hundreds of kilobytes that is forwarded as it came; anything else is parsed to find out.
+ */
+function startsWithOkTrue(bytes: Uint8Array): boolean {
+  let start = 0;
+  while (isJsonSpace(bytes[start])) start++;
+  if (bytes.length < start + OK_TRUE.length + 1) return false;
+  for (let i = 0; i < OK_TRUE.length; i++) if (bytes[start + i] !== OK_TRUE[i]) return false;
+  let next = start + OK_TRUE.length;
+  while (isJsonSpace(bytes[next])) next++;
+  return bytes[next] === 0x2c || bytes[next] === 0x7d;
+}
+
 /** The platform's error code of a failed call (`ok: false`), if it gave one. */
 export function platformErrorCode(result: PlatformCallResult): string | undefined {
+  if (result.ok) return undefined;
   const body = result.body as { ok?: unknown; error?: unknown } | undefined;
   return body && typeof body.error === "string" ? body.error : undefined;
 }

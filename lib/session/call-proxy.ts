@@ -45,9 +45,25 @@ function wireHeader(wire: WireRequest): string {
 }
 
 /**
+ * The platform's answer headers a developer needs to see, passed on by name: its scopes, its rate limits, its
+ * request id. Any other header stays behind (set-cookie, authorization, anything this list does not name),
+ * so no secret a proxy or the platform adds can reach the browser.
+ */
+const UPSTREAM_HEADERS = new Set(["content-type", "retry-after", "x-oauth-scopes", "x-accepted-oauth-scopes"]);
+const UPSTREAM_HEADER_PREFIXES = ["x-ratelimit-", "x-slack-"];
+/** Only JSON is forwarded, so the answer is never served as anything else (HTML from the console's origin above all). */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+function isForwardedHeader(name: string, value: string): boolean {
+  if (name === "content-type") return JSON_TYPE.test(value);
+  return UPSTREAM_HEADERS.has(name) || UPSTREAM_HEADER_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/**
  * GET and POST /api/call/{method}: the method called with the chosen installation's token, its parameters
- * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered as it
- * came, with the upstream time, whether a refresh happened, and the masked request that went out.
+ * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered byte for
+ * byte, with the platform's headers on the allowlist above (named in x-upstream-headers), the upstream
+ * time, whether a refresh happened, and the masked request that went out.
  */
 export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
   if (!isValidMethodName(method)) throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
@@ -59,18 +75,25 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   if (httpMethod === "POST") Object.assign(params, await readBodyParams(request));
 
   const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, params, httpMethod, signal: request.signal });
+  // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
+  const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).
-  if (result.status === 429 && result.body === undefined) throwIfRateLimited(method, result);
-  if (result.body === undefined) {
-    throw new AppError("upstream_bad_answer", 502, `The platform answered ${method} with HTTP ${result.status} and no JSON.`);
-  }
-  const headers: Record<string, string> = {
-    "content-type": "application/json; charset=utf-8",
-    "cache-control": "no-store",
-    "x-upstream-time-ms": String(result.durationMs),
-    "x-token-refreshed": result.refreshed ? "1" : "0",
-    "x-upstream-request": wireHeader(result.wire),
-  };
-  if (result.retryAfterS !== undefined) headers["retry-after"] = String(result.retryAfterS);
-  return new Response(result.rawText, { status: result.status, headers });
+  if (result.status === 429 && !isJson) throwIfRateLimited(method, result);
+  if (!isJson) throw new AppError("upstream_bad_answer", 502, `The platform answered ${method} with HTTP ${result.status} and no JSON.`);
+
+  const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
+  const forwarded: string[] = [];
+  result.headers.forEach((value, name) => {
+    if (!isForwardedHeader(name, value)) return;
+    headers.set(name, value);
+    forwarded.push(name);
+  });
+  // Seconds, whichever form the platform used (a date is allowed too): what the explorer waits out.
+  if (result.retryAfterS !== undefined) headers.set("retry-after", String(result.retryAfterS));
+  headers.set("cache-control", "no-store");
+  headers.set("x-upstream-headers", forwarded.join(","));
+  headers.set("x-upstream-time-ms", String(result.durationMs));
+  headers.set("x-token-refreshed", result.refreshed ? "1" : "0");
+  headers.set("x-upstream-request", wireHeader(result.wire));
+  return new Response(result.bytes, { status: result.status, headers });
 }

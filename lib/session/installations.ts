@@ -69,7 +69,8 @@ export interface CallAsInstallationOptions {
 export async function callAsInstallation(options: CallAsInstallationOptions): Promise<PlatformCallResult & { refreshed: boolean }> {
   const installation = await requireInstallation(options.installationId);
   const { result, refreshed } = await callWithFreshToken(installation, options, getSessionRuntime(), persistIfChanged(installation));
-  return { ...result, refreshed };
+  // Not spread: the result's body and text are made when first read, and a copy would read them.
+  return Object.assign(result, { refreshed });
 }
 
 /**

@@ -96,11 +96,13 @@ describe("GET /api/call/{method}/all", () => {
 
     const first = await walk({ limit: "5" });
     expect(first.headers.getSetCookie()).toHaveLength(0);
-    // Page 1 is already read; before page 2 is asked for, the token expires (the cursor is still young).
+    // Page 1 is already read, and page 2 may already be asked for (the walk asks one page ahead): the token
+    // expires before the next page is asked for (the cursor is still young).
     await advance(120);
     const firstLines = await events(first);
     const resume = firstLines.at(-1);
-    expect(resume).toMatchObject({ type: "resume", reason: "token_refreshed", page: 2, cursor: expect.any(String) });
+    expect(resume).toMatchObject({ type: "resume", reason: "token_refreshed", cursor: expect.any(String) });
+    expect((resume as { page: number }).page).toBeGreaterThanOrEqual(2);
     expect(await grants()).toBe(grantsBefore + 1);
 
     const cookieBefore = browser.cookieHeader();

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
 import { defaultAppCredentials } from "@/lib/emulator/default-apps";
-import { callMethod, encodeCursorParam, isLoopbackUrl, maskToken, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
+import { callMethod, encodeCursorParam, isLoopbackUrl, maskToken, platformErrorCode, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
 
 describe("maskToken", () => {
   it("keeps the kind prefix and the last four characters", () => {
@@ -150,5 +150,44 @@ describe("compression", () => {
     for (const url of ["https://slack.com", "https://localhost.example.com", "http://10.0.0.1/", "http://128.0.0.1/", "not a url"]) {
       expect(isLoopbackUrl(url)).toBe(false);
     }
+  });
+});
+
+describe("the platform's answer as it came", () => {
+  const answers: string[] = [];
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json", "x-slack-req-id": "req-1" }).end(answers.shift() ?? ""));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  const answer = async (text: string) => {
+    answers.push(text);
+    return callMethod({ baseUrl, token: "t", method: "users.list" });
+  };
+
+  it("keeps the bytes and the headers, and still gives the JSON and the text when asked", async () => {
+    const text = '{"ok":true,"members":[{"name":"Zoë"}],"response_metadata":{"next_cursor":""}}';
+    const result = await answer(text);
+    expect(result.ok).toBe(true);
+    expect(Buffer.from(result.bytes).toString("utf8")).toBe(text);
+    expect(result.headers.get("x-slack-req-id")).toBe("req-1");
+    expect(result.rawText).toBe(text);
+    expect(result.body).toEqual(JSON.parse(text));
+  });
+
+  it("knows ok and the error code however the platform wrote its JSON", async () => {
+    for (const text of ['{"ok":true}', ' \n{ "ok" : true , "x": 1 }', '{"x":1,"ok":true}']) {
+      expect((await answer(text)).ok).toBe(true);
+    }
+    const failed = await answer('{"ok":false,"error":"token_expired"}');
+    expect(failed.ok).toBe(false);
+    expect(platformErrorCode(failed)).toBe("token_expired");
+    const notJson = await answer('{"ok":truly not JSON');
+    expect(notJson.ok).toBe(false);
+    expect(notJson.body).toBeUndefined();
   });
 });

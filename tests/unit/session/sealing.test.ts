@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { z } from "zod";
@@ -54,6 +54,24 @@ describe("sealing", () => {
     const jar = new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: `sb_x=${seal}` } }));
     expect(await runWithCookieJar(jar, () => readSealedCookie("sb_x", z.object({ v: z.string() })))).toBeUndefined();
     expect(jar.setCookieHeaders()).toEqual([expect.stringMatching(/^sb_x=; .*Max-Age=0/)]);
+  });
+
+  it("reads a cookie it has read before as its own copy each time, and as absent once its seal expires", async () => {
+    const seal = await sealValue({ v: "kept", list: ["a"] }, { "1": process.env.SESSION_PASSWORD! }, 120);
+    const schema = z.object({ v: z.string(), list: z.array(z.string()) });
+    const read = () => runWithCookieJar(new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: `sb_x=${seal}` } })), () => readSealedCookie("sb_x", schema));
+    const first = await read();
+    expect(first).toEqual({ v: "kept", list: ["a"] });
+    first!.list.push("changed by the first request");
+    expect(await read()).toEqual({ v: "kept", list: ["a"] });
+    // Past the seal's own expiry (and the 60 s of clock skew the seal format allows).
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 120_000 + 61_000);
+      expect(await read()).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses a value too large for one cookie with a clear error", async () => {
