@@ -1,11 +1,14 @@
 /**
  * The development-only admin surface under {base}/admin: JSON in, JSON out. The console's pages and
  * the tests use it to read the app credentials, move time, look at every token, switch rate limits
- * and faults, and reset. Token values and webhook URLs are masked in everything it shows.
+ * and faults, issue app configuration tokens, and reset. Token values and webhook URLs are masked in
+ * everything it shows, except the app credentials of GET /admin/apps and the configuration token pair
+ * that POST /admin/config-tokens issues (the one time it is shown, as on the platform's page).
  */
 import { z } from "zod";
 import { describeApp, upsertApp } from "./apps";
 import type { AdjustableClock } from "./clock";
+import { configTokenAnswer, describeConfigTokens, issueConfigTokens } from "./config-tokens";
 import { WebApiError, jsonResponse } from "./errors";
 import type { Router } from "./router";
 import { resetState } from "./store";
@@ -14,7 +17,7 @@ import type { EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { describeDeliveries } from "./events";
 import { describeVerification, verifyRequestUrl } from "./url-verification";
 import { METHODS } from "./methods";
-import { channelMessages, deleteChannel, findChannel, memberCount } from "./workspace";
+import { channelMessages, deleteChannel, findChannel, installingUserId, memberCount, memberIndexOf } from "./workspace";
 
 export interface AdminRuntime {
   state: EmulatorState;
@@ -104,6 +107,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       used_at: iso(t.usedAt),
       ...(t.exchangedFor ? { exchanged_for: maskToken(t.exchangedFor) } : {}),
     })),
+    config_tokens: describeConfigTokens(state, now, options.refreshGraceSeconds),
     channels: ws.channels
       .filter((c) => channelMessages(ws, c.id).length > 0)
       .map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
@@ -128,6 +132,7 @@ const ChannelBody = z.union([
   z.strictObject({ id: z.string().min(1), archived: z.boolean() }),
   z.strictObject({ id: z.string().min(1), deleted: z.literal(true) }),
 ]);
+const ConfigTokensBody = z.strictObject({ team_id: z.string().min(1).optional(), user_id: z.string().min(1).optional() });
 const ResetBody = z.object({
   users: z.number().int().min(1).max(1_000_000).optional(),
   seed: z.string().min(1).optional(),
@@ -220,6 +225,20 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     }
     channel.isArchived = body.archived;
     return ok({ channel: { id: channel.id, name: channel.name, is_archived: channel.isArchived } });
+  });
+
+  // "Generate Token" on the platform's "Your Apps" page: an app configuration token pair for a member of a
+  // workspace (by default the first workspace's primary owner, who installs apps from the consent page).
+  router.post("/admin/config-tokens", async (ctx) => {
+    const body = await readJson(ctx.request, ConfigTokensBody);
+    const ws = body.team_id === undefined ? runtime.state.workspace : runtime.state.workspaces.get(body.team_id);
+    if (!ws) throw new WebApiError("team_not_found", {}, { status: 404 });
+    const userId = body.user_id ?? installingUserId(ws);
+    // A person of the workspace: bot users have no "Your Apps" page.
+    const index = memberIndexOf(ws, userId);
+    if (index < 0 || index >= ws.userCount) throw new WebApiError("user_not_found", {}, { status: 404 });
+    const pair = issueConfigTokens(runtime.state, { teamId: ws.team.id, userId }, runtime.clock.now());
+    return ok(configTokenAnswer(pair));
   });
 
   router.post("/admin/reset", async (ctx) => {

@@ -1,4 +1,8 @@
-/** GET {base}/: the emulator's index page: its apps, an Install link for each, and the admin surface. */
+/**
+ * GET {base}/: the emulator's index page: its apps, an Install link for each, the admin surface, and how
+ * to get an app configuration token. The page has no script (its CSP allows none) and the admin surface
+ * takes only JSON, so issuing a token is a command to copy rather than a button.
+ */
 import { authorizeUrl } from "./apps";
 import { escapeHtml, htmlResponse, layout } from "./html";
 import type { RequestContext } from "./types";
@@ -22,6 +26,7 @@ export function showIndexPage(ctx: RequestContext): Response {
   const admin = ["apps", "state", "clock"]
     .map((p) => `<li><a href="${escapeHtml(`${baseUrl}/admin/${p}`)}">GET ${escapeHtml(`${baseUrl}/admin/${p}`)}</a></li>`)
     .join("");
+  const configTokenCommand = `curl -X POST -H 'Origin: ${new URL(baseUrl).origin}' -H 'Content-Type: application/json' -d '{}' ${baseUrl}/admin/config-tokens`;
   const others = [...state.workspaces.values()].filter((w) => w !== ws);
   const otherWorkspaces =
     others.length === 0
@@ -41,6 +46,9 @@ Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>${otherWorksp
 <table><thead><tr><th>App</th><th>Client ID</th><th>Token rotation</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Admin (development only)</h2>
 <ul>${admin}</ul>
+<h2>App configuration tokens</h2>
+<p class="meta">The <code>apps.manifest.*</code> methods take an app configuration token, which works for 12 hours and is renewed with <code>tooling.tokens.rotate</code>. Issue one for the workspace's primary owner with:</p>
+<pre style="white-space:pre-wrap;word-break:break-all"><code>${escapeHtml(configTokenCommand)}</code></pre>
 </div>`,
       { wide: true },
     ),

@@ -38,6 +38,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     apps: new Map(apps.map((app) => [app.id, app])),
     installations: new Map(),
     tokens: new Map(),
+    configTokens: new Map(),
     codes: new Map(),
     workspace: workspaces[0]!,
     workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
@@ -49,13 +50,15 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
 
 /**
  * Puts a state back to how it started (in place, so that everyone holding it sees the reset):
- * the configured apps, no installations, tokens or codes, a fresh workspace, no faults.
+ * the configured apps, no installations, tokens (app configuration tokens included) or codes, a fresh
+ * workspace, no faults.
  */
 export function resetState(state: EmulatorState, options: ResolvedOptions, shape: WorkspaceShape = options): void {
   const fresh = createState(options, shape);
   state.apps = fresh.apps;
   state.installations = fresh.installations;
   state.tokens = fresh.tokens;
+  state.configTokens = fresh.configTokens;
   state.codes = fresh.codes;
   state.workspace = fresh.workspace;
   state.workspaces = fresh.workspaces;

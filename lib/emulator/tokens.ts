@@ -43,7 +43,7 @@ export function tokenState(record: TokenRecord, now: number): TokenState {
 }
 
 /** Whether a used refresh token's grace period is over (it then counts as revoked). */
-export function isRefreshGraceOver(record: TokenRecord, now: number, graceSeconds: number): boolean {
+export function isRefreshGraceOver(record: Pick<TokenRecord, "usedAt">, now: number, graceSeconds: number): boolean {
   return record.usedAt !== undefined && now - record.usedAt > graceSeconds * 1000;
 }
 

@@ -12,10 +12,14 @@ export interface Clock {
   now(): number;
 }
 
-/** The platform's app manifest shape, reduced to the fields the emulator uses. */
+/**
+ * The platform's app manifest shape, reduced to the fields the emulator uses. Other keys (slash commands,
+ * interactivity, app home, …) are kept as given and come back from apps.manifest.export, as on the platform.
+ */
 export interface AppManifest {
-  display_information: { name: string; description?: string; background_color?: string };
-  features?: { bot_user?: { display_name?: string; always_online?: boolean } };
+  _metadata?: { major_version?: number; minor_version?: number };
+  display_information: { name: string; description?: string; background_color?: string; long_description?: string };
+  features?: { bot_user?: { display_name: string; always_online?: boolean } };
   oauth_config?: {
     redirect_urls?: string[];
     scopes?: { bot?: string[]; user?: string[] };
@@ -23,6 +27,8 @@ export interface AppManifest {
   settings?: {
     token_rotation_enabled?: boolean;
     org_deploy_enabled?: boolean;
+    socket_mode_enabled?: boolean;
+    is_hosted?: boolean;
     event_subscriptions?: { request_url?: string; bot_events?: string[]; user_events?: string[] };
   };
 }
@@ -171,6 +177,26 @@ export interface TokenRecord {
   exchangedFrom?: string;
 }
 
+/**
+ * An app configuration token, for the platform's App Manifest API (outside the spec). A developer generates a pair per
+ * workspace; it belongs to that member, not to an app or an installation, and works only for the
+ * apps.manifest.* methods. The access token (xoxe.xoxp-1-…) expires after 12 hours; the refresh token
+ * (xoxe-1-…) is exchanged once for a new pair by tooling.tokens.rotate.
+ */
+export interface ConfigTokenRecord {
+  value: string;
+  kind: "access" | "refresh";
+  teamId: string;
+  /** The member the token belongs to. */
+  userId: string;
+  issuedAt: number;
+  /** Access tokens only: epoch ms. */
+  expiresAt?: number;
+  /** Refresh tokens: when it was first used, and the pair that use issued (replayed in the grace period). */
+  usedAt?: number;
+  replacement?: { token: string; refreshToken: string };
+}
+
 /** An OAuth authorization code (single use, 10 minutes). */
 export interface AuthCode {
   code: string;
@@ -202,6 +228,8 @@ export interface EmulatorState {
   apps: Map<string, App>;
   installations: Map<string, Installation>;
   tokens: Map<string, TokenRecord>;
+  /** App configuration tokens (access and refresh) by value: apart from the OAuth tokens, which belong to installations. */
+  configTokens: Map<string, ConfigTokenRecord>;
   codes: Map<string, AuthCode>;
   /** The first workspace: where a consent page without a chosen workspace installs. */
   workspace: Workspace;
@@ -241,6 +269,8 @@ export interface MethodContext extends RequestContext {
   caller: Caller | null;
   /** Set for auth "client" methods: the app whose client_id and client_secret were given. */
   clientApp: App | null;
+  /** Set for auth "config" methods: the app configuration token presented (its workspace and member). */
+  developer: ConfigTokenRecord | null;
   /** The workspace the call is about: the caller's, else the first. */
   ws: Workspace;
 }
@@ -253,9 +283,10 @@ export interface MethodDefinition {
   /**
    * "token": a valid token is required (not_authed / invalid_auth / token_expired / token_revoked).
    * "client": client_id + client_secret (form or HTTP Basic) are checked by the handler's own rules.
+   * "config": an app configuration token (the apps.manifest.* methods); bot and user tokens are refused.
    * "none": no credentials.
    */
-  auth: "token" | "client" | "none";
+  auth: "token" | "client" | "config" | "none";
   /**
    * Whether a JSON body's parameters are read (the platform's json_input_supported: auth.test,
    * chat.postMessage, conversations.join). Other methods ignore a JSON body.

@@ -1,24 +1,26 @@
 /**
  * {base}/api/<method>: one Web API call. Resolves the method, reads the parameters, applies rate
- * limits, checks the credentials the method needs (token and scopes, or app credentials), runs the
- * handler and wraps its result in {"ok":true,...}. Errors are thrown as WebApiError and mapped by
- * errors.ts: HTTP 200 with ok:false, as the platform does.
+ * limits, checks the credentials the method needs (token and scopes, app credentials, or an app
+ * configuration token), runs the handler and wraps its result in {"ok":true,...}. Errors are thrown as
+ * WebApiError and mapped by errors.ts: HTTP 200 with ok:false, as the platform does.
  */
 import { findAppByClientId } from "./apps";
+import { refuseConfigToken, requireConfigToken } from "./config-tokens";
 import { requireClientApp, readClientCredentials, readParams, readToken } from "./request-params";
 import { WebApiError, jsonResponse } from "./errors";
 import { METHODS } from "./methods";
 import { enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "./store";
 import { requireAccessToken } from "./tokens";
-import type { App, Caller, MethodContext, MethodDefinition, RequestContext } from "./types";
+import type { App, Caller, ConfigTokenRecord, MethodContext, MethodDefinition, RequestContext } from "./types";
 
 export function findMethod(name: string): MethodDefinition | undefined {
   return METHODS.get(name);
 }
 
-/** The caller behind an access token, or the platform's token error. */
+/** The caller behind an access token, or the platform's token error (an app configuration token is no access token). */
 export function resolveCaller(ctx: RequestContext, token: string | undefined): Caller {
+  refuseConfigToken(ctx.state, token, ctx.clock.now());
   const record = requireAccessToken(ctx.state, token, ctx.clock.now());
   const installation = ctx.state.installations.get(record.installationId);
   const app = ctx.state.apps.get(record.appId);
@@ -40,12 +42,16 @@ function checkScopes(definition: MethodDefinition, caller: Caller): void {
 /**
  * The workspace and app a call counts against: the token's app whatever the token's state (the
  * platform rate-limits before it judges the token, so calls with a revoked or expired token still
- * count), else the app named by client_id. A call that names no known app (no token, an unknown
- * token) counts against nothing: it can only fail with not_authed or invalid_auth.
+ * count), else the app named by client_id. An app configuration token (or, for tooling.tokens.rotate,
+ * its refresh token) belongs to no app: its calls count against its developer in its workspace. A call
+ * that names nobody known (no token, an unknown token) counts against nothing: it can only fail with
+ * not_authed or invalid_auth.
  */
 function rateScopeOf(ctx: RequestContext, token: string | undefined, params: Record<string, string>) {
   const record = token ? ctx.state.tokens.get(token) : undefined;
   if (record) return { teamId: record.teamId, appId: record.appId };
+  const config = ctx.state.configTokens.get(token ?? "") ?? ctx.state.configTokens.get(params.refresh_token ?? "");
+  if (config) return { teamId: config.teamId, appId: `developer:${config.userId}` };
   const app = findAppByClientId(ctx.state, readClientCredentials(ctx.request, params).clientId);
   return app ? { teamId: ctx.state.workspace.team.id, appId: app.id } : undefined;
 }
@@ -89,15 +95,18 @@ async function callMethod(ctx: RequestContext, definition: MethodDefinition, par
 
   let caller: Caller | null = null;
   let clientApp: App | null = null;
+  let developer: ConfigTokenRecord | null = null;
   if (definition.auth === "token") {
     caller = resolveCaller(ctx, token);
     checkScopes(definition, caller);
   } else if (definition.auth === "client") {
     clientApp = requireClientApp(ctx.state, readClientCredentials(ctx.request, params));
+  } else if (definition.auth === "config") {
+    developer = requireConfigToken(ctx.state, token, ctx.clock.now());
   }
 
-  const ws = workspaceOf(ctx.state, caller?.installation.teamId);
-  const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp, ws };
+  const ws = workspaceOf(ctx.state, caller?.installation.teamId ?? developer?.teamId);
+  const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp, developer, ws };
   const body = await definition.handler(methodCtx);
   return jsonResponse({ ok: true, ...body }, 200, caller ? scopeHeaders(ctx, definition, token) : {});
 }
