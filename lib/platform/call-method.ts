@@ -35,6 +35,9 @@ export interface PlatformCallResult {
 
 export type ParamValue = string | number | boolean | undefined | null;
 
+/** Answers a request without the network: the embedded emulator, in the same process (see SessionRuntime). */
+export type PlatformTransport = (request: Request) => Promise<Response>;
+
 export interface CallMethodOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer …`; omitted for methods that authenticate with client credentials. */
@@ -44,6 +47,12 @@ export interface CallMethodOptions {
   httpMethod?: HttpMethod;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Answers in place of fetch. The request carries no signal: like the platform once a request has arrived,
+   * the transport finishes what it started whatever the caller does, and the caller stops waiting on the
+   * timeout or its own signal all the same.
+   */
+  transport?: PlatformTransport;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -137,8 +146,9 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
   let response: Response;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    response = await fetch(url, { method: httpMethod, headers, body, signal, redirect: "manual", cache: "no-store" });
-    bytes = new Uint8Array(await response.arrayBuffer());
+    ({ response, bytes } = options.transport
+      ? await untilAborted(readAnswer(options.transport(new Request(url, { method: httpMethod, headers, body }))), signal)
+      : await readAnswer(fetch(url, { method: httpMethod, headers, body, signal, redirect: "manual", cache: "no-store" })));
   } catch (error) {
     if (timeout.aborted) {
       throw new AppError("upstream_timeout", 504, `The platform did not answer ${options.method} within ${timeoutMs} ms.`);
@@ -166,6 +176,22 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
     ...(retryAfterS !== undefined ? { retryAfterS } : {}),
     wire,
   };
+}
+
+async function readAnswer(answer: Promise<Response>): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> }> {
+  const response = await answer;
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+/** `work`, or the signal's reason once it aborts, whichever comes first; `work` goes on regardless. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener("abort", stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
 }
 
 const UTF8 = new TextDecoder();

@@ -8,6 +8,7 @@ export {
   type HttpMethod,
   type ParamValue,
   type PlatformCallResult,
+  type PlatformTransport,
   type WireRequest,
 } from "./call-method";
 export { encodeCursorParam, readNextCursor } from "./cursor";

@@ -217,6 +217,7 @@ export async function callWithFreshToken(
       params: options.params ?? {},
       httpMethod: options.httpMethod ?? "POST",
       timeoutMs: runtime.timeoutMs,
+      ...(runtime.transport ? { transport: runtime.transport } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
