@@ -1,0 +1,22 @@
+// POST /api/app-config/apps/{appId}/exchange - Migration guide: exchange one long-lived token, then auth.test the original
+import { z } from "zod";
+import { exchangeForMigration } from "@/lib/app-config";
+import { appIdParam } from "@/lib/app-config/route-schemas";
+import { handleRoute, InstallationIdSchema, parseJsonBody, TokenKindSchema } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.object({
+  installation: InstallationIdSchema,
+  token: TokenKindSchema,
+  confirm: z.literal(true, { error: "confirm the exchange: the original token stops working and must not be revoked afterwards" }),
+});
+
+export const POST = handleRoute(
+  async (request, context) => {
+    const appId = await appIdParam(context);
+    const body = await parseJsonBody(request, Body);
+    return Response.json(await exchangeForMigration(appId, body.installation, body.token));
+  },
+  { mutating: true },
+);

@@ -1,0 +1,21 @@
+// POST /api/app-config/apps/{appId}/rotation - Turn token rotation on for the app, for good (confirm: true)
+import { z } from "zod";
+import { turnOnTokenRotation } from "@/lib/app-config";
+import { appIdParam } from "@/lib/app-config/route-schemas";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+// The platform cannot turn rotation off again, so the caller must say it understood.
+const Body = z.object({
+  confirm: z.literal(true, { error: "confirm turning token rotation on: it cannot be turned off, and tokens must then be refreshed every 12 hours" }),
+});
+
+export const POST = handleRoute(
+  async (request, context) => {
+    const appId = await appIdParam(context);
+    await parseJsonBody(request, Body);
+    return Response.json(await turnOnTokenRotation(appId));
+  },
+  { mutating: true },
+);

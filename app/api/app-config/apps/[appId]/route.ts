@@ -1,0 +1,12 @@
+// GET /api/app-config/apps/{appId} - One app's settings: credentials masked, scopes, events, rotation, manifest, installations
+import { getAppSettings } from "@/lib/app-config";
+import { appIdParam } from "@/lib/app-config/route-schemas";
+import { handleRoute } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+// A read that may rotate the configuration token (and reads app secrets' tails): refused to other sites.
+export const GET = handleRoute(
+  async (_request, context) => Response.json(await getAppSettings(await appIdParam(context)), { headers: { "cache-control": "no-store" } }),
+  { rejectCrossSite: true },
+);

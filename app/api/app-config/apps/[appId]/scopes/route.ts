@@ -1,0 +1,18 @@
+// POST /api/app-config/apps/{appId}/scopes - Replace the app's bot and user scopes in its manifest (installations then reinstall)
+import { z } from "zod";
+import { changeAppScopes } from "@/lib/app-config";
+import { appIdParam, ScopeListSchema } from "@/lib/app-config/route-schemas";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.object({ bot: ScopeListSchema, user: ScopeListSchema });
+
+export const POST = handleRoute(
+  async (request, context) => {
+    const appId = await appIdParam(context);
+    const { bot, user } = await parseJsonBody(request, Body);
+    return Response.json(await changeAppScopes(appId, bot, user));
+  },
+  { mutating: true },
+);

@@ -1,0 +1,8 @@
+// POST /api/app-config/apps/{appId}/verify - Send the app's event request URL a fresh url_verification challenge
+import { verifyAppRequestUrl } from "@/lib/app-config";
+import { appIdParam } from "@/lib/app-config/route-schemas";
+import { handleRoute } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handleRoute(async (_request, context) => Response.json(await verifyAppRequestUrl(await appIdParam(context))), { mutating: true });

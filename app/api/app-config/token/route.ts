@@ -1,0 +1,27 @@
+// POST /api/app-config/token - Paste an app configuration token pair (rotated at once, then sealed); DELETE - forget it
+import { z } from "zod";
+import { forgetConfigToken, getAppConfigRuntime, pasteConfigToken } from "@/lib/app-config";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.object({
+  token: z.string().trim().regex(/^xoxe\.xoxp-[A-Za-z0-9-]{8,300}$/, "an app configuration token (xoxe.xoxp-…)"),
+  refreshToken: z.string().trim().regex(/^xoxe-[A-Za-z0-9-]{8,300}$/, "its refresh token (xoxe-…)"),
+});
+
+export const POST = handleRoute(
+  async (request) => {
+    const { token, refreshToken } = await parseJsonBody(request, Body);
+    return Response.json({ ok: true, configToken: await pasteConfigToken(token, refreshToken, getAppConfigRuntime()) });
+  },
+  { mutating: true, maxBodyBytes: 4 * 1024 },
+);
+
+export const DELETE = handleRoute(
+  async () => {
+    await forgetConfigToken();
+    return Response.json({ ok: true });
+  },
+  { mutating: true },
+);

@@ -1,0 +1,145 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
+import { refreshTokenKey } from "@/lib/session";
+import { deleteConfigToken, readConfigToken, writeConfigToken, type StoredConfigToken } from "./config-token-store";
+import type { AppConfigRuntime } from "./runtime";
+import type { ConfigTokenView } from "./types";
+
+/**
+ * App configuration tokens: the pair a developer generates on the platform's "Your Apps" page to call the
+ * App Manifest API. The access token lives 12 hours and the refresh token is single use
+ * (tooling.tokens.rotate), so the console rotates before the access token expires, never sends a refresh
+ * token twice, and asks for a new paste when the platform refuses the refresh token.
+ */
+
+const RotateAnswer = z.object({
+  ok: z.literal(true),
+  token: z.string().regex(/^xoxe\.xoxp-/),
+  refresh_token: z.string().regex(/^xoxe-/),
+  team_id: z.string().optional(),
+  user_id: z.string().optional(),
+  iat: z.number(),
+  exp: z.number(),
+});
+
+/** Answers that mean the access token no longer works; a rotation may mend them. */
+const DEAD_TOKEN = new Set(["token_expired", "invalid_auth", "token_revoked"]);
+
+export const CONFIG_TOKEN_REQUIRED_MESSAGE =
+  "Against the platform, app settings are read and changed with an app configuration token: generate one on your Your Apps page (api.slack.com/apps, \"Your App Configuration Tokens\", Generate Token) for the workspace the app belongs to, and paste both the token and its refresh token.";
+
+export function toConfigTokenView(stored: StoredConfigToken): ConfigTokenView {
+  return {
+    maskedToken: maskToken(stored.token),
+    maskedRefreshToken: maskToken(stored.refreshToken),
+    expiresAt: stored.expiresAt,
+    rotatedAt: stored.rotatedAt,
+    teamId: stored.teamId ?? null,
+    userId: stored.userId ?? null,
+  };
+}
+
+function refused(reason: string): AppError {
+  return new AppError("config_token_refused", 409, `${reason} Paste a new app configuration token (generate one on your Your Apps page).`);
+}
+
+/**
+ * tooling.tokens.rotate, once per refresh token whoever asks: concurrent requests share one call, and a
+ * request that comes later with the same refresh token gets the pair it was exchanged for.
+ */
+function rotate(refreshToken: string, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
+  return runtime.coordinator.run(`app-config:${refreshTokenKey(refreshToken)}`, async () => {
+    const result = await callMethod({
+      baseUrl: runtime.upstream.baseUrl,
+      method: "tooling.tokens.rotate",
+      params: { refresh_token: refreshToken },
+      timeoutMs: runtime.timeoutMs,
+    });
+    throwIfRateLimited("tooling.tokens.rotate", result);
+    const code = platformErrorCode(result);
+    if (code === "invalid_refresh_token") {
+      throw refused("The platform refused the configuration refresh token (invalid_refresh_token): it was used already, or revoked.");
+    }
+    const answer = RotateAnswer.safeParse(result.body);
+    if (!answer.success) {
+      throw new AppError("platform_error", 502, `The platform answered tooling.tokens.rotate with ${code ?? `HTTP ${result.status}`}.`);
+    }
+    const rotatedAt = runtime.now();
+    const { token, refresh_token, team_id, user_id, iat, exp } = answer.data;
+    // Its lifetime, not its exp: the platform's clock need not agree with this server's.
+    return {
+      token,
+      refreshToken: refresh_token,
+      expiresAt: rotatedAt + Math.max(0, exp - iat) * 1000,
+      rotatedAt,
+      ...(team_id ? { teamId: team_id } : {}),
+      ...(user_id ? { userId: user_id } : {}),
+    };
+  });
+}
+
+/**
+ * Rotates and seals the new pair. A refused refresh token removes the kept pair (it can never work again).
+ * A kept result can be an old one (a cookie that came back late): its own refresh token is then rotated
+ * in turn, a few times at most, until the access token has time left.
+ */
+async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime, { pasted = false } = {}): Promise<StoredConfigToken> {
+  let next = stored;
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      next = await rotate(next.refreshToken, runtime);
+      if (next.expiresAt - runtime.now() > runtime.refreshWindowS * 1000) break;
+    }
+  } catch (error) {
+    // A refused paste leaves the pair kept before it, if any, alone.
+    if (!pasted && error instanceof AppError && error.code === "config_token_refused") await deleteConfigToken();
+    throw error;
+  }
+  await writeConfigToken(next);
+  return next;
+}
+
+/** A pasted pair: rotated at once, so the console knows when its access token expires and that the refresh token works. */
+export async function pasteConfigToken(token: string, refreshToken: string, runtime: AppConfigRuntime): Promise<ConfigTokenView> {
+  if (token === refreshToken) throw new AppError("invalid_config_token", 400, "The token and the refresh token are the same string: paste each in its own field.");
+  const stored = await rotateStored({ token, refreshToken, expiresAt: 0, rotatedAt: 0 }, runtime, { pasted: true });
+  return toConfigTokenView(stored);
+}
+
+export async function rotateConfigTokenNow(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
+  const stored = await readConfigToken();
+  if (!stored) throw new AppError("config_token_required", 409, "No app configuration token is kept in this browser: paste one first.");
+  return toConfigTokenView(await rotateStored(stored, runtime));
+}
+
+export async function currentConfigTokenView(): Promise<ConfigTokenView | null> {
+  const stored = await readConfigToken();
+  return stored ? toConfigTokenView(stored) : null;
+}
+
+export { deleteConfigToken as forgetConfigToken, readConfigToken };
+
+/**
+ * A call with the configuration token, kept fresh: rotated first when it expires within the refresh window,
+ * and rotated and retried once when the platform still says it is dead (its clock ran ahead of ours).
+ */
+export async function callWithConfigToken(
+  runtime: AppConfigRuntime,
+  call: (token: string) => Promise<PlatformCallResult>,
+): Promise<PlatformCallResult> {
+  let stored = await readConfigToken();
+  if (!stored) throw new AppError("config_token_required", 409, CONFIG_TOKEN_REQUIRED_MESSAGE);
+  if (stored.expiresAt - runtime.now() <= runtime.refreshWindowS * 1000) stored = await rotateStored(stored, runtime);
+  let result = await call(stored.token);
+  const code = platformErrorCode(result);
+  if (code && DEAD_TOKEN.has(code)) {
+    stored = await rotateStored(stored, runtime);
+    result = await call(stored.token);
+  }
+  const after = platformErrorCode(result);
+  if (after && DEAD_TOKEN.has(after)) throw refused(`The platform does not accept the configuration token (${after}), even after rotating it.`);
+  if (after === "not_allowed_token_type") throw refused("The pasted token is not an app configuration token (not_allowed_token_type).");
+  return result;
+}

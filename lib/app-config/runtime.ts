@@ -1,0 +1,29 @@
+import "server-only";
+import { getConfig, type Upstream } from "@/lib/config";
+import { getRefreshCoordinator, type RefreshCoordinator } from "@/lib/session";
+
+/** What lib/app-config needs from the outside world; tests build one with their own clock. */
+export interface AppConfigRuntime {
+  upstream: Upstream;
+  now(): number;
+  timeoutMs: number;
+  /** Rotate the configuration token when it expires within this many seconds. */
+  refreshWindowS: number;
+  /**
+   * The same coordinator as the installations' refresh tokens: a configuration refresh token is single use
+   * too, so concurrent requests (other tabs, other instances with REDIS_URL) share one rotation, and a late
+   * request still holding the old refresh token gets the pair that replaced it.
+   */
+  coordinator: RefreshCoordinator;
+}
+
+export function getAppConfigRuntime(): AppConfigRuntime {
+  const config = getConfig();
+  return {
+    upstream: config.upstream,
+    now: Date.now,
+    timeoutMs: config.upstreamTimeoutMs,
+    refreshWindowS: config.refreshWindowS,
+    coordinator: getRefreshCoordinator(),
+  };
+}

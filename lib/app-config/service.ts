@@ -1,0 +1,283 @@
+import "server-only";
+import { z } from "zod";
+import { getConfig } from "@/lib/config";
+import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { AppError } from "@/lib/http/app-error";
+import { callMethod, maskToken } from "@/lib/platform";
+import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews, type InstallationView, type TokenKind } from "@/lib/session";
+import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
+import { CONFIG_TOKEN_REQUIRED_MESSAGE, currentConfigTokenView, readConfigToken } from "./config-token";
+import { writeConfigToken } from "./config-token-store";
+import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
+import { reshapeManifest, withScopes, withTokenRotation } from "./manifest";
+import { manifestApiBackend } from "./manifest-api-backend";
+import { reinstallHref } from "./reinstall";
+import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
+import type {
+  AppChoice,
+  AppConfigOverview,
+  AppInstallation,
+  AppManifest,
+  AppSettingsView,
+  ConfigTokenView,
+  EmulatorTokenRecord,
+  ManifestChangeResult,
+  MaskedCredentials,
+  MigrationExchangeResult,
+} from "./types";
+
+/**
+ * What the app settings page does, whichever backend serves it: with a pasted configuration token the
+ * platform's App Manifest API (which the emulator implements too); without one, against the embedded
+ * emulator, its admin surface; against the platform without one, nothing until a token is pasted.
+ */
+export async function selectBackend(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppConfigBackend> {
+  if (await readConfigToken()) return manifestApiBackend(runtime);
+  if (runtime.upstream.kind === "emulator") return emulatorAdminBackend(runtime);
+  throw new AppError("config_token_required", 409, CONFIG_TOKEN_REQUIRED_MESSAGE);
+}
+
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((s) => right.has(s));
+}
+
+/** Which app of the console an app id is, by this session's installations of it. */
+function appKeyOf(views: InstallationView[]): InstallationView["app"]["key"] | undefined {
+  return views[0]?.app.key;
+}
+
+/**
+ * The credentials the backend reports, else, for an app this session installed, the ones this console is
+ * configured with (the platform's manifest API never returns them). Masked here: they never leave in clear.
+ */
+function maskedCredentials(record: AppRecord, views: InstallationView[]): MaskedCredentials | null {
+  const mask = (c: { clientId: string; clientSecret: string; signingSecret: string }, source: MaskedCredentials["source"]): MaskedCredentials => ({
+    clientId: c.clientId,
+    clientSecret: maskToken(c.clientSecret),
+    signingSecret: maskToken(c.signingSecret),
+    source,
+  });
+  if (record.credentials) return mask(record.credentials, "emulator-admin");
+  const config = getConfig();
+  const key = appKeyOf(views);
+  if (key === "console") return mask({ clientId: config.clientId, clientSecret: config.clientSecret, signingSecret: config.signingSecret }, "console-config");
+  if (key === "emulator-legacy" && config.upstream.kind === "emulator") return mask(defaultAppCredentials(config.emulator.seed, "legacy"), "console-config");
+  return null;
+}
+
+const AdminStateWire = z.object({
+  installations: z.array(z.object({ id: z.string(), app_id: z.string(), team_id: z.string() })),
+  tokens: z.array(
+    z.object({
+      kind: z.string(),
+      masked: z.string(),
+      state: z.string(),
+      rotating: z.boolean(),
+      installation_id: z.string(),
+      issued_at: z.string().nullable(),
+      exchanged_for: z.string().optional(),
+    }),
+  ),
+});
+
+/** With the embedded emulator: what it recorded of each installation's tokens (masked), by console installation id. */
+async function emulatorTokensByInstallation(runtime: AppConfigRuntime, appId: string, views: InstallationView[]): Promise<Map<string, EmulatorTokenRecord[]>> {
+  const found = new Map<string, EmulatorTokenRecord[]>();
+  if (runtime.upstream.kind !== "emulator" || views.length === 0) return found;
+  const answer = await callEmulatorAdmin(runtime, "state");
+  const state = AdminStateWire.safeParse(answer.body);
+  if (!state.success) return found;
+  for (const view of views) {
+    const upstream = state.data.installations.find((i) => i.app_id === appId && i.team_id === view.team.id);
+    if (!upstream) continue;
+    found.set(
+      view.id,
+      state.data.tokens
+        .filter((t) => t.installation_id === upstream.id && (t.kind === "bot" || t.kind === "user"))
+        .map((t) => ({ kind: t.kind, masked: t.masked, state: t.state, rotating: t.rotating, issuedAt: t.issued_at, exchangedFor: t.exchanged_for ?? null })),
+    );
+  }
+  return found;
+}
+
+function toAppInstallation(view: InstallationView, manifest: AppManifest, emulatorTokens: EmulatorTokenRecord[] | null): AppInstallation {
+  const { scopes } = reshapeManifest(manifest);
+  const tokens = (["bot", "user"] as const).flatMap((kind) => {
+    const token = view[kind];
+    return token ? [{ kind, masked: token.masked, rotating: token.rotating, expiresAt: token.expiresAt, revoked: token.revoked }] : [];
+  });
+  return {
+    id: view.id,
+    appKey: view.app.key,
+    team: view.team,
+    state: view.state,
+    tokens,
+    reinstallHref: reinstallHref(view.app.key, view.team.id, scopes.bot, scopes.user),
+    emulatorTokens,
+  };
+}
+
+async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime): Promise<AppSettingsView> {
+  const shape = reshapeManifest(record.manifest);
+  const views = (await getSessionInstallationViews()).filter((v) => v.app.id === record.appId);
+  const emulatorTokens = await emulatorTokensByInstallation(runtime, record.appId, views);
+  return {
+    ok: true,
+    backend: backend.kind,
+    appId: record.appId,
+    name: shape.name,
+    credentials: maskedCredentials(record, views),
+    redirectUrls: shape.redirectUrls,
+    scopes: shape.scopes,
+    events: { ...shape.events, verification: record.verification, canVerify: backend.verifyRequestUrl !== null && shape.events.requestUrl !== null },
+    tokenRotationEnabled: shape.tokenRotationEnabled,
+    manifest: record.manifest,
+    installations: views.map((v) => toAppInstallation(v, record.manifest, runtime.upstream.kind === "emulator" ? (emulatorTokens.get(v.id) ?? []) : null)),
+    configToken: await currentConfigTokenView(),
+  };
+}
+
+/** GET /api/app-config: which backend serves this browser, its configuration token, and the apps to open. */
+export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppConfigOverview> {
+  const configToken = await currentConfigTokenView();
+  const backend = configToken ? "manifest-api" : runtime.upstream.kind === "emulator" ? "emulator-admin" : null;
+  const views = await getSessionInstallationViews();
+  const listed = runtime.upstream.kind === "emulator" ? await emulatorAdminBackend(runtime).listApps() : [];
+  const apps: AppChoice[] = [];
+  for (const view of views) {
+    const appId = view.app.id;
+    if (!appId || apps.some((a) => a.appId === appId)) continue;
+    const name = listed.find((l) => l.appId === appId)?.name ?? (view.app.key === "emulator-legacy" ? "The emulator's legacy app" : "This console's app");
+    apps.push({ appId, name, source: "installation" });
+  }
+  for (const app of listed) if (!apps.some((a) => a.appId === app.appId)) apps.push({ appId: app.appId, name: app.name, source: "emulator" });
+  const consoleApp = listed.find((l) => l.clientId === getConfig().clientId)?.appId;
+  return {
+    ok: true,
+    upstream: runtime.upstream,
+    backend,
+    configToken,
+    apps,
+    defaultAppId: apps.find((a) => a.source === "installation")?.appId ?? consoleApp ?? null,
+    serverTime: runtime.now(),
+  };
+}
+
+/** GET /api/app-config/apps/{appId} */
+export async function getAppSettings(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
+  const backend = await selectBackend(runtime);
+  return settingsOf(backend, await backend.readApp(appId), runtime);
+}
+
+/**
+ * Replaces the manifest with a changed copy: validated first where the backend can (apps.manifest.validate
+ * is tier 3, update tier 1: a refusal should not spend the update's minute), then updated whole.
+ */
+async function changeManifest(appId: string, change: (manifest: AppManifest) => AppManifest, runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
+  const backend = await selectBackend(runtime);
+  const before = await backend.readApp(appId);
+  const next = change(before.manifest);
+  if (backend.validateManifest) {
+    const problems = await backend.validateManifest(appId, next);
+    if (problems.length > 0) throw new ManifestRefusedError(problems);
+  }
+  await backend.updateManifest(appId, next);
+  const was = reshapeManifest(before.manifest).scopes;
+  const now = reshapeManifest(next).scopes;
+  const settings = await settingsOf(backend, await backend.readApp(appId), runtime);
+  return { ok: true, permissionsUpdated: !sameScopes(was.bot, now.bot) || !sameScopes(was.user, now.user), settings };
+}
+
+/** POST /api/app-config/apps/{appId}/scopes: the app's bot and user scopes; installations get them by reinstalling. */
+export function changeAppScopes(appId: string, bot: string[], user: string[], runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ManifestChangeResult> {
+  if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes", 400, "An app needs at least one bot or user scope.");
+  return changeManifest(appId, (manifest) => withScopes(manifest, bot, user), runtime);
+}
+
+/** POST /api/app-config/apps/{appId}/rotation: token rotation on, for good (the platform cannot turn it off). */
+export function turnOnTokenRotation(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ManifestChangeResult> {
+  return changeManifest(appId, withTokenRotation, runtime);
+}
+
+/** POST /api/app-config/apps/{appId}/verify: a fresh url_verification challenge, where the backend can send one. */
+export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
+  const backend = await selectBackend(runtime);
+  if (!backend.verifyRequestUrl) {
+    throw new AppError(
+      "verify_not_available",
+      409,
+      "The platform's App Manifest API cannot send a request URL a new challenge: use Retry beside the Request URL on the app's Event Subscriptions page.",
+    );
+  }
+  await backend.verifyRequestUrl(appId);
+  return settingsOf(backend, await backend.readApp(appId), runtime);
+}
+
+const ConfigTokensAnswer = z.object({
+  ok: z.literal(true),
+  token: z.string(),
+  refresh_token: z.string(),
+  team_id: z.string(),
+  user_id: z.string(),
+  iat: z.number(),
+  exp: z.number(),
+});
+
+/**
+ * POST /api/app-config/token/generate: the emulator's stand-in for "Generate Token" on the platform's Your
+ * Apps page (POST /admin/config-tokens). The pair goes straight into the sealed cookie: the browser never
+ * sees it. The console's real path is the paste, which this only spares a copy and paste.
+ */
+export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ConfigTokenView> {
+  const answer = await callEmulatorAdmin(runtime, "config-tokens", {});
+  const pair = ConfigTokensAnswer.safeParse(answer.body);
+  if (!pair.success) throw new AppError("emulator_error", 502, "The emulator did not issue a configuration token.");
+  const now = runtime.now();
+  const stored = {
+    token: pair.data.token,
+    refreshToken: pair.data.refresh_token,
+    expiresAt: now + (pair.data.exp - pair.data.iat) * 1000,
+    rotatedAt: now,
+    teamId: pair.data.team_id,
+    userId: pair.data.user_id,
+  };
+  await writeConfigToken(stored);
+  return (await currentConfigTokenView())!;
+}
+
+function authTestOutcome(result: { ok: boolean; body: unknown }): { ok: boolean; error: string | null } {
+  const error = (result.body as { error?: unknown } | undefined)?.error;
+  return { ok: result.ok, error: result.ok ? null : typeof error === "string" ? error : "no_answer" };
+}
+
+/**
+ * Steps 2 and 4 of the rotation migration guide for one long-lived token: oauth.v2.exchange (through the
+ * session, which then holds the new expiring token and its refresh token, and no longer the original),
+ * then auth.test with the original, still in this request's memory, to confirm it no longer works. The
+ * original is never stored, answered or revoked: auth.revoke with it would revoke the whole installation.
+ */
+export async function exchangeForMigration(appId: string, installationId: string, kind: TokenKind, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<MigrationExchangeResult> {
+  const installation = (await getSessionInstallations()).find((i) => i.id === installationId && i.appId === appId);
+  if (!installation) throw new AppError("unknown_installation", 404, `This session holds no installation ${installationId} of app ${appId}.`);
+  const original = installation[kind];
+  if (!original) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+  if (original.refreshToken) throw new AppError("already_rotating", 409, `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.`);
+  const view = await exchangeSessionToken({ installationId, tokenKind: kind });
+  const originalTest = await callMethod({ baseUrl: runtime.upstream.baseUrl, token: original.value, method: "auth.test", timeoutMs: runtime.timeoutMs });
+  const replacementTest = await callAsInstallation({ installationId, tokenKind: kind, method: "auth.test" });
+  const replacement = view[kind];
+  return {
+    ok: true,
+    kind,
+    original: { masked: maskToken(original.value), authTest: authTestOutcome({ ok: originalTest.ok, body: originalTest.body }) },
+    replacement: {
+      masked: replacement?.masked ?? "",
+      expiresAt: replacement?.expiresAt ?? null,
+      maskedRefreshToken: replacement?.maskedRefreshToken ?? null,
+      authTest: authTestOutcome(replacementTest),
+    },
+    settings: await getAppSettings(appId, runtime),
+  };
+}
