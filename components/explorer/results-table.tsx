@@ -1,23 +1,35 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useDeferredValue, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
 import { PlatformText } from "@/components/platform-text";
-import { COLUMNS, searchTextOf, toRow, type CollectionKind } from "@/lib/explorer/items";
+import { COLUMNS, toRow, type CollectionKind } from "@/lib/explorer/items";
+import { nextSort, TableView, type TableSort } from "@/lib/explorer/table-view";
 
 const ROW_HEIGHT = 30;
 
 const TEMPLATES: Record<CollectionKind, string> = {
-  members: "7.5rem 9rem minmax(9rem,1.2fr) minmax(11rem,1.4fr) minmax(8rem,1fr) 9rem 4.5rem 4rem 4.5rem",
-  channels: "7.5rem 10rem 5rem 5.5rem 6.5rem minmax(10rem,1fr) minmax(10rem,1fr) 7rem",
+  members: "7.5rem 9rem minmax(9rem,1.2fr) minmax(11rem,1.4fr) minmax(8rem,1fr) 9rem 5.5rem 4.75rem 5.25rem",
+  channels: "7.5rem 10rem 6rem 6.5rem 7.5rem minmax(10rem,1fr) minmax(10rem,1fr) 7rem",
   items: "10rem 12rem minmax(12rem,1fr)",
 };
 
 /**
- * The members or channels of a page or of a whole walk. Only the rows in view are in the DOM
- * (@tanstack/react-virtual), and rows are reshaped from the platform's items as they scroll into view, so
- * 100,000 members scroll as smoothly as 50. `version` changes when `items` (appended in place while a walk
- * streams) grows.
+ * The width below which a table scrolls sideways rather than squeeze its columns: the sum of their least
+ * widths. Header and rows both take it, so that their columns line up however wide the panel is.
+ */
+const minWidthOf = (template: string) => `${[...template.matchAll(/([\d.]+)rem/g)].reduce((sum, [, rem]) => sum + Number(rem), 0)}rem`;
+const MIN_WIDTHS: Record<CollectionKind, string> = {
+  members: minWidthOf(TEMPLATES.members),
+  channels: minWidthOf(TEMPLATES.channels),
+  items: minWidthOf(TEMPLATES.items),
+};
+
+/**
+ * The members or channels of a page or of a whole walk, filtered in every column or in one, and sorted by
+ * a column (lib/explorer/table-view.ts). Only the rows in view are in the DOM (@tanstack/react-virtual),
+ * and rows are reshaped from the platform's items as they scroll into view, so 100,000 members scroll as
+ * smoothly as 50. `version` changes when `items` (appended in place while a walk streams) grows.
  */
 export function ResultsTable({
   kind,
@@ -32,24 +44,28 @@ export function ResultsTable({
   emptyText?: string;
 }) {
   const [filter, setFilter] = useState("");
-  const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
-  const searchTexts = useRef<{ source: readonly unknown[]; texts: string[] }>({ source: items, texts: [] });
+  const [filterColumn, setFilterColumn] = useState<string | null>(null);
+  const [sort, setSort] = useState<TableSort | null>(null);
+  const deferredFilter = useDeferredValue(filter);
   const scrollRef = useRef<HTMLDivElement>(null);
   const columns = COLUMNS[kind];
+  const noun = kind === "items" ? "rows" : kind;
 
-  const matches = useMemo(() => {
-    if (deferredFilter === "") return null;
-    const cache = searchTexts.current;
-    if (cache.source !== items) searchTexts.current = { source: items, texts: [] };
-    const texts = searchTexts.current.texts;
-    for (let i = texts.length; i < items.length; i++) texts.push(searchTextOf(toRow(kind, items[i])));
-    const found: number[] = [];
-    for (let i = 0; i < items.length; i++) if (texts[i]!.includes(deferredFilter)) found.push(i);
-    return found;
+  const view = useMemo(() => new TableView(kind, items), [kind, items]);
+  const rows = useMemo(
+    () => view.rows({ filter: deferredFilter, filterColumn, sort }),
     // `version` stands for the length of the array appended in place.
-  }, [deferredFilter, items, kind, version]);
+    [view, deferredFilter, filterColumn, sort, version],
+  );
+  const filtering = deferredFilter.trim() !== "";
 
-  const count = matches ? matches.length : items.length;
+  const onSort = useCallback((column: string) => {
+    setSort((current) => nextSort(current, column));
+    // A new order starts from its first row.
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, []);
+
+  const count = rows ? rows.length : items.length;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -68,12 +84,28 @@ export function ResultsTable({
             type="search"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
-            placeholder={`Filter ${kind === "items" ? "rows" : kind} by any column…`}
+            placeholder={`Filter ${noun} by ${filterColumn ?? "any column"}…`}
             className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
           />
         </label>
+        <label className="flex shrink-0 items-center gap-1.5 text-sm text-slate-600">
+          <span aria-hidden="true">in</span>
+          <span className="sr-only">Filter in column</span>
+          <select
+            value={filterColumn ?? ""}
+            onChange={(e) => setFilterColumn(e.target.value === "" ? null : e.target.value)}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-800 shadow-xs focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
+          >
+            <option value="">All columns</option>
+            {columns.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
         <p className="shrink-0 text-sm tabular-nums text-slate-600" data-testid="row-count">
-          {matches ? `${count.toLocaleString("en-US")} of ${items.length.toLocaleString("en-US")} rows` : `${count.toLocaleString("en-US")} rows`}
+          {filtering ? `${count.toLocaleString("en-US")} of ${items.length.toLocaleString("en-US")} rows` : `${count.toLocaleString("en-US")} rows`}
         </p>
       </div>
       <div
@@ -84,32 +116,72 @@ export function ResultsTable({
         data-testid="results-scroll"
         className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-white text-xs"
       >
-        <div role="rowgroup" className="sticky top-0 z-10 min-w-max border-b border-slate-200 bg-slate-100 font-medium text-slate-600">
-          <div role="row" aria-rowindex={1} className="grid" style={{ gridTemplateColumns: template }}>
-            {columns.map((c) => (
-              <div role="columnheader" key={c} className="truncate px-2 py-1.5">
-                {c}
-              </div>
-            ))}
-          </div>
+        <div
+          role="rowgroup"
+          className="sticky top-0 z-10 border-b border-slate-200 bg-slate-100 font-medium text-slate-600"
+          style={{ minWidth: MIN_WIDTHS[kind] }}
+        >
+          <HeaderRow columns={columns} template={template} sort={sort} onSort={onSort} />
         </div>
-        <div role="rowgroup" className="relative min-w-max" style={{ height: virtualizer.getTotalSize() }}>
+        <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize(), minWidth: MIN_WIDTHS[kind] }}>
           {virtualizer.getVirtualItems().map((v) => (
             <TableRow
               key={v.key}
               position={v.index}
               start={v.start}
               kind={kind}
-              item={items[matches ? matches[v.index]! : v.index]}
+              item={items[rows ? rows[v.index]! : v.index]}
               template={template}
             />
           ))}
         </div>
-        {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{matches ? "No row matches the filter." : emptyText}</p>}
+        {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{filtering ? "No row matches the filter." : emptyText}</p>}
       </div>
     </div>
   );
 }
+
+/**
+ * Each header is a button that cycles its column through ascending, descending and the platform's order
+ * (the WAI-ARIA sortable table pattern: `aria-sort` on the sorted column's header only).
+ */
+const HeaderRow = memo(function HeaderRow({
+  columns,
+  template,
+  sort,
+  onSort,
+}: {
+  columns: readonly string[];
+  template: string;
+  sort: TableSort | null;
+  onSort: (column: string) => void;
+}) {
+  return (
+    <div role="row" aria-rowindex={1} className="grid" style={{ gridTemplateColumns: template }}>
+      {columns.map((c) => {
+        const direction = sort?.column === c ? sort.direction : undefined;
+        return (
+          <div role="columnheader" key={c} aria-label={c} aria-sort={direction} className="min-w-0">
+            <button
+              type="button"
+              aria-label={`Sort by ${c}`}
+              onClick={() => onSort(c)}
+              className={`group flex w-full items-center gap-1 px-2 py-1.5 text-left font-medium hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-500 ${direction ? "text-slate-900" : ""}`}
+            >
+              <span className="truncate">{c}</span>
+              <span
+                aria-hidden="true"
+                className={`shrink-0 text-[10px] leading-none ${direction ? "text-emerald-700" : "text-slate-400 opacity-0 group-hover:opacity-100 group-focus-visible:opacity-100"}`}
+              >
+                {direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}
+              </span>
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+});
 
 const TableRow = memo(function TableRow({
   position,

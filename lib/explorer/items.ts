@@ -13,13 +13,6 @@ export interface Collection {
   items: unknown[];
 }
 
-/** The columns of each kind of row, in table and CSV order. */
-export const COLUMNS: Record<CollectionKind, readonly string[]> = {
-  members: ["id", "name", "real_name", "email", "title", "tz", "is_admin", "is_bot", "deleted"],
-  channels: ["id", "name", "is_private", "is_archived", "num_members", "topic", "purpose", "created"],
-  items: ["id", "name", "value"],
-};
-
 export type Row = Record<string, string>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -36,6 +29,49 @@ export function findCollection(body: unknown): Collection | null {
   return null;
 }
 
+/** Reads a field of an item, or of an object inside it, without trusting its shape. */
+const fieldOf = (v: unknown, key: string): unknown => (isRecord(v) ? v[key] : undefined);
+
+/** Channels carry topic and purpose as objects with a `value`. */
+const valueOf = (v: unknown): unknown => (isRecord(v) ? v.value : v);
+
+/** Each column of each kind of row, and where it comes from in the platform's item, in table and CSV order. */
+const CELLS: Record<CollectionKind, Readonly<Record<string, (item: unknown) => unknown>>> = {
+  members: {
+    id: (m) => fieldOf(m, "id"),
+    name: (m) => fieldOf(m, "name"),
+    real_name: (m) => fieldOf(m, "real_name") ?? fieldOf(fieldOf(m, "profile"), "real_name"),
+    email: (m) => fieldOf(fieldOf(m, "profile"), "email"),
+    title: (m) => fieldOf(fieldOf(m, "profile"), "title"),
+    tz: (m) => fieldOf(m, "tz"),
+    is_admin: (m) => fieldOf(m, "is_admin"),
+    is_bot: (m) => fieldOf(m, "is_bot"),
+    deleted: (m) => fieldOf(m, "deleted"),
+  },
+  channels: {
+    id: (c) => fieldOf(c, "id"),
+    name: (c) => fieldOf(c, "name"),
+    is_private: (c) => fieldOf(c, "is_private"),
+    is_archived: (c) => fieldOf(c, "is_archived"),
+    num_members: (c) => fieldOf(c, "num_members"),
+    topic: (c) => valueOf(fieldOf(c, "topic")),
+    purpose: (c) => valueOf(fieldOf(c, "purpose")),
+    created: (c) => fieldOf(c, "created"),
+  },
+  // Another method's array: objects show their id and name, anything else (strings, numbers) its value.
+  items: {
+    id: (i) => fieldOf(i, "id"),
+    name: (i) => fieldOf(i, "name"),
+    value: (i) => (isRecord(i) ? undefined : i),
+  },
+};
+
+export const COLUMNS: Record<CollectionKind, readonly string[]> = {
+  members: Object.keys(CELLS.members),
+  channels: Object.keys(CELLS.channels),
+  items: Object.keys(CELLS.items),
+};
+
 const text = (v: unknown): string => {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
@@ -43,38 +79,23 @@ const text = (v: unknown): string => {
   return JSON.stringify(v);
 };
 
-/** Channels carry topic and purpose as objects with a `value`. */
-const valueOf = (v: unknown): string => (isRecord(v) ? text(v.value) : text(v));
+/**
+ * One cell as the platform sent it, numbers and booleans still typed, so the table can sort by value; an
+ * unknown column reads as missing.
+ */
+export function cellValueOf(kind: CollectionKind, column: string, item: unknown): unknown {
+  return CELLS[kind][column]?.(item);
+}
+
+/** One cell as the table shows it. */
+export function cellTextOf(kind: CollectionKind, column: string, item: unknown): string {
+  return text(cellValueOf(kind, column, item));
+}
 
 export function toRow(kind: CollectionKind, item: unknown): Row {
-  const r = isRecord(item) ? item : { value: item };
-  if (kind === "members") {
-    const profile = isRecord(r.profile) ? r.profile : {};
-    return {
-      id: text(r.id),
-      name: text(r.name),
-      real_name: text(r.real_name ?? profile.real_name),
-      email: text(profile.email),
-      title: text(profile.title),
-      tz: text(r.tz),
-      is_admin: text(r.is_admin),
-      is_bot: text(r.is_bot),
-      deleted: text(r.deleted),
-    };
-  }
-  if (kind === "channels") {
-    return {
-      id: text(r.id),
-      name: text(r.name),
-      is_private: text(r.is_private),
-      is_archived: text(r.is_archived),
-      num_members: text(r.num_members),
-      topic: valueOf(r.topic),
-      purpose: valueOf(r.purpose),
-      created: text(r.created),
-    };
-  }
-  return { id: text(r.id), name: text(r.name), value: isRecord(item) ? "" : text(item) };
+  const row: Row = {};
+  for (const [column, read] of Object.entries(CELLS[kind])) row[column] = text(read(item));
+  return row;
 }
 
 /** Lower-cased text of a row, so the filter is one `includes` per row. */
