@@ -5,6 +5,7 @@ const LINKS = [
   { href: "/explorer", label: "API explorer" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/events", label: "Events" },
+  { href: "/settings", label: "App settings" },
 ] as const;
 
 export function SiteNav() {

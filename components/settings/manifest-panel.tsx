@@ -1,0 +1,68 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { BUTTON, Panel } from "@/components/explorer/ui";
+import { PlatformJson } from "@/components/platform-text";
+import { SegmentedControl } from "@/components/segmented-control";
+import type { AppSettingsView } from "@/lib/app-config/types";
+import { toYaml } from "@/lib/app-config/yaml";
+import { manifestFileName } from "./format";
+
+type Format = "json" | "yaml";
+
+/** Saves text as a file, from the manifest the page already holds (no route to navigate to). */
+function download(text: string, fileName: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The app's manifest as JSON or YAML, to read and to download. */
+export function ManifestPanel({ settings }: { settings: AppSettingsView }) {
+  const [format, setFormat] = useState<Format>("json");
+  const json = useMemo(() => `${JSON.stringify(settings.manifest, null, 2)}\n`, [settings.manifest]);
+  const yaml = useMemo(() => toYaml(settings.manifest), [settings.manifest]);
+  return (
+    <Panel
+      title="App manifest"
+      actions={
+        <>
+          <button type="button" className={BUTTON.secondary} onClick={() => download(json, manifestFileName(settings.name, "json"), "application/json")}>
+            Download JSON
+          </button>
+          <button type="button" className={BUTTON.secondary} onClick={() => download(yaml, manifestFileName(settings.name, "yaml"), "application/yaml")}>
+            Download YAML
+          </button>
+        </>
+      }
+    >
+      <div className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <SegmentedControl
+            label="Manifest format"
+            options={[
+              { value: "json", label: "JSON" },
+              { value: "yaml", label: "YAML" },
+            ]}
+            value={format}
+            onChange={setFormat}
+            className="bg-slate-100 text-sm"
+          />
+          <p className="text-xs text-slate-500">
+            {settings.backend === "manifest-api" ? "As apps.manifest.export answered." : "As the emulator keeps it."} It holds no secret.
+          </p>
+        </div>
+        <pre
+          aria-label={`Manifest as ${format.toUpperCase()}`}
+          className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+          tabIndex={0}
+        >
+          {format === "json" ? <PlatformJson value={settings.manifest} /> : yaml}
+        </pre>
+      </div>
+    </Panel>
+  );
+}
