@@ -9,6 +9,7 @@ import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
 import { consoleFirstLoadSuite } from "./suites/console-first-load";
+import { consolePickerSuite } from "./suites/console-picker";
 import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
@@ -21,6 +22,7 @@ const SUITES: BenchSuite[] = [
   consoleProxySuite,
   consoleFetchAllSuite,
   consoleFirstLoadSuite,
+  consolePickerSuite,
   consoleEventViewersSuite,
   consoleSoakSuite,
   consoleScrollSuite,

@@ -4,17 +4,23 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
+import { summarizeAnswer } from "@/lib/explorer/answer-summary";
+import { findMethod, isPaginated } from "@/lib/explorer/catalog";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
-import { callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
+import { buildCall, callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, withoutPagingFields, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { installationName } from "@/lib/session/installation-name";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
+import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
 import { useFetchAll, type PageTiming } from "@/lib/swr/use-fetch-all";
+import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
+import type { HistoryEntry } from "@/lib/explorer/history";
 import { useSession } from "@/lib/swr/use-session";
+import { AnswerNotes } from "./answer-notes";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { HistoryPanel } from "./history-panel";
 import { JsonViewer } from "./json-viewer";
@@ -23,10 +29,10 @@ import { PaginationPanel } from "./pagination-panel";
 import { RequestForm, type InstallationOption } from "./request-form";
 import { RequestInspector } from "./request-inspector";
 import { ResultsTable } from "./results-table";
-import { BUTTON, formatBytes, Panel } from "./ui";
+import { BUTTON, Badge, formatBytes, Panel } from "./ui";
 
 /** Methods safe to call again on reload: reads only. */
-const READ_ONLY_METHOD = /\.(list|info|history)$|^auth\.test$/;
+const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
 
 function download(name: string, type: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -35,6 +41,29 @@ function download(name: string, type: string, text: string) {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The outcome of a call to a method that does not page: its status, and where its answer is. */
+function AnswerStatus({ result, reinstall }: { result: ApiCallResult; reinstall: string | null }) {
+  const body = result.body as { ok?: unknown; error?: unknown; message?: unknown; warning?: unknown };
+  const ok = body.ok === true;
+  return (
+    <Panel title="Answer">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <Badge tone={ok ? "ok" : result.status === 429 ? "warn" : "error"}>{ok ? "ok: true" : `ok: false · ${typeof body.error === "string" ? body.error : `HTTP ${result.status}`}`}</Badge>
+        {typeof body.warning === "string" && <Badge tone="warn">warning: {body.warning}</Badge>}
+        <span className="text-slate-600">
+          {summarizeAnswer(result.status, result.body, result.retryAfterS)} · {formatBytes(result.bytes)}. The whole answer is in the JSON view below.
+        </span>
+        {!ok && typeof body.message === "string" && <p className="w-full text-slate-700">{body.message}</p>}
+        {reinstall && (
+          <a href={reinstall} className={BUTTON.primary}>
+            Reinstall
+          </a>
+        )}
+      </div>
+    </Panel>
+  );
 }
 
 /** The explorer: one request form, a walk by hand or a walk of everything, and what went over the wire. */
@@ -56,17 +85,36 @@ export function Explorer() {
   const fetchAll = useFetchAll();
   const history = useRequestHistory();
   const session = useSession();
+  const { data: catalog } = useMethodCatalog();
+  const { data: emulated } = useEmulatorMethods(session.data?.upstream.kind);
+  // A history entry put back in the form: its answer's summary is shown until the next call.
+  const [restored, setRestored] = useState<HistoryEntry | null>(null);
 
   const installations: InstallationOption[] = useMemo(
     () =>
       (session.data?.installations ?? []).map((i) => ({
         id: i.id,
         label: `${installationName(i.team, i.app.key)} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
-        hasBot: i.bot !== null,
-        hasUser: i.user !== null,
+        view: i,
       })),
     [session.data],
   );
+
+  const catalogMethod = catalog ? findMethod(catalog, request.method) : undefined;
+  // Paginated as the catalog says, or (for a method outside it) as the emulator describes it.
+  const paginated = catalogMethod ? isPaginated(catalogMethod) : (emulated?.get(request.method)?.paginated ?? false);
+  const methodKnown = catalogMethod !== undefined || (catalog !== undefined && (session.data?.upstream.kind !== "emulator" || emulated !== undefined));
+  const argTypes = useMemo(() => new Map((catalogMethod?.args ?? []).map((a) => [a.name, a.type] as const)), [catalogMethod]);
+
+  // A shared URL of a method that does not page: its cursor and limit become ordinary parameters, once the
+  // catalog says so (the form has no cursor or limit fields for it).
+  const normalized = useRef(false);
+  const openedWith = useRef(search.get("method"));
+  useEffect(() => {
+    if (normalized.current || !methodKnown) return;
+    normalized.current = true;
+    if (!paginated && openedWith.current === request.method) setRequest((r) => withoutPagingFields(r));
+  }, [methodKnown, paginated, request.method]);
 
   // The installation named in the URL, or the first one the session has.
   useEffect(() => {
@@ -77,14 +125,23 @@ export function Explorer() {
   const send = useCallback(
     async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
       const sending = { ...base, cursor };
+      if (!paginatedRef.current) {
+        // The hidden cursor and limit fields of a method that does not page are not sent.
+        sending.cursor = "";
+        sending.limit = "";
+      }
       setRequest(sending);
       setMode("page");
       window.history.replaceState(null, "", `?${toSearchParams(sending).toString()}`);
-      const answer = await trigger({ method: sending.method, query: callQuery(sending) });
-      const count = findCollection(answer.body)?.items.length;
+      const answer = await trigger(buildCall(sending, argTypes));
+      const collection = findCollection(answer.body);
+      const count = collection?.items.length;
       const body = answer.body as { ok?: unknown; error?: unknown };
       const page = pageNumber(nextStack);
       setResult(answer);
+      setRestored(null);
+      // A list opens on its table; anything else (auth.test, chat.postMessage, an error) on its JSON.
+      setTab(collection ? "table" : "json");
       setSent(sending);
       setStack(nextStack);
       setPageCounts((counts) => [...counts.slice(0, page - 1), count ?? 0]);
@@ -97,16 +154,26 @@ export function Explorer() {
         method: sending.method,
         installation: sending.installation,
         tokenKind: sending.tokenKind,
+        httpMethod: sending.httpMethod,
+        encoding: sending.encoding,
         params: methodParams(sending),
+        kind: "call",
         status: answer.status,
         ok: body?.ok === true,
         ...(typeof body?.error === "string" ? { error: body.error } : {}),
         ms: answer.upstreamMs ?? answer.roundTripMs,
         ...(count !== undefined ? { count } : {}),
+        summary: summarizeAnswer(answer.status, answer.body, answer.retryAfterS),
       });
     },
-    [trigger, history],
+    [trigger, history, argTypes],
   );
+
+  // Until the catalog has said whether the method pages, what the request holds is sent as it is.
+  const paginatedRef = useRef(true);
+  useEffect(() => {
+    paginatedRef.current = !methodKnown || paginated;
+  }, [methodKnown, paginated]);
 
   const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
   const sendForm = useCallback(() => {
@@ -164,14 +231,38 @@ export function Explorer() {
   const autoSent = useRef(false);
   const openedWithMethod = useRef(search.get("method") !== null);
   useEffect(() => {
-    if (autoSent.current || !openedWithMethod.current || request.installation === "" || !READ_ONLY_METHOD.test(request.method)) return;
+    if (autoSent.current || !openedWithMethod.current || !methodKnown || request.installation === "" || !READ_ONLY_METHOD.test(request.method)) return;
     if (!installations.some((i) => i.id === request.installation)) return;
     autoSent.current = true;
     sendForm();
-  }, [installations, request, sendForm]);
+  }, [installations, request, sendForm, methodKnown]);
 
   const all = fetchAll.state;
   const showAll = mode === "all" && all !== null;
+
+  // A Fetch all goes into the history once it ends (done, cancelled or failed), as a walk of its own.
+  const recordedWalk = useRef<number | null>(null);
+  useEffect(() => {
+    if (!all || !walk || all.status === "running" || all.status === "waiting" || recordedWalk.current === all.runId) return;
+    recordedWalk.current = all.runId;
+    history.add({
+      id: `all-${all.runId}-${all.startedAt}`,
+      at: all.startedAt,
+      method: all.method,
+      installation: walk.request.installation,
+      tokenKind: walk.request.tokenKind,
+      httpMethod: "GET",
+      params: { ...methodParams(walk.request), max_pages: String(walk.maxPages) },
+      kind: "all",
+      status: all.status === "error" ? 0 : 200,
+      ok: all.status !== "error",
+      ...(all.error ? { error: all.error } : {}),
+      ms: (all.endedAt ?? Date.now()) - all.startedAt,
+      count: all.items.length,
+      pages: all.pages,
+      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${all.items.length.toLocaleString("en-US")} ${all.field} in ${all.pages} pages`,
+    });
+  }, [all, all?.status, walk, history]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
   const pageCollection = useMemo(() => (result ? findCollection(result.body) : null), [result]);
@@ -196,6 +287,9 @@ export function Explorer() {
   const noInstallation = session.data !== undefined && installations.length === 0;
   const walking = all?.status === "running" || all?.status === "waiting";
   const sentInstallation = session.data?.installations.find((i) => i.id === sent?.installation);
+  const sentCatalogMethod = catalog && sent ? findMethod(catalog, sent.method) : undefined;
+  // The walk by hand is for paginated methods; any other answer gets a line of status instead.
+  const sentPaginated = sent ? (sentCatalogMethod ? isPaginated(sentCatalogMethod) : (emulated?.get(sent.method)?.paginated ?? pageCollection !== null)) : paginated;
 
   return (
     <div className="space-y-4">
@@ -227,6 +321,10 @@ export function Explorer() {
         request={request}
         onChange={setRequest}
         installations={installations}
+        catalog={catalog}
+        catalogMethod={catalogMethod}
+        emulated={emulated}
+        paginated={paginated}
         onSend={sendForm}
         onFetchAll={startFetchAll}
         maxPages={maxPages}
@@ -252,9 +350,29 @@ export function Explorer() {
               ]}
             />
           )}
+          {restored && (
+            <p role="status" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+              Restored from history: <span className="font-mono">{restored.method}</span>
+              {restored.summary ? <> answered <span className="font-mono">{restored.summary}</span></> : null} at {new Date(restored.at).toLocaleTimeString()}.{" "}
+              {restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
+            </p>
+          )}
+          {result && !showAll && sent && (
+            <AnswerNotes
+              body={result.body}
+              method={sent.method}
+              catalog={catalog}
+              catalogMethod={sentCatalogMethod}
+              tokenKind={sent.tokenKind}
+              installation={sentInstallation}
+              onUseMethod={(name) => setRequest((r) => ({ ...r, method: name }))}
+            />
+          )}
           {showAll ? (
             <FetchAllPanel state={all} maxPages={walk?.maxPages ?? DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
-          ) : (
+          ) : result && !sentPaginated ? (
+            <AnswerStatus result={result} reinstall={pageError === "needs_reinstall" && sentInstallation ? reinstallHref(sentInstallation) : null} />
+          ) : !result && !paginated ? null : (
             <PaginationPanel
               pageNumber={page}
               sentCursor={currentCursor(stack)}
@@ -325,7 +443,7 @@ export function Explorer() {
           {showAll && walk ? (
             <RequestInspector result={null} walk={{ method: walk.request.method, params: methodParams(walk.request), maxPages: walk.maxPages }} />
           ) : (
-            <RequestInspector result={result} />
+            <RequestInspector result={result} knownMethod={sentCatalogMethod !== undefined} />
           )}
           <PageTimings timings={showAll ? all.timings : pageTimings} />
           <HistoryPanel
@@ -336,13 +454,17 @@ export function Explorer() {
                 method: entry.method,
                 installation: entry.installation,
                 tokenKind: entry.tokenKind,
+                httpMethod: entry.httpMethod ?? "GET",
+                encoding: entry.encoding ?? "form",
                 cursor: entry.params.cursor ?? "",
                 limit: entry.params.limit ?? "",
                 extra: Object.entries(entry.params)
-                  .filter(([k]) => k !== "cursor" && k !== "limit")
+                  .filter(([k]) => k !== "cursor" && k !== "limit" && !(entry.kind === "all" && k === "max_pages"))
                   .map(([key, value]) => ({ key, value })),
               };
+              if (entry.kind === "all" && entry.params.max_pages) setMaxPages(entry.params.max_pages);
               setRequest(restored);
+              setRestored(entry);
             }}
           />
         </aside>

@@ -3,7 +3,7 @@
 import type { HistoryEntry } from "@/lib/explorer/history";
 import { BUTTON, formatMs, Panel } from "./ui";
 
-/** This tab's calls, newest first, without tokens; a click puts one back in the form. */
+/** This tab's calls and Fetch all runs, newest first, without tokens, each with what it answered; a click puts one back in the form. */
 export function HistoryPanel({ entries, onPick, onClear }: { entries: HistoryEntry[]; onPick(entry: HistoryEntry): void; onClear(): void }) {
   return (
     <Panel
@@ -34,10 +34,13 @@ export function HistoryPanel({ entries, onPick, onClear }: { entries: HistoryEnt
                   <span className={`h-2 w-2 rounded-full ${e.ok ? "bg-emerald-500" : "bg-rose-500"}`}>
                     <span className="sr-only">{e.ok ? "ok" : "error"}</span>
                   </span>
-                  <span className="truncate">
-                    <span className="font-mono font-medium text-slate-900">{e.method}</span>{" "}
-                    <span className="font-mono text-slate-500">{params}</span>
-                    {e.error && <span className="ml-1 font-mono text-rose-600">{e.error}</span>}
+                  <span className="min-w-0">
+                    <span className="block truncate">
+                      {e.kind === "all" && <span className="mr-1 rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">Fetch all</span>}
+                      {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
+                      <span className="font-mono font-medium text-slate-900">{e.method}</span> <span className="font-mono text-slate-500">{params}</span>
+                    </span>
+                    <span className={`block truncate font-mono ${e.ok ? "text-slate-600" : "text-rose-700"}`}>{e.summary ?? e.error ?? (e.ok ? "ok" : "error")}</span>
                   </span>
                   <span className="font-mono tabular-nums text-slate-500">
                     {e.count !== undefined ? `${e.count} · ` : ""}

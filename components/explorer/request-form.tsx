@@ -1,26 +1,51 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { isValidMethod, SUGGESTED_METHODS, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { reinstallHref } from "@/components/installations/install-href";
+import { SegmentedControl } from "@/components/segmented-control";
+import { nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
+import { isValidMethod, withParam, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
+import type { InstallationView } from "@/lib/session/installation";
+import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
+import { ArgumentForm, formArguments } from "./argument-form";
+import { MethodDetails } from "./method-details";
+import { MethodPicker } from "./method-picker";
 import { BUTTON, INPUT } from "./ui";
 
 export interface InstallationOption {
   id: string;
   label: string;
-  hasBot: boolean;
-  hasUser: boolean;
+  view: InstallationView;
 }
 
 interface Props {
   request: ExplorerRequest;
   onChange(request: ExplorerRequest): void;
   installations: InstallationOption[];
+  /** The platform's method catalog, once loaded. */
+  catalog: readonly CatalogMethod[] | undefined;
+  /** The request's method in the catalog (undefined while loading or when it is not there). */
+  catalogMethod: CatalogMethod | undefined;
+  /** The embedded emulator's own list of its methods (undefined against the real platform). */
+  emulated: ReadonlyMap<string, EmulatedMethod> | undefined;
+  /** Whether the method is cursor-paginated (the catalog says so, or the emulator does). */
+  paginated: boolean;
   onSend(): void;
   onFetchAll(): void;
   maxPages: string;
   onMaxPagesChange(value: string): void;
   busy: boolean;
   walking: boolean;
+}
+
+type Transport = "GET" | "POST-form" | "POST-json";
+
+const transportOf = (r: ExplorerRequest): Transport => (r.httpMethod === "GET" ? "GET" : r.encoding === "json" ? "POST-json" : "POST-form");
+
+/** The transport a method's catalog entry suggests: its documented verb, and a JSON body when it takes one. */
+export function defaultTransport(method: CatalogMethod): Pick<ExplorerRequest, "httpMethod" | "encoding"> {
+  const httpMethod = method.verbs[0] ?? "POST";
+  return { httpMethod, encoding: httpMethod === "POST" && method.encodings.includes("json") ? "json" : "form" };
 }
 
 /**
@@ -37,18 +62,46 @@ function useSendShortcut(): string {
   return shortcut;
 }
 
-/** Method, token, parameters, and the two ways to call: Send (one call) and Fetch all (every page). */
-export function RequestForm({ request, onChange, installations, onSend, onFetchAll, maxPages, onMaxPagesChange, busy, walking }: Props) {
+/** Before sending: a method whose scopes the chosen token lacks, with a reinstall that asks for one of them. */
+function ScopeWarning({ method, request, installation }: { method: CatalogMethod; request: ExplorerRequest; installation: InstallationView | undefined }) {
+  const token = installation?.[request.tokenKind];
+  if (!installation || !token) return null;
+  const check = scopeCheck(method, request.tokenKind, token.scopes);
+  if (check.ok) return null;
+  const wanted = check.missing[0]!;
+  const href =
+    request.tokenKind === "bot"
+      ? reinstallHref(installation, [...(installation.bot?.scopes ?? []), wanted])
+      : reinstallHref(installation, installation.bot?.scopes ?? [], [...(installation.user?.scopes ?? []), wanted]);
+  return (
+    <div role="note" aria-label="Scope warning" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      <p>
+        <span className="font-mono">{method.name}</span> needs <span className="font-mono">{check.missing.join(" or ")}</span>, which this {request.tokenKind} token
+        was not granted{method.scopes.byTokenKind ? "" : " (the reference lists one set of scopes for every kind of token, so this may be a legacy scope)"}. You can still send it.
+      </p>
+      <a href={href} className="font-medium text-amber-950 underline">
+        Reinstall with {wanted}
+      </a>
+    </div>
+  );
+}
+
+/** Method, token, transport and arguments, and the two ways to call: Send (one call) and Fetch all (every page). */
+export function RequestForm({ request, onChange, installations, catalog, catalogMethod, emulated, paginated, onSend, onFetchAll, maxPages, onMaxPagesChange, busy, walking }: Props) {
   const ids = useId();
   const methodValid = isValidMethod(request.method);
   const canCall = methodValid && request.installation !== "";
-  const selected = installations.find((i) => i.id === request.installation);
+  const selected = installations.find((i) => i.id === request.installation)?.view;
   const shortcut = useSendShortcut();
   const set = (patch: Partial<ExplorerRequest>) => onChange({ ...request, ...patch });
-  const setPair = (i: number, patch: Partial<ParamPair>) =>
-    set({ extra: request.extra.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
-  // A key per parameter row that survives removing the rows above it (an index key would hand one row's
-  // focus and input state to the next). Rows replaced from outside (history, URL) keep keys by position.
+
+  const catalogArgNames = useMemo(() => new Set(catalogMethod ? formArguments(catalogMethod).map((a) => a.name) : []), [catalogMethod]);
+  const argValues = useMemo(() => new Map(request.extra.map((p) => [p.key, p.value])), [request.extra]);
+  // Free parameters: every pair the argument form does not show, with its index in the request.
+  const free = request.extra.map((pair, index) => ({ pair, index })).filter(({ pair }) => pair.free === true || !catalogArgNames.has(pair.key));
+
+  // A key per free row that survives removing the rows above it (an index key would hand one row's focus and
+  // input state to the next).
   const rowKeys = useRef<{ pairs: readonly ParamPair[]; keys: number[] }>({ pairs: [], keys: [] });
   const nextRowKey = useRef(0);
   if (rowKeys.current.pairs !== request.extra) {
@@ -57,6 +110,7 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
     }
     rowKeys.current.pairs = request.extra;
   }
+  const setPair = (i: number, patch: Partial<ParamPair>) => set({ extra: request.extra.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
   const removePair = (i: number) => {
     rowKeys.current.keys = rowKeys.current.keys.filter((_, j) => j !== i);
     const extra = request.extra.filter((_, j) => j !== i);
@@ -64,47 +118,73 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
     set({ extra });
   };
 
+  const tokenScopes = { kind: request.tokenKind, granted: selected?.[request.tokenKind]?.scopes ?? null };
+  const notInCatalog = catalog !== undefined && methodValid && request.method !== "" && !catalogMethod;
+  const suggestions = notInCatalog && catalog ? nearestMethodNames(catalog, request.method) : [];
+
   return (
     <form
       aria-label="Request"
-      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       onSubmit={(e) => {
         e.preventDefault();
         if (canCall && !busy) onSend();
       }}
     >
-      <div className="grid gap-3 md:grid-cols-[minmax(14rem,1.3fr)_minmax(12rem,1fr)_auto_auto]">
+      <div className="grid gap-3 md:grid-cols-[minmax(14rem,1.4fr)_minmax(12rem,1fr)_auto_auto]">
         <div>
           <label htmlFor={`${ids}-method`} className="mb-1 block text-xs font-medium text-slate-600">
             Method
           </label>
-          <input
+          <MethodPicker
             id={`${ids}-method`}
-            list={`${ids}-methods`}
             value={request.method}
-            onChange={(e) => set({ method: e.target.value.trim() })}
-            spellCheck={false}
-            autoComplete="off"
-            aria-invalid={!methodValid}
-            className={`${INPUT} font-mono ${methodValid ? "" : "border-rose-400 focus:border-rose-500 focus:ring-rose-500/30"}`}
+            catalog={catalog}
+            invalid={request.method !== "" && !methodValid}
+            describedBy={`${ids}-method-note`}
+            onChange={(method) => set({ method })}
+            onPick={(method) =>
+              // A new method starts from its first page; a limit set for a paging method stays for another one.
+              onChange({ ...request, method: method.name, ...defaultTransport(method), cursor: "", limit: method.pagination ? request.limit : "" })
+            }
+            details={(method) => <MethodDetails method={method} token={tokenScopes} emulated={emulated} />}
           />
-          <datalist id={`${ids}-methods`}>
-            {SUGGESTED_METHODS.map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-          {!methodValid && <p className="mt-1 text-xs text-rose-600">Letters, digits and dots only, for example users.list.</p>}
+          <p id={`${ids}-method-note`} className="mt-1 text-xs text-slate-500">
+            {request.method === "" ? (
+              "Type to search the platform's methods, or a method's name."
+            ) : !methodValid ? (
+              <span className="text-rose-700">Letters, digits and dots only, for example users.list.</span>
+            ) : notInCatalog ? (
+              <>
+                Not in the platform&apos;s catalog: sent as typed.
+                {suggestions.length > 0 && (
+                  <>
+                    {" "}
+                    Did you mean{" "}
+                    {suggestions.map((name, i) => (
+                      <span key={name}>
+                        {i > 0 && ", "}
+                        <button type="button" className="font-mono text-emerald-800 underline" onClick={() => set({ method: name })}>
+                          {name}
+                        </button>
+                      </span>
+                    ))}
+                    ?
+                  </>
+                )}
+              </>
+            ) : catalogMethod ? (
+              catalogMethod.summary
+            ) : (
+              "Type to search the platform's methods."
+            )}
+          </p>
         </div>
         <div>
           <label htmlFor={`${ids}-installation`} className="mb-1 block text-xs font-medium text-slate-600">
             Installation
           </label>
-          <select
-            id={`${ids}-installation`}
-            value={request.installation}
-            onChange={(e) => set({ installation: e.target.value })}
-            className={INPUT}
-          >
+          <select id={`${ids}-installation`} value={request.installation} onChange={(e) => set({ installation: e.target.value })} className={INPUT}>
             {installations.length === 0 && <option value="">No installation yet</option>}
             {installations.map((i) => (
               <option key={i.id} value={i.id}>
@@ -117,22 +197,14 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
           <legend className="mb-1 block text-xs font-medium text-slate-600">Token</legend>
           <div className="flex rounded-md border border-slate-300 p-0.5 text-sm shadow-xs">
             {(["bot", "user"] as const).map((kind) => {
-              const missing = selected !== undefined && !(kind === "bot" ? selected.hasBot : selected.hasUser);
+              const missing = selected !== undefined && selected[kind] === null;
               return (
                 <label
                   key={kind}
                   title={missing ? `This installation has no ${kind} token` : undefined}
-                  className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-300" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
+                  className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-400" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
                 >
-                  <input
-                    type="radio"
-                    name={`${ids}-token`}
-                    value={kind}
-                    checked={request.tokenKind === kind}
-                    disabled={missing}
-                    onChange={() => set({ tokenKind: kind })}
-                    className="sr-only"
-                  />
+                  <input type="radio" name={`${ids}-token`} value={kind} checked={request.tokenKind === kind} disabled={missing} onChange={() => set({ tokenKind: kind })} className="sr-only" />
                   {kind}
                 </label>
               );
@@ -142,89 +214,87 @@ export function RequestForm({ request, onChange, installations, onSend, onFetchA
         <div className="flex items-end gap-2">
           <button type="submit" className={BUTTON.primary} disabled={!canCall || busy} title={`Send (${shortcut})`}>
             Send
-            <kbd aria-hidden className="rounded bg-emerald-700/60 px-1 font-mono text-[10px] font-normal">
+            <kbd aria-hidden className="rounded bg-emerald-900/40 px-1 font-mono text-[10px] font-normal">
               {shortcut}
             </kbd>
           </button>
-          <button type="button" className={BUTTON.secondary} disabled={!canCall || walking} onClick={onFetchAll}>
-            Fetch all
-          </button>
+          {paginated && (
+            <button type="button" className={BUTTON.secondary} disabled={!canCall || walking} onClick={onFetchAll}>
+              Fetch all
+            </button>
+          )}
         </div>
       </div>
 
-      <div className="mt-4 grid gap-3 md:grid-cols-[minmax(0,2fr)_7rem_7rem]">
-        <div>
-          <label htmlFor={`${ids}-cursor`} className="mb-1 block text-xs font-medium text-slate-600">
-            cursor
-          </label>
-          <input
-            id={`${ids}-cursor`}
-            value={request.cursor}
-            onChange={(e) => set({ cursor: e.target.value })}
-            placeholder="(first page)"
-            spellCheck={false}
-            autoComplete="off"
-            className={`${INPUT} font-mono`}
-          />
-        </div>
-        <div>
-          <label htmlFor={`${ids}-limit`} className="mb-1 block text-xs font-medium text-slate-600">
-            limit
-          </label>
-          <input
-            id={`${ids}-limit`}
-            value={request.limit}
-            onChange={(e) => set({ limit: e.target.value })}
-            inputMode="numeric"
-            placeholder="default"
-            className={`${INPUT} font-mono`}
-          />
-        </div>
-        <div>
-          <label htmlFor={`${ids}-max-pages`} className="mb-1 block text-xs font-medium text-slate-600">
-            Page cap
-          </label>
-          <input
-            id={`${ids}-max-pages`}
-            value={maxPages}
-            onChange={(e) => onMaxPagesChange(e.target.value.replace(/\D/g, ""))}
-            inputMode="numeric"
-            title="Fetch all stops after this many pages"
-            className={`${INPUT} font-mono`}
-          />
-        </div>
+      {catalogMethod && <ScopeWarning method={catalogMethod} request={request} installation={selected} />}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <SegmentedControl
+          label="Verb and body"
+          className="bg-slate-100 text-sm"
+          value={transportOf(request)}
+          onChange={(t) => set(t === "GET" ? { httpMethod: "GET" } : { httpMethod: "POST", encoding: t === "POST-json" ? "json" : "form" })}
+          options={[
+            { value: "GET", label: "GET" },
+            { value: "POST-form", label: "POST form" },
+            { value: "POST-json", label: "POST JSON" },
+          ]}
+        />
+        <p className="text-xs text-slate-500">
+          {request.httpMethod === "GET"
+            ? "Parameters in the query string, the token in the Authorization header."
+            : request.encoding === "json"
+              ? "A JSON body (Content-Type: application/json), the token in the Authorization header."
+              : "A form-encoded body, the token in the Authorization header."}
+          {catalogMethod && request.httpMethod === "POST" && request.encoding === "json" && !catalogMethod.encodings.includes("json") && (
+            <span className="text-amber-800"> The catalog says {catalogMethod.name} takes form-encoded arguments only.</span>
+          )}
+        </p>
       </div>
 
-      <div className="mt-3 space-y-2">
-        {request.extra.map((pair, i) => (
-          <div key={rowKeys.current.keys[i]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
+      {paginated && (
+        <div className="grid gap-3 md:grid-cols-[minmax(0,2fr)_7rem_7rem]">
+          <div>
+            <label htmlFor={`${ids}-cursor`} className="mb-1 block text-xs font-medium text-slate-600">
+              cursor
+            </label>
+            <input id={`${ids}-cursor`} value={request.cursor} onChange={(e) => set({ cursor: e.target.value })} placeholder="(first page)" spellCheck={false} autoComplete="off" className={`${INPUT} font-mono`} />
+          </div>
+          <div>
+            <label htmlFor={`${ids}-limit`} className="mb-1 block text-xs font-medium text-slate-600">
+              limit
+            </label>
+            <input id={`${ids}-limit`} value={request.limit} onChange={(e) => set({ limit: e.target.value })} inputMode="numeric" placeholder="default" className={`${INPUT} font-mono`} />
+          </div>
+          <div>
+            <label htmlFor={`${ids}-max-pages`} className="mb-1 block text-xs font-medium text-slate-600">
+              Page cap
+            </label>
             <input
-              aria-label={`Parameter ${i + 1} name`}
-              value={pair.key}
-              onChange={(e) => setPair(i, { key: e.target.value })}
-              placeholder="name"
-              spellCheck={false}
+              id={`${ids}-max-pages`}
+              value={maxPages}
+              onChange={(e) => onMaxPagesChange(e.target.value.replace(/\D/g, ""))}
+              inputMode="numeric"
+              title="Fetch all stops after this many pages"
               className={`${INPUT} font-mono`}
             />
-            <input
-              aria-label={`Parameter ${i + 1} value`}
-              value={pair.value}
-              onChange={(e) => setPair(i, { value: e.target.value })}
-              placeholder="value"
-              spellCheck={false}
-              className={`${INPUT} font-mono`}
-            />
-            <button
-              type="button"
-              aria-label={`Remove parameter ${i + 1}`}
-              onClick={() => removePair(i)}
-              className={BUTTON.ghost}
-            >
+          </div>
+        </div>
+      )}
+
+      {catalogMethod && <ArgumentForm method={catalogMethod} values={argValues} onChange={(name, value) => onChange(withParam(request, name, value))} />}
+
+      <div className="space-y-2">
+        {free.map(({ pair, index }) => (
+          <div key={rowKeys.current.keys[index]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
+            <input aria-label={`Parameter ${index + 1} name`} value={pair.key} onChange={(e) => setPair(index, { key: e.target.value })} placeholder="name" spellCheck={false} className={`${INPUT} font-mono`} />
+            <input aria-label={`Parameter ${index + 1} value`} value={pair.value} onChange={(e) => setPair(index, { value: e.target.value })} placeholder="value" spellCheck={false} className={`${INPUT} font-mono`} />
+            <button type="button" aria-label={`Remove parameter ${index + 1}`} onClick={() => removePair(index)} className={BUTTON.ghost}>
               ✕
             </button>
           </div>
         ))}
-        <button type="button" onClick={() => set({ extra: [...request.extra, { key: "", value: "" }] })} className="text-sm font-medium text-emerald-700 hover:underline">
+        <button type="button" onClick={() => set({ extra: [...request.extra, { key: "", value: "", free: true }] })} className="text-sm font-medium text-emerald-800 hover:underline">
           + Add parameter
         </button>
         <p className="text-xs text-slate-500">

@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { buildCurl } from "@/lib/explorer/curl";
+import { SegmentedControl } from "@/components/segmented-control";
+import { buildCurl, isJsonBody } from "@/lib/explorer/curl";
+import { buildJavaScriptSnippet, buildPythonSnippet } from "@/lib/explorer/snippets";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { BUTTON, Badge, formatBytes, formatMs, Panel } from "./ui";
 
@@ -13,9 +15,17 @@ function queryFields(url: string): Array<[string, string]> {
   }
 }
 
-function FieldTable({ fields }: { fields: Array<[string, string]> }) {
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function FieldTable({ fields, label }: { fields: Array<[string, string]>; label?: string }) {
   return (
-    <table className="mt-1 w-full font-mono text-xs">
+    <table className="mt-1 w-full font-mono text-xs" aria-label={label}>
       <tbody>
         {fields.map(([k, v], i) => (
           <tr key={`${k}-${i}`} className="align-top">
@@ -39,9 +49,16 @@ export interface WalkSummary {
  * What went over the wire for the last call, with the token masked, and the same request as curl. While a
  * Fetch all is shown it says what the walk asked for instead: its many upstream calls happen on the server.
  */
-export function RequestInspector({ result, walk = null }: { result: ApiCallResult | null; walk?: WalkSummary | null }) {
+export function RequestInspector({ result, walk = null, knownMethod = false }: { result: ApiCallResult | null; walk?: WalkSummary | null; knownMethod?: boolean }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const [language, setLanguage] = useState<"curl" | "javascript" | "python">("curl");
   const curl = useMemo(() => (!walk && result?.wire ? buildCurl(result.wire) : null), [result, walk]);
+  const snippet = useMemo(() => {
+    if (walk || !result?.wire) return null;
+    if (language === "javascript") return buildJavaScriptSnippet(result.wire, { knownMethod });
+    if (language === "python") return buildPythonSnippet(result.wire);
+    return curl;
+  }, [curl, language, result, walk, knownMethod]);
   const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -139,7 +156,14 @@ export function RequestInspector({ result, walk = null }: { result: ApiCallResul
                   </tbody>
                 </table>
               </div>
-              {result.wire.body !== undefined ? (
+              {result.wire.body !== undefined && isJsonBody(result.wire) ? (
+                <div>
+                  <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">JSON body</h3>
+                  <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs" data-testid="inspector-body">
+                    {prettyJson(result.wire.body)}
+                  </pre>
+                </div>
+              ) : result.wire.body !== undefined ? (
                 <div>
                   <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Form body</h3>
                   <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs" data-testid="inspector-body">
@@ -155,10 +179,29 @@ export function RequestInspector({ result, walk = null }: { result: ApiCallResul
                   </div>
                 )
               )}
+              {Object.keys(result.headers).length > 0 && (
+                <div>
+                  <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Response headers</h3>
+                  <FieldTable fields={Object.entries(result.headers)} label="Response headers" />
+                </div>
+              )}
               <div>
-                <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">curl</h3>
-                <pre className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100" data-testid="curl-preview">
-                  {curl}
+                <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
+                  <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">As code</h3>
+                  <SegmentedControl
+                    label="Code language"
+                    className="bg-slate-100 text-xs"
+                    value={language}
+                    onChange={setLanguage}
+                    options={[
+                      { value: "curl", label: "curl" },
+                      { value: "javascript", label: "@slack/web-api" },
+                      { value: "python", label: "slack_sdk" },
+                    ]}
+                  />
+                </div>
+                <pre className="whitespace-pre-wrap break-all rounded bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100" data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}>
+                  {snippet}
                 </pre>
                 <p className="mt-1 text-xs text-slate-500">
                   Export <code className="font-mono">TOKEN</code> first: the console never shows its value.

@@ -56,6 +56,12 @@ function urlArgument(url: string): string {
   return `${shellQuote(u.toString() + sep)}"${tail}"`;
 }
 
+/** Whether the request's body is JSON (its Content-Type says so). */
+export function isJsonBody(wire: WireRequest): boolean {
+  const type = Object.entries(wire.headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "";
+  return type.toLowerCase().includes("application/json");
+}
+
 export function buildCurl(wire: WireRequest): string {
   const lines = [`curl -sS -X ${wire.method.toUpperCase()} ${urlArgument(wire.url)}`];
   for (const [name, value] of Object.entries(wire.headers)) {
@@ -68,7 +74,10 @@ export function buildCurl(wire: WireRequest): string {
     if (lower === "cookie") continue;
     lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
-  if (wire.body) {
+  if (wire.body && isJsonBody(wire)) {
+    // A JSON body carries no credential (the console drops them): it goes as it was sent.
+    lines.push(`--data ${shellQuote(wire.body)}`);
+  } else if (wire.body) {
     const { plain, secrets } = splitForm(wire.body);
     if (plain) lines.push(`--data ${shellQuote(plain)}`);
     for (const key of secrets) lines.push(`--data-urlencode "${key}=$${SECRET_FIELDS[key]}"`);

@@ -1,4 +1,4 @@
-import { isCredentialKey, type TokenKind } from "./params";
+import { isCredentialKey, type BodyEncoding, type HttpVerb, type TokenKind } from "./params";
 
 /**
  * The session's request history. It is kept in sessionStorage (this tab, until it closes) and holds no
@@ -12,14 +12,22 @@ export interface HistoryEntry {
   method: string;
   installation: string;
   tokenKind: TokenKind;
+  /** How it was sent (absent in entries from before POST: GET). */
+  httpMethod?: HttpVerb;
+  encoding?: BodyEncoding;
   params: Record<string, string>;
+  /** "all" for a Fetch all run (count and pages are the walk's); a single call otherwise. */
+  kind?: "call" | "all";
   /** Upstream HTTP status. */
   status: number;
   ok: boolean;
   error?: string;
   ms: number;
-  /** Items in the page, when it carried a collection. */
+  /** Items in the page (or the walk), when it carried a collection. */
   count?: number;
+  pages?: number;
+  /** What the answer said, in a line: "ok · 50 members · more pages", "missing_scope · needs chat:write". */
+  summary?: string;
 }
 
 export const HISTORY_KEY = "switchboard.explorer.history";

@@ -5,17 +5,24 @@
  */
 
 import { isCredentialKey } from "@/lib/platform/credential-params";
-export type TokenKind = "bot" | "user";
+import type { ArgumentType, BodyEncoding, HttpVerb, TokenKind } from "./catalog/types";
+
+export type { BodyEncoding, HttpVerb, TokenKind };
 
 export interface ParamPair {
   key: string;
   value: string;
+  /** Added as a free parameter row: it stays one even when its name is one of the method's arguments. */
+  free?: boolean;
 }
 
 export interface ExplorerRequest {
   method: string;
   installation: string;
   tokenKind: TokenKind;
+  httpMethod: HttpVerb;
+  /** The body's encoding when httpMethod is POST. */
+  encoding: BodyEncoding;
   cursor: string;
   limit: string;
   /** Free key/value pairs, in the order the user wrote them. */
@@ -23,10 +30,9 @@ export interface ExplorerRequest {
 }
 
 export const METHOD_NAME = /^[A-Za-z0-9.]+$/;
-export const SUGGESTED_METHODS = ["users.list", "conversations.list", "auth.test", "users.info", "conversations.info"] as const;
 
 /** Query keys of /api/call itself, which a free parameter must not shadow. */
-const RESERVED_KEYS = new Set(["installation", "token", "cursor", "limit"]);
+const RESERVED_KEYS = new Set(["installation", "token"]);
 
 // Credentials never enter the URL, the history or a request from the page.
 export { isCredentialKey };
@@ -39,22 +45,40 @@ export const EMPTY_REQUEST: ExplorerRequest = {
   method: "users.list",
   installation: "",
   tokenKind: "bot",
+  httpMethod: "GET",
+  encoding: "form",
   cursor: "",
   limit: "50",
   extra: [],
 };
 
-/** The method's parameters as sent: cursor and limit when set, then the free pairs (credentials dropped). */
+/**
+ * The method's parameters as sent: limit when set, the other pairs (credentials dropped), then the cursor.
+ * The limit and cursor fields of a paginated method win over pairs of the same name.
+ */
 export function methodParams(request: Pick<ExplorerRequest, "cursor" | "limit" | "extra">): Record<string, string> {
   const params: Record<string, string> = {};
   if (request.limit.trim() !== "") params.limit = request.limit.trim();
   for (const { key, value } of request.extra) {
     const k = key.trim();
     if (k === "" || isCredentialKey(k) || RESERVED_KEYS.has(k)) continue;
+    if ((k === "limit" && "limit" in params) || (k === "cursor" && request.cursor !== "")) continue;
     params[k] = value;
   }
   if (request.cursor !== "") params.cursor = request.cursor;
   return params;
+}
+
+/**
+ * A method that does not page has no cursor or limit fields: values there (from a shared URL, or left by a
+ * paginated method) become ordinary parameters, shown where the form shows its arguments.
+ */
+export function withoutPagingFields(request: ExplorerRequest): ExplorerRequest {
+  if (request.cursor === "" && request.limit === "") return request;
+  let next: ExplorerRequest = { ...request, cursor: "", limit: "" };
+  if (request.limit !== "") next = withParam(next, "limit", request.limit);
+  if (request.cursor !== "") next = withParam(next, "cursor", request.cursor);
+  return next;
 }
 
 const PARAM_PREFIX = "p.";
@@ -65,6 +89,7 @@ export function toSearchParams(request: ExplorerRequest): URLSearchParams {
   search.set("method", request.method);
   if (request.installation) search.set("installation", request.installation);
   search.set("as", request.tokenKind);
+  if (request.httpMethod === "POST") search.set("verb", request.encoding === "json" ? "POST-json" : "POST");
   for (const [key, value] of Object.entries(methodParams(request))) search.append(PARAM_PREFIX + key, value);
   return search;
 }
@@ -75,6 +100,8 @@ export function fromSearchParams(search: URLSearchParams): ExplorerRequest {
     method: isValidMethod(method) ? method : EMPTY_REQUEST.method,
     installation: search.get("installation") ?? "",
     tokenKind: search.get("as") === "user" ? "user" : "bot",
+    httpMethod: search.get("verb")?.startsWith("POST") ? "POST" : "GET",
+    encoding: search.get("verb") === "POST-json" ? "json" : "form",
     cursor: "",
     limit: "",
     extra: [],
@@ -97,4 +124,70 @@ export function callQuery(request: ExplorerRequest, extra: Record<string, string
   const query = new URLSearchParams({ installation: request.installation, token: request.tokenKind });
   for (const [key, value] of Object.entries({ ...methodParams(request), ...extra })) query.set(key, value);
   return query.toString();
+}
+
+/** The types the catalog gives a method's arguments, by name: how a JSON body writes each value. */
+export type ArgumentTypes = ReadonlyMap<string, ArgumentType>;
+
+/**
+ * A value as a JSON body carries it: numbers and booleans as such, `blocks`-like arguments as the JSON they
+ * hold. A value that is not what its type says goes as the string it is: the platform decides.
+ */
+export function jsonValue(type: ArgumentType | undefined, value: string): unknown {
+  const text = value.trim();
+  if ((type === "integer" && /^-?\d+$/.test(text)) || (type === "number" && text !== "" && Number.isFinite(Number(text)))) return Number(text);
+  if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+  if (type === "json") {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/** What the explorer sends to /api/call/{method}: a GET with the parameters in the query, or a POST with a body. */
+export interface CallRequest {
+  method: string;
+  httpMethod: HttpVerb;
+  query: string;
+  body?: string;
+  contentType?: string;
+}
+
+export function buildCall(request: ExplorerRequest, types: ArgumentTypes = new Map()): CallRequest {
+  if (request.httpMethod === "GET") return { method: request.method, httpMethod: "GET", query: callQuery(request) };
+  const query = new URLSearchParams({ installation: request.installation, token: request.tokenKind }).toString();
+  const params = methodParams(request);
+  if (request.encoding === "json") {
+    const body = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, jsonValue(types.get(key), value)]));
+    return { method: request.method, httpMethod: "POST", query, body: JSON.stringify(body), contentType: "application/json; charset=utf-8" };
+  }
+  return { method: request.method, httpMethod: "POST", query, body: new URLSearchParams(params).toString(), contentType: "application/x-www-form-urlencoded" };
+}
+
+/** Why a value is not what its argument's type says, or null. Shown before sending; the call still goes. */
+export function argumentProblem(type: ArgumentType, value: string): string | null {
+  const text = value.trim();
+  if (text === "") return null;
+  if (type === "integer" && !/^-?\d+$/.test(text)) return "expects an integer";
+  if (type === "number" && !Number.isFinite(Number(text))) return "expects a number";
+  if (type === "boolean" && !["true", "false", "1", "0"].includes(text)) return "expects true or false";
+  if (type === "json") {
+    try {
+      JSON.parse(text);
+    } catch {
+      return "is not valid JSON";
+    }
+  }
+  return null;
+}
+
+/** A request with one parameter set (appended when new) or, with an empty value, removed. */
+export function withParam(request: ExplorerRequest, key: string, value: string): ExplorerRequest {
+  const at = request.extra.findIndex((p) => p.key === key);
+  if (value === "") return at < 0 ? request : { ...request, extra: request.extra.filter((_, i) => i !== at) };
+  if (at < 0) return { ...request, extra: [...request.extra, { key, value }] };
+  return { ...request, extra: request.extra.map((p, i) => (i === at ? { key, value } : p)) };
 }

@@ -45,6 +45,11 @@ export interface CallMethodOptions {
   method: string;
   params?: Record<string, ParamValue>;
   httpMethod?: HttpMethod;
+  /**
+   * A POST's arguments as a JSON body (Content-Type: application/json), which write methods accept with a
+   * Bearer token: values keep their JSON types (blocks as arrays, booleans). Used instead of `params`.
+   */
+  json?: Record<string, unknown>;
   signal?: AbortSignal;
   timeoutMs?: number;
   /**
@@ -104,7 +109,7 @@ export function isLoopbackUrl(url: string): boolean {
 
 /**
  * Calls one Web API method at {baseUrl}/api/{method}: POST with a form-encoded body (the default, what token
- * methods require) or GET with a query string, the token as a Bearer header. Returns the platform's answer
+ * methods require) or a JSON body (`json`), or GET with a query string, the token as a Bearer header. Returns the platform's answer
  * as it came, whatever its `ok`, with what went over the wire (masked). Throws AppError only when there is
  * no answer: 504 after the timeout, 502 when the platform cannot be reached.
  */
@@ -132,12 +137,18 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
       url += `?${query}`;
       wireUrl += `?${maskedForm(search)}`;
     }
+  } else if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers["content-type"] = "application/json; charset=utf-8";
+    wireHeaders["content-type"] = headers["content-type"];
   } else {
     body = search.toString();
     headers["content-type"] = "application/x-www-form-urlencoded";
     wireHeaders["content-type"] = headers["content-type"];
   }
-  const wire: WireRequest = { method: httpMethod, url: wireUrl, headers: wireHeaders, ...(body !== undefined ? { body: maskedForm(search) } : {}) };
+  // A JSON body carries no credential (the callers send the token as a header), so it is shown as sent.
+  const wireBody = body === undefined ? undefined : options.json !== undefined ? body : maskedForm(search);
+  const wire: WireRequest = { method: httpMethod, url: wireUrl, headers: wireHeaders, ...(wireBody !== undefined ? { body: wireBody } : {}) };
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);

@@ -2,23 +2,22 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/http/route-schemas";
-import { isValidMethodName, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { isCredentialKey, isValidMethodName, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
 import { callAsInstallation } from "./installations";
 
 /** Query parameters that pick the installation and token; everything else goes to the platform. */
 const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
 const RESERVED = new Set(["installation", "token"]);
 
-/** JSON values travel as the platform's form encoding wants them: strings as they are, the rest as JSON. */
-function formValue(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-async function readBodyParams(request: Request): Promise<Record<string, string>> {
+/**
+ * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,
+ * which then travels on as JSON (blocks stay arrays, booleans booleans). Credentials are dropped from both.
+ */
+async function readBody(request: Request): Promise<{ form: Record<string, string> } | { json: Record<string, unknown> }> {
   const type = request.headers.get("content-type") ?? "";
   const text = await request.text();
-  if (!text.trim()) return {};
   if (type.includes("application/json")) {
+    if (!text.trim()) return { json: {} };
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -26,9 +25,10 @@ async function readBodyParams(request: Request): Promise<Record<string, string>>
       throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
     }
     if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", 400, "The JSON body must be an object of parameters.");
-    return methodParams(Object.entries(data).filter(([, v]) => v !== undefined && v !== null).map(([k, v]): [string, string] => [k, formValue(v)]));
+    return { json: Object.fromEntries(Object.entries(data).filter(([key, v]) => v !== undefined && !isCredentialKey(key))) };
   }
-  if (type.includes("application/x-www-form-urlencoded") || type === "") return methodParams(new URLSearchParams(text));
+  if (!text.trim()) return { form: {} };
+  if (type.includes("application/x-www-form-urlencoded") || type === "") return { form: methodParams(new URLSearchParams(text)) };
   throw new AppError("unsupported_media_type", 415, "Send parameters as application/x-www-form-urlencoded or application/json.");
 }
 
@@ -72,9 +72,11 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
   const params = methodParams(url.searchParams, RESERVED);
-  if (httpMethod === "POST") Object.assign(params, await readBodyParams(request));
+  const body = httpMethod === "POST" ? await readBody(request) : { form: {} };
+  // A JSON body goes on as JSON, with any query parameters among its arguments; a form body joins the query's.
+  const args = "json" in body ? { json: { ...params, ...body.json } } : { params: { ...params, ...body.form } };
 
-  const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, params, httpMethod, signal: request.signal });
+  const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, ...args, httpMethod, signal: request.signal });
   // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
   const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).

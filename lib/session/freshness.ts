@@ -171,6 +171,8 @@ export interface FreshCallOptions {
   method: string;
   params?: Record<string, ParamValue>;
   httpMethod?: HttpMethod;
+  /** A POST's arguments as a JSON body, instead of params (see callMethod). */
+  json?: Record<string, unknown>;
   signal?: AbortSignal;
 }
 
@@ -216,6 +218,7 @@ export async function callWithFreshToken(
       method: options.method,
       params: options.params ?? {},
       httpMethod: options.httpMethod ?? "POST",
+      ...(options.json !== undefined ? { json: options.json } : {}),
       timeoutMs: runtime.timeoutMs,
       ...(runtime.transport ? { transport: runtime.transport } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

@@ -62,6 +62,8 @@ export interface CallAsInstallationOptions {
   method: string;
   params?: Record<string, ParamValue>;
   httpMethod?: HttpMethod;
+  /** A POST's arguments as a JSON body, instead of params. */
+  json?: Record<string, unknown>;
   signal?: AbortSignal;
 }
 

@@ -3,6 +3,7 @@
 import useSWRMutation from "swr/mutation";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import type { WireRequest } from "@/lib/explorer/curl";
+import type { CallRequest } from "@/lib/explorer/params";
 
 /** One call through GET /api/call/{method}, as the explorer shows it. */
 export interface ApiCallResult {
@@ -21,13 +22,21 @@ export interface ApiCallResult {
   /** What the console sent upstream, token masked (x-upstream-request). */
   wire: WireRequest | null;
   retryAfterS: number | null;
+  /** The platform's answer headers the console passed on (named in x-upstream-headers): scopes, rate limits… */
+  headers: Record<string, string>;
   at: number;
 }
 
-export interface ApiCallArg {
-  method: string;
-  /** The query of /api/call: installation, token kind, the method's parameters. */
-  query: string;
+/** The request as the explorer sends it to /api/call: a GET with a query, or a POST with a body. */
+export type ApiCallArg = CallRequest;
+
+/** The platform's headers the console passed on, by the names it lists in x-upstream-headers. */
+function upstreamHeaders(response: Response): Record<string, string> {
+  const names = (response.headers.get("x-upstream-headers") ?? "").split(",").filter(Boolean);
+  return Object.fromEntries(names.flatMap((name) => {
+    const value = response.headers.get(name);
+    return value === null ? [] : [[name, value]];
+  }));
 }
 
 function parseWire(header: string | null): WireRequest | null {
@@ -46,7 +55,9 @@ async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiC
   let text: string;
   try {
     response = await fetch(`/api/call/${encodeURIComponent(arg.method)}?${arg.query}`, {
-      headers: { accept: "application/json", [CONSOLE_REQUEST_HEADER]: "1" },
+      method: arg.httpMethod,
+      headers: { accept: "application/json", [CONSOLE_REQUEST_HEADER]: "1", ...(arg.contentType ? { "content-type": arg.contentType } : {}) },
+      ...(arg.httpMethod === "POST" ? { body: arg.body ?? "" } : {}),
       cache: "no-store",
     });
     text = await response.text();
@@ -63,6 +74,7 @@ async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiC
       refreshed: false,
       wire: null,
       retryAfterS: null,
+      headers: {},
       at: Date.now(),
     };
   }
@@ -85,6 +97,7 @@ async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiC
     refreshed: response.headers.get("x-token-refreshed") === "true" || response.headers.get("x-token-refreshed") === "1",
     wire: parseWire(response.headers.get("x-upstream-request")),
     retryAfterS: retryAfter ? Number(retryAfter) : null,
+    headers: upstreamHeaders(response),
     at: Date.now(),
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as callGet } from "@/app/api/call/[method]/route";
+import { GET as callGet, POST as callPost } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -19,6 +19,8 @@ interface Front {
   target: string;
   /** The body of the last Web API answer the front passed back, as it came. */
   lastApiBody?: Buffer;
+  /** The last Web API request the front passed on, as it came. */
+  lastApiRequest?: { method: string; contentType: string | null; body: string };
   /** Changes a Web API answer on its way back (status, headers, body), for one test. */
   rewrite?: (answer: { status: number; headers: Record<string, string | string[]>; body: Buffer }) => void;
 }
@@ -44,7 +46,11 @@ async function startFront(): Promise<Front> {
     void (async () => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string" && name !== "host") headers.set(name, value);
-      const upstream = await fetch(`${front.target}${req.url ?? "/"}`, { method: req.method, headers, body: await readBody(req), redirect: "manual" });
+      const body = await readBody(req);
+      if (req.url?.startsWith("/emulator/api/")) {
+        front.lastApiRequest = { method: req.method ?? "", contentType: headers.get("content-type"), body: body ? Buffer.from(body).toString() : "" };
+      }
+      const upstream = await fetch(`${front.target}${req.url ?? "/"}`, { method: req.method, headers, body, redirect: "manual" });
       const answer = { status: upstream.status, headers: {} as Record<string, string | string[]>, body: Buffer.from(await upstream.arrayBuffer()) };
       // fetch has already decoded the body: its encoding and length no longer apply.
       upstream.headers.forEach((value, name) => {
@@ -156,5 +162,37 @@ describe("GET /api/call/{method}: the platform's answer headers", () => {
     expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(31);
     expect(forwardedNames(response)).toContain("retry-after");
     expect(((await response.json()) as { error: string }).error).toBe("ratelimited");
+  });
+});
+
+describe("a POST through /api/call keeps its encoding on the way to the platform", () => {
+  const post = (method: string, body: string, contentType: string) =>
+    browser.send(callPost, `/api/call/${method}?installation=${installation}&token=bot`, { method: "POST", params: { method }, headers: { "content-type": contentType }, body });
+
+  it("sends a JSON body on as JSON, values keeping their types, without credentials", async () => {
+    const blocks = [{ type: "section", text: { type: "mrkdwn", text: "*built*" } }];
+    const response = await post("chat.postMessage", JSON.stringify({ channel: "general", text: "built", blocks, unfurl_links: false, token: "xoxb-not-mine" }), "application/json");
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { ok: boolean; message: { blocks: unknown } };
+    expect(answer).toMatchObject({ ok: true, message: { blocks } });
+    expect(front.lastApiRequest).toMatchObject({ method: "POST", contentType: "application/json; charset=utf-8" });
+    expect(JSON.parse(front.lastApiRequest!.body)).toEqual({ channel: "general", text: "built", blocks, unfurl_links: false });
+    const wire = JSON.parse(response.headers.get("x-upstream-request") ?? "{}") as { headers: Record<string, string>; body: string };
+    expect(wire.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(wire.body)).toEqual({ channel: "general", text: "built", blocks, unfurl_links: false });
+  });
+
+  it("sends a form body on as a form body", async () => {
+    const response = await post("chat.postMessage", new URLSearchParams({ channel: "general", text: "form", token: "xoxb-not-mine" }).toString(), "application/x-www-form-urlencoded");
+    expect(response.status).toBe(200);
+    expect(front.lastApiRequest?.contentType).toBe("application/x-www-form-urlencoded");
+    expect(Object.fromEntries(new URLSearchParams(front.lastApiRequest!.body))).toEqual({ channel: "general", text: "form" });
+  });
+
+  it("refuses a JSON body that is not an object of parameters, before anything goes upstream", async () => {
+    front.lastApiRequest = undefined;
+    expect((await post("chat.postMessage", "{not json", "application/json")).status).toBe(400);
+    expect(await (await post("chat.postMessage", "[1,2]", "application/json")).json()).toMatchObject({ error: "invalid_json" });
+    expect(front.lastApiRequest).toBeUndefined();
   });
 });

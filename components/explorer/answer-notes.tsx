@@ -1,0 +1,90 @@
+"use client";
+
+import { reinstallHref } from "@/components/installations/install-href";
+import { nearestMethodNames, type CatalogMethod } from "@/lib/explorer/catalog";
+import type { TokenKind } from "@/lib/explorer/params";
+import type { InstallationView } from "@/lib/session/installation";
+
+const splitScopes = (value: unknown) => (typeof value === "string" ? value.split(",").map((s) => s.trim()).filter(Boolean) : []);
+
+/**
+ * What an error answer means and what to do about it: `missing_scope` names the scope needed and the ones
+ * the token has, with a reinstall that asks for it; `unknown_method` offers the nearest catalog names;
+ * any other code the catalog documents for the method gets its description.
+ */
+export function AnswerNotes({
+  body,
+  method,
+  catalog,
+  catalogMethod,
+  tokenKind,
+  installation,
+  onUseMethod,
+}: {
+  body: unknown;
+  method: string;
+  catalog: readonly CatalogMethod[] | undefined;
+  catalogMethod: CatalogMethod | undefined;
+  tokenKind: TokenKind;
+  installation: InstallationView | undefined;
+  onUseMethod(name: string): void;
+}) {
+  const answer = (body ?? {}) as { ok?: unknown; error?: unknown; needed?: unknown; provided?: unknown };
+  if (answer.ok !== false || typeof answer.error !== "string") return null;
+  const code = answer.error;
+
+  if (code === "missing_scope") {
+    const needed = splitScopes(answer.needed);
+    const provided = splitScopes(answer.provided);
+    const wanted = needed[0];
+    const href =
+      installation && wanted
+        ? tokenKind === "bot"
+          ? reinstallHref(installation, [...(installation.bot?.scopes ?? []), wanted])
+          : reinstallHref(installation, installation.bot?.scopes ?? [], [...(installation.user?.scopes ?? []), wanted])
+        : null;
+    return (
+      <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+        <p>
+          <strong className="font-semibold">missing_scope</strong>: {method} needs{" "}
+          {needed.length > 0 ? <span className="font-mono">{needed.join(" or ")}</span> : "a scope the platform did not name"}, and this {tokenKind} token has{" "}
+          {provided.length > 0 ? <span className="font-mono">{provided.join(", ")}</span> : "none"}.
+        </p>
+        {href && wanted && (
+          <a href={href} className="inline-block rounded-md bg-amber-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-amber-950">
+            Reinstall with {wanted}
+          </a>
+        )}
+      </div>
+    );
+  }
+
+  if (code === "unknown_method") {
+    const near = catalog ? nearestMethodNames(catalog, method) : [];
+    return (
+      <div role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-950">
+        <p>
+          <strong className="font-semibold">unknown_method</strong>: the upstream does not answer <span className="font-mono">{method}</span>.
+          {near.length > 0 ? " Did you mean " : catalog && !catalogMethod ? " It is not in the platform's catalog either." : ""}
+          {near.map((name, i) => (
+            <span key={name}>
+              {i > 0 && ", "}
+              <button type="button" onClick={() => onUseMethod(name)} className="font-mono font-medium underline">
+                {name}
+              </button>
+            </span>
+          ))}
+          {near.length > 0 ? "?" : ""}
+        </p>
+      </div>
+    );
+  }
+
+  const documented = catalogMethod?.errors.find((e) => e.code === code);
+  if (!documented?.description) return null;
+  return (
+    <p role="note" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+      <strong className="font-mono font-semibold">{code}</strong>: {documented.description}
+    </p>
+  );
+}

@@ -1,0 +1,111 @@
+"use client";
+
+import { useId } from "react";
+import type { CatalogArgument, CatalogMethod } from "@/lib/explorer/catalog";
+import { argumentProblem } from "@/lib/explorer/params";
+import { INPUT } from "./ui";
+
+/** Arguments the form has fields of its own for (the token is the session's; cursor and limit page). */
+const HANDLED_ELSEWHERE = new Set(["token"]);
+const PAGING = new Set(["cursor", "limit"]);
+
+/** The catalog's arguments the argument form shows for a method. */
+export function formArguments(method: CatalogMethod): CatalogArgument[] {
+  return method.args.filter((arg) => !HANDLED_ELSEWHERE.has(arg.name) && !(method.pagination && PAGING.has(arg.name)));
+}
+
+function ArgumentField({ arg, value, onChange }: { arg: CatalogArgument; value: string; onChange(value: string): void }) {
+  const ids = useId();
+  const problem = argumentProblem(arg.type, value);
+  const describedBy = [arg.description ? `${ids}-desc` : "", problem ? `${ids}-problem` : ""].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id: `${ids}-input`,
+    "aria-invalid": problem !== null,
+    "aria-describedby": describedBy,
+    "aria-required": arg.required === true,
+  };
+  const invalidRing = problem ? "border-amber-500 focus:border-amber-600 focus:ring-amber-500/30" : "";
+  return (
+    <div className={arg.type === "json" ? "md:col-span-2" : ""}>
+      <label htmlFor={common.id} className="mb-1 flex items-baseline gap-1.5 text-xs font-medium text-slate-700">
+        <span className="font-mono">{arg.name}</span>
+        {arg.required && (
+          <span className="text-rose-700" aria-hidden>
+            *
+          </span>
+        )}
+        <span className="font-normal text-slate-500">
+          {arg.type}
+          {arg.required ? ", required" : ""}
+          {arg.default !== undefined ? `, default ${arg.default}` : ""}
+        </span>
+      </label>
+      {arg.type === "boolean" ? (
+        <select {...common} value={value} onChange={(e) => onChange(e.target.value)} className={`${INPUT} font-mono ${invalidRing}`}>
+          <option value="">(not sent)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+          {value !== "" && value !== "true" && value !== "false" && <option value={value}>{value}</option>}
+        </select>
+      ) : arg.type === "json" ? (
+        <textarea
+          {...common}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          rows={value.split("\n").length > 3 ? 8 : 3}
+          spellCheck={false}
+          placeholder={arg.name === "blocks" ? '[{"type": "section", "text": {"type": "mrkdwn", "text": "Hello"}}]' : "JSON"}
+          className={`${INPUT} font-mono text-xs ${invalidRing}`}
+        />
+      ) : (
+        <input
+          {...common}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          inputMode={arg.type === "integer" || arg.type === "number" ? "numeric" : undefined}
+          placeholder={arg.default !== undefined ? arg.default : ""}
+          spellCheck={false}
+          autoComplete="off"
+          className={`${INPUT} font-mono ${invalidRing}`}
+        />
+      )}
+      {problem && (
+        <p id={`${ids}-problem`} className="mt-0.5 text-xs text-amber-800">
+          {arg.name} {problem}: it is sent as typed, and the platform decides.
+        </p>
+      )}
+      {arg.description && (
+        <p id={`${ids}-desc`} title={arg.description} className="mt-0.5 line-clamp-2 text-xs text-slate-500">
+          {arg.description}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The method's arguments as typed fields, from the catalog: required ones first and marked, the rest under
+ * "More arguments" (open when one of them has a value). Values live in the request's parameters.
+ */
+export function ArgumentForm({ method, values, onChange }: { method: CatalogMethod; values: ReadonlyMap<string, string>; onChange(name: string, value: string): void }) {
+  const args = formArguments(method);
+  if (args.length === 0) return <p className="text-xs text-slate-500">{method.name} takes no arguments besides the token.</p>;
+  const required = args.filter((a) => a.required);
+  const optional = args.filter((a) => !a.required);
+  const optionalSet = optional.filter((a) => (values.get(a.name) ?? "") !== "").length;
+  const field = (arg: CatalogArgument) => <ArgumentField key={arg.name} arg={arg} value={values.get(arg.name) ?? ""} onChange={(v) => onChange(arg.name, v)} />;
+  return (
+    <div className="space-y-3">
+      {required.length > 0 && <div className="grid gap-3 md:grid-cols-2">{required.map(field)}</div>}
+      {optional.length > 0 && (
+        <details open={optionalSet > 0 || required.length === 0 ? true : undefined} className="group">
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">
+            {required.length > 0 ? "More arguments" : "Arguments"} ({optional.length}
+            {optionalSet > 0 ? `, ${optionalSet} set` : ""})
+          </summary>
+          <div className="mt-2 grid gap-3 md:grid-cols-2">{optional.map(field)}</div>
+        </details>
+      )}
+    </div>
+  );
+}
