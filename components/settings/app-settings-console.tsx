@@ -89,6 +89,13 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
     window.history.replaceState(null, "", url);
   }
 
+  // A kept configuration token the server had to drop (refused by the platform, or unreadable): show that it is gone.
+  const droppedToken = settings.error?.code === "config_token_refused" || settings.error?.code === "config_token_unreadable";
+  const reloadOverview = overview.mutate;
+  useEffect(() => {
+    if (droppedToken) void reloadOverview();
+  }, [droppedToken, reloadOverview]);
+
   // A success fades after a while; an error stays until dismissed.
   useEffect(() => {
     if (notice?.tone !== "ok") return;
