@@ -43,9 +43,18 @@ function sameScopes(a: readonly string[], b: readonly string[]): boolean {
   return left.size === right.size && [...left].every((s) => right.has(s));
 }
 
-/** Which app of the console an app id is, by this session's installations of it. */
-function appKeyOf(views: InstallationView[]): InstallationView["app"]["key"] | undefined {
-  return views[0]?.app.key;
+/**
+ * Which of the console's apps this is: by this session's installations of it, else by the client id the
+ * backend reports (the console's configured one, or the embedded emulator's legacy app's).
+ */
+function appKeyOf(record: AppRecord, views: InstallationView[]): InstallationView["app"]["key"] | undefined {
+  if (views[0]) return views[0].app.key;
+  const config = getConfig();
+  const clientId = record.credentials?.clientId;
+  if (!clientId) return undefined;
+  if (clientId === config.clientId) return "console";
+  if (config.upstream.kind === "emulator" && clientId === defaultAppCredentials(config.emulator.seed, "legacy").clientId) return "emulator-legacy";
+  return undefined;
 }
 
 /**
@@ -61,7 +70,7 @@ function maskedCredentials(record: AppRecord, views: InstallationView[]): Masked
   });
   if (record.credentials) return mask(record.credentials, "emulator-admin");
   const config = getConfig();
-  const key = appKeyOf(views);
+  const key = appKeyOf(record, views);
   if (key === "console") return mask({ clientId: config.clientId, clientSecret: config.clientSecret, signingSecret: config.signingSecret }, "console-config");
   if (key === "emulator-legacy" && config.upstream.kind === "emulator") return mask(defaultAppCredentials(config.emulator.seed, "legacy"), "console-config");
   return null;
@@ -119,6 +128,12 @@ function toAppInstallation(view: InstallationView, manifest: AppManifest, emulat
   };
 }
 
+function installHrefOf(record: AppRecord, views: InstallationView[]): string | null {
+  const key = appKeyOf(record, views);
+  const { scopes } = reshapeManifest(record.manifest);
+  return key ? reinstallHref(key, null, scopes.bot, scopes.user) : null;
+}
+
 async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime): Promise<AppSettingsView> {
   const shape = reshapeManifest(record.manifest);
   const views = (await getSessionInstallationViews()).filter((v) => v.app.id === record.appId);
@@ -135,6 +150,7 @@ async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime:
     tokenRotationEnabled: shape.tokenRotationEnabled,
     manifest: record.manifest,
     installations: views.map((v) => toAppInstallation(v, record.manifest, runtime.upstream.kind === "emulator" ? (emulatorTokens.get(v.id) ?? []) : null)),
+    installHref: installHrefOf(record, views),
     configToken: await currentConfigTokenView(),
   };
 }

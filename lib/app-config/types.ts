@@ -124,6 +124,11 @@ export interface AppSettingsView {
   manifest: AppManifest;
   /** This session's installations of the app. */
   installations: AppInstallation[];
+  /**
+   * `/oauth/install?…` with the manifest's scopes when this console can install the app (its own app, or
+   * the embedded emulator's legacy app); null for any other app.
+   */
+  installHref: string | null;
   configToken: ConfigTokenView | null;
 }
 
