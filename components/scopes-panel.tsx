@@ -38,7 +38,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
         {missing.length > 0 && (
           <a
             href={reinstallHref(installation, [...granted, ...missing])}
-            className="shrink-0 rounded-md bg-emerald-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
+            className="shrink-0 rounded-md bg-emerald-700 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
             aria-label={`Reinstall in ${name} with the missing scopes`}
           >
             Reinstall

@@ -1,4 +1,8 @@
+"use client";
+
 import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { ThemeSwitch } from "./theme-switch";
 
 const LINKS = [
   { href: "/", label: "Installations" },
@@ -8,25 +12,40 @@ const LINKS = [
   { href: "/settings", label: "App settings" },
 ] as const;
 
+/**
+ * The header. Its colours are written out rather than taken from the palette: the header stays dark in
+ * both themes, and app/globals.css turns the palette around in dark mode.
+ */
 export function SiteNav() {
+  const pathname = usePathname();
   return (
-    <header className="border-b border-slate-800 bg-slate-900 text-slate-100">
+    <header className="border-b border-[#1e293b] bg-[#0f172a] text-[#f1f5f9]">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
-          <span aria-hidden className="grid h-6 w-6 place-items-center rounded bg-emerald-500 text-xs font-bold text-slate-900">
+          <span aria-hidden className="grid h-6 w-6 place-items-center rounded bg-[#10b981] text-xs font-bold text-[#0f172a]">
             S
           </span>
           Switchboard
         </Link>
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-          {LINKS.map((link) => (
-            <li key={link.href}>
-              <Link href={link.href} className="text-slate-300 hover:text-white">
-                {link.label}
-              </Link>
-            </li>
-          ))}
+          {LINKS.map((link) => {
+            const current = link.href === "/" ? pathname === "/" : pathname === link.href || pathname.startsWith(`${link.href}/`);
+            return (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  aria-current={current ? "page" : undefined}
+                  className={current ? "font-medium text-[#ffffff] underline decoration-[#34d399] decoration-2 underline-offset-[6px]" : "text-[#cbd5e1] hover:text-[#ffffff]"}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            );
+          })}
         </ul>
+        <div className="ml-auto">
+          <ThemeSwitch />
+        </div>
       </nav>
     </header>
   );

@@ -38,7 +38,7 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
             )}
           </span>
         )}
-        <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-400">
+        <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-500">
           {formatClockTime(event.receivedAt)}
         </time>
       </header>

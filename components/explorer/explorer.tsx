@@ -52,9 +52,7 @@ function AnswerStatus({ result, reinstall }: { result: ApiCallResult; reinstall:
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Badge tone={ok ? "ok" : result.status === 429 ? "warn" : "error"}>{ok ? "ok: true" : `ok: false · ${typeof body.error === "string" ? body.error : `HTTP ${result.status}`}`}</Badge>
         {typeof body.warning === "string" && <Badge tone="warn">warning: {body.warning}</Badge>}
-        <span className="text-slate-600">
-          {summarizeAnswer(result.status, result.body, result.retryAfterS)} · {formatBytes(result.bytes)}. The whole answer is in the JSON view below.
-        </span>
+        <span className="text-slate-600">{formatBytes(result.bytes)}; the whole answer is in the JSON view below.</span>
         {!ok && typeof body.message === "string" && <p className="w-full text-slate-700">{body.message}</p>}
         {reinstall && (
           <a href={reinstall} className={BUTTON.primary}>
@@ -445,7 +443,7 @@ export function Explorer() {
           ) : (
             <RequestInspector result={result} knownMethod={sentCatalogMethod !== undefined} />
           )}
-          <PageTimings timings={showAll ? all.timings : pageTimings} />
+          {(showAll || sentPaginated) && <PageTimings timings={showAll ? all.timings : pageTimings} />}
           <HistoryPanel
             entries={history.entries}
             onClear={history.clear}

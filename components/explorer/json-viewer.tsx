@@ -21,7 +21,7 @@ const SCALAR_CLASS: Record<string, string> = {
   string: "text-emerald-700",
   number: "text-sky-700",
   boolean: "text-violet-700",
-  null: "text-slate-400",
+  null: "text-slate-500",
 };
 
 const JsonNode = memo(function JsonNode({
@@ -60,10 +60,10 @@ const JsonNode = memo(function JsonNode({
         onClick={() => setOpen((o) => !o)}
         className="flex items-center gap-1 rounded px-0.5 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-500"
       >
-        <span aria-hidden className={`inline-block w-3 text-slate-400 transition-transform ${open ? "rotate-90" : ""}`}>
+        <span aria-hidden className={`inline-block w-3 text-slate-500 transition-transform ${open ? "rotate-90" : ""}`}>
           ▸
         </span>
-        {key} <span className="text-slate-400">{summarize(value)}</span>
+        {key} <span className="text-slate-500">{summarize(value)}</span>
       </button>
       {open && (
         <div role="group" className="ml-1.5 border-l border-slate-200 pl-2">

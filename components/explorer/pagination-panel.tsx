@@ -135,10 +135,10 @@ export function PaginationPanel({
         </div>
       )}
 
-      <dl className="mt-4 space-y-1.5 rounded-md bg-slate-50 p-3">
+      <div className="mt-4 space-y-1.5 rounded-md bg-slate-50 p-3">
         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">response_metadata.next_cursor</p>
         {next ? (
-          <>
+          <dl className="space-y-1.5">
             <CursorLine label="as received" value={next.received} />
             <CursorLine label="on the wire" value={next.wire} hint="Form-encoded: = travels as %3D" />
             <CursorLine
@@ -151,16 +151,16 @@ export function PaginationPanel({
                     : next.decoded
               }
             />
-          </>
+          </dl>
         ) : (
           <p className="font-mono text-sm text-slate-500">{pageCount === null ? "—" : "empty: this is the last page"}</p>
         )}
         {sentCursor && (
-          <div className="mt-2 border-t border-slate-200 pt-2">
+          <dl className="mt-2 border-t border-slate-200 pt-2">
             <CursorLine label="sent cursor" value={sentCursor} hint="The cursor that fetched this page" />
-          </div>
+          </dl>
         )}
-      </dl>
+      </div>
     </Panel>
   );
 }

@@ -202,7 +202,7 @@ export function RequestForm({ request, onChange, installations, catalog, catalog
                 <label
                   key={kind}
                   title={missing ? `This installation has no ${kind} token` : undefined}
-                  className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-400" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
+                  className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-500" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
                 >
                   <input type="radio" name={`${ids}-token`} value={kind} checked={request.tokenKind === kind} disabled={missing} onChange={() => set({ tokenKind: kind })} className="sr-only" />
                   {kind}

@@ -200,7 +200,7 @@ export function RequestInspector({ result, walk = null, knownMethod = false }: {
                     ]}
                   />
                 </div>
-                <pre className="whitespace-pre-wrap break-all rounded bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100" data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}>
+                <pre className="whitespace-pre-wrap break-all rounded bg-[#0f172a] p-3 font-mono text-xs leading-5 text-[#f1f5f9]" data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}>
                   {snippet}
                 </pre>
                 <p className="mt-1 text-xs text-slate-500">

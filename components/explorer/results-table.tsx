@@ -85,7 +85,7 @@ export function ResultsTable({
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
             placeholder={`Filter ${noun} by ${filterColumn ?? "any column"}…`}
-            className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
+            className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-xs placeholder:text-slate-500 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
           />
         </label>
         <label className="flex shrink-0 items-center gap-1.5 text-sm text-slate-600">
@@ -171,7 +171,7 @@ const HeaderRow = memo(function HeaderRow({
               <span className="truncate">{c}</span>
               <span
                 aria-hidden="true"
-                className={`shrink-0 text-[10px] leading-none ${direction ? "text-emerald-700" : "text-slate-400 opacity-0 group-hover:opacity-100 group-focus-visible:opacity-100"}`}
+                className={`shrink-0 text-[10px] leading-none ${direction ? "text-emerald-700" : "text-slate-500 opacity-0 group-hover:opacity-100 group-focus-visible:opacity-100"}`}
               >
                 {direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}
               </span>

@@ -18,14 +18,14 @@ const BUTTON_BASE =
   "inline-flex items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-500 disabled:cursor-not-allowed disabled:opacity-50";
 
 export const BUTTON = {
-  primary: `${BUTTON_BASE} bg-emerald-600 text-white shadow-sm hover:bg-emerald-700`,
+  primary: `${BUTTON_BASE} bg-emerald-700 text-white shadow-sm hover:bg-emerald-800`,
   secondary: `${BUTTON_BASE} border border-slate-300 bg-white text-slate-700 shadow-xs hover:bg-slate-50`,
   danger: `${BUTTON_BASE} border border-rose-300 bg-white text-rose-700 hover:bg-rose-50`,
   ghost: `${BUTTON_BASE} text-slate-600 hover:bg-slate-100`,
 };
 
 export const INPUT =
-  "w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
+  "w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-xs placeholder:text-slate-500 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
 
 export function Badge({ tone, children }: { tone: "ok" | "error" | "warn" | "neutral"; children: ReactNode }) {
   const tones = {

@@ -15,7 +15,7 @@ function Step({ number, title, done, children }: { number: number; title: string
   return (
     <li className="relative rounded-md border border-slate-200 p-3 sm:p-4" aria-label={`Step ${number}: ${title}`}>
       <div className="flex items-start gap-2">
-        <span aria-hidden className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ${done ? "bg-emerald-600 text-white" : "bg-slate-200 text-slate-700"}`}>
+        <span aria-hidden className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ${done ? "bg-emerald-700 text-white" : "bg-slate-200 text-slate-700"}`}>
           {number}
         </span>
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1 pt-0.5">

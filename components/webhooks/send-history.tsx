@@ -28,7 +28,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
                   <PlatformText>{entry.webhookLabel}</PlatformText> · <PlatformText className="font-mono">{entry.result}</PlatformText>
                 </span>
               </span>
-              <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-400">
+              <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-500">
                 {formatClockTime(entry.sentAt)}
               </time>
             </li>

@@ -108,7 +108,7 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
           <button
             type="submit"
             disabled={!webhook || empty || send.isMutating}
-            className="shrink-0 whitespace-nowrap rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className="shrink-0 whitespace-nowrap rounded-md bg-emerald-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800 disabled:cursor-not-allowed disabled:opacity-50"
           >
             {send.isMutating ? "Sending…" : "Send message"}
           </button>
@@ -138,9 +138,9 @@ function SendResult({ outcome }: { outcome: Outcome }) {
   return (
     <div className={`border-t px-4 py-3 ${ok ? "border-emerald-100 bg-emerald-50/70" : "border-rose-100 bg-rose-50/70"}`}>
       <div className="flex flex-wrap items-center gap-2 text-xs">
-        <span className={`rounded px-1.5 py-0.5 font-mono font-semibold ${ok ? "bg-emerald-600 text-white" : "bg-rose-600 text-white"}`}>HTTP {status}</span>
+        <span className={`rounded px-1.5 py-0.5 font-mono font-semibold ${ok ? "bg-emerald-700 text-white" : "bg-rose-600 text-white"}`}>HTTP {status}</span>
         <span className="text-slate-600">{outcome.kind === "answer" ? "The platform answered" : "The proxy did not send"}</span>
-        {outcome.kind === "answer" && <span className="text-slate-400">· {outcome.answer.durationMs} ms</span>}
+        {outcome.kind === "answer" && <span className="text-slate-500">· {outcome.answer.durationMs} ms</span>}
         {outcome.kind === "answer" && outcome.answer.retryAfterS !== null && (
           <span className="text-amber-700">· Retry-After {outcome.answer.retryAfterS} s</span>
         )}

@@ -27,11 +27,11 @@ export function WebhookList({
           <code className="rounded bg-slate-100 px-1 text-xs">incoming-webhook</code> scope and pick a channel, or paste a webhook URL below.
         </p>
       ) : (
-        <ul role="radiogroup" aria-label="Webhook to post through" className="divide-y divide-slate-100">
+        <div role="radiogroup" aria-label="Webhook to post through" className="divide-y divide-slate-100">
           {webhooks.map((hook) => {
             const selected = hook.id === selectedId;
             return (
-              <li key={hook.id} className={`flex items-center gap-2 px-2 py-1 ${selected ? "bg-emerald-50" : ""}`}>
+              <div key={hook.id} className={`flex items-center gap-2 px-2 py-1 ${selected ? "bg-emerald-50" : ""}`}>
                 <label className="flex min-w-0 flex-1 cursor-pointer items-start gap-3 rounded px-2 py-2">
                   <input
                     type="radio"
@@ -60,10 +60,10 @@ export function WebhookList({
                     Remove
                   </button>
                 )}
-              </li>
+              </div>
             );
           })}
-        </ul>
+        </div>
       )}
       <PasteWebhookForm onAdded={onSelect} />
     </section>
