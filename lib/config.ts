@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator";
 
 /**
  * The one place that reads the environment. Everything is validated once, at first use, and a bad

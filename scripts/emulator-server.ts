@@ -1,7 +1,7 @@
 // npm run emulator -- --port N [--users N] [--seed S] [...] - The platform emulator as a standalone HTTP server
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { startEmulatorServer } from "../lib/emulator/node-server";
+import { startEmulatorServer } from "../lib/emulator";
 
 const USAGE = `Usage: npm run emulator -- [options]
 

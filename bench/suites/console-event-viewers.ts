@@ -5,7 +5,7 @@
  * viewers and 18 events of 0.9 MB, and health answering in under 100 ms throughout.
  */
 import { connect, type Socket } from "node:net";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import { signRequest } from "@/lib/events/signature";
 import { MAX_STREAMS_PER_SESSION } from "@/lib/events/viewers";
 import { expectJson, expectOk } from "../http";

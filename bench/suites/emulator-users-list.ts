@@ -4,8 +4,7 @@
  * serve over HTTP on a loopback port.
  */
 import autocannon from "autocannon";
-import { DEFAULT_REDIRECT_URL } from "@/lib/emulator/default-apps";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { DEFAULT_REDIRECT_URL, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { BenchHttpError, expectPlatformOk } from "../http";
 import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";

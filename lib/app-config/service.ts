@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
 import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews, type InstallationView, type TokenKind } from "@/lib/session";

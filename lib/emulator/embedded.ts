@@ -1,61 +1,6 @@
-import "server-only";
-import { getConfig } from "@/lib/config";
-import { createEmulator, type Emulator } from "@/lib/emulator";
-import { EMULATOR_MOUNT_PATH } from "@/lib/emulator/default-apps";
-
-const KEY = Symbol.for("switchboard.embeddedEmulator");
-type GlobalWithEmulator = typeof globalThis & { [KEY]?: Emulator };
-
 /**
- * The emulator the console mounts at /emulator. One per server process, kept on globalThis so that every
- * route bundle (and dev-mode reloads) shares the same state.
+ * The console's embedded emulator, mounted at /emulator (app/emulator/[[...path]]/route.ts): the emulator's
+ * second public entry, apart from index.ts because it is server-only and reads the console's configuration,
+ * which scripts and the configuration module itself (it imports index.ts) must not load.
  */
-export function getEmbeddedEmulator(): Emulator {
-  const g = globalThis as GlobalWithEmulator;
-  if (!g[KEY]) {
-    const config = getConfig();
-    g[KEY] = createEmulator({
-      basePath: EMULATOR_MOUNT_PATH,
-      // The URLs it hands out (webhooks above all, which the console's own guard matches against
-      // APP_ORIGIN) name the console's public origin, whatever Host the request came with.
-      publicBaseUrl: `${config.appOrigin}${EMULATOR_MOUNT_PATH}`,
-      users: config.emulator.users,
-      workspaces: config.emulator.workspaces,
-      seed: config.emulator.seed,
-      refreshGraceSeconds: config.emulator.refreshGraceS,
-      cursorTtlSeconds: config.emulator.cursorTtlS,
-      rateLimits: config.emulator.rateLimits,
-      // The default apps accept the console's own callback and deliver events to its request URL.
-      redirectUrls: [config.redirectUri],
-      eventsRequestUrl: `${config.appOrigin}/api/events`,
-      // Its admin surface answers anyone who reaches the console: events go to the console, nowhere else.
-      eventRequestUrls: [`${config.appOrigin}/api/events`],
-    });
-  }
-  return g[KEY];
-}
-
-/**
- * Serves a request under /emulator. The emulator, admin surface included, exists only while it is the
- * console's upstream: once PLATFORM_BASE_URL points at the real platform, /emulator answers 404.
- */
-export async function handleEmbeddedEmulatorRequest(request: Request): Promise<Response> {
-  const { upstream } = getConfig();
-  if (upstream.kind !== "emulator") {
-    return new Response(`The embedded emulator is off: the console's upstream is ${upstream.baseUrl} (PLATFORM_BASE_URL).\n`, {
-      status: 404,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-    });
-  }
-  return getEmbeddedEmulator().fetch(await detach(request));
-}
-
-/**
- * The platform acts on a request once it has arrived, whether or not anyone reads the answer: a refresh
- * whose answer is lost has still spent its refresh token. Next.js cancels a request's body when its caller
- * goes away, so the body is read in full first and the emulator works on a copy the caller cannot cancel.
- */
-async function detach(request: Request): Promise<Request> {
-  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-  return new Request(request.url, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
-}
+export { getEmbeddedEmulator, handleEmbeddedEmulatorRequest } from "./adapters/embedded";

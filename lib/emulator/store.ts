@@ -2,10 +2,10 @@
  * The emulator's whole state, in memory: apps, installations, tokens, codes, the workspace, and the
  * switches of the admin surface. Everything a test wants to inspect is a plain Map here.
  */
-import { buildApp } from "./apps";
-import { verifyRequestUrl } from "./url-verification";
+import { buildApp } from "./apps/registry";
+import { verifyRequestUrl } from "./events/url-verification";
 import type { EmulatorState, FaultSettings, ResolvedOptions } from "./types";
-import { createWorkspace, type Workspace } from "./workspace";
+import { createWorkspace, type Workspace } from "./workspace/workspace";
 
 export const NO_FAULTS: FaultSettings = { latencyMs: 0, errorRate: 0, dropRate: 0, methods: [] };
 

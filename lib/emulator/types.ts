@@ -2,8 +2,8 @@
  * The emulator's shared types: the contract between its modules (core: tokens, OAuth, admin, routing;
  * workspace: users, channels, pagination, messages, webhooks, events).
  */
-import type { RequestUrlVerification } from "./url-verification";
-import type { Workspace } from "./workspace";
+import type { RequestUrlVerification } from "./events/url-verification";
+import type { Workspace } from "./workspace/workspace";
 
 export type { Workspace };
 

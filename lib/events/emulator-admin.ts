@@ -22,7 +22,7 @@ function requireEmulator(): string {
 
 async function callAdmin(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const baseUrl = requireEmulator();
-  // The admin surface answers only its own origin (lib/emulator/admin-guard.ts): a server-side caller says so.
+  // The admin surface answers only its own origin (lib/emulator/admin/admin-guard.ts): a server-side caller says so.
   const headers = new Headers(init?.headers);
   headers.set("origin", new URL(baseUrl).origin);
   let response: Response;

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig, type Config } from "@/lib/config";
-import { EMULATOR_MOUNT_PATH } from "@/lib/emulator/default-apps";
+import { EMULATOR_MOUNT_PATH } from "@/lib/emulator";
 import type { WebhookUrlPolicy } from "./url-guard";
 
 /** Where webhook URLs may point, from the configuration: the platform's hosts, and the embedded emulator. */

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { defaultAppCredentials } from "../../lib/emulator/default-apps";
+import { defaultAppCredentials } from "../../lib/emulator";
 import { postEmulatorAdmin } from "./support/emulator-admin";
 
 const sign = (secret: string, timestamp: string, body: string) =>

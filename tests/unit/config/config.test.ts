@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 
 const PASSWORD = "p".repeat(32);
 

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
-import { memberCount } from "@/lib/emulator/workspace";
+import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
+import { memberCount } from "@/lib/emulator/workspace/workspace";
 import { createHarness, ORIGIN, REDIRECT_URI, type Json } from "./support/emulator-harness";
 
 describe("GET /admin/apps", () => {

@@ -6,8 +6,8 @@
  */
 import { LogLevel, WebClient, type AppsManifestUpdateArguments, type WebAPIPlatformError } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
-import { startEmulatorServer } from "@/lib/emulator/node-server";
-import { memberIdAt } from "@/lib/emulator/workspace";
+import { startEmulatorServer } from "@/lib/emulator";
+import { memberIdAt } from "@/lib/emulator/workspace/workspace";
 import { createHarness, ORIGIN, type Harness, type Json } from "./support/emulator-harness";
 import { answeringChallenges } from "./support/request-url";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { METHODS } from "@/lib/emulator/methods";
+import { METHODS } from "@/lib/emulator/web-api/methods";
 import { createHarness } from "./support/emulator-harness";
 
 describe("a parameterless call with an empty JSON body", () => {

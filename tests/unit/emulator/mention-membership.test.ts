@@ -3,7 +3,7 @@
  * app mentioned in a conversation it is not part of.
  */
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events";
+import { settleEventDeliveries } from "@/lib/emulator/events/events";
 import { answeringChallenges } from "./support/request-url";
 import { createHarness, type Json } from "./support/emulator-harness";
 

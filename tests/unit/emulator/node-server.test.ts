@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 

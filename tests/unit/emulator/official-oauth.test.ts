@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { InstallProvider, LogLevel, type Installation, type InstallationQuery } from "@slack/oauth";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import type { Json } from "./support/emulator-harness";
 
 let emulator: EmulatorServer;

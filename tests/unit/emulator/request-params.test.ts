@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readClientCredentials, readParams, readToken } from "@/lib/emulator/request-params";
-import { maskToken } from "@/lib/emulator/tokens";
-import { Router } from "@/lib/emulator/router";
+import { readClientCredentials, readParams, readToken } from "@/lib/emulator/web-api/request-params";
+import { maskToken } from "@/lib/emulator/tokens/tokens";
+import { Router } from "@/lib/emulator/core/router";
 
 const URL_BASE = "http://localhost/api/users.list";
 const FORM = { acceptsJson: false };

@@ -2,7 +2,7 @@
  * Spec section 3, "States and transitions": one describe per row of the table, in the table's order.
  */
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events";
+import { settleEventDeliveries } from "@/lib/emulator/events/events";
 import { createHarness, type AdminApp, type Harness, type Json } from "./support/emulator-harness";
 import { answeringChallenges } from "./support/request-url";
 

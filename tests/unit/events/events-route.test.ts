@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/events/route";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { getConfig } from "@/lib/config";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import { EVENT_FEED_MAX_BYTES, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
 import { MAX_EVENT_BODY_BYTES } from "@/lib/events/receive";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";

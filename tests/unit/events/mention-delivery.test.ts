@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as mentionRoute } from "@/app/api/emulator/mention/route";
 import { POST as eventsRoute } from "@/app/api/events/route";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
 import { TestBrowser } from "../session/support/console";
 import { installIn } from "../session/support/install";

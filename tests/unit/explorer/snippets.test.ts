@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCurl } from "@/lib/explorer/curl";
 import { buildJavaScriptSnippet, buildPythonSnippet } from "@/lib/explorer/snippets";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 
 const run = promisify(execFile);
 

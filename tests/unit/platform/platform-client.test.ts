@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { callMethod, encodeCursorParam, isLoopbackUrl, maskToken, platformErrorCode, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
 
 describe("maskToken", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { POST as exchangeRoute } from "@/app/api/tokens/exchange/route";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { getSessionInstallations, MAX_INSTALLATIONS } from "@/lib/session";
 import { saveInstallation } from "@/lib/session/installation-store";

@@ -7,7 +7,7 @@ import { POST as exchangeRoute } from "@/app/api/tokens/exchange/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import { encodeCursorParam } from "@/lib/platform";
 import { consentAt, emulatorState, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";

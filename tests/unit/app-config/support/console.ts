@@ -4,8 +4,7 @@
  * pointed at it, and helpers to reach its admin surface as a test (never as the console does).
  */
 import { randomBytes } from "node:crypto";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { TestBrowser } from "../../session/support/console";
 import { answeringChallenges } from "../../emulator/support/request-url";
 

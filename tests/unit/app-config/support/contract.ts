@@ -16,7 +16,7 @@ import { POST as tokenRoute } from "@/app/api/app-config/token/route";
 import { GET as callbackRoute } from "@/app/oauth/callback/route";
 import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
 import type { AppConfigOverview, AppSettingsView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
 import { consentAt, type TestBrowser } from "../../session/support/console";
 import { installIn } from "../../session/support/install";

@@ -3,8 +3,7 @@
  * HTTP: the consent form, form-encoded Web API calls, the admin JSON.
  */
 import { expect } from "vitest";
-import { createEmulator, createFakeClock, type FakeClock } from "@/lib/emulator";
-import type { EmulatorOptions } from "@/lib/emulator/types";
+import { createEmulator, createFakeClock, type EmulatorOptions, type FakeClock } from "@/lib/emulator";
 
 export const ORIGIN = "http://localhost:3000";
 export const REDIRECT_URI = "http://localhost:3000/oauth/callback";

@@ -1,4 +1,4 @@
-import type { DeliverEvent } from "@/lib/emulator/types";
+import type { DeliverEvent } from "@/lib/emulator";
 
 /**
  * An app's request URL as every app has one: it answers the platform's url_verification challenge by

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, type CursorScope } from "@/lib/emulator/cursor";
+import { decodeCursor, encodeCursor, type CursorScope } from "@/lib/emulator/pagination/cursor";
 
 const SECRET = Buffer.alloc(32, 7);
 const USERS: CursorScope = { method: "users.list", teamId: "T0TEAM0001", kind: "user" };

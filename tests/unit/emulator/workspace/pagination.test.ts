@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createEmulator } from "@/lib/emulator";
-import { encodeCursor } from "@/lib/emulator/cursor";
-import { CONVERSATIONS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/methods/conversations";
-import { USERS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/methods/users";
-import { MAX_LIMIT } from "@/lib/emulator/pagination";
+import { encodeCursor } from "@/lib/emulator/pagination/cursor";
+import { CONVERSATIONS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/web-api/methods/conversations";
+import { USERS_LIST_DEFAULT_LIMIT } from "@/lib/emulator/web-api/methods/users";
+import { MAX_LIMIT } from "@/lib/emulator/pagination/pagination";
 import { BASE, callApi, install, startEmulator, walk, type Json } from "./support";
 
 const nextCursor = (page: Json) => (page.response_metadata as { next_cursor: string }).next_cursor;

@@ -1,6 +1,4 @@
-import { createEmulator, createFakeClock, type Emulator, type EmulatorOptions, type FakeClock } from "@/lib/emulator";
-import { DEFAULT_REDIRECT_URL } from "@/lib/emulator/default-apps";
-import type { App } from "@/lib/emulator/types";
+import { createEmulator, createFakeClock, DEFAULT_REDIRECT_URL, type App, type Emulator, type EmulatorOptions, type FakeClock } from "@/lib/emulator";
 
 /** Drives an in-process emulator the way a client does: over Request/Response, with a fake clock. */
 

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events";
-import type { DeliverEvent } from "@/lib/emulator/types";
-import { channelMessages, generalChannel } from "@/lib/emulator/workspace";
+import { settleEventDeliveries } from "@/lib/emulator/events/events";
+import type { DeliverEvent } from "@/lib/emulator";
+import { channelMessages, generalChannel } from "@/lib/emulator/workspace/workspace";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 
 interface Received {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "@/lib/emulator";
-import { WEBHOOK_MESSAGES_PER_MINUTE } from "@/lib/emulator/webhooks";
+import { WEBHOOK_MESSAGES_PER_MINUTE } from "@/lib/emulator/webhooks/webhooks";
 import { ADMIN_HEADERS, BASE, callApi, install, startEmulator } from "./support";
 
 async function post(emulator: Emulator, url: string, body: string, contentType = "application/json") {

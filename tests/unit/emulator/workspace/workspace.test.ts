@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageSize, resolveLimit } from "@/lib/emulator/pagination";
+import { pageSize, resolveLimit } from "@/lib/emulator/pagination/pagination";
 import {
   addBotUser,
   appendMessage,
@@ -9,7 +9,7 @@ import {
   memberCount,
   memberIdAt,
   memberIndexOf,
-} from "@/lib/emulator/workspace";
+} from "@/lib/emulator/workspace/workspace";
 
 const BASE = "http://localhost:3211/emulator";
 const SCALAR_FIELDS = ["id", "team_id", "name", "color", "real_name", "tz_label", "tz_offset", "updated"];

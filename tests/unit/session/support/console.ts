@@ -5,7 +5,7 @@ import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
  * drives the console's route handlers with `new Request(...)`.
  */
 import { randomBytes } from "node:crypto";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator/node-server";
+import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 
 /** A redirect URL the emulator's default apps accept out of the box. */
 export const REDIRECT_URI = "http://localhost:3000/oauth/callback";

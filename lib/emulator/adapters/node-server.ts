@@ -1,0 +1,105 @@
+/**
+ * Serves an emulator over plain node:http: `npm run emulator` and the tests that drive the official
+ * client libraries over the wire use it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createEmulator, type Emulator } from "../emulator";
+import type { EmulatorOptions } from "../types";
+
+export interface EmulatorServerOptions extends EmulatorOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface EmulatorServer {
+  emulator: Emulator;
+  server: Server;
+  port: number;
+  /** http://host:port + basePath: the base_url to point clients at (their Web API URL is {url}/api/). */
+  url: string;
+  close(): Promise<void>;
+}
+
+async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
+  const url = `http://${req.headers.host ?? host}${req.url ?? "/"}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = req.method ?? "GET";
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new Request(url, { method, headers, body: Buffer.concat(chunks) });
+}
+
+/**
+ * Writes a Response. The first body chunk is read before the status line is written, so a body that
+ * fails at once (the emulator's dropped-connection fault) destroys the socket with no response at all.
+ */
+async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  const reader = response.body?.getReader();
+  let first: ReadableStreamReadResult<Uint8Array> | undefined;
+  try {
+    first = reader ? await reader.read() : undefined;
+  } catch {
+    res.socket?.destroy();
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!reader || !first || method === "HEAD") {
+    res.end();
+    return;
+  }
+  try {
+    let chunk = first;
+    while (!chunk.done) {
+      res.write(chunk.value);
+      chunk = await reader.read();
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
+  const { port = 0, host = "127.0.0.1", ...emulatorOptions } = options;
+  const emulator = createEmulator(emulatorOptions);
+  const server = createServer((req, res) => {
+    toRequest(req, `${host}:${port}`)
+      .then((request) => emulator.fetch(request))
+      .then((response) => writeResponse(res, response, req.method ?? "GET"))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end('{"ok":false,"error":"internal_error"}');
+        else res.destroy();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    emulator,
+    server,
+    port: actualPort,
+    url: `http://${host}:${actualPort}${emulator.options.basePath}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

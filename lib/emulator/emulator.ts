@@ -1,0 +1,140 @@
+/**
+ * The platform emulator: `createEmulator(options)` returns an object whose `fetch(request)` answers
+ * every request under its base path, like the platform's Web API at a base_url:
+ *
+ * - `{base}/api/<method>`: Web API methods (oauth.v2.access, oauth.v2.exchange, auth.test, auth.revoke,
+ *   apps.uninstall, users.list, conversations.list, conversations.join, chat.postMessage)
+ * - `{base}/oauth/v2/authorize`: the OAuth consent page
+ * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
+ * - `{base}/avatars/…`: profile images
+ * - `{base}/admin/…`: the development-only admin surface (JSON; same-origin requests only, see admin/admin-guard.ts)
+ * - `{base}/`: an index page listing the apps
+ *
+ * It is framework-free: the console mounts it with one catch-all route (adapters/embedded.ts),
+ * scripts/emulator-server.ts serves it over plain node:http (adapters/node-server.ts), and unit tests call
+ * `fetch(new Request(...))` with a fake clock. Everything outside lib/emulator imports it through index.ts.
+ */
+import { registerAdminRoutes } from "./admin/admin";
+import { checkAdminRequest, isAdminPath } from "./admin/admin-guard";
+import { decideConsent, showConsentPage } from "./oauth/authorize";
+import { handleAvatar } from "./workspace/avatars";
+import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
+import { defaultAppManifests } from "./apps/default-apps";
+import { errorToResponse, jsonResponse, PlainTextError, WebApiError } from "./core/errors";
+import { mentionApp } from "./events/events";
+import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
+import { showIndexPage } from "./admin/index-page";
+import { Router } from "./core/router";
+import { createState } from "./store";
+import type { EmulatorOptions, EmulatorState, RequestContext, ResolvedOptions } from "./types";
+import { handleWebApi } from "./web-api/web-api";
+import { handleIncomingWebhook } from "./webhooks/webhooks";
+import { DEFAULT_USER_COUNT } from "./workspace/workspace";
+
+export interface Emulator {
+  /** Answers one request. The request URL's path must start with the base path. */
+  fetch(request: Request): Promise<Response>;
+  /** The live state (apps, installations, tokens, codes, workspace): inspectable in tests. */
+  readonly state: EmulatorState;
+  /** The emulator's clock: the given (or wall) clock plus what POST /admin/clock advanced. */
+  readonly clock: AdjustableClock;
+  /** The options with every default filled in. */
+  readonly options: ResolvedOptions;
+}
+
+function normalizeBasePath(basePath: string | undefined): string {
+  const trimmed = (basePath ?? "").replace(/\/+$/, "");
+  return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  return {
+    basePath: normalizeBasePath(options.basePath),
+    publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ""),
+    users: options.users ?? DEFAULT_USER_COUNT,
+    workspaces: Math.max(1, Math.floor(options.workspaces ?? 1)),
+    seed: options.seed ?? "switchboard",
+    refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
+    cursorTtlSeconds: options.cursorTtlSeconds ?? 900,
+    rateLimits: options.rateLimits ?? false,
+    apps: options.apps ?? defaultAppManifests({ redirectUrls: options.redirectUrls, eventsRequestUrl: options.eventsRequestUrl }),
+    redirectUrls: options.redirectUrls ?? [],
+    eventsRequestUrl: options.eventsRequestUrl,
+    deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
+    eventRequestUrls: options.eventRequestUrls,
+  };
+}
+
+function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; clock: AdjustableClock }): Router {
+  const router = new Router();
+  router.get("/", (ctx) => showIndexPage(ctx));
+  router.on(["GET", "POST"], "/api/:method", async (ctx, params) => {
+    const method = params.method ?? "";
+    const fault = await applyFaults(ctx.state.faults, method);
+    return fault ?? handleWebApi(ctx, method);
+  });
+  router.get("/oauth/v2/authorize", (ctx) => showConsentPage(ctx));
+  router.post("/oauth/v2/authorize", (ctx) => decideConsent(ctx));
+  router.post("/services/*", async (ctx, params) => {
+    const fault = await applyFaults(ctx.state.faults, WEBHOOK_FAULT_TARGET);
+    return fault ?? handleIncomingWebhook(ctx, params["*"] ?? "");
+  });
+  // A webhook URL takes only POST; like every webhook answer, the refusal is plain text.
+  router.on("*", "/services/*", () => {
+    throw new PlainTextError(405, "method_not_allowed", { allow: "POST" });
+  });
+  router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
+  registerAdminRoutes(router, runtime);
+  router.post("/admin/mention", async (ctx) => {
+    const text = await ctx.request.text();
+    let body: unknown;
+    try {
+      body = text.trim() === "" ? {} : JSON.parse(text);
+    } catch {
+      throw new WebApiError("invalid_json", {}, { status: 400 });
+    }
+    return jsonResponse({ ok: true, ...(await mentionApp(ctx, body)) });
+  });
+  return router;
+}
+
+/** Creates an emulator with its own state. See the module comment for what it answers. */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const resolved = resolveOptions(options);
+  const clock = createAdjustableClock(options.clock ?? systemClock);
+  const state = createState(resolved);
+  const router = buildRouter({ state, options: resolved, clock });
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const { basePath } = resolved;
+    if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+      return jsonResponse({ ok: false, error: "not_found" }, 404);
+    }
+    const path = url.pathname.slice(basePath.length) || "/";
+    if (isAdminPath(path)) {
+      const ownOrigins = new Set([resolved.publicBaseUrl ? new URL(resolved.publicBaseUrl).origin : url.origin, url.origin]);
+      checkAdminRequest(request, ownOrigins);
+    }
+    const match = router.match(request.method, path);
+    if (!match) return jsonResponse({ ok: false, error: "not_found" }, 404);
+    if ("allowed" in match) {
+      return jsonResponse({ ok: false, error: "method_not_allowed" }, 405, { allow: match.allowed.join(", ") });
+    }
+    const ctx: RequestContext = { request, state, clock, options: resolved, baseUrl: resolved.publicBaseUrl ?? `${url.origin}${basePath}` };
+    return match.handler(ctx, match.params);
+  }
+
+  return {
+    async fetch(request) {
+      try {
+        return await handle(request);
+      } catch (error) {
+        return errorToResponse(error);
+      }
+    },
+    state,
+    clock,
+    options: resolved,
+  };
+}

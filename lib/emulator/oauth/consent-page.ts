@@ -1,0 +1,84 @@
+/** The OAuth consent page ({base}/oauth/v2/authorize) and the error page a person sees instead. */
+import { escapeHtml, layout } from "../core/html";
+
+const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  "app_mentions:read": "View messages that directly mention the app",
+  "channels:join": "Join public channels",
+  "channels:read": "View basic information about public channels",
+  "channels:history": "View messages in public channels",
+  "chat:write": "Send messages",
+  "chat:write.public": "Send messages to channels it isn't a member of",
+  "groups:read": "View basic information about private channels",
+  "incoming-webhook": "Post messages to a specific channel",
+  "users:read": "View people in the workspace",
+  "users:read.email": "View email addresses of people in the workspace",
+};
+
+export interface ConsentPageInput {
+  appName: string;
+  teamName: string;
+  teamDomain: string;
+  botScopes: string[];
+  userScopes: string[];
+  /** The channel picker, when incoming-webhook is requested. */
+  channels?: { id: string; name: string }[];
+  selectedChannelId?: string;
+  /** Where the form posts: the same authorize URL, query string included. */
+  actionUrl: string;
+  /** The other workspaces the person could install into instead, each with its consent page. */
+  otherWorkspaces?: { name: string; url: string }[];
+}
+
+function scopeList(scopes: string[]): string {
+  const items = scopes.map((scope) => {
+    const description = SCOPE_DESCRIPTIONS[scope];
+    return `<li>${escapeHtml(scope)}${description ? ` <span class="meta">— ${escapeHtml(description)}</span>` : ""}</li>`;
+  });
+  return `<ul class="scopes">${items.join("")}</ul>`;
+}
+
+export function renderConsentPage(input: ConsentPageInput): string {
+  const app = escapeHtml(input.appName);
+  const team = escapeHtml(input.teamName);
+  const sections: string[] = [];
+  if (input.botScopes.length > 0) {
+    sections.push(`<h2>What ${app} will be able to do as a bot</h2>${scopeList(input.botScopes)}`);
+  }
+  if (input.userScopes.length > 0) {
+    sections.push(`<h2>What ${app} will be able to do on your behalf</h2>${scopeList(input.userScopes)}`);
+  }
+  if (input.channels) {
+    const options = input.channels
+      .map((c) => `<option value="${escapeHtml(c.id)}"${c.id === input.selectedChannelId ? " selected" : ""}>#${escapeHtml(c.name)}</option>`)
+      .join("");
+    sections.push(
+      `<label for="channel_id">Where should ${app} post?</label>` +
+        `<select id="channel_id" name="channel_id" required>${options}</select>` +
+        `<p class="meta">The app gets an incoming webhook that posts to this channel.</p>`,
+    );
+  }
+  return layout(
+    `${input.appName} is requesting permission to access the ${input.teamName} workspace`,
+    `<form class="card" method="post" action="${escapeHtml(input.actionUrl)}">
+<h1>${app} is requesting permission to access the ${team} workspace</h1>
+<p class="lead">${team} <span class="meta">(${escapeHtml(input.teamDomain)})</span></p>
+${
+  input.otherWorkspaces
+    ? `<p class="meta">Another workspace: ${input.otherWorkspaces.map((w) => `<a href="${escapeHtml(w.url)}">${escapeHtml(w.name)}</a>`).join(", ")}</p>`
+    : ""
+}
+${sections.join("\n")}
+<div class="actions">
+<button type="submit" name="decision" value="deny">Cancel</button>
+<button type="submit" name="decision" value="allow" class="primary">Allow</button>
+</div>
+</form>`,
+  );
+}
+
+export function renderErrorPage(title: string, detail: string): string {
+  return layout(
+    title,
+    `<div class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></div>`,
+  );
+}

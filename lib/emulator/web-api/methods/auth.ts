@@ -1,0 +1,71 @@
+/** auth.test and auth.revoke. */
+import { WebApiError } from "../../core/errors";
+import { uninstall } from "../../oauth/installations";
+import { isRefreshGraceOver, revokeToken, secondsUntilExpiry, tokenState } from "../../tokens/tokens";
+import type { Caller, MethodContext, MethodDefinition } from "../../types";
+import { memberAt, memberIndexOf } from "../../workspace/workspace";
+
+function userName(ctx: MethodContext, userId: string): string {
+  const ws = ctx.ws;
+  const index = memberIndexOf(ws, userId);
+  return index >= 0 ? String(memberAt(ws, index, ctx.baseUrl).name) : userId;
+}
+
+const authTest: MethodDefinition = {
+  name: "auth.test",
+  tier: "special",
+  auth: "token",
+  json: true,
+  handler(ctx) {
+    const { token, installation } = ctx.caller as Caller;
+    const team = ctx.ws.team;
+    const isBot = token.family === "bot";
+    const userId = isBot ? installation.botUserId : installation.authedUserId;
+    const expiresIn = secondsUntilExpiry(token, ctx.clock.now());
+    return {
+      // The workspace's URL: the emulator's own index page stands in for it.
+      url: `${ctx.baseUrl}/`,
+      team: team.name,
+      user: userName(ctx, userId),
+      team_id: team.id,
+      user_id: userId,
+      ...(isBot ? { bot_id: installation.botId } : {}),
+      is_enterprise_install: false,
+      ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}),
+    };
+  },
+};
+
+/**
+ * auth.revoke resolves its token itself: the original long-lived token after an exchange no longer
+ * works for anything else, but revoking with it revokes the whole installation (spec section 3).
+ * With rotation, one token (access or refresh) is revoked and the installation stays; without it, the
+ * installation's authorization is revoked, which is the same as an uninstall.
+ */
+const authRevoke: MethodDefinition = {
+  name: "auth.revoke",
+  tier: 3,
+  auth: "none",
+  handler(ctx) {
+    const now = ctx.clock.now();
+    if (!ctx.token) throw new WebApiError("not_authed");
+    const record = ctx.state.tokens.get(ctx.token);
+    if (!record) throw new WebApiError("invalid_auth");
+    const installation = ctx.state.installations.get(record.installationId);
+    const app = ctx.state.apps.get(record.appId);
+    if (!installation || !app || installation.uninstalled) throw new WebApiError("token_revoked");
+
+    const current = tokenState(record, now);
+    const graceOver = record.kind === "refresh" && isRefreshGraceOver(record, now, ctx.options.refreshGraceSeconds);
+    if (current === "revoked" || graceOver) throw new WebApiError("token_revoked");
+    if (current === "expired") throw new WebApiError("token_expired");
+
+    const testOnly = ctx.params.test === "1" || ctx.params.test === "true";
+    if (testOnly) return { revoked: false };
+    if (current === "exchanged" || !app.tokenRotationEnabled) uninstall(ctx.state, installation, now);
+    else revokeToken(record, now);
+    return { revoked: true };
+  },
+};
+
+export const authMethods: MethodDefinition[] = [authTest, authRevoke];

@@ -1,0 +1,25 @@
+/** The method registry: every Web API method the emulator answers, by name. */
+import type { MethodDefinition } from "../../types";
+import { appsMethods } from "./apps";
+import { appsManifestMethods } from "./apps-manifest";
+import { authMethods } from "./auth";
+import { chatMethods } from "./chat";
+import { conversationsMethods } from "./conversations";
+import { oauthMethods } from "./oauth";
+import { rtmMethods } from "./rtm";
+import { toolingMethods } from "./tooling";
+import { usersMethods } from "./users";
+
+export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
+  [
+    ...oauthMethods,
+    ...authMethods,
+    ...appsMethods,
+    ...appsManifestMethods,
+    ...toolingMethods,
+    ...usersMethods,
+    ...conversationsMethods,
+    ...chatMethods,
+    ...rtmMethods,
+  ].map((m) => [m.name, m]),
+);

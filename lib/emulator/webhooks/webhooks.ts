@@ -1,0 +1,102 @@
+import { workspaceOf } from "../store";
+import { dispatchMentions } from "../events/events";
+import { PlainTextError } from "../core/errors";
+import { consumeRateLimit } from "../web-api/rate-limit";
+import type { Installation, RequestContext } from "../types";
+import { appendMessage, findChannel } from "../workspace/workspace";
+
+/**
+ * Incoming webhooks: POST {base}/services/{team}/{hook}/{secret} with a JSON body {text} (or a form field
+ * `payload` holding that JSON). The platform answers 200 with the plain-text body `ok`, and its errors
+ * as plain text with a status: 400 invalid_payload or no_text, 403 invalid_token, 404 no_service or
+ * channel_not_found, 410 channel_is_archived, 429 with Retry-After when rate limited.
+ */
+
+/** The platform allows about one message per second per webhook, with short bursts. */
+export const WEBHOOK_MESSAGES_PER_MINUTE = 60;
+/** Larger bodies are not a message the platform would take. */
+const MAX_BODY_BYTES = 1_000_000;
+
+function findHook(ctx: RequestContext, teamId: string, hookId: string): Installation | undefined {
+  for (const installation of ctx.state.installations.values()) {
+    if (installation.teamId === teamId && installation.incomingWebhook?.hookId === hookId) return installation;
+  }
+  return undefined;
+}
+
+function secretsMatch(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let diff = 0;
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return diff === 0;
+}
+
+async function readPayload(request: Request): Promise<Record<string, unknown>> {
+  const raw = await request.text();
+  if (raw.length > MAX_BODY_BYTES) throw new PlainTextError(400, "invalid_payload");
+  let json = raw;
+  if ((request.headers.get("content-type") ?? "").toLowerCase().includes("application/x-www-form-urlencoded")) {
+    json = new URLSearchParams(raw).get("payload") ?? "";
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new PlainTextError(400, "invalid_payload");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new PlainTextError(400, "invalid_payload");
+  return parsed as Record<string, unknown>;
+}
+
+function hasContent(payload: Record<string, unknown>): boolean {
+  const { text, blocks, attachments } = payload;
+  if (text !== undefined && typeof text !== "string") throw new PlainTextError(400, "invalid_payload");
+  const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+  return (typeof text === "string" && text.trim() !== "") || nonEmpty(blocks) || nonEmpty(attachments);
+}
+
+/**
+ * Handles POST {base}/services/*. `rest` is the path after /services/. An uninstalled app's webhook is
+ * gone (404 no_service), as the platform removes it with the installation.
+ */
+export async function handleIncomingWebhook(ctx: RequestContext, rest: string): Promise<Response> {
+  const [teamId, hookId, secret, ...extra] = rest.split("/");
+  if (!teamId || !hookId || !secret || extra.length > 0) throw new PlainTextError(404, "no_service");
+  const installation = findHook(ctx, teamId, hookId);
+  const hook = installation?.incomingWebhook;
+  if (!installation || !hook || installation.uninstalled) throw new PlainTextError(404, "no_service");
+  if (!secretsMatch(secret, hook.secret)) throw new PlainTextError(403, "invalid_token");
+
+  const now = ctx.clock.now();
+  if (ctx.state.rateLimitsEnabled) {
+    const retryAfter = consumeRateLimit(ctx.state, `webhook:${hook.hookId}`, WEBHOOK_MESSAGES_PER_MINUTE, now);
+    if (retryAfter > 0) {
+      return new Response(JSON.stringify({ ok: false, error: "ratelimited" }), {
+        status: 429,
+        headers: { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter) },
+      });
+    }
+  }
+
+  const payload = await readPayload(ctx.request);
+  if (!hasContent(payload)) throw new PlainTextError(400, "no_text");
+  const ws = workspaceOf(ctx.state, installation.teamId);
+  const channel = findChannel(ws, hook.channelId);
+  if (!channel) throw new PlainTextError(404, "channel_not_found");
+  if (channel.isArchived) throw new PlainTextError(410, "channel_is_archived");
+
+  const message = appendMessage(
+    ws,
+    channel.id,
+    {
+      text: typeof payload.text === "string" ? payload.text : "",
+      subtype: "bot_message",
+      bot_id: installation.botId,
+      app_id: installation.appId,
+      via: "incoming-webhook",
+    },
+    now,
+  );
+  dispatchMentions(ctx, ws, channel, message);
+  return new Response("ok", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
