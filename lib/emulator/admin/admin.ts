@@ -17,7 +17,9 @@ import type { EmulatorState, RequestContext, ResolvedOptions } from "../types";
 import { describeDeliveries } from "../events/events";
 import { describeVerification, verifyRequestUrl } from "../events/url-verification";
 import { METHODS } from "../web-api/methods";
-import { channelMessages, deleteChannel, findChannel, installingUserId, memberCount, memberIndexOf } from "../workspace/workspace";
+import { deleteChannel, findChannel } from "../workspace/channels";
+import { installingUserId, memberCount, memberIndexOf } from "../workspace/members";
+import { channelMessages } from "../workspace/messages";
 
 export interface AdminRuntime {
   state: EmulatorState;

@@ -6,7 +6,7 @@
 import { authorizeUrl } from "../apps/registry";
 import { escapeHtml, htmlResponse, layout } from "../core/html";
 import type { RequestContext } from "../types";
-import { memberCount } from "../workspace/workspace";
+import { memberCount } from "../workspace/members";
 
 export function showIndexPage(ctx: RequestContext): Response {
   const { state, baseUrl } = ctx;

@@ -5,16 +5,10 @@ import { signEventRequest, verificationToken } from "./event-signing";
 import { workspaceOf } from "../store";
 import { describeVerification, eventRequestUrlOf, isVerifiedRequestUrl } from "./url-verification";
 import type { App, DeliverEvent, Installation, RequestContext } from "../types";
-import {
-  appendMessage,
-  generalChannel,
-  installingUserId,
-  memberIndexOf,
-  resolveChannel,
-  type Channel,
-  type Message,
-  type Workspace,
-} from "../workspace/workspace";
+import { generalChannel, resolveChannel } from "../workspace/channels";
+import { installingUserId, memberIndexOf } from "../workspace/members";
+import { appendMessage } from "../workspace/messages";
+import type { Channel, Message, Workspace } from "../workspace/workspace";
 
 /**
  * The Events API, as far as the spec goes: `app_mention` events, delivered to the request URL an app

@@ -11,7 +11,8 @@ import { PageError } from "../core/errors";
 import { htmlResponse } from "../core/html";
 import type { App, RequestContext } from "../types";
 import type { Workspace } from "../workspace/workspace";
-import { installingUserId, postableChannels, generalChannel, findChannel } from "../workspace/workspace";
+import { findChannel, generalChannel, postableChannels } from "../workspace/channels";
+import { installingUserId } from "../workspace/members";
 
 /** Codes are single use and expire after 10 minutes, like the platform's. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { issueRotatingPair, issueToken, randomAlphanumeric, revokeInstallationTokens, enforceActiveTokenLimit, tokenState } from "../tokens/tokens";
 import type { App, AuthCode, EmulatorState, Installation, TokenRecord } from "../types";
 import { workspaceOf } from "../store";
-import { addBotUser, findChannel, markBotUserDeleted } from "../workspace/workspace";
+import { findChannel } from "../workspace/channels";
+import { addBotUser, markBotUserDeleted } from "../workspace/members";
 
 export interface IssuedTokens {
   access: TokenRecord;

@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor, type CursorScope } from "./cursor";
 import { WebApiError } from "../core/errors";
-import { rng, type Workspace } from "../workspace/workspace";
+import { rng } from "../workspace/ids";
+import type { Workspace } from "../workspace/workspace";
 
 /**
  * Cursor pagination as the platform does it (spec 2.3, 4.4, 4.7, 7, 8): a page starts at the item its

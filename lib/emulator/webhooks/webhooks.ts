@@ -3,7 +3,8 @@ import { dispatchMentions } from "../events/events";
 import { PlainTextError } from "../core/errors";
 import { consumeRateLimit } from "../web-api/rate-limit";
 import type { Installation, RequestContext } from "../types";
-import { appendMessage, findChannel } from "../workspace/workspace";
+import { findChannel } from "../workspace/channels";
+import { appendMessage } from "../workspace/messages";
 
 /**
  * Incoming webhooks: POST {base}/services/{team}/{hook}/{secret} with a JSON body {text} (or a form field

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../types";
-import { AVATAR_SIZES, avatarFace, type AvatarSize } from "./workspace";
+import { AVATAR_SIZES, avatarFace, type AvatarSize } from "./members";
 
 /**
  * Profile images: GET {base}/avatars/{userId}/{avatarHash}-{size}.svg, a small deterministic SVG

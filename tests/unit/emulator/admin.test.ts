@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import { memberCount } from "@/lib/emulator/workspace/workspace";
+import { memberCount } from "@/lib/emulator/workspace/members";
 import { createHarness, ORIGIN, REDIRECT_URI, type Json } from "./support/emulator-harness";
 
 describe("GET /admin/apps", () => {

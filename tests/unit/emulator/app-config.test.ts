@@ -7,7 +7,7 @@
 import { LogLevel, WebClient, type AppsManifestUpdateArguments, type WebAPIPlatformError } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
 import { startEmulatorServer } from "@/lib/emulator";
-import { memberIdAt } from "@/lib/emulator/workspace/workspace";
+import { memberIdAt } from "@/lib/emulator/workspace/members";
 import { createHarness, ORIGIN, type Harness, type Json } from "./support/emulator-harness";
 import { answeringChallenges } from "./support/request-url";
 

@@ -7,7 +7,7 @@ import { LogLevel, WebClient, type WebAPIPlatformError } from "@slack/web-api";
 import { IncomingWebhook } from "@slack/webhook";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import { memberCount } from "@/lib/emulator/workspace/workspace";
+import { memberCount } from "@/lib/emulator/workspace/members";
 import type { Json } from "./support/emulator-harness";
 
 const PORT = 3202;

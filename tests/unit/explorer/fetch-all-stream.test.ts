@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Emulator } from "@/lib/emulator";
 import { streamAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
-import { memberCount } from "@/lib/emulator/workspace/workspace";
+import { memberCount } from "@/lib/emulator/workspace/members";
 import { BASE, install, startEmulator } from "../emulator/workspace/support";
 
 /** users.list against the in-process emulator, as the console's platform client calls it (GET, Bearer). */

@@ -3,7 +3,7 @@ import { WebApiError } from "../../core/errors";
 import { uninstall } from "../../oauth/installations";
 import { isRefreshGraceOver, revokeToken, secondsUntilExpiry, tokenState } from "../../tokens/tokens";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
-import { memberAt, memberIndexOf } from "../../workspace/workspace";
+import { memberAt, memberIndexOf } from "../../workspace/members";
 
 function userName(ctx: MethodContext, userId: string): string {
   const ws = ctx.ws;

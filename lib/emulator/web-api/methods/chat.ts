@@ -1,7 +1,10 @@
 import { WebApiError } from "../../core/errors";
 import { dispatchMentions } from "../../events/events";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
-import { appendMessage, avatarUrl, botByUserId, findMessage, removeMessage, resolveChannel, type Channel, type Message } from "../../workspace/workspace";
+import { resolveChannel } from "../../workspace/channels";
+import { avatarUrl, botByUserId } from "../../workspace/members";
+import { appendMessage, findMessage, removeMessage } from "../../workspace/messages";
+import type { Channel, Message } from "../../workspace/workspace";
 
 /** The platform truncates longer texts; the emulator refuses them, as it does for 40,000+ characters. */
 const MAX_TEXT_LENGTH = 40_000;

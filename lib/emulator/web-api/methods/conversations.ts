@@ -1,7 +1,9 @@
 import { WebApiError } from "../../core/errors";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
-import { channelMessages, findMessage, memberCount, memberIdAt, memberIndexOf, type Channel, type Message, type Workspace } from "../../workspace/workspace";
+import { memberCount, memberIdAt, memberIndexOf } from "../../workspace/members";
+import { channelMessages, findMessage } from "../../workspace/messages";
+import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { wireMessage } from "./chat";
 
 /** The platform's documented default page size for conversations.list. */

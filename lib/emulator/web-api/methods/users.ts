@@ -1,7 +1,8 @@
 import { resolvePage } from "../../pagination/pagination";
 import { WebApiError } from "../../core/errors";
 import type { MethodDefinition } from "../../types";
-import { memberAt, memberCount, memberIdAt, memberIndexOf, type Workspace } from "../../workspace/workspace";
+import { memberAt, memberCount, memberIdAt, memberIndexOf } from "../../workspace/members";
+import type { Workspace } from "../../workspace/workspace";
 
 /**
  * Member positions by email, per workspace, built on the first lookup: members are generated on demand,

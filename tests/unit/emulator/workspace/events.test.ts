@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EVENT_RETRY_DELAYS_MS, settleEventDeliveries } from "@/lib/emulator/events/events";
 import type { DeliverEvent } from "@/lib/emulator";
-import { installingUserId } from "@/lib/emulator/workspace/workspace";
+import { installingUserId } from "@/lib/emulator/workspace/members";
 import { answeringChallenges } from "../support/request-url";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 

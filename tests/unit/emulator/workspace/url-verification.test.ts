@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { settleEventDeliveries } from "@/lib/emulator/events/events";
 import type { DeliverEvent } from "@/lib/emulator";
-import { channelMessages, generalChannel } from "@/lib/emulator/workspace/workspace";
+import { generalChannel } from "@/lib/emulator/workspace/channels";
+import { channelMessages } from "@/lib/emulator/workspace/messages";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
 
 interface Received {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pageSize, resolveLimit } from "@/lib/emulator/pagination/pagination";
-import {
-  addBotUser,
-  appendMessage,
-  createWorkspace,
-  markBotUserDeleted,
-  memberAt,
-  memberCount,
-  memberIdAt,
-  memberIndexOf,
-} from "@/lib/emulator/workspace/workspace";
+import { addBotUser, markBotUserDeleted, memberAt, memberCount, memberIdAt, memberIndexOf } from "@/lib/emulator/workspace/members";
+import { appendMessage } from "@/lib/emulator/workspace/messages";
+import { createWorkspace } from "@/lib/emulator/workspace/workspace";
 
 const BASE = "http://localhost:3211/emulator";
 const SCALAR_FIELDS = ["id", "team_id", "name", "color", "real_name", "tz_label", "tz_offset", "updated"];

@@ -1,0 +1,236 @@
+/**
+ * The workspace's members (spec 2.4, docs/spec/web-api.md): member i is a pure function of (seed, i),
+ * generated when a page or a lookup asks for it and never stored; the bot users of installed apps come
+ * after the generated members. An id leads back to its position in O(1), so a page costs the same wherever
+ * it is.
+ */
+import { hex, pick, rng, scrambleId, unscrambleId } from "./ids";
+import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, TIME_ZONES, TITLES } from "./vocabulary";
+import type { BotUser, Workspace } from "./workspace";
+
+/** Every member: the generated ones, then the bot users of installed apps. */
+export function memberCount(ws: Workspace): number {
+  return ws.userCount + ws.bots.length;
+}
+
+export function memberIdAt(ws: Workspace, index: number): string {
+  return scrambleId(ws.keys, "U", index);
+}
+
+/** The position of a member id in users.list, or -1 for an unknown id. O(1). */
+export function memberIndexOf(ws: Workspace, userId: string): number {
+  const index = unscrambleId(ws.keys, "U", userId);
+  return index >= 0 && index < memberCount(ws) ? index : -1;
+}
+
+/** The member who installs apps from the consent page: the workspace's primary owner. */
+export function installingUserId(ws: Workspace): string {
+  return memberIdAt(ws, 0);
+}
+
+export function botByUserId(ws: Workspace, userId: string): BotUser | undefined {
+  const index = memberIndexOf(ws, userId);
+  return index >= ws.userCount ? ws.bots[index - ws.userCount] : undefined;
+}
+
+/** What an avatar image shows: initials on the member's color. */
+export interface AvatarFace {
+  initials: string;
+  color: string;
+  avatarHash: string;
+}
+
+export const AVATAR_SIZES = [24, 32, 48, 72, 192, 512, 1024] as const;
+export type AvatarSize = (typeof AVATAR_SIZES)[number] | "original";
+
+/** `{base}/avatars/{userId}/{avatarHash}-{size}.svg`: the hash in the path makes the URL immutable. */
+export function avatarUrl(baseUrl: string, userId: string, avatarHash: string, size: AvatarSize): string {
+  return `${baseUrl}/avatars/${userId}/${avatarHash}-${size}.svg`;
+}
+
+function normalize(text: string): string {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ø/g, "o").replace(/Ø/g, "O");
+}
+
+function slug(text: string): string {
+  return normalize(text).toLowerCase().replace(/[^a-z0-9]+/g, "");
+}
+
+// Normalizing is the costliest step of generating a member: do it once per name, not once per member.
+const FIRST = FIRST_NAMES.map((name) => ({ name, normalized: normalize(name), slug: slug(name) }));
+const LAST = LAST_NAMES.map((name) => ({ name, normalized: normalize(name), slug: slug(name) }));
+
+/** The avatar face of a member, or undefined for an unknown id. */
+export function avatarFace(ws: Workspace, userId: string): AvatarFace | undefined {
+  const index = memberIndexOf(ws, userId);
+  if (index < 0) return undefined;
+  const m = memberAt(ws, index, "");
+  const profile = m.profile as { real_name: string; avatar_hash: string };
+  const initials = profile.real_name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase() ?? "")
+    .join("");
+  return { initials, color: m.color as string, avatarHash: profile.avatar_hash };
+}
+
+function images(baseUrl: string, userId: string, avatarHash: string, custom: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  // Members still on a default avatar have no 1024 or original image, as on the platform.
+  for (const size of AVATAR_SIZES) {
+    if (size === 1024 && !custom) continue;
+    out[`image_${size}`] = avatarUrl(baseUrl, userId, avatarHash, size);
+  }
+  if (custom) out.image_original = avatarUrl(baseUrl, userId, avatarHash, "original");
+  return out;
+}
+
+/**
+ * The user record (spec 2.4) at a position of users.list. A pure function of (seed, index) for generated
+ * members; image URLs point at `baseUrl`, the emulator's base as this request reached it.
+ */
+export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<string, unknown> {
+  if (index >= ws.userCount) return botMember(ws, ws.bots[index - ws.userCount] as BotUser, baseUrl);
+  const r = rng(ws.keys.seedHash, 10, index);
+  const id = memberIdAt(ws, index);
+  const first = FIRST[(index + (ws.keys.seedHash % FIRST.length)) % FIRST.length] as (typeof FIRST)[number];
+  const round = Math.floor(index / FIRST.length);
+  const last = LAST[(round + (ws.keys.add % LAST.length)) % LAST.length] as (typeof LAST)[number];
+  const generation = Math.floor(round / LAST.length);
+  const realName = `${first.name} ${last.name}`;
+  const name = `${first.slug}.${last.slug}${generation > 0 ? generation + 1 : ""}`;
+
+  const primaryOwner = index === 0;
+  const roll = r();
+  const isOwner = primaryOwner || roll < 0.004;
+  const isAdmin = isOwner || roll < 0.03;
+  const guestRoll = r();
+  const isRestricted = !isAdmin && guestRoll < 0.04;
+  const isUltraRestricted = isRestricted && guestRoll < 0.012;
+  const deleted = !isOwner && r() < 0.03;
+  const zone = pick(TIME_ZONES, r());
+  const tzUnknown = r() < 0.02;
+  const custom = r() < 0.55;
+  const avatarHash = custom ? hex(r, 12) : `g${hex(r, 11)}`;
+  const color = pick(COLORS, r());
+  const updated = EPOCH_2019 + Math.floor(r() * SPAN_2019_2025);
+
+  const profile: Record<string, unknown> = {
+    avatar_hash: avatarHash,
+    real_name: realName,
+    real_name_normalized: `${first.normalized} ${last.normalized}`,
+    first_name: first.name,
+    last_name: last.name,
+  };
+  const titleRoll = r();
+  if (titleRoll < 0.6) profile.title = pick(TITLES, r());
+  else if (titleRoll < 0.8) profile.title = "";
+  const phoneRoll = r();
+  if (phoneRoll < 0.3) profile.phone = `+1 555 01${String(index % 100).padStart(2, "0")}`;
+  else if (phoneRoll < 0.6) profile.phone = "";
+  const skypeRoll = r();
+  if (skypeRoll < 0.08) profile.skype = `${name.replace(".", "_")}`;
+  else if (skypeRoll < 0.4) profile.skype = "";
+  if (!isUltraRestricted || r() < 0.5) profile.email = `${name}@${ws.team.domain}.example.com`;
+  Object.assign(profile, images(baseUrl, id, avatarHash, custom));
+  profile.always_active = false;
+  profile.fields = r() < 0.7 ? null : {};
+  profile.team = ws.team.id;
+
+  const member: Record<string, unknown> = {
+    id,
+    team_id: ws.team.id,
+    name,
+    deleted,
+    color,
+    real_name: realName,
+    tz: tzUnknown ? null : zone[0],
+    tz_label: tzUnknown ? "Pacific Standard Time" : zone[1],
+    tz_offset: tzUnknown ? -28800 : zone[2],
+    profile,
+    is_admin: isAdmin,
+    is_owner: isOwner,
+    is_primary_owner: primaryOwner,
+    is_restricted: isRestricted,
+    is_ultra_restricted: isUltraRestricted,
+    is_bot: false,
+    is_app_user: false,
+    updated,
+  };
+  // has_2fa is not on every record (spec 2.4): the platform omits it where it does not apply.
+  const twoFactor = r();
+  if (twoFactor < 0.75) member.has_2fa = twoFactor < 0.45;
+  return member;
+}
+
+function botMember(ws: Workspace, bot: BotUser, baseUrl: string): Record<string, unknown> {
+  const color = pick(COLORS, rng(ws.keys.seedHash, 11, bot.index)());
+  return {
+    id: bot.userId,
+    team_id: ws.team.id,
+    name: slug(bot.appName) || "app",
+    deleted: bot.deleted,
+    color,
+    real_name: bot.appName,
+    tz: null,
+    tz_label: "Pacific Standard Time",
+    tz_offset: -28800,
+    profile: {
+      avatar_hash: bot.avatarHash,
+      real_name: bot.appName,
+      real_name_normalized: normalize(bot.appName),
+      first_name: bot.appName,
+      last_name: "",
+      title: "",
+      phone: "",
+      skype: "",
+      ...images(baseUrl, bot.userId, bot.avatarHash, true),
+      always_active: true,
+      fields: null,
+      bot_id: bot.botId,
+      api_app_id: bot.appId,
+      team: ws.team.id,
+    },
+    is_admin: false,
+    is_owner: false,
+    is_primary_owner: false,
+    is_restricted: false,
+    is_ultra_restricted: false,
+    is_bot: true,
+    is_app_user: false,
+    updated: bot.created,
+  };
+}
+
+/**
+ * The bot user of an app, created on its first install and kept across reinstalls (as the platform does).
+ * `now` is epoch ms.
+ */
+export function addBotUser(ws: Workspace, app: { appId: string; appName: string }, now: number): { userId: string; botId: string } {
+  const existing = ws.botsByAppId.get(app.appId);
+  if (existing) {
+    existing.deleted = false;
+    return { userId: existing.userId, botId: existing.botId };
+  }
+  const index = memberCount(ws);
+  const bot: BotUser = {
+    userId: memberIdAt(ws, index),
+    botId: scrambleId(ws.keys, "B", ws.bots.length),
+    appId: app.appId,
+    appName: app.appName,
+    index,
+    avatarHash: hex(rng(ws.keys.seedHash, 12, index), 12),
+    created: Math.floor(now / 1000),
+    deleted: false,
+  };
+  ws.bots.push(bot);
+  ws.botsByAppId.set(app.appId, bot);
+  return { userId: bot.userId, botId: bot.botId };
+}
+
+/** An uninstalled app's bot user stays listed, marked deleted, as on the platform. */
+export function markBotUserDeleted(ws: Workspace, appId: string): void {
+  const bot = ws.botsByAppId.get(appId);
+  if (bot) bot.deleted = true;
+}
