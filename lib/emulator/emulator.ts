@@ -21,7 +21,7 @@ import { handleAvatar } from "./workspace/avatars";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
 import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError, WebApiError } from "./core/errors";
-import { mentionApp } from "./events/events";
+import { mentionApp } from "./events/app-mention";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
 import { showIndexPage } from "./admin/index-page";
 import { Router } from "./core/router";

@@ -42,6 +42,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     codes: new Map(),
     workspace: workspaces[0]!,
     workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
+    eventLogs: new Map(),
     rateLimitsEnabled: options.rateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },
@@ -62,6 +63,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.codes = fresh.codes;
   state.workspace = fresh.workspace;
   state.workspaces = fresh.workspaces;
+  state.eventLogs = fresh.eventLogs;
   state.rateLimitsEnabled = fresh.rateLimitsEnabled;
   state.rateWindows = fresh.rateWindows;
   state.faults = fresh.faults;

@@ -1,8 +1,9 @@
 /**
- * The emulator's shared types: the contract between its modules (core: tokens, OAuth, admin, routing;
- * workspace: users, channels, pagination, messages, webhooks, events).
+ * The emulator's shared types: the contract between its folders (options, apps, installations, tokens,
+ * codes, the state, a request's context, Web API methods). Types only, and it imports only modules that
+ * never import it back (events/types.ts, workspace/workspace.ts), so any module may import it.
  */
-import type { RequestUrlVerification } from "./events/url-verification";
+import type { EventLog, RequestUrlVerification } from "./events/types";
 import type { Workspace } from "./workspace/workspace";
 
 export type { Workspace };
@@ -235,6 +236,8 @@ export interface EmulatorState {
   workspace: Workspace;
   /** Every workspace by team id, the first included. */
   workspaces: Map<string, Workspace>;
+  /** Each workspace's events by team id, kept by the events module (events/deliveries.ts). */
+  eventLogs: Map<string, EventLog>;
   rateLimitsEnabled: boolean;
   /** Recent request times (epoch ms) per rate-limit key, newest last. */
   rateWindows: Map<string, number[]>;

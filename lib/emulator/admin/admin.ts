@@ -14,7 +14,7 @@ import type { Router } from "../core/router";
 import { resetState } from "../store";
 import { displayedTokenState, maskToken } from "../tokens/tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "../types";
-import { describeDeliveries } from "../events/events";
+import { describeDeliveries } from "../events/deliveries";
 import { describeVerification, verifyRequestUrl } from "../events/url-verification";
 import { METHODS } from "../web-api/methods";
 import { deleteChannel, findChannel } from "../workspace/channels";
@@ -113,7 +113,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
     channels: ws.channels
       .filter((c) => channelMessages(ws, c.id).length > 0)
       .map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
-    event_deliveries: describeDeliveries(ws),
+    event_deliveries: describeDeliveries(state, ws.team.id),
     base_url: baseUrl,
   };
 }

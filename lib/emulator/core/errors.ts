@@ -7,8 +7,7 @@
  * - PageError: pages a person sees (the OAuth authorize page) answer an HTML error page, never a redirect.
  * Admin routes use WebApiError too (their JSON has the same shape) with an explicit HTTP status.
  */
-import { renderErrorPage } from "../oauth/consent-page";
-import { htmlResponse } from "./html";
+import { htmlResponse, renderErrorPage } from "./html";
 
 export interface WebApiErrorInit {
   /** HTTP status; 200 unless the platform uses another one (429 for ratelimited, 4xx on the admin surface). */

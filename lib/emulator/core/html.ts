@@ -1,4 +1,4 @@
-/** Minimal HTML rendering for the emulator's pages: escaping and one shared layout with inline CSS. */
+/** Minimal HTML rendering for the emulator's pages: escaping, one shared layout with inline CSS, the error page. */
 
 export function escapeHtml(value: string): string {
   return value
@@ -65,6 +65,14 @@ ${body}
 </main>
 </body>
 </html>`;
+}
+
+/** The page a person sees instead of the one asked for (PageError): never a redirect. */
+export function renderErrorPage(title: string, detail: string): string {
+  return layout(
+    title,
+    `<div class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></div>`,
+  );
 }
 
 export function htmlResponse(html: string, status = 200): Response {

@@ -8,26 +8,12 @@
 import { randomBytes } from "node:crypto";
 import { signEventRequest, verificationToken } from "./event-signing";
 import type { App, DeliverEvent, ResolvedOptions } from "../types";
+import type { RequestUrlVerification } from "./types";
 
 /** The platform gives a request URL 3 seconds to answer the challenge. */
 export const VERIFICATION_TIMEOUT_MS = 3000;
 /** The part of an answer read for the challenge: a challenge is 48 characters, an answer needs no more. */
 const READ_LIMIT_BYTES = 4096;
-
-export type VerificationFailure = "http_timeout" | "connection_failed" | "http_error" | "challenge_mismatch";
-
-export interface RequestUrlVerification {
-  url: string;
-  state: "pending" | "verified" | "failed";
-  /** Wall-clock epoch ms the challenge was sent. */
-  at: number;
-  durationMs?: number;
-  /** The app's HTTP status, when it answered. */
-  status?: number;
-  failure?: VerificationFailure;
-  /** Settles when the attempt has an outcome. */
-  done: Promise<void>;
-}
 
 /** Where an app's events go: its manifest's request URL, else the emulator's default for its apps. */
 export function eventRequestUrlOf(app: App, options: Pick<ResolvedOptions, "eventsRequestUrl">): string | undefined {

@@ -1,4 +1,4 @@
-/** The OAuth consent page ({base}/oauth/v2/authorize) and the error page a person sees instead. */
+/** The OAuth consent page ({base}/oauth/v2/authorize); a request it cannot show gets core/html.ts's error page. */
 import { escapeHtml, layout } from "../core/html";
 
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
@@ -73,12 +73,5 @@ ${sections.join("\n")}
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 </div>
 </form>`,
-  );
-}
-
-export function renderErrorPage(title: string, detail: string): string {
-  return layout(
-    title,
-    `<div class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></div>`,
   );
 }

@@ -1,5 +1,5 @@
 import { workspaceOf } from "../store";
-import { dispatchMentions } from "../events/events";
+import { dispatchMentions } from "../events/app-mention";
 import { PlainTextError } from "../core/errors";
 import { consumeRateLimit } from "../web-api/rate-limit";
 import type { Installation, RequestContext } from "../types";

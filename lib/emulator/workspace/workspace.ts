@@ -11,7 +11,6 @@
 import { randomBytes } from "node:crypto";
 import { fnv1a, hex, inverseMod32, rng, scrambleId, type ScrambleKeys } from "./ids";
 import { CHANNELS, EPOCH_2019, SPAN_2019_2025 } from "./vocabulary";
-import type { EventDelivery } from "../events/events";
 
 export const DEFAULT_USER_COUNT = 3000;
 
@@ -86,14 +85,9 @@ export interface Workspace {
   messages: Map<string, Message[]>;
   bots: BotUser[];
   botsByAppId: Map<string, BotUser>;
-  /** Events sent to apps' request URLs, newest last (the most recent few hundred). */
-  deliveries: EventDelivery[];
-  /** Deliveries still being attempted (retries included). */
-  deliveriesInFlight: Set<Promise<void>>;
-  /** Internal: the id scramble, the last message ts and event id handed out. */
+  /** Internal: the id scramble and the last message ts handed out. */
   keys: ScrambleKeys;
   lastTs: { seconds: number; seq: number };
-  eventSeq: number;
 }
 
 export interface CreateWorkspaceOptions {
@@ -141,10 +135,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     messages: new Map(),
     bots: [],
     botsByAppId: new Map(),
-    deliveries: [],
-    deliveriesInFlight: new Set(),
     keys,
     lastTs: { seconds: 0, seq: 0 },
-    eventSeq: 0,
   };
 }

@@ -3,7 +3,7 @@
  * app mentioned in a conversation it is not part of.
  */
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events/events";
+import { settleEventDeliveries } from "@/lib/emulator";
 import { answeringChallenges } from "./support/request-url";
 import { createHarness, type Json } from "./support/emulator-harness";
 
@@ -31,12 +31,12 @@ describe("app_mention and channel membership", () => {
     // chat:write.public lets the other app post there; the mentioned app is not a member: no event.
     const first = await h.call("chat.postMessage", { channel: channel.id, text }, { token: poster.access_token });
     expect(first.body.ok).toBe(true);
-    await settleEventDeliveries(h.emulator.state.workspace);
+    await settleEventDeliveries(h.emulator.state);
     expect(delivered).toHaveLength(0);
 
     expect((await h.call("conversations.join", { channel: channel.id }, { token: mentioned.access_token })).body.ok).toBe(true);
     await h.call("chat.postMessage", { channel: channel.id, text }, { token: poster.access_token });
-    await settleEventDeliveries(h.emulator.state.workspace);
+    await settleEventDeliveries(h.emulator.state);
     expect(delivered.map((d) => [d.event.type, d.event.channel])).toEqual([["app_mention", channel.id]]);
   });
 
@@ -51,7 +51,7 @@ describe("app_mention and channel membership", () => {
       new Request(installed.incoming_webhook.url, { method: "POST", body: JSON.stringify({ text: `<@${installed.bot_user_id}> from the hook` }) }),
     );
     expect(await hook.text()).toBe("ok");
-    await settleEventDeliveries(h.emulator.state.workspace);
+    await settleEventDeliveries(h.emulator.state);
     expect(delivered.map((d) => d.event.channel)).toEqual([channel.id]);
   });
 
@@ -65,7 +65,7 @@ describe("app_mention and channel membership", () => {
     expect(body.event_ids).toHaveLength(1);
     const installation = [...h.emulator.state.installations.values()][0]!;
     expect(installation.joinedChannels.has(channel.id)).toBe(true);
-    await settleEventDeliveries(h.emulator.state.workspace);
+    await settleEventDeliveries(h.emulator.state);
     expect(delivered).toHaveLength(1);
   });
 });

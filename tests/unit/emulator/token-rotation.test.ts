@@ -2,7 +2,7 @@
  * Spec section 3, "States and transitions": one describe per row of the table, in the table's order.
  */
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events/events";
+import { settleEventDeliveries } from "@/lib/emulator";
 import { createHarness, type AdminApp, type Harness, type Json } from "./support/emulator-harness";
 import { answeringChallenges } from "./support/request-url";
 
@@ -354,7 +354,7 @@ describe("row 6: any access token and auth.revoke, app with token rotation", () 
     const { status, body } = await h.admin("mention", { app_id: rotation.app_id, text: "still there?" });
     expect(status).toBe(200);
     expect(body.event_ids).toHaveLength(1);
-    await settleEventDeliveries(h.emulator.state.workspace);
+    await settleEventDeliveries(h.emulator.state);
     expect(delivered).toHaveLength(1);
     expect(JSON.parse(delivered[0] ?? "{}").event.type).toBe("app_mention");
   });

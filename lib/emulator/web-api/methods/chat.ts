@@ -1,5 +1,5 @@
 import { WebApiError } from "../../core/errors";
-import { dispatchMentions } from "../../events/events";
+import { dispatchMentions } from "../../events/app-mention";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { resolveChannel } from "../../workspace/channels";
 import { avatarUrl, botByUserId } from "../../workspace/members";

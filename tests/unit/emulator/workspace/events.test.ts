@@ -1,10 +1,13 @@
 import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EVENT_RETRY_DELAYS_MS, settleEventDeliveries } from "@/lib/emulator/events/events";
-import type { DeliverEvent } from "@/lib/emulator";
+import { settleEventDeliveries, type DeliverEvent, type Emulator } from "@/lib/emulator";
+import { EVENT_RETRY_DELAYS_MS, eventLogOf } from "@/lib/emulator/events/deliveries";
 import { installingUserId } from "@/lib/emulator/workspace/members";
 import { answeringChallenges } from "../support/request-url";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
+
+/** The first workspace's deliveries, as the events module keeps them. */
+const deliveriesOf = (emulator: Emulator) => eventLogOf(emulator.state, emulator.state.workspace.team.id).deliveries;
 
 type Answer = number | "throw" | "hang" | Promise<number>;
 
@@ -64,7 +67,7 @@ describe("app_mention delivery", () => {
     const { botToken, botUserId } = await install(started.emulator);
     started.emulator.state.apps.set(app.id, { ...appNamed(started.emulator, "Switchboard Rotation"), eventsRequestUrl: elsewhere });
     await callApi(started.emulator, "chat.postMessage", { channel: "general", text: `<@${botUserId}> hi` }, botToken);
-    await settleEventDeliveries(started.emulator.state.workspace);
+    await settleEventDeliveries(started.emulator.state);
     expect(endpoint.requests).toEqual([]);
   });
 
@@ -72,7 +75,7 @@ describe("app_mention delivery", () => {
     const { emulator, requests, botToken, botUserId, app, general } = await setup();
     const posted = await callApi(emulator, "chat.postMessage", { channel: general.id, text: `hey <@${botUserId}> status?` }, botToken);
     expect(posted.ok).toBe(true);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
 
     expect(requests).toHaveLength(1);
     const [request] = requests;
@@ -95,7 +98,7 @@ describe("app_mention delivery", () => {
     expect(payload.event_id).toMatch(/^Ev/);
     expect(typeof payload.event_time).toBe("number");
     expect(typeof payload.token).toBe("string");
-    expect(emulator.state.workspace.deliveries).toMatchObject([{ eventId: payload.event_id, state: "delivered", attempts: [{ retryNum: 0, status: 200 }] }]);
+    expect(deliveriesOf(emulator)).toMatchObject([{ eventId: payload.event_id, state: "delivered", attempts: [{ retryNum: 0, status: 200 }] }]);
 
     const state = (await (await emulator.fetch(new Request(`${BASE}/admin/state`))).json()) as { event_deliveries: Json[] };
     expect(state.event_deliveries).toMatchObject([
@@ -110,10 +113,10 @@ describe("app_mention delivery", () => {
     const posted = await callApi(emulator, "chat.postMessage", { channel: general.id, text: `<@${botUserId}>` }, botToken);
     expect(posted.ok).toBe(true);
     expect(requests).toHaveLength(1);
-    expect(emulator.state.workspace.deliveries[0]!.state).toBe("pending");
+    expect(deliveriesOf(emulator)[0]!.state).toBe("pending");
     release(200);
-    await settleEventDeliveries(emulator.state.workspace);
-    expect(emulator.state.workspace.deliveries[0]!.state).toBe("delivered");
+    await settleEventDeliveries(emulator.state);
+    expect(deliveriesOf(emulator)[0]!.state).toBe("delivered");
   });
 
   it("retries failures with backoff and X-Slack-Retry-Num / X-Slack-Retry-Reason, re-signing each attempt", async () => {
@@ -131,7 +134,7 @@ describe("app_mention delivery", () => {
     // The third attempt hangs: it is abandoned after 3 seconds.
     await vi.advanceTimersByTimeAsync(3000 + EVENT_RETRY_DELAYS_MS[2]);
     expect(requests).toHaveLength(4);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
 
     expect(requests.map((r) => [r.headers["x-slack-retry-num"], r.headers["x-slack-retry-reason"]])).toEqual([
       [undefined, undefined],
@@ -144,7 +147,7 @@ describe("app_mention delivery", () => {
       const ts = r.headers["x-slack-request-timestamp"];
       expect(r.headers["x-slack-signature"]).toBe(`v0=${createHmac("sha256", app.signingSecret).update(`v0:${ts}:${r.body}`).digest("hex")}`);
     }
-    const [delivery] = emulator.state.workspace.deliveries;
+    const [delivery] = deliveriesOf(emulator);
     expect(delivery!.state).toBe("delivered");
     expect(delivery!.attempts.map((a) => [a.status, a.failure])).toEqual([
       [500, "http_error"],
@@ -159,25 +162,25 @@ describe("app_mention delivery", () => {
     const { emulator, requests, botToken, botUserId, general } = await setup([503, 503, 503, 503, 503]);
     await callApi(emulator, "chat.postMessage", { channel: general.id, text: `<@${botUserId}>` }, botToken);
     await vi.advanceTimersByTimeAsync(EVENT_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) + 10_000);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(requests).toHaveLength(4);
-    expect(emulator.state.workspace.deliveries[0]!.state).toBe("failed");
+    expect(deliveriesOf(emulator)[0]!.state).toBe("failed");
 
     vi.useRealTimers();
     const noRetry = answeringChallenges(async () => new Response("", { status: 500, headers: { "x-slack-no-retry": "1" } }));
     const other = startEmulator({ deliverEvent: noRetry });
     const installed = await install(other.emulator);
     await callApi(other.emulator, "chat.postMessage", { channel: "general", text: `<@${installed.botUserId}>` }, installed.botToken);
-    await settleEventDeliveries(other.emulator.state.workspace);
-    expect(other.emulator.state.workspace.deliveries[0]).toMatchObject({ state: "failed", attempts: [{ status: 500 }] });
+    await settleEventDeliveries(other.emulator.state);
+    expect(deliveriesOf(other.emulator)[0]).toMatchObject({ state: "failed", attempts: [{ status: 500 }] });
   });
 
   it("is not delivered when the installation was not granted app_mentions:read", async () => {
     const { emulator, requests, botToken, botUserId, general } = await setup([], { botScopes: ["chat:write", "chat:write.public"] });
     await callApi(emulator, "chat.postMessage", { channel: general.id, text: `<@${botUserId}>` }, botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(requests).toHaveLength(0);
-    expect(emulator.state.workspace.deliveries).toHaveLength(0);
+    expect(deliveriesOf(emulator)).toHaveLength(0);
   });
 
   it("is not delivered to an app that does not subscribe to app_mention", async () => {
@@ -194,7 +197,7 @@ describe("app_mention delivery", () => {
     });
     const { botToken, botUserId } = await install(emulator, { app: "Quiet App" });
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${botUserId}>` }, botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(endpoint.requests).toHaveLength(0);
   });
 
@@ -205,7 +208,7 @@ describe("app_mention delivery", () => {
     expect(await callApi(emulator, "auth.test", {}, botToken)).toMatchObject({ ok: false, error: "token_revoked" });
     const mention = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ app_id: app.id }) }));
     expect(mention.status).toBe(200);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(requests).toHaveLength(1);
   });
 
@@ -215,13 +218,13 @@ describe("app_mention delivery", () => {
     const poster = await install(emulator, { app: "Switchboard Rotation" });
     const mentioned = await install(emulator, { app: "Switchboard Legacy" });
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${mentioned.botUserId}> one` }, poster.botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(endpoint.requests.map((r) => (JSON.parse(r.body) as { api_app_id: string }).api_app_id)).toEqual([mentioned.app.id]);
 
     const app = mentioned.app;
     expect(await callApi(emulator, "apps.uninstall", { client_id: app.clientId, client_secret: app.clientSecret }, mentioned.botToken)).toMatchObject({ ok: true });
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${mentioned.botUserId}> two` }, poster.botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(endpoint.requests).toHaveLength(1);
   });
 
@@ -231,7 +234,7 @@ describe("app_mention delivery", () => {
       new Request(webhookUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: `<@${botUserId}> from a hook` }) }),
     );
     expect(await response.text()).toBe("ok");
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(requests).toHaveLength(1);
     expect(JSON.parse(requests[0]!.body)).toMatchObject({ event: { type: "app_mention", text: `<@${botUserId}> from a hook`, channel: general.id } });
   });
@@ -244,7 +247,7 @@ describe("app_mention delivery", () => {
     const result = (await response.json()) as Json;
     const random = emulator.state.workspace.channels.find((c) => c.name === "random")!;
     expect(result).toMatchObject({ ok: true, channel: random.id, text: `<@${botUserId}> can you help?` });
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     const payload = JSON.parse(requests[0]!.body) as { event: Record<string, unknown>; event_id: string };
     expect(payload.event).toMatchObject({ channel: random.id, ts: result.ts, user: installingUserId(emulator.state.workspace) });
     expect(result.event_ids).toEqual([payload.event_id]);

@@ -1,7 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { settleEventDeliveries } from "@/lib/emulator/events/events";
-import type { DeliverEvent } from "@/lib/emulator";
+import { settleEventDeliveries, type DeliverEvent } from "@/lib/emulator";
 import { generalChannel } from "@/lib/emulator/workspace/channels";
 import { channelMessages } from "@/lib/emulator/workspace/messages";
 import { ADMIN_HEADERS, appNamed, BASE, callApi, EVENTS_URL, install, startEmulator, type Json } from "./support";
@@ -93,7 +92,7 @@ describe("url_verification of an app's event request URL", () => {
 
     const installed = await install(emulator);
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${installed.botUserId}> hello` }, installed.botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(url.events()).toHaveLength(0);
     const state = (await admin(emulator, "state")).body as { apps: Array<{ name: string; request_url_verification: Json }> };
     expect(state.apps.find((a) => a.name === "Switchboard Rotation")?.request_url_verification).toMatchObject({ state: "failed", ...outcome });
@@ -134,7 +133,7 @@ describe("url_verification of an app's event request URL", () => {
     const mentioned = await admin(emulator, "mention", { app_id: rotation.id, text: "are you there?" });
     expect(mentioned.status).toBe(200);
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${installed.botUserId}> and now?` }, installed.botToken);
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(url.events().map((e) => e.payload.event?.type)).toEqual(["app_mention", "app_mention"]);
   });
 
@@ -177,7 +176,7 @@ describe("url_verification of an app's event request URL", () => {
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${installed.botUserId}> early` }, installed.botToken);
     expect(url.events()).toHaveLength(0);
     release();
-    await settleEventDeliveries(emulator.state.workspace);
+    await settleEventDeliveries(emulator.state);
     expect(url.events().map((e) => e.payload.event?.type)).toEqual(["app_mention"]);
   });
 });

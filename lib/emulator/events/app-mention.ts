@@ -1,64 +1,23 @@
+/**
+ * The Events API, as far as the spec goes (spec 6, docs/spec/web-api.md): `app_mention` events, sent to the
+ * request URL an app subscribed (manifest settings.event_subscriptions) by deliveries.ts, signed with the
+ * app's signing secret the platform's way, and retried when the app does not acknowledge in time.
+ */
 import { z } from "zod";
 import { isAllowedRequestUrl } from "../apps/registry";
 import { WebApiError } from "../core/errors";
-import { signEventRequest, verificationToken } from "./event-signing";
+import { verificationToken } from "./event-signing";
 import { workspaceOf } from "../store";
 import { describeVerification, eventRequestUrlOf, isVerifiedRequestUrl } from "./url-verification";
-import type { App, DeliverEvent, Installation, RequestContext } from "../types";
+import type { App, Installation, RequestContext } from "../types";
 import { generalChannel, resolveChannel } from "../workspace/channels";
 import { installingUserId, memberIndexOf } from "../workspace/members";
 import { appendMessage } from "../workspace/messages";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
+import { eventLogOf, nextEventId, startDelivery } from "./deliveries";
+import type { EventDelivery } from "./types";
 
-/**
- * The Events API, as far as the spec goes: `app_mention` events, delivered to the request URL an app
- * subscribed (manifest settings.event_subscriptions), signed with the app's signing secret the
- * platform's way, and retried when the app does not acknowledge in time.
- */
-
-/** The platform waits 3 seconds for an acknowledgement. */
-export const EVENT_TIMEOUT_MS = 3000;
-/** The platform retries a failed delivery 3 times: nearly immediately, after 1 minute, after 5 minutes. */
-export const EVENT_RETRY_DELAYS_MS = [1000, 60_000, 300_000] as const;
-/** How many deliveries the admin state keeps. */
-const KEPT_DELIVERIES = 200;
 const MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g;
-
-export type RetryReason = "http_timeout" | "http_error" | "connection_failed";
-
-export interface DeliveryAttempt {
-  /** 0 for the first attempt; X-Slack-Retry-Num of a retry. */
-  retryNum: number;
-  /** Wall-clock epoch ms. */
-  at: number;
-  durationMs: number;
-  /** The app's HTTP status, when it answered. */
-  status?: number;
-  /** Why it counts as failed. */
-  failure?: RetryReason;
-}
-
-export interface EventDelivery {
-  eventId: string;
-  eventType: "app_mention";
-  appId: string;
-  installationId: string;
-  teamId: string;
-  channel: string;
-  /** The request URL: an app's own configuration, shown only on the development admin surface. */
-  url: string;
-  state: "pending" | "delivered" | "failed";
-  /** Why nothing was sent: the request URL's verification, under way when the event happened, failed. */
-  notSent?: "request_url_not_verified";
-  attempts: DeliveryAttempt[];
-  payload: Record<string, unknown>;
-}
-
-function nextEventId(ws: Workspace): string {
-  ws.eventSeq += 1;
-  const n = (Math.imul(ws.eventSeq, 0x2545f491) ^ ws.keys.add) >>> 0;
-  return `Ev0${n.toString(36).toUpperCase().padStart(7, "0")}${ws.eventSeq.toString(36).toUpperCase()}`;
-}
 
 /**
  * Events reach an installation while it is installed: with token rotation, revoking a single token
@@ -67,73 +26,6 @@ function nextEventId(ws: Workspace): string {
  */
 function receivesEvents(installation: Installation): boolean {
   return !installation.uninstalled;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    (timer as { unref?: () => void }).unref?.();
-  });
-}
-
-async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: string, retryNum: number, reason: RetryReason | undefined) {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "user-agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
-    ...signEventRequest(app, body),
-  };
-  if (retryNum > 0 && reason) {
-    headers["x-slack-retry-num"] = String(retryNum);
-    headers["x-slack-retry-reason"] = reason;
-  }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), EVENT_TIMEOUT_MS);
-  (timer as { unref?: () => void }).unref?.();
-  const started = Date.now();
-  const result: DeliveryAttempt & { noRetry?: boolean } = { retryNum, at: started, durationMs: 0 };
-  try {
-    const response = await deliverEvent(url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
-    result.status = response.status;
-    if (response.status < 200 || response.status > 299) result.failure = "http_error";
-    result.noRetry = response.headers.get("x-slack-no-retry") === "1";
-    await response.body?.cancel().catch(() => undefined);
-  } catch {
-    result.failure = controller.signal.aborted ? "http_timeout" : "connection_failed";
-  } finally {
-    clearTimeout(timer);
-  }
-  result.durationMs = Date.now() - started;
-  return result;
-}
-
-async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): Promise<void> {
-  if (!(await isVerifiedRequestUrl(app, delivery.url))) {
-    delivery.state = "failed";
-    delivery.notSent = "request_url_not_verified";
-    return;
-  }
-  const body = JSON.stringify(delivery.payload);
-  let reason: RetryReason | undefined;
-  for (let retryNum = 0; retryNum <= EVENT_RETRY_DELAYS_MS.length; retryNum++) {
-    if (retryNum > 0) await sleep(EVENT_RETRY_DELAYS_MS[retryNum - 1] as number);
-    const { noRetry, ...result } = await attempt(deliverEvent, delivery.url, app, body, retryNum, reason);
-    delivery.attempts.push(result);
-    if (!result.failure) {
-      delivery.state = "delivered";
-      return;
-    }
-    reason = result.failure;
-    // An app may ask the platform not to retry (X-Slack-No-Retry: 1).
-    if (noRetry) break;
-  }
-  delivery.state = "failed";
-}
-
-function startDelivery(ctx: RequestContext, ws: Workspace, delivery: EventDelivery, app: App): void {
-  ws.deliveries.push(delivery);
-  if (ws.deliveries.length > KEPT_DELIVERIES) ws.deliveries.splice(0, ws.deliveries.length - KEPT_DELIVERIES);
-  const running = runDelivery(delivery, app, ctx.options.deliverEvent).finally(() => ws.deliveriesInFlight.delete(running));
-  ws.deliveriesInFlight.add(running);
 }
 
 /**
@@ -160,6 +52,7 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
   const mentioned = mentionedUserIds(message.text);
   if (mentioned.size === 0) return [];
   const { state } = ctx;
+  const log = eventLogOf(state, ws.team.id);
   const started: EventDelivery[] = [];
   for (const installation of state.installations.values()) {
     if (installation.teamId !== ws.team.id) continue;
@@ -179,7 +72,7 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
       event_ts: message.ts,
     };
     if (message.bot_id) event.bot_id = message.bot_id;
-    const eventId = nextEventId(ws);
+    const eventId = nextEventId(log, ws);
     const delivery: EventDelivery = {
       eventId,
       eventType: "app_mention",
@@ -204,15 +97,10 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
         is_ext_shared_channel: false,
       },
     };
-    startDelivery(ctx, ws, delivery, app);
+    startDelivery(log, delivery, app, ctx.options.deliverEvent);
     started.push(delivery);
   }
   return started;
-}
-
-/** Resolves when every delivery under way (retries included) has finished. */
-export async function settleEventDeliveries(ws: Workspace): Promise<void> {
-  while (ws.deliveriesInFlight.size > 0) await Promise.allSettled([...ws.deliveriesInFlight]);
 }
 
 /** The body of POST {base}/admin/mention (snake_case, like the rest of the admin surface). */
@@ -280,26 +168,4 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const message = appendMessage(ws, channel.id, { text, user, via: "admin" }, ctx.clock.now());
   const deliveries = dispatchMentions(ctx, ws, channel, message);
   return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
-}
-
-/** The recent deliveries for the admin state, newest first (the payload's verification token left out). */
-export function describeDeliveries(ws: Workspace) {
-  return [...ws.deliveries].reverse().map((d) => ({
-    event_id: d.eventId,
-    event_type: d.eventType,
-    app_id: d.appId,
-    installation_id: d.installationId,
-    channel: d.channel,
-    url: d.url,
-    state: d.state,
-    not_sent: d.notSent ?? null,
-    attempts: d.attempts.map((a) => ({
-      retry_num: a.retryNum,
-      at: new Date(a.at).toISOString(),
-      duration_ms: a.durationMs,
-      status: a.status ?? null,
-      failure: a.failure ?? null,
-    })),
-    event: d.payload.event,
-  }));
 }

@@ -1,0 +1,59 @@
+/**
+ * What the events module records (spec 6, docs/spec/web-api.md): the verification of an app's request URL
+ * and each event delivery. A leaf module, so that the shared types (an app holds its verification) and the
+ * emulator's state (which holds each workspace's event log) name them without importing the events module.
+ */
+
+export type VerificationFailure = "http_timeout" | "connection_failed" | "http_error" | "challenge_mismatch";
+
+export interface RequestUrlVerification {
+  url: string;
+  state: "pending" | "verified" | "failed";
+  /** Wall-clock epoch ms the challenge was sent. */
+  at: number;
+  durationMs?: number;
+  /** The app's HTTP status, when it answered. */
+  status?: number;
+  failure?: VerificationFailure;
+  /** Settles when the attempt has an outcome. */
+  done: Promise<void>;
+}
+
+export type RetryReason = "http_timeout" | "http_error" | "connection_failed";
+
+export interface DeliveryAttempt {
+  /** 0 for the first attempt; X-Slack-Retry-Num of a retry. */
+  retryNum: number;
+  /** Wall-clock epoch ms. */
+  at: number;
+  durationMs: number;
+  /** The app's HTTP status, when it answered. */
+  status?: number;
+  /** Why it counts as failed. */
+  failure?: RetryReason;
+}
+
+export interface EventDelivery {
+  eventId: string;
+  eventType: "app_mention";
+  appId: string;
+  installationId: string;
+  teamId: string;
+  channel: string;
+  /** The request URL: an app's own configuration, shown only on the development admin surface. */
+  url: string;
+  state: "pending" | "delivered" | "failed";
+  /** Why nothing was sent: the request URL's verification, under way when the event happened, failed. */
+  notSent?: "request_url_not_verified";
+  attempts: DeliveryAttempt[];
+  payload: Record<string, unknown>;
+}
+
+/** One workspace's events: the deliveries the admin state shows, those still under way, the last event id's number. */
+export interface EventLog {
+  /** Newest last; the most recent few hundred. */
+  deliveries: EventDelivery[];
+  /** Deliveries still being attempted (retries included). */
+  inFlight: Set<Promise<void>>;
+  seq: number;
+}
