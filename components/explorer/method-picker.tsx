@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
 import { groupByFamily, searchMethods, type CatalogMethod } from "@/lib/explorer/catalog";
 import { INPUT } from "./ui";
 
@@ -29,6 +30,38 @@ interface Props {
  * in the input). Arrows move through the list, Enter picks, Escape closes it (and clears the text when it
  * is closed); methods are grouped by family, the best match first.
  */
+/** One method in the list; it renders again only when it is highlighted or no longer is. */
+const MethodOption = memo(function MethodOption({ method, id, index, active, style }: { method: CatalogMethod; id: string; index: number; active: boolean; style: CSSProperties }) {
+  return (
+    <li
+      id={id}
+      style={style}
+      title={method.summary}
+      role="option"
+      aria-selected={active}
+      data-index={index}
+      className={`flex h-7 cursor-pointer items-baseline justify-between gap-3 px-3 py-1 ${active ? "bg-emerald-50 text-emerald-900" : "text-slate-800"}`}
+    >
+      <span className="font-mono">{method.name}</span>
+      <span className="truncate text-xs text-slate-500">
+        {method.deprecated ? "deprecated · " : ""}
+        {method.summary}
+      </span>
+    </li>
+  );
+});
+
+const FAMILY_ROW_PX = 30;
+const METHOD_ROW_PX = 28;
+
+type Row = { kind: "family"; family: string } | { kind: "method"; method: CatalogMethod; index: number };
+
+/** The index of the option an event happened in, from its data-index. */
+function optionIndexOf(target: EventTarget): number | null {
+  const option = target instanceof Element ? target.closest<HTMLElement>("[role=option]") : null;
+  return option?.dataset.index !== undefined ? Number(option.dataset.index) : null;
+}
+
 function listFor(catalog: readonly CatalogMethod[], query: string | null) {
   return groupByFamily(query === null || query.trim() === "" ? catalog : searchMethods(catalog, query, SHOWN_FOR_QUERY));
 }
@@ -41,17 +74,39 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const popupRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
 
   const groups = useMemo(() => (catalog ? listFor(catalog, query) : []), [catalog, query]);
   const flat = useMemo(() => groups.flatMap((g) => g.methods), [groups]);
+  // The list's rows: each family's heading, then its methods. Only the rows in view are in the DOM, so a
+  // keystroke costs the same whether it leaves five methods or the whole catalog.
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    let index = 0;
+    for (const group of groups) {
+      out.push({ kind: "family", family: group.family });
+      for (const method of group.methods) out.push({ kind: "method", method, index: index++ });
+    }
+    return out;
+  }, [groups]);
+  const rowOfIndex = useMemo(() => rows.flatMap((row, at) => (row.kind === "method" ? [at] : [])), [rows]);
+  const virtualizer = useVirtualizer({
+    count: open ? rows.length : 0,
+    getScrollElement: () => listRef.current,
+    estimateSize: (at) => (rows[at]?.kind === "family" ? FAMILY_ROW_PX : METHOD_ROW_PX),
+    overscan: 4,
+  });
   const activeMethod = open ? flat[Math.min(active, flat.length - 1)] : undefined;
   const optionId = (name: string) => `${ids}-opt-${name.replace(/\./g, "-")}`;
 
-  // The list scrolls to keep the highlighted method in view.
-  const highlightedId = activeMethod ? optionId(activeMethod.name) : undefined;
+  // The list scrolls to keep the highlighted method in view (its family's heading too, at the top).
+  const activeRow = activeMethod ? rowOfIndex[Math.min(active, flat.length - 1)] : undefined;
   useEffect(() => {
-    if (highlightedId) document.getElementById(highlightedId)?.scrollIntoView({ block: "nearest" });
-  }, [highlightedId]);
+    if (activeRow === undefined) return;
+    const heading = rows[activeRow - 1]?.kind === "family" ? activeRow - 1 : activeRow;
+    virtualizer.scrollToIndex(heading, { align: "auto" });
+    if (heading !== activeRow) virtualizer.scrollToIndex(activeRow, { align: "auto" });
+  }, [activeRow, rows, virtualizer]);
 
   const highlight = (index: number) => setActive(Math.max(0, Math.min(index, flat.length - 1)));
 
@@ -121,7 +176,6 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
     }
   };
 
-  let index = -1;
   return (
     <div className="relative">
       <input
@@ -159,45 +213,46 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         hidden={!open}
         className="absolute z-20 mt-1 grid w-[min(56rem,calc(100vw-2rem))] overflow-hidden rounded-md border border-slate-200 bg-white text-sm shadow-lg md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"
       >
-      <ul id={listId} role="listbox" aria-label="Web API catalog" className="max-h-80 overflow-y-auto py-1">
+      <ul
+        id={listId}
+        ref={listRef}
+        role="listbox"
+        aria-label="Web API catalog"
+        className="max-h-80 overflow-y-auto py-1"
+        // One handler for every option (each option then renders again only when its highlight changes).
+        onMouseDown={(e) => e.preventDefault()}
+        onMouseMove={(e) => {
+          const at = optionIndexOf(e.target);
+          if (at !== null && at !== active) highlight(at);
+        }}
+        onClick={(e) => {
+          const at = optionIndexOf(e.target);
+          const method = at !== null ? flat[at] : undefined;
+          if (method) pick(method);
+        }}
+      >
         {open && flat.length === 0 && (
           <li role="presentation" className="px-3 py-2 text-slate-500">
             No method in the catalog matches; the name is sent as typed.
           </li>
         )}
-        {open &&
-          groups.map((group) => (
-            <li key={group.family} role="presentation">
-              <ul role="group" aria-labelledby={`${ids}-fam-${group.family}`}>
-                <li role="presentation" id={`${ids}-fam-${group.family}`} className="px-3 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500">
-                  {group.family}
-                </li>
-                {group.methods.map((method) => {
-                  index += 1;
-                  const mine = index;
-                  const isActive = activeMethod?.name === method.name;
-                  return (
-                    <li
-                      key={method.name}
-                      id={optionId(method.name)}
-                      role="option"
-                      aria-selected={isActive}
-                      onMouseDown={(e) => e.preventDefault()}
-                      onMouseMove={() => mine !== active && highlight(mine)}
-                      onClick={() => pick(method)}
-                      className={`flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1 ${isActive ? "bg-emerald-50 text-emerald-900" : "text-slate-800"}`}
-                    >
-                      <span className="font-mono">{method.name}</span>
-                      <span className="truncate text-xs text-slate-500">
-                        {method.deprecated ? "deprecated · " : ""}
-                        {method.summary}
-                      </span>
-                    </li>
-                  );
-                })}
-              </ul>
-            </li>
-          ))}
+        {open && flat.length > 0 && (
+          <li role="presentation" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+            <ul role="presentation">
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = rows[item.index]!;
+                const style = { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` } as const;
+                return row.kind === "family" ? (
+                  <li key={`f-${row.family}`} role="presentation" style={style} className="h-[30px] px-3 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500">
+                    {row.family}
+                  </li>
+                ) : (
+                  <MethodOption key={row.method.name} method={row.method} id={optionId(row.method.name)} index={row.index} active={activeMethod?.name === row.method.name} style={style} />
+                );
+              })}
+            </ul>
+          </li>
+        )}
       </ul>
       {open && activeMethod && (
         <div className="hidden max-h-80 overflow-y-auto border-l border-slate-100 bg-slate-50/60 p-3 md:block">
