@@ -1,6 +1,7 @@
 /**
  * The platform emulator: `createEmulator(options)` returns an object whose `fetch(request)` answers
- * every request under its base path, like the platform's Web API at a base_url:
+ * every request under its base path, like the platform's Web API at a base_url (the spec's sections 4 and
+ * 5, docs/spec/web-api.md; docs/emulator.md maps every section to the files that implement it):
  *
  * - `{base}/api/<method>`: Web API methods (oauth.v2.access, oauth.v2.exchange, auth.test, auth.revoke,
  *   apps.uninstall, users.list, conversations.list, conversations.join, chat.postMessage)

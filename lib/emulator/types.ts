@@ -179,7 +179,7 @@ export interface TokenRecord {
 }
 
 /**
- * An app configuration token, for the platform's App Manifest API (outside the spec). A developer generates a pair per
+ * An app configuration token, for the platform's App Manifest API (outside the spec, docs/spec/web-api.md). A developer generates a pair per
  * workspace; it belongs to that member, not to an app or an installation, and works only for the
  * apps.manifest.* methods. The access token (xoxe.xoxp-1-…) expires after 12 hours; the refresh token
  * (xoxe-1-…) is exchanged once for a new pair by tooling.tokens.rotate.

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AppManifest } from "../types";
 
-/** Where the console mounts the embedded emulator: {origin}/emulator is a base_url in the spec's sense. */
+/** Where the console mounts the embedded emulator: {origin}/emulator is a base_url in the spec's sense (docs/spec/web-api.md, section 4). */
 export const EMULATOR_MOUNT_PATH = "/emulator";
 
 export type DefaultAppKey = "rotation" | "legacy";

@@ -1,6 +1,8 @@
 /**
- * GET {base}/oauth/v2/authorize shows the consent page; POST to the same URL (decision=allow|deny,
- * channel_id) answers 302 to the redirect URI with code and state, or error=access_denied and state.
+ * The install step whose URL and parameters spec 5 leaves "not shown" (docs/spec/web-api.md; the choice is
+ * in docs/emulator.md): GET {base}/oauth/v2/authorize shows the consent page; POST to the same URL
+ * (decision=allow|deny, channel_id) answers 302 to the redirect URI with code and state, or
+ * error=access_denied and state.
  * Problems with the request itself (unknown client_id, unregistered redirect_uri, no scopes) get an
  * error page and never a redirect, so an attacker cannot bounce a person to an arbitrary URL.
  */

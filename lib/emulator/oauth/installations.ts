@@ -1,6 +1,7 @@
 /**
  * Installations: an app installed in the workspace, created by the OAuth code exchange and ended by
- * apps.uninstall (or auth.revoke without rotation). One per app: reinstalling reuses it.
+ * apps.uninstall (or auth.revoke without rotation), as spec 3 (docs/spec/web-api.md) says. One per app:
+ * reinstalling reuses it.
  */
 import { randomBytes } from "node:crypto";
 import { issueRotatingPair, issueToken, randomAlphanumeric, revokeInstallationTokens, enforceActiveTokenLimit, tokenState } from "../tokens/tokens";

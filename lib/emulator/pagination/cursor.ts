@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Pagination cursors: opaque to clients, tamper-evident and short-lived.
+ * Pagination cursors: opaque to clients, tamper-evident and short-lived (spec 2.3, 7 and 8,
+ * docs/spec/web-api.md: `invalid_cursor` for gibberish, a wrong encoding or an old one).
  *
  * Like the platform's (`dXNlcjpVMDYxTkZUVDI=` is base64 of `user:U061NFTT2`), a cursor is standard base64
  * of `<kind>:<id of the next item>`, followed by NUL padding, its issue time and an HMAC tag; the padding

@@ -4,7 +4,7 @@ import { rng } from "../workspace/ids";
 import type { Workspace } from "../workspace/workspace";
 
 /**
- * Cursor pagination as the platform does it (spec 2.3, 4.4, 4.7, 7, 8): a page starts at the item its
+ * Cursor pagination as the platform does it (spec 2.3, 4.4, 4.7, 7, 8 in docs/spec/web-api.md): a page starts at the item its
  * cursor names, found in O(1) from the id; limit is adjusted silently; some pages are deliberately
  * shorter than limit while more remain, so that only next_cursor may end a walk; the last page carries
  * next_cursor "".

@@ -1,7 +1,8 @@
 /**
  * Tokens: issue, look up, revoke, and mask. Values follow the platform's prefixes:
  * long-lived xoxb-… (bot) and xoxp-… (user); with rotation xoxe.xoxb-… / xoxe.xoxp-… access tokens
- * that expire after 43200 s and xoxe-… single-use refresh tokens.
+ * that expire after 43200 s and xoxe-… single-use refresh tokens; their states and limits are spec 3
+ * and 8 (docs/spec/web-api.md).
  */
 import { randomBytes } from "node:crypto";
 import { WebApiError } from "../core/errors";

@@ -1,7 +1,8 @@
 /**
- * Rate limits per method tier, per workspace and app (off by default; POST /admin/rate-limits or the
- * rateLimits option turns them on). The platform publishes each tier as "N+ per minute"; the emulator
- * allows exactly N calls in any 60-second window, so a client that ignores Retry-After is caught.
+ * Rate limits per method tier, per workspace and app: numbers that spec 8 (docs/spec/web-api.md) leaves
+ * "not shown". Off by default; POST /admin/rate-limits or the rateLimits option turns them on. The
+ * platform publishes each tier as "N+ per minute"; the emulator allows exactly N calls in any 60-second
+ * window, so a client that ignores Retry-After is caught.
  */
 import { WebApiError } from "../core/errors";
 import type { EmulatorState, RateTier } from "../types";

@@ -1,5 +1,5 @@
 /**
- * Reads a Web API request the way the platform does: parameters from the query string, a
+ * Reads a Web API request the way the platform does (spec 4 and 5, docs/spec/web-api.md): parameters from the query string, a
  * form-encoded (or multipart) body, or a JSON body (only for methods that accept JSON); the token from
  * `Authorization: Bearer` or the `token` parameter of the query or form (never of a JSON body); app
  * credentials from the form or HTTP Basic.

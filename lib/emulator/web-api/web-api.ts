@@ -1,5 +1,5 @@
 /**
- * {base}/api/<method>: one Web API call. Resolves the method, reads the parameters, applies rate
+ * {base}/api/<method> (spec 4, docs/spec/web-api.md): one Web API call. Resolves the method, reads the parameters, applies rate
  * limits, checks the credentials the method needs (token and scopes, app credentials, or an app
  * configuration token), runs the handler and wraps its result in {"ok":true,...}. Errors are thrown as
  * WebApiError and mapped by core/errors.ts: HTTP 200 with ok:false, as the platform does.

@@ -7,10 +7,11 @@ import { findChannel } from "../workspace/channels";
 import { appendMessage } from "../workspace/messages";
 
 /**
- * Incoming webhooks: POST {base}/services/{team}/{hook}/{secret} with a JSON body {text} (or a form field
- * `payload` holding that JSON). The platform answers 200 with the plain-text body `ok`, and its errors
- * as plain text with a status: 400 invalid_payload or no_text, 403 invalid_token, 404 no_service or
- * channel_not_found, 410 channel_is_archived, 429 with Retry-After when rate limited.
+ * Incoming webhooks (spec 2.5 and 4.5, docs/spec/web-api.md): POST {base}/services/{team}/{hook}/{secret}
+ * with a JSON body {text} (or a form field `payload` holding that JSON). The platform answers 200 with the
+ * plain-text body `ok`, and its errors as plain text with a status: 400 invalid_payload or no_text,
+ * 403 invalid_token, 404 no_service or channel_not_found, 410 channel_is_archived, 429 with Retry-After
+ * when rate limited.
  */
 
 /** The platform allows about one message per second per webhook, with short bursts. */

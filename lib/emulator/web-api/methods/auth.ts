@@ -1,4 +1,4 @@
-/** auth.test and auth.revoke. */
+/** auth.test and auth.revoke (spec 3 and 4.3, docs/spec/web-api.md). */
 import { WebApiError } from "../../core/errors";
 import { uninstall } from "../../oauth/installations";
 import { isRefreshGraceOver, revokeToken, secondsUntilExpiry, tokenState } from "../../tokens/tokens";

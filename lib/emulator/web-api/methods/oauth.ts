@@ -1,6 +1,6 @@
 /**
  * oauth.v2.access (code grant and refresh grant) and oauth.v2.exchange, with the response shape of
- * spec 2.1 and 2.2 and the rotation rules of spec section 3.
+ * spec 2.1 and 2.2 (docs/spec/web-api.md) and the rotation rules of spec section 3.
  */
 import { workspaceOf } from "../../store";
 import { WebApiError } from "../../core/errors";

@@ -1,5 +1,5 @@
 /**
- * rtm.connect exists on the platform only for classic apps' bot tokens (spec 4.3, 9). Every app the
+ * rtm.connect exists on the platform only for classic apps' bot tokens (spec 4.3, 9 in docs/spec/web-api.md). Every app the
  * emulator knows is a modern app with granular scopes (the "legacy" default app is modern too, only
  * without token rotation), so the method answers as the platform does to a granular token.
  */
