@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { summarizeAnswer } from "@/lib/explorer/answer-summary";
@@ -9,13 +9,14 @@ import { findMethod, isPaginated } from "@/lib/explorer/catalog";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
+import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import { buildCall, callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, withoutPagingFields, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { installationName } from "@/lib/session/installation-name";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
-import { useFetchAll, type PageTiming } from "@/lib/swr/use-fetch-all";
+import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import type { HistoryEntry } from "@/lib/explorer/history";
@@ -69,12 +70,8 @@ export function Explorer() {
   const search = useSearchParams();
   const [request, setRequest] = useState<ExplorerRequest>(() => fromSearchParams(new URLSearchParams(search.toString())));
   const [maxPages, setMaxPages] = useState(String(DEFAULT_MAX_PAGES));
-  const [stack, setStack] = useState<PageStack>(START);
-  const [pageCounts, setPageCounts] = useState<number[]>([]);
-  const [pageTimings, setPageTimings] = useState<PageTiming[]>([]);
-  const [result, setResult] = useState<ApiCallResult | null>(null);
-  // The request that produced `result`: Next and Previous page from it, not from whatever the form holds now.
-  const [sent, setSent] = useState<ExplorerRequest | null>(null);
+  const [pageWalk, dispatchWalk] = useReducer(pageWalkReducer<ApiCallResult>, undefined, initialPageWalk<ApiCallResult>);
+  const { stack, answer: result, sent, timings: pageTimings } = pageWalk;
   // The request and page cap of the last Fetch all, as they were when it started.
   const [walk, setWalk] = useState<{ request: ExplorerRequest; maxPages: number } | null>(null);
   const [mode, setMode] = useState<"page" | "all">("page");
@@ -135,17 +132,10 @@ export function Explorer() {
       const collection = findCollection(answer.body);
       const count = collection?.items.length;
       const body = answer.body as { ok?: unknown; error?: unknown };
-      const page = pageNumber(nextStack);
-      setResult(answer);
+      dispatchWalk({ type: "answered", request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs });
       setRestored(null);
       // A list opens on its table; anything else (auth.test, chat.postMessage, an error) on its JSON.
       setTab(collection ? "table" : "json");
-      setSent(sending);
-      setStack(nextStack);
-      setPageCounts((counts) => [...counts.slice(0, page - 1), count ?? 0]);
-      // A call the console answered itself never went upstream: it has no upstream time to plot.
-      const upstreamMs = answer.upstreamMs;
-      setPageTimings((timings) => [...timings.filter((t) => t.page < page), ...(upstreamMs !== null ? [{ page, count: count ?? 0, ms: upstreamMs }] : [])]);
       history.add({
         id: `${answer.at}-${Math.random().toString(36).slice(2, 8)}`,
         at: answer.at,
@@ -177,10 +167,7 @@ export function Explorer() {
   const sendForm = useCallback(() => {
     if (!canSend) return;
     const from = stackForSend(stack, sent, request);
-    if (!from.continues) {
-      setPageCounts([]);
-      setPageTimings([]);
-    }
+    if (!from.continues) dispatchWalk({ type: "restart" });
     void send(request, request.cursor, from.stack);
   }, [canSend, request, send, sent, stack]);
 
@@ -193,8 +180,7 @@ export function Explorer() {
   };
   const onRetry = () => sent && void send(sent, sent.cursor, stack);
   const onStartOver = () => {
-    setPageCounts([]);
-    setPageTimings([]);
+    dispatchWalk({ type: "restart" });
     void send(sent ?? request, "", START);
   };
 
@@ -265,7 +251,7 @@ export function Explorer() {
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
   const pageCollection = useMemo(() => (result ? findCollection(result.body) : null), [result]);
   const page = pageNumber(stack);
-  const total = pageCounts.slice(0, page).reduce((a, b) => a + b, 0);
+  const total = itemsThroughPage(pageWalk);
 
   const showAllJson = showAll && tab === "json";
   const allJson = useMemo(

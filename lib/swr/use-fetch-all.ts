@@ -7,11 +7,9 @@ import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explore
 import { findCollection, type CollectionKind } from "@/lib/explorer/items";
 
 /** One page of a walk, by hand or Fetch all: its items and upstream time. */
-export interface PageTiming {
-  page: number;
-  count: number;
-  ms: number;
-}
+import type { PageTiming } from "@/lib/explorer/page-walk";
+
+export type { PageTiming };
 
 export interface FetchAllState {
   runId: number;
