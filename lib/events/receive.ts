@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { logger } from "@/lib/log";
+import { readBounded } from "@/lib/read-bounded";
 import type { EventSink, ReceivedEvent } from "./feed";
 import { checkSignatureHeaders, verifyRequestSignature } from "./signature";
 
@@ -110,37 +111,13 @@ type BodyRead =
  * A body that fails mid-way (the client went away) is `aborted`, never a thrown error.
  */
 async function readBodyText(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return { problem: "too_large" };
-  if (!request.body) return { problem: null, text: "" };
-  const started = Date.now();
-  const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"too_slow">((resolve) => {
-    timer = setTimeout(() => resolve("too_slow"), timeoutMs);
-  });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const stopped = (problem: "too_slow" | "aborted"): BodyRead => {
-    reader.cancel().catch(() => {});
-    return { problem, receivedBytes: size, ms: Date.now() - started };
-  };
-  try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), deadline]);
-      if (next === "too_slow") return stopped("too_slow");
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return { problem: "too_large" };
-      }
-      chunks.push(next.value);
-    }
-  } catch {
-    return stopped("aborted");
-  } finally {
-    clearTimeout(timer);
+  const read = await readBounded(request.body, { maxBytes: limit, declaredLength: request.headers.get("content-length"), timeoutMs });
+  switch (read.outcome) {
+    case "complete":
+      return { problem: null, text: new TextDecoder().decode(read.bytes) };
+    case "too_large":
+      return { problem: "too_large" };
+    default:
+      return { problem: read.outcome, receivedBytes: read.receivedBytes, ms: read.ms };
   }
-  return { problem: null, text: new TextDecoder().decode(Buffer.concat(chunks)) };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
+import { readBounded } from "@/lib/read-bounded";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
@@ -81,29 +82,10 @@ function checkOrigin(request: Request, mutating: boolean) {
 /** Reads the body up to the limit, so an oversized body never lands in memory whole. */
 async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   if (!request.body) return undefined;
-  const tooLarge = () => new AppError("payload_too_large", 413, `The request body is larger than ${maxBytes} bytes.`);
-  const declared = Number(request.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  const read = await readBounded(request.body, { maxBytes, declaredLength: request.headers.get("content-length") });
+  if (read.outcome === "too_large") throw new AppError("payload_too_large", 413, `The request body is larger than ${maxBytes} bytes.`);
+  if (read.outcome !== "complete") throw new AppError("request_aborted", 499, "The request was cancelled before its body arrived.");
+  return read.bytes;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readBounded } from "@/lib/read-bounded";
 import { checkWebhookUrl, type WebhookUrlPolicy } from "./url-guard";
 import { hintForWebhookAnswer } from "./hints";
 
@@ -103,28 +104,9 @@ export async function sendToWebhook(rawUrl: string, body: string, options: Webho
 
 /** Reads at most `limit` bytes of a body and drops the rest without downloading it. */
 async function readAtMost(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
-  if (!response.body) return { text: "", truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = limit - size;
-    if (value.byteLength >= room) {
-      chunks.push(value.subarray(0, room));
-      size += room;
-      truncated = value.byteLength > room;
-      if (!truncated) {
-        const next = await reader.read();
-        truncated = !next.done;
-      }
-      break;
-    }
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), truncated };
+  const read = await readBounded(response.body, { maxBytes: limit });
+  // A body that broke off (the fetch's own timeout included) fails the send as it failed the read.
+  if (read.outcome === "aborted") throw read.error;
+  if (read.outcome === "too_slow") throw new DOMException("The webhook's answer was too slow.", "TimeoutError");
+  return { text: new TextDecoder().decode(read.bytes), truncated: read.outcome === "too_large" };
 }
