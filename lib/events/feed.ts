@@ -1,3 +1,5 @@
+import { processSingleton } from "@/lib/process-singleton";
+
 /** One request that reached the Events API request URL, as the console shows it. */
 export interface ReceivedEvent {
   /** Unique per received request (a retry of the same event is a new entry). */
@@ -82,12 +84,8 @@ export class EventFeed implements EventSink {
   }
 }
 
-const KEY = Symbol.for("switchboard.eventFeed");
-type GlobalWithFeed = typeof globalThis & { [KEY]?: EventFeed };
 
 /** The process's feed, on globalThis so that every route bundle (and dev reloads) share it. */
 export function getEventFeed(): EventFeed {
-  const g = globalThis as GlobalWithFeed;
-  g[KEY] ??= new EventFeed();
-  return g[KEY];
+  return processSingleton("eventFeed", () => new EventFeed());
 }

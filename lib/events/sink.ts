@@ -1,10 +1,8 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { processSingleton } from "@/lib/process-singleton";
 import { getEventFeed, type EventSink } from "./feed";
 import { RedisEventRelay } from "./redis-relay";
-
-const KEY = Symbol.for("switchboard.eventSink");
-type GlobalWithSink = typeof globalThis & { [KEY]?: EventSink };
 
 /**
  * Where this instance puts the events it receives, shared by every route bundle like the feed: with
@@ -12,9 +10,7 @@ type GlobalWithSink = typeof globalThis & { [KEY]?: EventSink };
  * Called when the server starts (instrumentation), so an instance collects the others' events from then on.
  */
 export function getEventSink(): EventSink {
-  const g = globalThis as GlobalWithSink;
-  g[KEY] ??= createEventSink();
-  return g[KEY];
+  return processSingleton("eventSink", createEventSink);
 }
 
 function createEventSink(): EventSink {

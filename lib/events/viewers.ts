@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { processSingleton } from "@/lib/process-singleton";
 
 /** Open event streams one browser session may hold: a few tabs of /events. */
 export const MAX_STREAMS_PER_SESSION = 6;
@@ -62,12 +63,7 @@ export function sessionStreamKey(installations: ReadonlyArray<{ id: string; inst
   return createHash("sha256").update(names.join("\n")).digest("base64url");
 }
 
-const KEY = Symbol.for("switchboard.eventStreamLimits");
-type GlobalWithLimits = typeof globalThis & { [KEY]?: StreamLimits };
-
 /** The process's stream limits, shared by every route bundle like the feed. */
 export function getStreamLimits(): StreamLimits {
-  const g = globalThis as GlobalWithLimits;
-  g[KEY] ??= new StreamLimits();
-  return g[KEY];
+  return processSingleton("eventStreamLimits", () => new StreamLimits());
 }
