@@ -76,7 +76,15 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   // A JSON body goes on as JSON, with any query parameters among its arguments; a form body joins the query's.
   const args = "json" in body ? { json: { ...params, ...body.json } } : { params: { ...params, ...body.form } };
 
-  const result = await callAsInstallation({ installationId: selector.installation, tokenKind: selector.token, method, ...args, httpMethod, signal: request.signal });
+  const result = await callAsInstallation({
+    installationId: selector.installation,
+    tokenKind: selector.token,
+    method,
+    ...args,
+    httpMethod,
+    signal: request.signal,
+    by: `${httpMethod} /api/call/${method}`,
+  });
   // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
   const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).

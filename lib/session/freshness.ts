@@ -4,6 +4,7 @@ import { logger } from "@/lib/log";
 import {
   callMethod,
   isPlatformError,
+  maskToken,
   platformErrorCode,
   refreshAccessToken,
   type HttpMethod,
@@ -13,6 +14,8 @@ import {
 import { storedTokenFrom, type Installation, type StoredToken, type TokenKind } from "./installation";
 import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
 import type { SessionRuntime } from "./runtime";
+import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "./timeline";
+import { reinstallReason } from "./token-lifecycle";
 
 /** Refresh failures that no retry can fix: the installation has to be installed again. */
 const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
@@ -73,15 +76,54 @@ export function needsReinstallError(installation: Installation): AppError {
   return new AppError(
     "needs_reinstall",
     409,
-    `The installation in ${installation.team.name || installation.team.id} needs to be installed again: the platform rejected its refresh token${installation.problem ? ` (${installation.problem})` : ""}. Use "Add to workspace".`,
+    `The installation in ${installation.team.name || installation.team.id} needs to be installed again: ${reinstallReason(installation.problem, Boolean(installation.uninstalledAt))}. Use "Reinstall".`,
   );
+}
+
+/** Why and by what a refresh happens, for the installation's timeline. */
+export interface RefreshCause {
+  reason: RefreshReason;
+  /** The request or control that caused it ("GET /api/call/users.list", "Refresh button"). */
+  by: string;
+}
+
+const REQUESTED: RefreshCause = { reason: "requested", by: "a refresh request" };
+
+/** The code a failed refresh is known by: the platform's, or the console's own (upstream_timeout, …). */
+function failureCode(error: unknown): string {
+  if (isPlatformError(error)) return timelineErrorCode(error.platformCode);
+  if (error instanceof AppError) return timelineErrorCode(error.code);
+  return "unknown_error";
+}
+
+/**
+ * The installation with a refresh that failed for a passing reason in its timeline (nothing else changes).
+ * Not while the refresh coordination is unreachable: writing the cookie would first ask it which pair is
+ * the newest, and the 503 would wait for that.
+ */
+export function withFailedRefresh(installation: Installation, kind: TokenKind, error: unknown, by: string, nowMs: number): Installation {
+  const refreshToken = installation[kind]?.refreshToken;
+  if (!refreshToken || (error instanceof AppError && error.code === "refresh_coordination_unavailable")) return installation;
+  return {
+    ...installation,
+    timeline: prependEntry(installation.timeline, { at: nowMs, type: "refresh_failed", token: kind, masked: maskToken(refreshToken), error: failureCode(error), reinstall: false, by: timelineCause(by) }),
+  };
+}
+
+/** The installation with the expiry of its `kind` token in the timeline, once per token. */
+export function withNoticedExpiry(installation: Installation, kind: TokenKind, noticed: "clock" | "platform", by: string, nowMs: number): Installation {
+  const token = installation[kind];
+  if (!token) return installation;
+  const masked = maskToken(token.value);
+  if (installation.timeline?.some((e) => e.type === "expired" && e.token === kind && e.masked === masked)) return installation;
+  return { ...installation, timeline: prependEntry(installation.timeline, { at: nowMs, type: "expired", token: kind, masked, noticed, by: timelineCause(by) }) };
 }
 
 /**
  * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
  * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
  */
-export async function refreshInstallationToken(installation: Installation, kind: TokenKind, runtime: SessionRuntime): Promise<RefreshOutcome> {
+export async function refreshInstallationToken(installation: Installation, kind: TokenKind, runtime: SessionRuntime, cause: RefreshCause = REQUESTED): Promise<RefreshOutcome> {
   const token = installation[kind];
   if (!token?.refreshToken) {
     throw new AppError("not_rotating", 400, `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.`);
@@ -119,7 +161,22 @@ export async function refreshInstallationToken(installation: Installation, kind:
   } catch (error) {
     if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
       logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
-      const marked: Installation = { ...installation, state: "needs_reinstall", problem: error.platformCode, updatedAt: runtime.now() };
+      const now = runtime.now();
+      const marked: Installation = {
+        ...installation,
+        state: "needs_reinstall",
+        problem: error.platformCode,
+        updatedAt: now,
+        timeline: prependEntry(installation.timeline, {
+          at: now,
+          type: "refresh_failed",
+          token: kind,
+          masked: maskToken(refreshToken),
+          error: timelineErrorCode(error.platformCode),
+          reinstall: true,
+          by: timelineCause(cause.by),
+        }),
+      };
       return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
     }
     throw error;
@@ -127,7 +184,17 @@ export async function refreshInstallationToken(installation: Installation, kind:
     clearTimeout(deadline);
   }
   fresh = await followKeptRefreshes(fresh, runtime, installation.id, kind);
-  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: runtime.now() } };
+  const now = runtime.now();
+  const timeline = prependEntry(installation.timeline, {
+    at: now,
+    type: "refreshed",
+    token: kind,
+    from: maskToken(token.value),
+    to: maskToken(fresh.value),
+    reason: cause.reason,
+    by: timelineCause(cause.by),
+  });
+  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: now, timeline } };
 }
 
 /** The newest pair the coordinator knows replaced this token (R1 → R2 → R3), or the token itself. */
@@ -161,7 +228,18 @@ export async function reconcileWithKeptRefreshes(installation: Installation, run
     const token = reconciled[kind];
     if (!token?.refreshToken) continue;
     const latest = await followKeptRefreshes(token, runtime, installation.id, kind);
-    if (latest !== token) reconciled = { ...reconciled, [kind]: latest };
+    if (latest === token) continue;
+    // That refresh's own entry is in the other request's cookie, which this one replaces.
+    const timeline = prependEntry(reconciled.timeline, {
+      at: runtime.now(),
+      type: "refreshed",
+      token: kind,
+      from: maskToken(token.value),
+      to: maskToken(latest.value),
+      reason: "elsewhere",
+      by: "another request",
+    });
+    reconciled = { ...reconciled, [kind]: latest, timeline };
   }
   return reconciled;
 }
@@ -174,6 +252,8 @@ export interface FreshCallOptions {
   /** A POST's arguments as a JSON body, instead of params (see callMethod). */
   json?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** What made the call, for the timeline of a refresh it causes ("GET /api/call/users.list"); the method's name by default. */
+  by?: string;
 }
 
 export interface FreshCallResult {
@@ -203,18 +283,28 @@ export async function callWithFreshToken(
   if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
   let current = installation;
   let refreshed = false;
+  const kind = options.tokenKind;
+  const by = options.by ?? `${options.method} call`;
 
-  const refresh = async () => {
-    const outcome = await refreshInstallationToken(current, options.tokenKind, runtime);
+  const refresh = async (reason: RefreshReason) => {
+    const outcome = await refreshInstallationToken(current, kind, runtime, { reason, by });
     current = outcome.installation;
     await onChange(current);
     if (outcome.outcome === "needs_reinstall") throw outcome.error;
     refreshed = true;
   };
+  /** A refresh failure that fails this call goes into the timeline (a refusal for good already did). */
+  const recordFailure = async (error: unknown): Promise<never> => {
+    if (!(error instanceof AppError && error.code === "needs_reinstall")) {
+      const recorded = withFailedRefresh(current, kind, error, by, runtime.now());
+      if (recorded !== current) await onChange((current = recorded)).catch(() => {});
+    }
+    throw error;
+  };
   const call = () =>
     callMethod({
       baseUrl: runtime.baseUrl,
-      token: requireToken(current, options.tokenKind).value,
+      token: requireToken(current, kind).value,
       method: options.method,
       params: options.params ?? {},
       httpMethod: options.httpMethod ?? "POST",
@@ -224,25 +314,29 @@ export async function callWithFreshToken(
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
-  const token = requireToken(current, options.tokenKind);
-  if (needsProactiveRefresh(token, runtime.now(), runtime.refreshWindowS)) {
+  const token = requireToken(current, kind);
+  const now = runtime.now();
+  if (needsProactiveRefresh(token, now, runtime.refreshWindowS)) {
+    const expired = token.expiresAt !== undefined && token.expiresAt <= now;
+    if (expired) current = withNoticedExpiry(current, kind, "clock", by, now);
     try {
-      await refresh();
+      await refresh(expired ? "on_expiry" : "proactive");
     } catch (error) {
       // An early refresh that failed for a passing reason (rate limit, timeout, Redis) must not fail a call
       // whose token still works: use it, and let token_expired trigger the refresh again if it comes to that.
       // A refusal that means reinstalling, or a token already expired, still fails the call.
       const definitive = error instanceof AppError && error.code === "needs_reinstall";
-      if (definitive || token.expiresAt === undefined || token.expiresAt <= runtime.now()) throw error;
+      if (definitive || expired) await recordFailure(error);
       logger.warn(
-        { installation: current.id, kind: options.tokenKind, err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },
+        { installation: current.id, kind, err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },
         "early refresh failed: calling with the current token",
       );
     }
   }
   let result = await call();
-  if (!refreshed && platformErrorCode(result) === "token_expired" && current[options.tokenKind]?.refreshToken) {
-    await refresh();
+  if (!refreshed && platformErrorCode(result) === "token_expired" && current[kind]?.refreshToken) {
+    current = withNoticedExpiry(current, kind, "platform", by, runtime.now());
+    await refresh("on_expiry").catch(recordFailure);
     result = await call();
   }
   return { result, installation: current, refreshed };

@@ -3,8 +3,10 @@ export {
   exchangeSessionToken,
   forgetSessionInstallation,
   getSessionInstallations,
+  getConsoleSessionViews,
   getSessionInstallationViews,
   refreshSessionToken,
+  testSessionToken,
   revokeSessionToken,
   uninstallSessionInstallation,
   type CallAsInstallationOptions,
@@ -13,6 +15,8 @@ export {
 export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
 export {
   toInstallationView,
+  installationPhase,
+  tokenFactsOf,
   INSTALLATION_ID,
   type AppKey,
   type Installation,
@@ -29,3 +33,6 @@ export { RedisRefreshCoordinator, type RedisRefreshCoordinatorOptions } from "./
 export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
 export { getSessionRuntime, type SessionRuntime } from "./runtime";
 export { proxyMethodCall } from "./call-proxy";
+export { installationName } from "./installation-name";
+export { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "./timeline";
+export { INSTALLATION_COOKIE_BUDGET_BYTES } from "./installation-store";

@@ -2,11 +2,13 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError, isAppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { callMethod, exchangeAuthorizationCode, isPlatformError, type TokenGrant } from "@/lib/platform";
+import { callMethod, exchangeAuthorizationCode, isPlatformError, maskToken, type TokenGrant } from "@/lib/platform";
+import { lookupAppName } from "./app-name";
 import { installationFromGrant, installationIdFor, toInstallationView, type AppKey, type InstallationView } from "./installation";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, saveInstallation } from "./installation-store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./oauth-state";
 import { getSessionRuntime, type SessionRuntime } from "./runtime";
+import { prependEntry } from "./timeline";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default BOT_SCOPES). */
@@ -97,8 +99,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
         }`,
       };
     }
-    // A reinstall replaces the tokens but keeps the record's identity and install time.
-    const installation = installationFromGrant(grant, check.appKey, runtime.now(), previous && { ...previous, bot: undefined, user: undefined });
+    // A reinstall replaces the tokens but keeps the record's identity, install time and timeline.
+    const now = runtime.now();
+    const appName = await lookupAppName(grant.appId, runtime);
+    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...previous, bot: undefined, user: undefined }, appName);
+    const issued = [fresh.bot, fresh.user].flatMap((t) => (t ? [maskToken(t.value)] : []));
+    const installation = {
+      ...fresh,
+      timeline: prependEntry(fresh.timeline, { at: now, type: previous ? "reinstalled" : "installed", tokens: issued, by: previous ? "Reinstall (OAuth install)" : "OAuth install" }),
+    };
     await saveInstallation(installation);
     logger.info({ installation: installation.id, team: installation.team.id }, "installed");
     return { ok: true, installation: toInstallationView(installation) };

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
+import { installationName } from "./installation-name";
+import { timelineSchema, type TimelineEntry } from "./timeline";
+import type { InstallationPhase, TokenFacts } from "./token-lifecycle";
 
 export type TokenKind = "bot" | "user";
 
@@ -18,6 +21,9 @@ export interface StoredToken {
 }
 
 export type InstallationState = "active" | "needs_reinstall";
+
+/** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
+export const MAX_APP_NAME_CHARS = 80;
 
 const storedTokenSchema = z.object({
   value: z.string().min(1),
@@ -44,6 +50,9 @@ export const installationSchema = z.object({
   incomingWebhook: z.object({ url: z.string(), channel: z.string(), channelId: z.string(), configurationUrl: z.string().optional() }).optional(),
   state: z.enum(["active", "needs_reinstall"]),
   problem: z.string().optional(),
+  appName: z.string().max(MAX_APP_NAME_CHARS).optional(),
+  uninstalledAt: z.number().optional(),
+  timeline: timelineSchema.optional(),
   installedAt: z.number(),
   updatedAt: z.number(),
 }) satisfies z.ZodType<Installation>;
@@ -64,8 +73,17 @@ export interface Installation {
   user?: StoredToken;
   incomingWebhook?: { url: string; channel: string; channelId: string; configurationUrl?: string };
   state: InstallationState;
-  /** Why the installation needs reinstalling: the platform's error code. */
+  /** Why the installation needs reinstalling: the platform's error code (`uninstalled` after apps.uninstall). */
   problem?: string;
+  /** The app's name when the upstream tells it (the emulator's manifest); the app id names it otherwise. */
+  appName?: string;
+  /**
+   * Set once apps.uninstall succeeded: the record stays (state needs_reinstall, no tokens, no webhook) so its
+   * timeline does, until it is reinstalled or forgotten.
+   */
+  uninstalledAt?: number;
+  /** Newest first; masked values only (timeline.ts). */
+  timeline?: TimelineEntry[];
   installedAt: number;
   updatedAt: number;
 }
@@ -83,7 +101,9 @@ export interface TokenView {
 /** What the browser may see of an installation: no token, refresh token or webhook URL. */
 export interface InstallationView {
   id: string;
-  app: { key: AppKey; id: string | null };
+  /** "Switchboard Rotation in Emulated Workspace 2": the app and the workspace (installation-name.ts). */
+  name: string;
+  app: { key: AppKey; id: string | null; name: string | null };
   team: { id: string; name: string };
   enterprise: { id: string; name: string } | null;
   botUserId: string | null;
@@ -93,6 +113,9 @@ export interface InstallationView {
   bot: TokenView | null;
   user: TokenView | null;
   incomingWebhook: { channel: string; channelId: string; maskedUrl: string } | null;
+  uninstalledAt: number | null;
+  /** Newest first, masked values only. */
+  timeline: TimelineEntry[];
   installedAt: number;
   updatedAt: number;
 }
@@ -118,7 +141,7 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
  * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Fields the grant
  * does not carry keep their previous values, so exchanging only the bot token keeps the user token.
  */
-export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: Installation): Installation {
+export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: Installation, appName?: string): Installation {
   const team = grant.team ?? previous?.team;
   if (!team) throw new Error("the platform's answer names no team");
   const appId = grant.appId ?? previous?.appId;
@@ -128,6 +151,7 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
   const botUserId = grant.botUserId ?? previous?.botUserId;
   const authedUserId = grant.authedUserId ?? previous?.authedUserId;
   const incomingWebhook = grant.incomingWebhook ?? previous?.incomingWebhook;
+  const name = (appName ?? previous?.appName)?.slice(0, MAX_APP_NAME_CHARS);
   return {
     id: previous?.id ?? installationIdFor(team.id, appId, appKey),
     appKey,
@@ -140,6 +164,8 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
     ...(user ? { user } : {}),
     ...(incomingWebhook ? { incomingWebhook } : {}),
     state: "active",
+    ...(name ? { appName: name } : {}),
+    ...(previous?.timeline ? { timeline: previous.timeline } : {}),
     installedAt: previous?.installedAt ?? nowMs,
     updatedAt: nowMs,
   };
@@ -159,9 +185,11 @@ function tokenView(token: StoredToken | undefined): TokenView | null {
 
 export function toInstallationView(installation: Installation): InstallationView {
   const hook = installation.incomingWebhook;
+  const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
   return {
     id: installation.id,
-    app: { key: installation.appKey, id: installation.appId ?? null },
+    name: installationName(installation.team, app),
+    app,
     team: installation.team,
     enterprise: installation.enterprise ?? null,
     botUserId: installation.botUserId ?? null,
@@ -171,13 +199,35 @@ export function toInstallationView(installation: Installation): InstallationView
     bot: tokenView(installation.bot),
     user: tokenView(installation.user),
     incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskWebhookUrl(hook.url) } : null,
+    uninstalledAt: installation.uninstalledAt ?? null,
+    timeline: installation.timeline ?? [],
     installedAt: installation.installedAt,
     updatedAt: installation.updatedAt,
   };
 }
 
-/** The parts of an installation whose change must reach the cookie. */
+/** The parts of an installation whose change must reach the cookie: its tokens, its state, its newest timeline entry. */
 export function tokenFingerprint(installation: Installation): string {
   const t = (s: StoredToken | undefined) => (s ? [s.value, s.refreshToken ?? "", s.expiresAt ?? 0, s.revoked ? 1 : 0] : null);
-  return JSON.stringify([t(installation.bot), t(installation.user), installation.state, installation.problem ?? ""]);
+  return JSON.stringify([
+    t(installation.bot),
+    t(installation.user),
+    installation.state,
+    installation.problem ?? "",
+    installation.uninstalledAt ?? 0,
+    installation.timeline?.length ?? 0,
+    installation.timeline?.[0] ?? null,
+  ]);
+}
+
+/** Where the installation stands in the token lifecycle as a whole (token-lifecycle.ts). */
+export function installationPhase(installation: Pick<Installation, "state" | "uninstalledAt"> | Pick<InstallationView, "state" | "uninstalledAt">): InstallationPhase {
+  if (installation.uninstalledAt) return "uninstalled";
+  return installation.state;
+}
+
+/** What the lifecycle model needs of a token: never its value. */
+export function tokenFactsOf(token: StoredToken | TokenView): TokenFacts {
+  if ("value" in token) return { rotating: Boolean(token.refreshToken), expiresAt: token.expiresAt ?? null, revoked: token.revoked ?? false };
+  return { rotating: token.rotating, expiresAt: token.expiresAt, revoked: token.revoked };
 }

@@ -3,23 +3,62 @@ import { AppError } from "@/lib/http/app-error";
 import {
   callMethod,
   exchangeLongLivedToken,
+  isPlatformError,
+  maskToken,
+  platformErrorCode,
   type HttpMethod,
   type ParamValue,
   type PlatformCallResult,
 } from "@/lib/platform";
-import { callWithFreshToken, reconcileWithKeptRefreshes, refreshInstallationToken } from "./freshness";
-import { installationFromGrant, installationIdFor, tokenFingerprint, type AppKey, type Installation, type InstallationView, type TokenKind, toInstallationView } from "./installation";
+import { lookupAppName } from "./app-name";
+import { callWithFreshToken, needsReinstallError, reconcileWithKeptRefreshes, refreshInstallationToken, withFailedRefresh, withNoticedExpiry } from "./freshness";
+import {
+  installationFromGrant,
+  installationIdFor,
+  tokenFingerprint,
+  type AppKey,
+  type Installation,
+  type InstallationView,
+  type TokenKind,
+  toInstallationView,
+} from "./installation";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
 import { beforeCookiesSent } from "./sealed-cookie";
+import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
+import { verdictForError, type DeadTokenVerdict } from "./token-lifecycle";
 
-/** This request's installations, tokens included. Server-only: hand the browser toInstallationView(). */
-export function getSessionInstallations(): Promise<Installation[]> {
-  return listInstallations();
+/**
+ * This request's live installations, tokens included (an uninstalled one, kept for its timeline, is not
+ * among them). Server-only: hand the browser toInstallationView().
+ */
+export async function getSessionInstallations(): Promise<Installation[]> {
+  return (await listInstallations()).filter((i) => !i.uninstalledAt);
 }
 
 export async function getSessionInstallationViews(): Promise<InstallationView[]> {
-  return (await listInstallations()).map(toInstallationView);
+  return (await getSessionInstallations()).map(toInstallationView);
+}
+
+/**
+ * GET /api/session: every installation this browser holds, the uninstalled ones too (their timeline and
+ * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
+ */
+export async function getConsoleSessionViews(): Promise<InstallationView[]> {
+  const now = getSessionRuntime().now();
+  const views: InstallationView[] = [];
+  for (const installation of await listInstallations()) {
+    let noticed = installation;
+    if (noticed.state === "active") {
+      for (const kind of ["bot", "user"] as const) {
+        const token = noticed[kind];
+        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", "GET /api/session", now);
+      }
+    }
+    if (noticed !== installation) noticed = await save(noticed);
+    views.push(toInstallationView(noticed));
+  }
+  return views;
 }
 
 /**
@@ -65,24 +104,97 @@ export interface CallAsInstallationOptions {
   /** A POST's arguments as a JSON body, instead of params. */
   json?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** What made the call, for the timeline ("GET /api/call/users.list"). */
+  by?: string;
 }
 
-/** A Web API call with one of this session's tokens, kept fresh (see callWithFreshToken). */
+/**
+ * The installation once an answer proved one of its tokens dead (token-lifecycle.ts, verdictForError):
+ * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline.
+ */
+function withVerdict(installation: Installation, kind: TokenKind, verdict: DeadTokenVerdict | null, error: string, entry: TimelineEntry, nowMs: number): Installation {
+  const token = installation[kind];
+  let updated: Installation = { ...installation, timeline: prependEntry(installation.timeline, entry) };
+  if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
+  if (verdict === "token_revoked" && token && !token.revoked) updated = { ...updated, [kind]: { ...token, revoked: true }, updatedAt: nowMs };
+  return updated;
+}
+
+/** The code of a failed answer: the platform's, or its HTTP status. */
+function answerError(result: PlatformCallResult): string {
+  return timelineErrorCode(platformErrorCode(result) ?? `http_${result.status}`);
+}
+
+/**
+ * A Web API call with one of this session's tokens, kept fresh (see callWithFreshToken). An answer that
+ * proves the token dead (token_revoked, invalid_auth, account_inactive, …) updates the installation at
+ * once: that token revoked, or the installation needing reinstall, in its timeline too.
+ */
 export async function callAsInstallation(options: CallAsInstallationOptions): Promise<PlatformCallResult & { refreshed: boolean }> {
   const installation = await requireInstallation(options.installationId);
-  const { result, refreshed } = await callWithFreshToken(installation, options, getSessionRuntime(), persistIfChanged(installation));
+  const persist = persistIfChanged(installation);
+  const runtime = getSessionRuntime();
+  const { result, refreshed, installation: current } = await callWithFreshToken(installation, options, runtime, persist);
+  const token = current[options.tokenKind];
+  if (!result.ok && token) {
+    const error = answerError(result);
+    const verdict = verdictForError(error, { rotating: Boolean(token.refreshToken) });
+    if (verdict) {
+      const now = runtime.now();
+      const entry: TimelineEntry = { at: now, type: "found_dead", token: options.tokenKind, masked: maskToken(token.value), error, verdict, by: timelineCause(options.by ?? `${options.method} call`) };
+      await persist(withVerdict(current, options.tokenKind, verdict, error, entry, now));
+    }
+  }
   // Not spread: the result's body and text are made when first read, and a copy would read them.
   return Object.assign(result, { refreshed });
 }
 
 /**
- * POST /api/tokens/refresh: a refresh now, whatever the expiry (still single-flight). The new access
- * token also replaces one revoked from the console.
+ * POST /api/tokens/test: auth.test with one token (kept fresh), its answer in the timeline; an answer that
+ * proves the token dead updates the installation at once.
  */
-export async function refreshSessionToken(installationId: string, kind: TokenKind): Promise<InstallationView> {
+export async function testSessionToken(installationId: string, kind: TokenKind, by = "a test request"): Promise<{ result: PlatformCallResult; refreshed: boolean; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
-  const outcome = await refreshInstallationToken(installation, kind, getSessionRuntime());
-  await persistIfChanged(installation)(outcome.installation);
+  const persist = persistIfChanged(installation);
+  const runtime = getSessionRuntime();
+  const { result, refreshed, installation: current } = await callWithFreshToken(installation, { tokenKind: kind, method: "auth.test", by }, runtime, persist);
+  const token = current[kind];
+  if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+  const now = runtime.now();
+  const error = result.ok ? undefined : answerError(result);
+  const verdict = error ? verdictForError(error, { rotating: Boolean(token.refreshToken) }) : null;
+  const entry: TimelineEntry = {
+    at: now,
+    type: "tested",
+    token: kind,
+    masked: maskToken(token.value),
+    ok: result.ok,
+    ...(error ? { error } : {}),
+    ...(verdict ? { verdict } : {}),
+    by: timelineCause(by),
+  };
+  const updated = withVerdict(current, kind, verdict, error ?? "", entry, now);
+  await persist(updated);
+  return { result, refreshed, installation: toInstallationView(updated) };
+}
+
+/**
+ * POST /api/tokens/refresh: a refresh now, whatever the expiry (still single-flight). The new access
+ * token also replaces one revoked from the console. A failure goes into the timeline before it answers.
+ */
+export async function refreshSessionToken(installationId: string, kind: TokenKind, by = "a refresh request"): Promise<InstallationView> {
+  const installation = await requireInstallation(installationId);
+  const persist = persistIfChanged(installation);
+  const runtime = getSessionRuntime();
+  if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
+  let outcome: Awaited<ReturnType<typeof refreshInstallationToken>>;
+  try {
+    outcome = await refreshInstallationToken(installation, kind, runtime, { reason: "requested", by });
+  } catch (error) {
+    await persist(withFailedRefresh(installation, kind, error, by, runtime.now())).catch(() => {});
+    throw error;
+  }
+  await persist(outcome.installation);
   if (outcome.outcome === "needs_reinstall") throw outcome.error;
   return toInstallationView(outcome.installation);
 }
@@ -90,36 +202,85 @@ export async function refreshSessionToken(installationId: string, kind: TokenKin
 /**
  * auth.revoke on one access token. With rotation only that token dies (a refresh gets a new one); a
  * long-lived token takes the whole authorization with it, so the installation then needs reinstalling.
+ * Either way, and when the platform refuses, the timeline says so.
  */
-export async function revokeSessionToken(installationId: string, kind: TokenKind): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
+export async function revokeSessionToken(
+  installationId: string,
+  kind: TokenKind,
+  by = "a revoke request",
+): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
+  if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
   const token = installation[kind];
   if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
   const runtime = getSessionRuntime();
   const result = await callMethod({ baseUrl: runtime.baseUrl, token: token.value, method: "auth.revoke", timeoutMs: runtime.timeoutMs });
-  let updated = installation;
+  const now = runtime.now();
+  const masked = maskToken(token.value);
+  const cause = timelineCause(by);
+  let updated: Installation;
   if (result.ok) {
-    updated = token.refreshToken
-      ? { ...installation, [kind]: { ...token, revoked: true }, updatedAt: runtime.now() }
-      : { ...installation, state: "needs_reinstall", problem: "token_revoked", updatedAt: runtime.now() };
-    updated = await save(updated);
+    const scope = token.refreshToken ? "token" : "installation";
+    const timeline = prependEntry(installation.timeline, { at: now, type: "revoked", token: kind, masked, scope, by: cause });
+    updated =
+      scope === "token"
+        ? { ...installation, [kind]: { ...token, revoked: true }, timeline, updatedAt: now }
+        : { ...installation, state: "needs_reinstall", problem: "token_revoked", timeline, updatedAt: now };
+  } else {
+    const error = answerError(result);
+    const entry: TimelineEntry = { at: now, type: "revoke_failed", token: kind, masked, error, by: cause };
+    updated = withVerdict(installation, kind, verdictForError(error, { rotating: Boolean(token.refreshToken) }), error, entry, now);
   }
+  updated = await save(updated);
   return { result, installation: toInstallationView(updated) };
 }
 
-/** POST /api/installations/{id}/uninstall: apps.uninstall revokes every token; the record goes too. */
-export async function uninstallSessionInstallation(installationId: string): Promise<PlatformCallResult> {
+/** Every token of an installation, masked: what an uninstall kills. */
+function maskedTokensOf(installation: Installation): string[] {
+  return (["bot", "user"] as const).flatMap((kind) => {
+    const token = installation[kind];
+    return token ? [maskToken(token.value), ...(token.refreshToken ? [maskToken(token.refreshToken)] : [])] : [];
+  });
+}
+
+/**
+ * POST /api/installations/{id}/uninstall: apps.uninstall revokes every token. The record stays, without
+ * its tokens or webhook, as an uninstalled installation: its timeline says what happened, and Reinstall
+ * brings it back (Forget removes it).
+ */
+export async function uninstallSessionInstallation(installationId: string, by = "an uninstall request"): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
   const kind: TokenKind = installation.bot ? "bot" : "user";
-  const { clientId, clientSecret } = getSessionRuntime().credentialsFor(installation.appKey);
-  const { result } = await callWithFreshToken(
+  const runtime = getSessionRuntime();
+  const { clientId, clientSecret } = runtime.credentialsFor(installation.appKey);
+  const persist = persistIfChanged(installation);
+  const { result, installation: current } = await callWithFreshToken(
     installation,
-    { tokenKind: kind, method: "apps.uninstall", params: { client_id: clientId, client_secret: clientSecret } },
-    getSessionRuntime(),
-    persistIfChanged(installation),
+    { tokenKind: kind, method: "apps.uninstall", params: { client_id: clientId, client_secret: clientSecret }, by },
+    runtime,
+    persist,
   );
-  if (result.ok) await removeInstallation(installationId);
-  return result;
+  const now = runtime.now();
+  const cause = timelineCause(by);
+  if (result.ok) {
+    const { bot: _bot, user: _user, incomingWebhook: _hook, ...rest } = current;
+    const tombstone: Installation = {
+      ...rest,
+      state: "needs_reinstall",
+      problem: "uninstalled",
+      uninstalledAt: now,
+      updatedAt: now,
+      timeline: prependEntry(current.timeline, { at: now, type: "uninstalled", tokens: maskedTokensOf(current), by: cause }),
+    };
+    // Through save(): it replaces the write-back this request may have queued with the tokens still in it.
+    return { result, installation: toInstallationView(await save(tombstone)) };
+  }
+  const error = answerError(result);
+  const token = current[kind];
+  const entry: TimelineEntry = { at: now, type: "uninstall_failed", error, by: cause };
+  const updated = withVerdict(current, kind, token ? verdictForError(error, { rotating: Boolean(token.refreshToken) }) : null, error, entry, now);
+  await persist(updated);
+  return { result, installation: toInstallationView(updated) };
 }
 
 /** DELETE /api/installations/{id}: forgets the installation in this browser; nothing changes upstream. */
@@ -153,30 +314,52 @@ export type ExchangeRequest =
 /**
  * oauth.v2.exchange: a long-lived token becomes an expiring one with a refresh token, and the original
  * stops working for good. Either an installation's own long-lived token, or a pasted one, which then
- * becomes (or joins) a tracked installation of this session.
+ * becomes (or joins) a tracked installation of this session. The exchange, or the platform's refusal of
+ * an installation's token, goes into its timeline.
  */
-export async function exchangeSessionToken(request: ExchangeRequest): Promise<InstallationView> {
+export async function exchangeSessionToken(request: ExchangeRequest, by = "an exchange request"): Promise<InstallationView> {
   const runtime = getSessionRuntime();
   let previous: Installation | undefined;
   let token: string;
   let appKey: AppKey;
+  let kind: TokenKind;
   if ("installationId" in request) {
     previous = await requireInstallation(request.installationId);
-    const stored = previous[request.tokenKind];
-    if (!stored) throw new AppError("no_token", 400, `This installation has no ${request.tokenKind} token.`);
-    if (stored.refreshToken) throw new AppError("already_rotating", 400, `This ${request.tokenKind} token already rotates: there is nothing to exchange.`);
+    if (previous.state === "needs_reinstall") throw needsReinstallError(previous);
+    kind = request.tokenKind;
+    const stored = previous[kind];
+    if (!stored) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+    if (stored.refreshToken) throw new AppError("already_rotating", 400, `This ${kind} token already rotates: there is nothing to exchange.`);
     token = stored.value;
     appKey = previous.appKey;
   } else {
     token = request.pastedToken;
     appKey = request.appKey;
+    kind = token.startsWith("xoxp-") ? "user" : "bot";
     await assertRoomForPastedToken(token, appKey);
   }
-  const { grant } = await exchangeLongLivedToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(appKey), token, timeoutMs: runtime.timeoutMs });
+  const cause = timelineCause(by);
+  let grant: Awaited<ReturnType<typeof exchangeLongLivedToken>>["grant"];
+  try {
+    ({ grant } = await exchangeLongLivedToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(appKey), token, timeoutMs: runtime.timeoutMs }));
+  } catch (error) {
+    if (previous && isPlatformError(error)) {
+      const entry: TimelineEntry = { at: runtime.now(), type: "exchange_failed", token: kind, masked: maskToken(token), error: timelineErrorCode(error.platformCode), by: cause };
+      await save({ ...previous, timeline: prependEntry(previous.timeline, entry) }).catch(() => {});
+    }
+    throw error;
+  }
   if (!previous && grant.team) {
     previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, appKey));
   }
   if (!grant.team && !previous) throw new AppError("upstream_bad_answer", 502, "The platform's exchange answer named no team.");
-  const installation = await save(installationFromGrant(grant, appKey, runtime.now(), previous));
+  const appName = previous?.appName ? undefined : await lookupAppName(grant.appId ?? previous?.appId, runtime);
+  const exchanged = installationFromGrant(grant, appKey, runtime.now(), previous, appName);
+  const issued = exchanged[kind] ?? exchanged.bot ?? exchanged.user;
+  const now = runtime.now();
+  const installation = await save({
+    ...exchanged,
+    timeline: prependEntry(exchanged.timeline, { at: now, type: "exchanged", token: kind, from: maskToken(token), to: maskToken(issued?.value ?? ""), by: cause }),
+  });
   return toInstallationView(installation);
 }

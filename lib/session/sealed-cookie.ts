@@ -125,6 +125,14 @@ export async function sealedCookieBytes(name: string, value: unknown, maxAgeS: n
   return physicalName(name).length + (await sealValue(value, getConfig().sessionPasswords, maxAgeS)).length;
 }
 
+/** The size the cookie `name` takes in this request's Cookie header now (name and value), or 0 when absent. */
+export async function storedCookieBytes(name: string): Promise<number> {
+  const jar = await getCookieJar();
+  const legacy = legacyName(name);
+  const value = jar.get(physicalName(name)) ?? (legacy ? jar.get(legacy) : undefined);
+  return value === undefined ? 0 : physicalName(name).length + encodeURIComponent(value).length;
+}
+
 function deleteFromJar(jar: Awaited<ReturnType<typeof getCookieJar>>, name: string) {
   try {
     // Cleared with the attributes it was set with: a __Host- cookie is only replaced by a Secure one.

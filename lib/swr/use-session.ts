@@ -1,6 +1,6 @@
 "use client";
 
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type { AppKey, InstallationView, TokenKind } from "@/lib/session/installation";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
@@ -19,7 +19,7 @@ export interface SessionData {
   serverTime: number;
 }
 
-/** This browser's installations (tokens masked), revalidated every 30 s and after every action. */
+/** This browser's installations (tokens masked, each with its timeline), revalidated every 30 s and after every action. */
 export function useSession() {
   return useSWR<SessionData, ConsoleRequestError>(KEY, (url: string) => fetchJson<SessionData>(url), { refreshInterval: 30_000 });
 }
@@ -60,10 +60,33 @@ function runAction(action: SessionAction): Promise<PlatformActionResult> {
   }
 }
 
-/** Every token and installation action; the session revalidates after each one. */
+/**
+ * The session with one installation as an action answered it: its new state and timeline show at once,
+ * before the session is read again.
+ */
+function withInstallation(result: PlatformActionResult, current: SessionData | undefined): SessionData | undefined {
+  const installation = result.installation;
+  if (!current || !installation) return current;
+  const known = current.installations.some((i) => i.id === installation.id);
+  return {
+    ...current,
+    installations: known ? current.installations.map((i) => (i.id === installation.id ? installation : i)) : [...current.installations, installation],
+  };
+}
+
+/**
+ * Every token and installation action. The installation an action answers with replaces the cached one
+ * at once; the session is read again after each action all the same (a refresh may have changed others).
+ */
 export function useSessionAction() {
-  return useSWRMutation<PlatformActionResult, ConsoleRequestError, string, SessionAction>(KEY, (_key, { arg }) => runAction(arg), {
-    populateCache: false,
+  return useSWRMutation<PlatformActionResult, ConsoleRequestError, string, SessionAction, SessionData | undefined>(KEY, (_key, { arg }) => runAction(arg), {
+    populateCache: withInstallation,
     revalidate: true,
   });
+}
+
+/** Reads the session again now (after a failed action, whose record the server may have kept). */
+export function useRevalidateSession() {
+  const { mutate } = useSWRConfig();
+  return () => mutate<SessionData>(KEY);
 }

@@ -27,6 +27,8 @@ interface View {
   state: string;
   app: { key: string };
   bot: { masked: string; rotating: boolean; revoked: boolean; expiresAt: number | null } | null;
+  uninstalledAt: number | null;
+  timeline: { type: string }[];
 }
 
 async function session(browser: TestBrowser): Promise<View[]> {
@@ -185,13 +187,20 @@ describe("token actions", () => {
     expect(((await response.json()) as { error: string }).error).toBe("missing_origin");
   });
 
-  it("uninstalls upstream and forgets the installation", async () => {
+  it("uninstalls upstream, and keeps the installation as uninstalled, without its tokens, with its timeline", async () => {
     const { browser, id } = await installed();
     const response = await browser.send(uninstallRoute, `/api/installations/${id}/uninstall`, { method: "POST", params: { id } });
     expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
-    expect(await session(browser)).toEqual([]);
+    const [view] = await session(browser);
+    expect(view).toMatchObject({ id, state: "needs_reinstall", problem: "uninstalled", bot: null, user: null, incomingWebhook: null });
+    expect(view?.uninstalledAt).toEqual(expect.any(Number));
+    expect(view?.timeline.map((e) => e.type)).toEqual(["uninstalled", "installed"]);
     const upstream = await emulatorState(testConsole.origin);
     expect(upstream.tokens.filter((t) => t.state === "active")).toEqual([]);
+    // Calls with it say to reinstall; Forget removes it.
+    expect((await call(browser, "auth.test", `installation=${id}&token=bot`)).status).toBe(409);
+    expect((await browser.send(forgetRoute, `/api/installations/${id}`, { method: "DELETE", params: { id } })).status).toBe(200);
+    expect(await session(browser)).toEqual([]);
   });
 
   it("answers an upstream 429 on uninstall with Retry-After, and keeps the installation", async () => {
@@ -235,7 +244,10 @@ describe("exchange", () => {
     const response = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { installation: id, token: "bot", confirm: true } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe("token_rotation_not_enabled");
-    expect((await session(browser))[0]).toEqual(before);
+    const [after] = await session(browser);
+    expect(after?.bot).toEqual(before?.bot);
+    expect(after?.state).toBe("active");
+    expect(after?.timeline[0]).toMatchObject({ type: "exchange_failed", token: "bot", masked: before?.bot?.masked, error: "token_rotation_not_enabled", by: "Exchange button" });
   });
 
   it("exchanges a pasted long-lived token once rotation is on, and tracks it as an installation", async () => {

@@ -20,9 +20,9 @@ const Body = z
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, Body);
-    const installation = await exchangeSessionToken(
-      body.installation ? { installationId: body.installation, tokenKind: body.token } : { pastedToken: body.pastedToken ?? "", appKey: body.app },
-    );
+    const installation = body.installation
+      ? await exchangeSessionToken({ installationId: body.installation, tokenKind: body.token }, "Exchange button")
+      : await exchangeSessionToken({ pastedToken: body.pastedToken ?? "", appKey: body.app }, "Exchange a long-lived token (pasted)");
     return Response.json({ ok: true, installation });
   },
   { mutating: true },

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const installation = await refreshSessionToken(body.installation, body.token);
+    const installation = await refreshSessionToken(body.installation, body.token, "Refresh button");
     return Response.json({ ok: true, installation });
   },
   { mutating: true },

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, installation } = await revokeSessionToken(body.installation, body.token);
+    const { result, installation } = await revokeSessionToken(body.installation, body.token, "Revoke button");
     throwIfRateLimited("auth.revoke", result);
     return Response.json({ ok: result.ok, platform: result.body ?? null, installation }, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
   },

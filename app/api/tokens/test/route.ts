@@ -1,18 +1,18 @@
-// POST /api/tokens/test - auth.test with an installation's bot or user token (kept fresh)
+// POST /api/tokens/test - auth.test with an installation's bot or user token (kept fresh), its answer in the timeline
 import { handleRoute, parseJsonBody, TokenActionSchema } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { callAsInstallation } from "@/lib/session";
+import { testSessionToken } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const result = await callAsInstallation({ installationId: body.installation, tokenKind: body.token, method: "auth.test" });
+    const { result, refreshed, installation } = await testSessionToken(body.installation, body.token, "Test button");
     throwIfRateLimited("auth.test", result);
     return Response.json(
-      { ok: result.ok, platform: result.body ?? null, refreshed: result.refreshed },
-      { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": result.refreshed ? "1" : "0" } },
+      { ok: result.ok, platform: result.body ?? null, refreshed, installation },
+      { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } },
     );
   },
   { mutating: true },
