@@ -38,7 +38,7 @@ export function ExchangeDialog({
       ref={ref}
       aria-labelledby={titleId}
       onClose={onClose}
-      className="m-auto w-full max-w-lg rounded-xl border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="space-y-4 p-6">
         <h2 id={titleId} className="text-lg font-semibold text-slate-900">
@@ -73,7 +73,7 @@ export function ExchangeDialog({
             type="button"
             disabled={!understood || busy}
             onClick={onConfirm}
-            className="rounded-md bg-amber-600 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-amber-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className="rounded-md bg-amber-800 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-amber-900 disabled:cursor-not-allowed disabled:opacity-50"
           >
             {busy ? "Exchanging…" : "Exchange token"}
           </button>

@@ -11,15 +11,14 @@ function formatRemaining(ms: number): string {
 }
 
 /**
- * A live countdown to a token's expiry. `skewMs` (server clock minus browser clock) keeps it true to the
- * server, which is the clock that decides refreshes.
+ * A live countdown to an expiring token's expiry, shown only while the token lives (token-row.tsx: never
+ * for a revoked or dead one). `skewMs` (server clock minus browser clock) keeps it true to the server,
+ * which is the clock that decides refreshes.
  */
 export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expiresAt: number | null; skewMs: number; refreshWindowS: number }) {
-  const now = useNow(1000);
-  if (expiresAt === null) {
-    return <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">long-lived · never expires</span>;
-  }
-  if (now === null) return <span className="text-xs text-slate-400">…</span>;
+  const now = useNow(1000, expiresAt !== null);
+  if (expiresAt === null) return null;
+  if (now === null) return <span className="text-xs text-slate-600">…</span>;
   const remaining = expiresAt - (now + skewMs);
   const tone = remaining <= 0 ? "bg-rose-50 text-rose-700 ring-rose-200" : remaining <= refreshWindowS * 1000 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-emerald-50 text-emerald-800 ring-emerald-200";
   return (

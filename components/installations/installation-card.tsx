@@ -1,274 +1,285 @@
 "use client";
 
 import { useId, useState, type ReactNode } from "react";
-import { PlatformJson, PlatformText } from "@/components/platform-text";
-import type { InstallationView, TokenKind, TokenView } from "@/lib/session/installation";
-import { useSessionAction, type PlatformActionResult, type SessionAction } from "@/lib/swr/use-session";
+import { Badge, BUTTON } from "@/components/explorer/ui";
+import { PlatformText } from "@/components/platform-text";
+import { useNow } from "@/components/use-now";
+import { installationPhase, tokenFactsOf, type InstallationView, type TokenKind, type TokenView } from "@/lib/session/installation";
+import {
+  consoleTransitionsFor,
+  holdsRefreshToken,
+  installationTransitions,
+  reinstallReason,
+  tokenStateAt,
+  type LifecycleTransition,
+} from "@/lib/session/token-lifecycle";
+import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
+import { ConfirmDialog, type ConfirmRequest } from "./confirm-dialog";
 import { ExchangeDialog } from "./exchange-dialog";
-import { ExpiryCountdown } from "./expiry-countdown";
 import { reinstallHref } from "./install-href";
+import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
+import { TimelineList, type UnsavedEntry } from "./timeline-list";
+import { TokenRow } from "./token-row";
 
-interface Outcome {
-  label: string;
-  ok: boolean;
-  message: string;
-  detail?: unknown;
-}
+const KIND_LABEL: Record<TokenKind, string> = { bot: "bot token", user: "user token" };
+const ACTION_LABEL: Record<SessionAction["kind"], string> = {
+  test: "Test",
+  refresh: "Refresh",
+  revoke: "Revoke",
+  exchange: "Exchange",
+  uninstall: "Uninstall",
+  forget: "Forget",
+};
 
-const buttonBase =
-  "rounded-md px-2.5 py-1 text-xs font-semibold shadow-sm ring-1 ring-inset transition-colors disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600";
-const neutral = `${buttonBase} bg-white text-slate-700 ring-slate-300 hover:bg-slate-50`;
-const danger = `${buttonBase} bg-white text-rose-700 ring-rose-300 hover:bg-rose-50`;
-const warn = `${buttonBase} bg-amber-50 text-amber-800 ring-amber-300 hover:bg-amber-100`;
-
-function platformError(result: PlatformActionResult): string | undefined {
-  const body = result.platform as { error?: unknown } | undefined;
-  return typeof body?.error === "string" ? body.error : undefined;
-}
-
-function describeOutcome(action: SessionAction, result: PlatformActionResult): Outcome {
-  const error = platformError(result);
-  switch (action.kind) {
-    case "test":
-      return {
-        label: `auth.test (${action.arg.token})`,
-        ok: result.ok,
-        message: result.ok ? `The token works${result.refreshed ? ": it was refreshed first" : ""}.` : `The platform answered ${error ?? "an error"}.`,
-        detail: result.platform,
-      };
-    case "refresh":
-      return { label: `refresh (${action.arg.token})`, ok: true, message: "New access token and refresh token issued and sealed in this session." };
-    case "revoke":
-      return {
-        label: `auth.revoke (${action.arg.token})`,
-        ok: result.ok,
-        message: result.ok ? "The access token is revoked. Refresh to get a new one." : `The platform answered ${error ?? "an error"}.`,
-        detail: result.platform,
-      };
-    case "exchange":
-      return { label: "oauth.v2.exchange", ok: true, message: "Exchanged: this installation now uses an expiring token with a refresh token." };
-    case "uninstall":
-      return { label: "apps.uninstall", ok: result.ok, message: result.ok ? "Uninstalled." : `The platform answered ${error ?? "an error"}.`, detail: result.platform };
-    case "forget":
-      return { label: "forget", ok: true, message: "Forgotten in this browser." };
-  }
-}
-
-function Badge({ tone, children }: { tone: "green" | "red" | "amber" | "slate"; children: ReactNode }) {
-  const tones = {
-    green: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-    red: "bg-rose-50 text-rose-800 ring-rose-200",
-    amber: "bg-amber-50 text-amber-800 ring-amber-200",
-    slate: "bg-slate-100 text-slate-700 ring-slate-200",
-  };
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
-}
-
-function TokenRow({
-  kind,
-  token,
-  owner,
-  skewMs,
-  refreshWindowS,
-  busy,
-  onAction,
-  onExchange,
-}: {
+interface HeldToken {
   kind: TokenKind;
   token: TokenView;
   owner: string | null;
-  skewMs: number;
-  refreshWindowS: number;
-  busy: boolean;
-  onAction: (kind: "test" | "refresh" | "revoke") => void;
-  onExchange: () => void;
-}) {
-  const label = kind === "bot" ? "Bot token" : "User token";
-  return (
-    <div role="group" aria-label={label} className="grid gap-3 px-5 py-4 sm:grid-cols-[10rem_minmax(0,1fr)_auto] sm:items-start">
-      <div>
-        <p className="text-sm font-medium text-slate-900">{label}</p>
-        {owner && <p className="font-mono text-xs text-slate-500">{owner}</p>}
-      </div>
-      <div className="min-w-0 space-y-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <code className="rounded bg-slate-900 px-2 py-0.5 font-mono text-xs text-emerald-300" data-testid={`${kind}-token`}>
-            {token.masked}
-          </code>
-          <ExpiryCountdown expiresAt={token.expiresAt} skewMs={skewMs} refreshWindowS={refreshWindowS} />
-          {token.revoked && <Badge tone="red">revoked</Badge>}
-        </div>
-        {token.maskedRefreshToken && (
-          <p className="text-xs text-slate-500">
-            refresh token <code className="font-mono text-slate-700">{token.maskedRefreshToken}</code> · single use
-          </p>
-        )}
-        <ul aria-label={`${label} scopes`} className="flex flex-wrap gap-1">
-          {token.scopes.map((scope) => (
-            <li key={scope} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600">
-              {scope}
-            </li>
-          ))}
-        </ul>
-      </div>
-      <div className="flex flex-wrap gap-1.5 sm:justify-end">
-        <button type="button" className={neutral} disabled={busy} onClick={() => onAction("test")}>
-          Test
-        </button>
-        {token.rotating ? (
-          <button type="button" className={neutral} disabled={busy} onClick={() => onAction("refresh")}>
-            Refresh
-          </button>
-        ) : (
-          <button type="button" className={warn} disabled={busy} onClick={onExchange}>
-            Exchange
-          </button>
-        )}
-        <button type="button" className={danger} disabled={busy} onClick={() => onAction("revoke")}>
-          Revoke
-        </button>
-      </div>
-    </div>
-  );
+  diagram: DiagramToken;
 }
 
-/** One installation: who it is, its tokens with live expiry, and every token action. */
+function Masked({ children }: { children: ReactNode }) {
+  return <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">{children}</code>;
+}
+
+/** What an uninstall, or a revoke that takes the authorization with it, kills: every token and the webhook. */
+function everythingThatDies(installation: InstallationView, held: HeldToken[]): ReactNode[] {
+  return [
+    ...held.map(({ kind, token }) => (
+      <>
+        The {KIND_LABEL[kind]} <Masked>{token.masked}</Masked>
+        {token.maskedRefreshToken && (
+          <>
+            {" "}
+            and its refresh token <Masked>{token.maskedRefreshToken}</Masked>
+          </>
+        )}
+      </>
+    )),
+    ...(installation.incomingWebhook
+      ? [
+          <>
+            The incoming webhook to <PlatformText>{installation.incomingWebhook.channel}</PlatformText> (<Masked>{installation.incomingWebhook.maskedUrl}</Masked>)
+          </>,
+        ]
+      : []),
+  ];
+}
+
+function tokensPhrase(held: HeldToken[]): string {
+  const kinds = held.map((h) => h.kind);
+  if (kinds.length === 2) return "the bot and user tokens stop";
+  return `the ${kinds[0] ?? "bot"} token stops`;
+}
+
+/**
+ * One installation, named by app and workspace: its tokens with the state each is in and the buttons of
+ * the transitions the console can take from there, the lifecycle diagram beside them, and the timeline of
+ * everything that happened, where every action's result goes (nothing replaces the previous one).
+ * Destructive actions confirm first and say exactly what dies.
+ */
 export function InstallationCard({
   installation,
   skewMs,
   refreshWindowS,
   highlighted,
+  onForgotten,
 }: {
   installation: InstallationView;
   skewMs: number;
   refreshWindowS: number;
   highlighted: boolean;
+  onForgotten: (name: string) => void;
 }) {
   const { trigger, isMutating } = useSessionAction();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const revalidate = useRevalidateSession();
+  const [unsaved, setUnsaved] = useState<UnsavedEntry[]>([]);
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [exchanging, setExchanging] = useState<TokenKind | null>(null);
-  const [confirmUninstall, setConfirmUninstall] = useState(false);
   const titleId = useId();
+  const clock = useNow(1000);
+  const now = (clock ?? Date.now()) + skewMs;
+  const phase = installationPhase(installation);
+  const name = installation.name;
+  const workspace = installation.team.name || installation.team.id;
+  const appLabel = installation.app.name ?? installation.app.id ?? "the app";
 
-  async function run(action: SessionAction) {
-    setOutcome(null);
+  const held: HeldToken[] = (["bot", "user"] as const).flatMap((kind) => {
+    const token = installation[kind];
+    if (!token) return [];
+    const facts = tokenFactsOf(token);
+    return [
+      {
+        kind,
+        token,
+        owner: kind === "bot" ? installation.botUserId : installation.authedUserId,
+        diagram: { kind, state: tokenStateAt(facts, phase, now), holdsRefresh: holdsRefreshToken(facts, phase), transitions: consoleTransitionsFor(facts, phase, now) },
+      },
+    ];
+  });
+  const installationWide = installationTransitions(phase);
+
+  /**
+   * Runs an action. Its result reaches the timeline through the server (the answer carries the installation
+   * with its new entry); a request that failed before the server could record anything shows as an entry
+   * of this page only.
+   */
+  async function run(action: SessionAction, what: string) {
+    const newest = installation.timeline[0]?.at ?? 0;
     try {
-      setOutcome(describeOutcome(action, await trigger(action)));
+      const result = await trigger(action);
+      if (action.kind === "forget" && result.ok !== false) onForgotten(name);
     } catch (error) {
-      setOutcome({ label: action.kind, ok: false, message: error instanceof Error ? error.message : "The action failed." });
+      const fresh = await revalidate().catch(() => undefined);
+      const after = fresh?.installations.find((i) => i.id === installation.id);
+      if (after && (after.timeline[0]?.at ?? 0) > newest) return;
+      const message = error instanceof Error ? error.message : "The request failed.";
+      setUnsaved((previous) => [{ at: Date.now() + skewMs, title: `${ACTION_LABEL[action.kind]} ${what}: failed`, detail: message }, ...previous].slice(0, 5));
     }
   }
 
-  const tokens: { kind: TokenKind; token: TokenView; owner: string | null }[] = [];
-  if (installation.bot) tokens.push({ kind: "bot", token: installation.bot, owner: installation.botUserId });
-  if (installation.user) tokens.push({ kind: "user", token: installation.user, owner: installation.authedUserId });
+  function takeTransition(kind: TokenKind, transition: LifecycleTransition) {
+    const target = { installation: installation.id, token: kind };
+    switch (transition.id) {
+      case "refresh":
+        return void run({ kind: "refresh", arg: target }, KIND_LABEL[kind]);
+      case "revoke_with_rotation":
+        // Only this token dies, and its refresh token issues a new one: nothing to confirm.
+        return void run({ kind: "revoke", arg: target }, KIND_LABEL[kind]);
+      case "revoke_without_rotation":
+        return setConfirm({
+          title: `Revoke the long-lived ${KIND_LABEL[kind]}?`,
+          lead: `Revoking this long-lived ${KIND_LABEL[kind]} revokes the whole installation: ${tokensPhrase(held)} working and the app must be reinstalled in ${workspace}. (An app without token rotation has no single-token revoke.)`,
+          dies: everythingThatDies(installation, held),
+          confirmLabel: `Revoke the ${KIND_LABEL[kind]} and the installation`,
+          onConfirm: () => void run({ kind: "revoke", arg: target }, KIND_LABEL[kind]),
+        });
+      case "exchange":
+        return setExchanging(kind);
+      default:
+        return undefined;
+    }
+  }
+
+  function confirmUninstall() {
+    setConfirm({
+      title: `Uninstall ${appLabel} from ${workspace}?`,
+      lead: "apps.uninstall revokes every token of this installation at once: the app must be reinstalled to work in this workspace again. Its record and timeline stay here until you forget it.",
+      dies: everythingThatDies(installation, held),
+      confirmLabel: "Uninstall",
+      onConfirm: () => void run({ kind: "uninstall", arg: { installation: installation.id } }, "the installation"),
+    });
+  }
+
+  function confirmForget() {
+    const alive = phase === "active";
+    setConfirm({
+      title: `Forget ${name} in this browser?`,
+      lead: alive
+        ? "Nothing is revoked: its tokens keep working on the platform, but this console deletes its only copy of them, so it can no longer use, refresh or revoke them. Uninstall first if they must stop working."
+        : "Its record and timeline are removed from this browser. Nothing changes on the platform.",
+      dies: [
+        ...(alive ? held.map(({ kind, token }) => <>This console&apos;s copy of the {KIND_LABEL[kind]} <Masked>{token.masked}</Masked></>) : []),
+        <>The timeline of this installation ({installation.timeline.length} entries)</>,
+      ],
+      confirmLabel: "Forget",
+      onConfirm: () => void run({ kind: "forget", arg: { installation: installation.id } }, "the installation"),
+    });
+  }
+
+  const settingsHref = installation.app.id ? `/settings?app=${encodeURIComponent(installation.app.id)}` : null;
 
   return (
     <article
       aria-labelledby={titleId}
       data-installation={installation.id}
-      className={`overflow-hidden rounded-xl border bg-white shadow-sm ${highlighted ? "border-emerald-400 ring-2 ring-emerald-100" : "border-slate-200"}`}
+      className={`overflow-hidden rounded-xl border bg-white shadow-sm ${highlighted ? "border-emerald-500 ring-2 ring-emerald-100" : "border-slate-200"}`}
     >
-      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 bg-slate-50/60 px-5 py-4">
-        <div className="space-y-1">
+      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 bg-slate-50 px-5 py-4">
+        <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 id={titleId} className="text-base font-semibold text-slate-900">
-              <PlatformText>{installation.team.name || installation.team.id}</PlatformText>
+            <h2 id={titleId} className="min-w-0 break-words text-base font-semibold text-slate-900">
+              <PlatformText>{name}</PlatformText>
             </h2>
-            {installation.state === "active" ? <Badge tone="green">active</Badge> : <Badge tone="red">needs reinstall</Badge>}
-            {installation.app.key === "emulator-legacy" && <Badge tone="slate">legacy app</Badge>}
+            {phase === "active" && <Badge tone="ok">active</Badge>}
+            {phase === "needs_reinstall" && <Badge tone="error">needs reinstall</Badge>}
+            {phase === "uninstalled" && <Badge tone="error">uninstalled</Badge>}
           </div>
-          <p className="font-mono text-xs text-slate-500">
+          <p className="break-words font-mono text-xs text-slate-600">
             team {installation.team.id}
             {installation.enterprise && ` · enterprise ${installation.enterprise.id}`}
             {installation.app.id && ` · app ${installation.app.id}`}
             {installation.botUserId && ` · bot user ${installation.botUserId}`}
           </p>
         </div>
-        <div className="flex items-center gap-1.5">
-          {confirmUninstall ? (
-            <>
-              <span className="text-xs text-slate-600">Revoke every token of this installation?</span>
-              <button type="button" className={danger} disabled={isMutating} onClick={() => void run({ kind: "uninstall", arg: { installation: installation.id } })}>
-                Confirm uninstall
-              </button>
-              <button type="button" className={neutral} onClick={() => setConfirmUninstall(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" className={danger} disabled={isMutating} onClick={() => setConfirmUninstall(true)}>
-                Uninstall
-              </button>
-              <button
-                type="button"
-                className={neutral}
-                disabled={isMutating}
-                title="Remove from this browser only; nothing changes on the platform"
-                onClick={() => void run({ kind: "forget", arg: { installation: installation.id } })}
-              >
-                Forget
-              </button>
-            </>
+        <div className="flex flex-wrap items-center gap-1.5">
+          {phase === "active" && (
+            <button type="button" className={BUTTON.danger} disabled={isMutating} onClick={confirmUninstall}>
+              Uninstall…
+            </button>
           )}
+          <button type="button" className={BUTTON.secondary} disabled={isMutating} onClick={confirmForget}>
+            Forget…
+          </button>
         </div>
       </header>
 
-      {installation.state === "needs_reinstall" && (
-        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 border-b border-rose-100 bg-rose-50 px-5 py-3 text-sm text-rose-800">
-          <p>
-            The platform rejected this installation&apos;s refresh token{installation.problem && <> (<code className="font-mono">{installation.problem}</code>)</>}. Its
-            tokens cannot be renewed: install the app again.
+      {phase !== "active" && (
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 border-b border-rose-100 bg-rose-50 px-5 py-3 text-sm text-rose-900">
+          <p className="min-w-0">
+            {phase === "uninstalled" ? "Uninstalled" : "Needs reinstalling"}: {reinstallReason(installation.problem, phase === "uninstalled")}.{" "}
+            {phase === "uninstalled"
+              ? "Reinstall to use the app in this workspace again, or forget it."
+              : "Its tokens are dead: Refresh cannot renew them and there is nothing to exchange. Reinstall the app."}
           </p>
-          <a href={reinstallHref(installation)} className="rounded-md bg-rose-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-rose-700">
+          <a href={reinstallHref(installation)} className={BUTTON.primary}>
             Reinstall
           </a>
         </div>
       )}
 
-      <div className="divide-y divide-slate-100">
-        {tokens.map(({ kind, token, owner }) => (
-          <TokenRow
-            key={kind}
-            kind={kind}
-            token={token}
-            owner={owner}
-            skewMs={skewMs}
-            refreshWindowS={refreshWindowS}
-            busy={isMutating}
-            onAction={(action) => void run({ kind: action, arg: { installation: installation.id, token: kind } })}
-            onExchange={() => setExchanging(kind)}
-          />
-        ))}
-        {installation.incomingWebhook && (
-          <div className="flex flex-wrap items-center gap-2 px-5 py-3 text-xs text-slate-600">
-            <span className="font-medium text-slate-800">Incoming webhook</span>
-            <PlatformText>{installation.incomingWebhook.channel}</PlatformText>
-            <code className="font-mono text-slate-500">{installation.incomingWebhook.maskedUrl}</code>
-          </div>
-        )}
-      </div>
-
-      {outcome && (
-        <div
-          role="status"
-          className={`border-t px-5 py-3 text-sm ${outcome.ok ? "border-emerald-100 bg-emerald-50 text-emerald-900" : "border-rose-100 bg-rose-50 text-rose-900"}`}
-        >
-          <p>
-            <span className="font-mono text-xs font-semibold">{outcome.label}</span> · {outcome.message}
-          </p>
-          {outcome.detail !== undefined && outcome.detail !== null && (
-            <details className="mt-2">
-              <summary className="cursor-pointer text-xs text-slate-600">Platform response</summary>
-              <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
-                <PlatformJson value={outcome.detail} />
-              </pre>
-            </details>
+      {/* Tokens, then the diagram beside them (below them on a narrow screen), then the timeline under the tokens. */}
+      <div className="grid lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="min-w-0 divide-y divide-slate-100 lg:col-start-1 lg:row-start-1">
+          {held.map(({ kind, token, owner, diagram }) => (
+            <TokenRow
+              key={kind}
+              kind={kind}
+              token={token}
+              owner={owner}
+              state={diagram.state}
+              holdsRefresh={diagram.holdsRefresh}
+              transitions={diagram.transitions}
+              settingsHref={settingsHref}
+              skewMs={skewMs}
+              refreshWindowS={refreshWindowS}
+              busy={isMutating}
+              onTest={phase === "active" ? () => void run({ kind: "test", arg: { installation: installation.id, token: kind } }, KIND_LABEL[kind]) : null}
+              onTransition={(transition) => takeTransition(kind, transition)}
+            />
+          ))}
+          {held.length === 0 && <p className="px-5 py-4 text-sm text-slate-600">No tokens: apps.uninstall revoked them. Reinstall to get new ones.</p>}
+          {installation.incomingWebhook && (
+            <div className="flex flex-wrap items-center gap-2 px-5 py-3 text-xs text-slate-700">
+              <span className="font-medium text-slate-800">Incoming webhook</span>
+              <PlatformText>{installation.incomingWebhook.channel}</PlatformText>
+              <code className="font-mono text-slate-600">{installation.incomingWebhook.maskedUrl}</code>
+            </div>
           )}
         </div>
-      )}
+        <section
+          aria-label={`Lifecycle of ${name}`}
+          className="min-w-0 border-t border-slate-100 px-5 py-4 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:border-l lg:border-t-0"
+        >
+          <h3 className="mb-2 text-sm font-semibold text-slate-900">Token lifecycle</h3>
+          <LifecycleDiagram name={name} tokens={held.map((h) => h.diagram)} phase={phase} installationWide={installationWide} />
+        </section>
+        <div className="min-w-0 border-t border-slate-100 px-5 py-4 lg:col-start-1 lg:row-start-2">
+          <TimelineList entries={installation.timeline} unsaved={unsaved} name={name} />
+        </div>
+      </div>
 
+      <ConfirmDialog request={confirm} busy={isMutating} onClose={() => setConfirm(null)} />
       <ExchangeDialog
         open={exchanging !== null}
         tokenLabel={exchanging === "user" ? "the user token" : "the bot token"}
@@ -277,7 +288,7 @@ export function InstallationCard({
         onConfirm={() => {
           const kind = exchanging ?? "bot";
           setExchanging(null);
-          void run({ kind: "exchange", arg: { installation: installation.id, token: kind, confirm: true } });
+          void run({ kind: "exchange", arg: { installation: installation.id, token: kind, confirm: true } }, KIND_LABEL[kind]);
         }}
       />
     </article>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
+import { PlatformText } from "@/components/platform-text";
 import { useSession } from "@/lib/swr/use-session";
 import { InstallationCard } from "./installation-card";
 import { PasteTokenPanel } from "./paste-token-panel";
@@ -31,6 +32,8 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
   const skewMs = useMemo(() => (data ? data.serverTime - Date.now() : 0), [data]);
   const installations = data?.installations ?? [];
   const full = data ? installations.length >= data.maxInstallations : false;
+  // A forgotten installation's card (and timeline) is gone: what happened is said here instead.
+  const [forgotten, setForgotten] = useState<string[]>([]);
 
   return (
     <div className="space-y-6">
@@ -43,14 +46,14 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {emulator && (
-            <InstallLink href="/oauth/install?app=legacy" full={full} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+            <InstallLink href="/oauth/install?app=legacy" full={full} className="rounded-md bg-white px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
               Install the legacy app
             </InstallLink>
           )}
           <InstallLink
             href="/oauth/install"
             full={full}
-            className="inline-flex items-center gap-2 rounded-md bg-emerald-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
+            className="inline-flex items-center gap-2 rounded-md bg-emerald-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
           >
             <svg aria-hidden viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M8 3v10M3 8h10" strokeLinecap="round" />
@@ -70,7 +73,18 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
           {error.message}
         </p>
       )}
-      {isLoading && <p className="text-sm text-slate-500">Loading installations…</p>}
+      {isLoading && <p className="text-sm text-slate-600">Loading installations…</p>}
+      <div role="status">
+        {forgotten.length > 0 && (
+          <ul className="space-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
+            {forgotten.map((name, i) => (
+              <li key={`${name}-${i}`}>
+                Forgot <PlatformText>{name}</PlatformText> in this browser, with its timeline. Nothing changed on the platform.
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
 
       {data && installations.length === 0 && (
         <section className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
@@ -90,6 +104,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
             skewMs={skewMs}
             refreshWindowS={data?.refreshWindowS ?? 0}
             highlighted={installation.id === installedId}
+            onForgotten={(name) => setForgotten((previous) => [...previous, name].slice(-3))}
           />
         ))}
       </div>

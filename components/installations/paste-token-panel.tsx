@@ -28,12 +28,12 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
     try {
       const result = await trigger({ kind: "exchange", arg: { pastedToken: token.trim(), app, confirm: true } });
       setToken("");
-      const team = result.installation?.team.name;
       setMessage({
         ok: true,
         text: (
           <>
-            Exchanged: now tracked as {team ? <PlatformText>{team}</PlatformText> : "an installation"}, with a rotating {result.installation?.bot?.masked ?? "token"}.
+            Exchanged: now tracked as {result.installation ? <PlatformText>{result.installation.name}</PlatformText> : "an installation"}, with a rotating{" "}
+            {result.installation?.bot?.masked ?? result.installation?.user?.masked ?? "token"}. Its timeline has the exchange.
           </>
         ),
       });
@@ -47,10 +47,19 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
       <h2 id={`${inputId}-title`} className="text-sm font-semibold text-slate-900">
         Exchange a long-lived token
       </h2>
-      <p className="mt-1 text-xs text-slate-500">
+      <p className="mt-1 text-xs text-slate-600">
         Paste a bot (<code className="font-mono">xoxb-</code>) or user (<code className="font-mono">xoxp-</code>) token of an app with token rotation turned on.
         It is sent once to the server, exchanged with <code className="font-mono">oauth.v2.exchange</code>, and only the new rotating pair is kept, sealed.
-        {emulator && " With the emulator, “Install the legacy app” gives you one (its app needs rotation turned on first: see the README)."}
+        {emulator && (
+          <>
+            {" "}
+            With the emulator, “Install the legacy app” gives you one; turn rotation on for its app first, in{" "}
+            <a href="/settings" className="font-medium text-emerald-800 underline underline-offset-2">
+              App settings
+            </a>
+            .
+          </>
+        )}
       </p>
       <form
         className="mt-3 flex flex-wrap items-end gap-2"
@@ -98,7 +107,7 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
         <button
           type="submit"
           disabled={!valid || isMutating}
-          className="rounded-md bg-amber-600 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-amber-700 disabled:cursor-not-allowed disabled:opacity-50"
+          className="rounded-md bg-amber-800 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-amber-900 disabled:cursor-not-allowed disabled:opacity-50"
         >
           Exchange…
         </button>

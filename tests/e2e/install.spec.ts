@@ -44,20 +44,22 @@ test("installs from the Add to workspace button, and no raw token reaches the br
   await expect(page).toHaveURL(/\/\?installed=/);
   const card = page.locator("article[data-installation]");
   await expect(card).toHaveCount(1);
-  await expect(card.getByText("active")).toBeVisible();
+  await expect(card.getByRole("heading", { name: "Switchboard Rotation in Emulated Workspace" })).toBeVisible();
+  await expect(card.getByText("active", { exact: true })).toBeVisible();
   const bot = card.getByRole("group", { name: "Bot token" });
   await expect(bot.getByTestId("bot-token")).toHaveText(/^xoxe\.xoxb-…[A-Za-z0-9]{4}$/);
   await expect(bot.getByText(/expires in 1[12]h \d\dm \d\ds/)).toBeVisible();
   await expect(bot.getByRole("list", { name: "Bot token scopes" })).toContainText("chat:write");
   await expect(card.getByRole("group", { name: "User token" }).getByTestId("user-token")).toHaveText(/^xoxe\.xoxp-…/);
 
-  // The token works, as the platform says through the console.
+  // The token works, as the platform says through the console; the timeline keeps the answer.
+  const timeline = card.getByRole("log", { name: /^Timeline of / });
   await bot.getByRole("button", { name: "Test" }).click();
-  await expect(card.getByRole("status")).toContainText("The token works");
+  await expect(timeline.getByRole("listitem").first()).toContainText("Tested bot token: ok");
   // A refresh issues a new pair; the page shows the new masked token.
   const before = await bot.getByTestId("bot-token").textContent();
   await bot.getByRole("button", { name: "Refresh" }).click();
-  await expect(card.getByRole("status")).toContainText("New access token");
+  await expect(timeline.getByRole("listitem").first()).toContainText("Refreshed bot token");
   await expect(bot.getByTestId("bot-token")).not.toHaveText(before ?? "");
 
   await page.reload();
@@ -120,7 +122,7 @@ test("exchange of a legacy app's long-lived token explains token_rotation_not_en
   await page.getByRole("link", { name: "Install the legacy app" }).click();
   await page.getByRole("button", { name: "Allow" }).click();
   const card = page.locator("article[data-installation]");
-  await expect(card.getByText("legacy app")).toBeVisible();
+  await expect(card.getByRole("heading", { name: "Switchboard Legacy in Emulated Workspace" })).toBeVisible();
   const bot = card.getByRole("group", { name: "Bot token" });
   await expect(bot.getByText("long-lived · never expires")).toBeVisible();
 
@@ -132,7 +134,9 @@ test("exchange of a legacy app's long-lived token explains token_rotation_not_en
   await expect(confirm).toBeDisabled();
   await dialog.getByRole("checkbox").check();
   await confirm.click();
-  await expect(card.getByRole("status")).toContainText("does not have token rotation turned on");
+  const latest = card.getByRole("log", { name: /^Timeline of / }).getByRole("listitem").first();
+  await expect(latest).toContainText("Exchange of bot token failed: token_rotation_not_enabled");
+  await expect(latest).toContainText("does not have token rotation turned on");
   await expect(bot.getByText("long-lived · never expires")).toBeVisible();
 });
 
@@ -143,23 +147,30 @@ test("revoke, refresh, uninstall and forget from the console", async ({ page }) 
   const card = page.locator("article[data-installation]");
   const bot = card.getByRole("group", { name: "Bot token" });
 
+  const latest = card.getByRole("log", { name: /^Timeline of / }).getByRole("listitem").first();
+
   await bot.getByRole("button", { name: "Revoke" }).click();
-  await expect(card.getByRole("status")).toContainText("The access token is revoked");
+  await expect(latest).toContainText("Revoked bot token");
   await expect(bot.getByText("revoked", { exact: true })).toBeVisible();
   await bot.getByRole("button", { name: "Test" }).click();
-  await expect(card.getByRole("status")).toContainText("token_revoked");
+  await expect(latest).toContainText("token_revoked");
   await bot.getByRole("button", { name: "Refresh" }).click();
   await expect(bot.getByText("revoked", { exact: true })).toBeHidden();
   await bot.getByRole("button", { name: "Test" }).click();
-  await expect(card.getByRole("status")).toContainText("The token works");
+  await expect(latest).toContainText("Tested bot token: ok");
 
-  await card.getByRole("button", { name: "Uninstall" }).click();
-  await card.getByRole("button", { name: "Confirm uninstall" }).click();
+  // Uninstalled, the installation stays listed with its timeline until it is forgotten.
+  await card.getByRole("button", { name: "Uninstall…" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Uninstall" }).click();
+  await expect(card.getByText("uninstalled", { exact: true })).toBeVisible();
+  await card.getByRole("button", { name: "Forget…" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Forget" }).click();
   await expect(page.getByText("No installations in this session yet")).toBeVisible();
 
   await page.getByRole("link", { name: "Add to workspace" }).click();
   await page.getByRole("button", { name: "Allow" }).click();
   await expect(card).toHaveCount(1);
-  await card.getByRole("button", { name: "Forget" }).click();
+  await card.getByRole("button", { name: "Forget…" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Forget" }).click();
   await expect(page.getByText("No installations in this session yet")).toBeVisible();
 });

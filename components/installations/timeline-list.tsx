@@ -1,0 +1,120 @@
+"use client";
+
+import { useId } from "react";
+import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/session/timeline";
+import { describeTimelineEntry, type TimelineText } from "@/lib/session/timeline-text";
+
+/** A result the server could not put in the timeline (the request failed before it reached the platform): shown, marked, not kept. */
+export interface UnsavedEntry {
+  at: number;
+  title: string;
+  detail: string;
+}
+
+const DOT: Record<TimelineText["tone"], string> = {
+  ok: "bg-emerald-600",
+  warn: "bg-amber-500",
+  error: "bg-rose-600",
+  neutral: "bg-slate-400",
+};
+
+function formatTime(at: number): { time: string; date: string } {
+  const d = new Date(at);
+  return {
+    time: d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+    date: d.toLocaleDateString("en-GB", { day: "numeric", month: "short" }),
+  };
+}
+
+type Row = { key: string; at: number; text: TimelineText; unsaved: boolean };
+
+/** A masked token as the timeline writes it: kept on one line, in the token typeface. */
+const MASKED_TOKEN = /((?:xoxe\.xox[a-z]-|xox[a-z]-|xoxe-)…[A-Za-z0-9]{0,4})/;
+
+function WithTokens({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(MASKED_TOKEN).map((part, i) =>
+        i % 2 === 1 ? (
+          <code key={i} className="whitespace-nowrap font-mono text-slate-800">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/**
+ * Keys that stay the same when newer entries arrive on top (an entry's content, and which of its identical
+ * twins it is, counted from the oldest), so a new entry is the only node the log adds.
+ */
+function keyed(entries: TimelineEntry[]): Row[] {
+  const seen = new Map<string, number>();
+  const rows: Row[] = [];
+  for (const entry of [...entries].reverse()) {
+    const content = JSON.stringify(entry);
+    const twin = seen.get(content) ?? 0;
+    seen.set(content, twin + 1);
+    rows.push({ key: `${content}#${twin}`, at: entry.at, text: describeTimelineEntry(entry), unsaved: false });
+  }
+  return rows.reverse();
+}
+
+/**
+ * The installation's timeline, newest first, each entry with its time. A live log: what an action adds is
+ * announced (role="log"), and nothing replaces what was there. All of it is there, in a box that scrolls.
+ */
+export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntry[]; unsaved: UnsavedEntry[]; name: string }) {
+  const headingId = useId();
+  const rows: Row[] = [
+    ...keyed(entries),
+    ...unsaved.map((entry) => ({ key: `unsaved-${entry.at}-${entry.title}`, at: entry.at, text: { title: entry.title, detail: entry.detail, tone: "error" as const }, unsaved: true })),
+  ].sort((a, b) => b.at - a.at);
+  const today = new Date().toDateString();
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-2">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={headingId} className="text-sm font-semibold text-slate-900">
+          Timeline
+        </h3>
+        <p className="text-xs text-slate-600">
+          Newest first · the last {MAX_TIMELINE_ENTRIES} at most, kept sealed in this browser&apos;s session · tokens masked
+        </p>
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-600">Nothing recorded yet.</p>
+      ) : (
+        // Focusable so that a keyboard can scroll it.
+        <div role="log" aria-label={`Timeline of ${name}`} tabIndex={0} className="max-h-[24rem] overflow-y-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-600">
+          <ol className="divide-y divide-slate-100">
+            {rows.map((row) => {
+              const { time, date } = formatTime(row.at);
+              return (
+                <li key={row.key} className="grid gap-x-3 px-3 py-2 sm:grid-cols-[6.5rem_minmax(0,1fr)]">
+                  <time dateTime={new Date(row.at).toISOString()} className="pt-0.5 font-mono text-xs tabular-nums text-slate-600">
+                    {time}
+                    {new Date(row.at).toDateString() !== today && <span className="sm:block"> {date}</span>}
+                  </time>
+                  <div className="min-w-0">
+                    <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+                      <span aria-hidden className={`h-2 w-2 shrink-0 rounded-full ${DOT[row.text.tone]}`} />
+                      <span className="min-w-0 break-words">{row.text.title}</span>
+                    </p>
+                    <p className="break-words pl-4 text-xs text-slate-600">
+                      <WithTokens text={row.text.detail} />
+                      {row.unsaved && <span> · not kept: the request failed before the platform answered</span>}
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
