@@ -3,4 +3,4 @@
  * second public entry, apart from index.ts because it is server-only and reads the console's configuration,
  * which scripts and the configuration module itself (it imports index.ts) must not load.
  */
-export { getEmbeddedEmulator, handleEmbeddedEmulatorRequest } from "./adapters/embedded";
+export { findEmbeddedEmulator, getEmbeddedEmulator, handleEmbeddedEmulatorRequest } from "./adapters/embedded";

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import type { Emulator } from "@/lib/emulator";
-import { defaultAppCredentials } from "@/lib/emulator/default-apps";
+import { defaultAppCredentials } from "@/lib/emulator";
+import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
 import type { ClientCredentials, PlatformTransport } from "@/lib/platform";
 import type { AppKey } from "./installation";
@@ -33,9 +33,6 @@ export function credentialsFor(appKey: AppKey): ClientCredentials {
   return { clientId: legacy.clientId, clientSecret: legacy.clientSecret };
 }
 
-/** Where lib/emulator/embedded.ts keeps the embedded emulator, one per process for every route bundle. */
-const EMBEDDED_EMULATOR = Symbol.for("switchboard.embeddedEmulator");
-
 /**
  * The embedded emulator's own fetch, when the upstream is the emulator this process serves at /emulator.
  * Calling it over loopback HTTP sent every call through Next.js a second time (the request, routing, the
@@ -46,7 +43,7 @@ const EMBEDDED_EMULATOR = Symbol.for("switchboard.embeddedEmulator");
  */
 function embeddedEmulatorTransport(): PlatformTransport | undefined {
   if (getConfig().upstream.kind !== "emulator") return undefined;
-  const emulator = (globalThis as { [EMBEDDED_EMULATOR]?: Emulator })[EMBEDDED_EMULATOR];
+  const emulator = findEmbeddedEmulator();
   return emulator ? (request) => emulator.fetch(request) : undefined;
 }
 

@@ -1,20 +1,25 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { findProcessSingleton, processSingleton } from "@/lib/process-singleton";
 import { createEmulator, type Emulator } from "../emulator";
 import { EMULATOR_MOUNT_PATH } from "../apps/default-apps";
 
-const KEY = Symbol.for("switchboard.embeddedEmulator");
-type GlobalWithEmulator = typeof globalThis & { [KEY]?: Emulator };
+/** Under this name the process keeps its embedded emulator (lib/process-singleton.ts). */
+export const EMBEDDED_EMULATOR_SINGLETON = "embeddedEmulator";
+
+/** The embedded emulator, if this process has made it (the /emulator route makes it at its first request). */
+export function findEmbeddedEmulator(): Emulator | undefined {
+  return findProcessSingleton<Emulator>(EMBEDDED_EMULATOR_SINGLETON);
+}
 
 /**
- * The emulator the console mounts at /emulator. One per server process, kept on globalThis so that every
- * route bundle (and dev-mode reloads) shares the same state.
+ * The emulator the console mounts at /emulator. One per server process, so that every route bundle (and
+ * dev-mode reloads) shares the same state.
  */
 export function getEmbeddedEmulator(): Emulator {
-  const g = globalThis as GlobalWithEmulator;
-  if (!g[KEY]) {
+  return processSingleton(EMBEDDED_EMULATOR_SINGLETON, () => {
     const config = getConfig();
-    g[KEY] = createEmulator({
+    return createEmulator({
       basePath: EMULATOR_MOUNT_PATH,
       // The URLs it hands out (webhooks above all, which the console's own guard matches against
       // APP_ORIGIN) name the console's public origin, whatever Host the request came with.
@@ -31,8 +36,7 @@ export function getEmbeddedEmulator(): Emulator {
       // Its admin surface answers anyone who reaches the console: events go to the console, nowhere else.
       eventRequestUrls: [`${config.appOrigin}/api/events`],
     });
-  }
-  return g[KEY];
+  });
 }
 
 /**
