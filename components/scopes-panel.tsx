@@ -1,7 +1,6 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import { PlatformText } from "@/components/platform-text";
 import type { InstallationView } from "@/lib/session/installation";
-import { installationName } from "@/lib/session/installation-name";
 
 /** What each console feature needs from the installation's bot token. */
 export const SCOPE_FEATURES = [
@@ -23,7 +22,7 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
   const granted = installation.bot?.scopes ?? [];
   const missing = SCOPE_FEATURES.map((f) => f.scope).filter((s) => !granted.includes(s));
   const headingId = `scopes-${installation.id}`;
-  const name = installationName(installation.team, installation.app.key);
+  const name = installation.name;
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex items-start justify-between gap-3 border-b border-slate-100 px-4 py-3">

@@ -3,7 +3,6 @@ import { EventInspector, type MentionTarget } from "@/components/events/event-in
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { getSessionInstallationViews } from "@/lib/session";
-import { installationName } from "@/lib/session/installation-name";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
@@ -13,7 +12,7 @@ export default async function EventsPage() {
   const installations = await getSessionInstallationViews();
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
-    label: installationName(i.team, i.app.key),
+    label: i.name,
     canReceive: i.bot?.scopes.includes("app_mentions:read") ?? false,
   }));
   return (

@@ -3,7 +3,7 @@
 import { useId } from "react";
 import type { CatalogArgument, CatalogMethod } from "@/lib/explorer/catalog";
 import { argumentProblem } from "@/lib/explorer/params";
-import { INPUT } from "./ui";
+import { INPUT } from "@/components/ui/primitives";
 
 /** Arguments the form has fields of its own for (the token is the session's; cursor and limit page). */
 const HANDLED_ELSEWHERE = new Set(["token"]);

@@ -13,7 +13,6 @@ import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explor
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import { buildCall, callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, withoutPagingFields, type ExplorerRequest } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
-import { installationName } from "@/lib/session/installation-name";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
@@ -30,7 +29,8 @@ import { PaginationPanel } from "./pagination-panel";
 import { RequestForm, type InstallationOption } from "./request-form";
 import { RequestInspector } from "./request-inspector";
 import { ResultsTable } from "./results-table";
-import { BUTTON, Badge, formatBytes, Panel } from "./ui";
+import { BUTTON, Badge, Panel } from "@/components/ui/primitives";
+import { formatBytes } from "@/lib/format";
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
@@ -89,7 +89,7 @@ export function Explorer() {
     () =>
       (session.data?.installations ?? []).map((i) => ({
         id: i.id,
-        label: `${installationName(i.team, i.app.key)} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
+        label: `${i.name} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
         view: i,
       })),
     [session.data],
@@ -259,6 +259,7 @@ export function Explorer() {
     // only while the JSON view is shown.
     () => (all && showAllJson ? { method: all.method, pages: all.pages, count: all.items.length, [all.field]: all.items.slice() } : null),
     // Its page count says when `items` grew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `all` changes identity on every progress tick; these fields are what the copy depends on
     [all?.runId, all?.pages, all?.status, showAllJson],
   );
 

@@ -2,7 +2,8 @@
 
 import { useNow } from "@/components/use-now";
 import type { FetchAllState } from "@/lib/swr/use-fetch-all";
-import { BUTTON, Badge, formatCount, formatMs, Panel, Stat } from "./ui";
+import { BUTTON, Badge, Panel, Stat } from "@/components/ui/primitives";
+import { formatCount, formatMs } from "@/lib/format";
 
 interface Props {
   state: FetchAllState;

@@ -1,7 +1,8 @@
 "use client";
 
 import type { HistoryEntry } from "@/lib/explorer/history";
-import { BUTTON, formatMs, Panel } from "./ui";
+import { BUTTON, Panel } from "@/components/ui/primitives";
+import { formatMs } from "@/lib/format";
 
 /** This tab's calls and Fetch all runs, newest first, without tokens, each with what it answered; a click puts one back in the form. */
 export function HistoryPanel({ entries, onPick, onClear }: { entries: HistoryEntry[]; onPick(entry: HistoryEntry): void; onClear(): void }) {

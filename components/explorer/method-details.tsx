@@ -2,7 +2,7 @@
 
 import { scopeCheck, type CatalogMethod, type TokenKind } from "@/lib/explorer/catalog";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
-import { Badge } from "./ui";
+import { Badge } from "@/components/ui/primitives";
 
 const TIERS: Record<string, string> = { "1": "Tier 1 · 1+/min", "2": "Tier 2 · 20+/min", "3": "Tier 3 · 50+/min", "4": "Tier 4 · 100+/min", special: "Special rate limit" };
 

@@ -3,7 +3,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
 import { groupByFamily, searchMethods, type CatalogMethod } from "@/lib/explorer/catalog";
-import { INPUT } from "./ui";
+import { INPUT } from "@/components/ui/primitives";
 
 /** At most this many methods are listed for a query (the whole catalog when it is empty). */
 const SHOWN_FOR_QUERY = 60;

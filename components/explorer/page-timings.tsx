@@ -1,7 +1,8 @@
 "use client";
 
 import type { PageTiming } from "@/lib/swr/use-fetch-all";
-import { formatCount, formatMs, Panel } from "./ui";
+import { Panel } from "@/components/ui/primitives";
+import { formatCount, formatMs } from "@/lib/format";
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;

@@ -2,7 +2,8 @@
 
 import { useNow } from "@/components/use-now";
 import { describeCursor } from "@/lib/explorer/cursor";
-import { BUTTON, Badge, formatCount, Panel } from "./ui";
+import { BUTTON, Badge, Panel } from "@/components/ui/primitives";
+import { formatCount } from "@/lib/format";
 
 interface Props {
   pageNumber: number;

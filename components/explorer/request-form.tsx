@@ -10,7 +10,7 @@ import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { ArgumentForm, formArguments } from "./argument-form";
 import { MethodDetails } from "./method-details";
 import { MethodPicker } from "./method-picker";
-import { BUTTON, INPUT } from "./ui";
+import { BUTTON, INPUT } from "@/components/ui/primitives";
 
 export interface InstallationOption {
   id: string;

@@ -5,7 +5,8 @@ import { SegmentedControl } from "@/components/segmented-control";
 import { buildCurl, isJsonBody } from "@/lib/explorer/curl";
 import { buildJavaScriptSnippet, buildPythonSnippet } from "@/lib/explorer/snippets";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
-import { BUTTON, Badge, formatBytes, formatMs, Panel } from "./ui";
+import { BUTTON, Badge, Panel } from "@/components/ui/primitives";
+import { formatBytes, formatMs } from "@/lib/format";
 
 function queryFields(url: string): Array<[string, string]> {
   try {

@@ -55,6 +55,7 @@ export function ResultsTable({
   const rows = useMemo(
     () => view.rows({ filter: deferredFilter, filterColumn, sort }),
     // `version` stands for the length of the array appended in place.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version is not read, it says when items grew
     [view, deferredFilter, filterColumn, sort, version],
   );
   const filtering = deferredFilter.trim() !== "";

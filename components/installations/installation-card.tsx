@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type ReactNode } from "react";
-import { Badge, BUTTON } from "@/components/explorer/ui";
+import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { useNow } from "@/components/use-now";
 import { installationPhase, tokenFactsOf, type InstallationView, type TokenKind, type TokenView } from "@/lib/session/installation";
@@ -14,7 +14,7 @@ import {
   type LifecycleTransition,
 } from "@/lib/session/token-lifecycle";
 import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
-import { ConfirmDialog, type ConfirmRequest } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ExchangeDialog } from "./exchange-dialog";
 import { reinstallHref } from "./install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
@@ -70,6 +70,17 @@ function tokensPhrase(held: HeldToken[]): string {
   const kinds = held.map((h) => h.kind);
   if (kinds.length === 2) return "the bot and user tokens stop";
   return `the ${kinds[0] ?? "bot"} token stops`;
+}
+
+/** What a destructive action asks before it runs: what it is, exactly what dies, and the button that does it. */
+interface ConfirmRequest {
+  title: string;
+  /** The consequence, in one sentence: what stops working and what it takes to get it back. */
+  lead: ReactNode;
+  /** What dies, one item each (masked tokens, the webhook, the timeline). */
+  dies: ReactNode[];
+  confirmLabel: string;
+  onConfirm: () => void;
 }
 
 /**
@@ -279,7 +290,20 @@ export function InstallationCard({
         </div>
       </div>
 
-      <ConfirmDialog request={confirm} busy={isMutating} onClose={() => setConfirm(null)} />
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm?.title ?? ""}
+        dies={confirm?.dies ?? []}
+        confirmLabel={confirm?.confirmLabel ?? ""}
+        busy={isMutating}
+        onConfirm={() => {
+          confirm?.onConfirm();
+          setConfirm(null);
+        }}
+        onClose={() => setConfirm(null)}
+      >
+        {confirm?.lead}
+      </ConfirmDialog>
       <ExchangeDialog
         open={exchanging !== null}
         tokenLabel={exchanging === "user" ? "the user token" : "the bot token"}

@@ -1,6 +1,6 @@
 "use client";
 
-import { BUTTON } from "@/components/explorer/ui";
+import { Badge, BUTTON } from "@/components/ui/primitives";
 import type { TokenKind, TokenView } from "@/lib/session/installation";
 import { lifecycleState, type LifecycleStateId, type LifecycleTransition } from "@/lib/session/token-lifecycle";
 import { ExpiryCountdown } from "./expiry-countdown";
@@ -12,18 +12,18 @@ function TokenState({ state, token, skewMs, refreshWindowS }: { state: Lifecycle
     case "expired":
       return <ExpiryCountdown expiresAt={token.expiresAt} skewMs={skewMs} refreshWindowS={refreshWindowS} />;
     case "long_lived":
-      return <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">long-lived · never expires</span>;
+      return <Badge tone="neutral">long-lived · never expires</Badge>;
     case "revoked":
       return (
         <span className="inline-flex items-center gap-1.5 text-xs text-slate-700">
-          <span className="rounded bg-rose-50 px-1.5 py-0.5 font-medium text-rose-800 ring-1 ring-inset ring-rose-200">revoked</span>
+          <Badge tone="error">revoked</Badge>
           {token.rotating ? "Refresh issues a new one" : "reinstall to get a new one"}
         </span>
       );
     case "needs_reinstall":
     case "uninstalled":
     case "refresh_token":
-      return <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-800 ring-1 ring-inset ring-rose-200">dead · reinstall</span>;
+      return <Badge tone="error">dead · reinstall</Badge>;
   }
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { BUTTON, INPUT } from "@/components/explorer/ui";
+import { BUTTON, INPUT } from "@/components/ui/primitives";
 import type { AppChoice } from "@/lib/app-config/types";
 
 const APP_ID = /^A[0-9A-Z]{2,31}$/;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { Badge } from "@/components/explorer/ui";
+import { Badge } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import type { AppConfigOverview } from "@/lib/app-config/types";
 import { useAppConfigAction, useAppConfigOverview, useAppSettings, type AppConfigActionResult, type RunAction } from "@/lib/swr/use-app-config";

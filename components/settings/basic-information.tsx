@@ -1,4 +1,4 @@
-import { Badge, Panel } from "@/components/explorer/ui";
+import { Badge, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import type { AppSettingsView } from "@/lib/app-config/types";
 

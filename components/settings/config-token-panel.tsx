@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { Badge, BUTTON, INPUT, Panel } from "@/components/explorer/ui";
+import { Badge, BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { useNow } from "@/components/use-now";
 import type { AppConfigOverview } from "@/lib/app-config/types";
 import type { RunAction } from "@/lib/swr/use-app-config";

@@ -1,11 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import { Badge, BUTTON, Panel } from "@/components/explorer/ui";
+import { Badge, BUTTON, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 const FAILURES: Record<string, string> = {
   http_error: "it answered with an error status",
@@ -105,6 +105,7 @@ export function TurnOnRotation({ settings, busy, onAction }: { settings: AppSett
         title={`Turn on token rotation for ${settings.name}?`}
         understanding="I understand that token rotation cannot be turned off again."
         confirmLabel="Turn rotation on for good"
+        tone="primary"
         busy={busy}
         onConfirm={() => void onAction({ kind: "rotation", appId: settings.appId }).then((done) => done && setOpen(false))}
         onClose={() => setOpen(false)}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { BUTTON, Panel } from "@/components/explorer/ui";
+import { BUTTON, Panel } from "@/components/ui/primitives";
 import { PlatformJson } from "@/components/platform-text";
 import { SegmentedControl } from "@/components/segmented-control";
 import type { AppSettingsView } from "@/lib/app-config/types";

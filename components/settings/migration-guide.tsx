@@ -1,11 +1,11 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
-import { Badge, BUTTON, Panel } from "@/components/explorer/ui";
+import { Badge, BUTTON, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import type { AppInstallation, AppSettingsView, MigrationExchangeResult } from "@/lib/app-config/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TurnOnRotation } from "./events-and-rotation";
 
 type Outcomes = Record<string, MigrationExchangeResult>;
@@ -173,6 +173,7 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
         title={`Exchange the ${confirming?.kind ?? ""} token ${confirming?.masked ?? ""}?`}
         understanding="I understand the original stops working now and must never be revoked."
         confirmLabel="Exchange"
+        tone="primary"
         busy={busy}
         onConfirm={() => void exchange()}
         onClose={() => setConfirming(null)}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { BUTTON, INPUT, Panel } from "@/components/explorer/ui";
+import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { parseScopeList } from "@/lib/app-config/manifest";
 import type { AppSettingsView } from "@/lib/app-config/types";

@@ -3,6 +3,7 @@
 import type { WebhookSendRecord } from "@/lib/webhooks/types";
 import { formatClockTime } from "@/lib/format";
 import { PlatformText } from "@/components/platform-text";
+import { Badge } from "@/components/ui/primitives";
 
 /** The latest sends of this session: what was sent and what came back, never a URL. */
 export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
@@ -17,10 +18,8 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
         <ol aria-label="Sends, newest first" className="divide-y divide-slate-100">
           {history.map((entry) => (
             <li key={entry.id} className="flex items-start gap-3 px-4 py-2.5 text-xs">
-              <span
-                className={`mt-px shrink-0 rounded px-1.5 py-0.5 font-mono font-semibold ${entry.ok ? "bg-emerald-100 text-emerald-800" : "bg-rose-100 text-rose-800"}`}
-              >
-                {entry.status}
+              <span className="mt-px shrink-0">
+                <Badge tone={entry.ok ? "ok" : "error"}>{entry.status}</Badge>
               </span>
               <span className="min-w-0 flex-1">
                 <PlatformText className="block truncate text-slate-800">{entry.preview}</PlatformText>

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { PlatformText } from "@/components/platform-text";
+import { Badge } from "@/components/ui/primitives";
 import { SegmentedControl } from "@/components/segmented-control";
 import { ConsoleRequestError } from "@/lib/swr/fetch-json";
 import { useSendWebhook } from "@/lib/swr/use-webhooks";
@@ -138,7 +139,7 @@ function SendResult({ outcome }: { outcome: Outcome }) {
   return (
     <div className={`border-t px-4 py-3 ${ok ? "border-emerald-100 bg-emerald-50/70" : "border-rose-100 bg-rose-50/70"}`}>
       <div className="flex flex-wrap items-center gap-2 text-xs">
-        <span className={`rounded px-1.5 py-0.5 font-mono font-semibold ${ok ? "bg-emerald-700 text-white" : "bg-rose-600 text-white"}`}>HTTP {status}</span>
+        <Badge tone={ok ? "ok" : "error"}>HTTP {status}</Badge>
         <span className="text-slate-600">{outcome.kind === "answer" ? "The platform answered" : "The proxy did not send"}</span>
         {outcome.kind === "answer" && <span className="text-slate-500">· {outcome.answer.durationMs} ms</span>}
         {outcome.kind === "answer" && outcome.answer.retryAfterS !== null && (

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** Small presentational pieces shared by the explorer's panels. */
+/** The console's small presentational pieces, shared by every page: panels, buttons, inputs, badges. */
 
 export function Panel({ title, actions, children, className = "" }: { title: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
@@ -45,15 +45,3 @@ export function Stat({ label, value }: { label: string; value: ReactNode }) {
     </div>
   );
 }
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-}
-
-export const formatCount = (n: number) => n.toLocaleString("en-US");
