@@ -28,7 +28,8 @@ export {
 } from "./installation";
 export { MAX_INSTALLATIONS } from "./installation-store";
 export { readSealedCookie, writeSealedCookie, deleteCookie, sealValue, unsealValue, MAX_SEALED_COOKIE_BYTES } from "./sealed-cookie";
-export { InMemoryRefreshCoordinator, getRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
+export { InMemoryRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
+export { getRefreshCoordinator } from "./process-refresh-coordinator";
 export { RedisRefreshCoordinator, type RedisRefreshCoordinatorOptions } from "./redis-refresh-coordinator";
 export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
 export { getSessionRuntime, type SessionRuntime } from "./runtime";

@@ -1,14 +1,13 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { getConfig } from "@/lib/config";
 import { INSTALLATION_MAX_AGE_S } from "./installation-store";
-import { RedisRefreshCoordinator } from "./redis-refresh-coordinator";
 
 /**
  * Coordinates token refreshes so that one refresh token is spent once. `run` makes concurrent callers with
  * the same key share one execution of `fn`, and keeps its result for a while so a late caller still
  * holding the old refresh token gets the same new pair instead of spending it again. An implementation
- * over a shared store (a lock and a short-lived sealed result per key) coordinates several instances.
+ * over a shared store (a lock and a short-lived sealed result per key) coordinates several instances
+ * (redis-refresh-coordinator.ts); process-refresh-coordinator.ts chooses one by configuration.
  */
 export interface RefreshCoordinator {
   run<T>(refreshTokenKey: string, fn: () => Promise<T>): Promise<T>;
@@ -92,30 +91,4 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
       this.results.delete(key);
     }
   }
-}
-
-const KEY = Symbol.for("switchboard.refreshCoordinator");
-type GlobalWithCoordinator = typeof globalThis & { [KEY]?: RefreshCoordinator };
-
-/**
- * The process's coordinator, shared by every route bundle (kept on globalThis like the embedded emulator):
- * Redis when REDIS_URL is set (several instances), otherwise in memory (one instance).
- */
-export function getRefreshCoordinator(): RefreshCoordinator {
-  const g = globalThis as GlobalWithCoordinator;
-  g[KEY] ??= createRefreshCoordinator();
-  return g[KEY];
-}
-
-function createRefreshCoordinator(): RefreshCoordinator {
-  const config = getConfig();
-  if (!config.redisUrl) return new InMemoryRefreshCoordinator();
-  return new RedisRefreshCoordinator({
-    url: config.redisUrl,
-    passwords: config.sessionPasswords,
-    resultTtlMs: REFRESH_RESULT_TTL_MS,
-    // A refresh is one upstream call, bounded by the upstream timeout, or, when its answer is lost, a
-    // recovery bounded by its window: the lock outlives both with room.
-    lockTtlMs: config.upstreamTimeoutMs + REFRESH_RECOVERY_WINDOW_MS + 5_000,
-  });
 }

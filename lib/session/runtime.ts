@@ -5,7 +5,8 @@ import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
 import type { ClientCredentials, PlatformTransport } from "@/lib/platform";
 import type { AppKey } from "./installation";
-import { getRefreshCoordinator, type RefreshCoordinator } from "./refresh-coordinator";
+import { getRefreshCoordinator } from "./process-refresh-coordinator";
+import type { RefreshCoordinator } from "./refresh-coordinator";
 
 /** What token freshness needs from the outside world; tests build one with their own clock. */
 export interface SessionRuntime {
