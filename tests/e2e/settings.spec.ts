@@ -49,7 +49,7 @@ test.beforeEach(async ({ request }) => {
 test("shows the app's credentials masked, its redirect URLs, scopes, request URL verification and rotation", async ({ page }) => {
   const rotation = (await emulatorApps(page)).find((a) => a.name === "Switchboard Rotation")!;
   await page.goto("/");
-  await page.getByRole("link", { name: "App settings" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "App settings" }).click();
   await expect(page.getByRole("heading", { name: "App settings" })).toBeVisible();
   await expect(page.getByText("emulator admin surface")).toBeVisible();
   await expect(page.getByRole("heading", { name: /Switchboard Rotation/ })).toBeVisible();
