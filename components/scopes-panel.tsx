@@ -1,6 +1,6 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import { PlatformText } from "@/components/platform-text";
-import type { InstallationView } from "@/lib/session/installation";
+import type { InstallationView } from "@/lib/session/installation-view";
 
 /** What each console feature needs from the installation's bot token. */
 export const SCOPE_FEATURES = [

@@ -3,7 +3,7 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import { nearestMethodNames, type CatalogMethod } from "@/lib/explorer/catalog";
 import type { TokenKind } from "@/lib/explorer/params";
-import type { InstallationView } from "@/lib/session/installation";
+import type { InstallationView } from "@/lib/session/installation-view";
 
 const splitScopes = (value: unknown) => (typeof value === "string" ? value.split(",").map((s) => s.trim()).filter(Boolean) : []);
 

@@ -5,7 +5,7 @@ import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
 import { isValidMethod, withParam, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
-import type { InstallationView } from "@/lib/session/installation";
+import type { InstallationView } from "@/lib/session/installation-view";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { ArgumentForm, formArguments } from "./argument-form";
 import { MethodDetails } from "./method-details";

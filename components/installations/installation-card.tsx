@@ -4,7 +4,8 @@ import { useId, useState, type ReactNode } from "react";
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { useNow } from "@/components/use-now";
-import { installationPhase, tokenFactsOf, type InstallationView, type TokenKind, type TokenView } from "@/lib/session/installation";
+import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/session/installation-view";
+import type { TokenKind } from "@/lib/session/token-kind";
 import {
   consoleTransitionsFor,
   holdsRefreshToken,

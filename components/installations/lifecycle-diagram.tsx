@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import type { TokenKind } from "@/lib/session/installation";
+import type { TokenKind } from "@/lib/session/token-kind";
 import {
   LIFECYCLE_STATES,
   LIFECYCLE_TRANSITIONS,

@@ -1,7 +1,8 @@
 "use client";
 
 import { Badge, BUTTON } from "@/components/ui/primitives";
-import type { TokenKind, TokenView } from "@/lib/session/installation";
+import type { TokenView } from "@/lib/session/installation-view";
+import type { TokenKind } from "@/lib/session/token-kind";
 import { lifecycleState, type LifecycleStateId, type LifecycleTransition } from "@/lib/session/token-lifecycle";
 import { ExpiryCountdown } from "./expiry-countdown";
 

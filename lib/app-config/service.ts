@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
-import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews, type InstallationView, type TokenKind } from "@/lib/session";
+import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews, TOKEN_KINDS, type InstallationView, type TokenKind } from "@/lib/session";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { CONFIG_TOKEN_REQUIRED_MESSAGE, currentConfigTokenView, readConfigToken } from "./config-token";
 import { writeConfigToken } from "./config-token-store";
@@ -113,7 +113,7 @@ async function emulatorTokensByInstallation(runtime: AppConfigRuntime, appId: st
 
 function toAppInstallation(view: InstallationView, manifest: AppManifest, emulatorTokens: EmulatorTokenRecord[] | null): AppInstallation {
   const { scopes } = reshapeManifest(manifest);
-  const tokens = (["bot", "user"] as const).flatMap((kind) => {
+  const tokens = TOKEN_KINDS.flatMap((kind) => {
     const token = view[kind];
     return token ? [{ kind, masked: token.masked, rotating: token.rotating, expiresAt: token.expiresAt, revoked: token.revoked }] : [];
   });

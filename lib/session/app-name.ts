@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { logger } from "@/lib/log";
-import { MAX_APP_NAME_CHARS } from "./installation";
+import { MAX_APP_NAME_CHARS } from "./installation-record";
 import type { SessionRuntime } from "./runtime";
 
 const AdminApps = z.object({ ok: z.literal(true), apps: z.array(z.object({ app_id: z.string(), name: z.string() })) });

@@ -11,10 +11,11 @@ import {
   type ParamValue,
   type PlatformCallResult,
 } from "@/lib/platform";
-import { storedTokenFrom, type Installation, type StoredToken, type TokenKind } from "./installation";
+import { storedTokenFrom, type InstallationRecord, type StoredToken } from "./installation-record";
 import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
 import type { SessionRuntime } from "./runtime";
 import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "./timeline";
+import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 import { reinstallReason } from "./token-lifecycle";
 
 /** Refresh failures that no retry can fix: the installation has to be installed again. */
@@ -69,10 +70,10 @@ export function needsProactiveRefresh(token: StoredToken, nowMs: number, windowS
 }
 
 export type RefreshOutcome =
-  | { outcome: "refreshed"; installation: Installation }
-  | { outcome: "needs_reinstall"; installation: Installation; error: AppError };
+  | { outcome: "refreshed"; installation: InstallationRecord }
+  | { outcome: "needs_reinstall"; installation: InstallationRecord; error: AppError };
 
-export function needsReinstallError(installation: Installation): AppError {
+export function needsReinstallError(installation: InstallationRecord): AppError {
   return new AppError(
     "needs_reinstall",
     409,
@@ -101,7 +102,7 @@ function failureCode(error: unknown): string {
  * Not while the refresh coordination is unreachable: writing the cookie would first ask it which pair is
  * the newest, and the 503 would wait for that.
  */
-export function withFailedRefresh(installation: Installation, kind: TokenKind, error: unknown, by: string, nowMs: number): Installation {
+export function withFailedRefresh(installation: InstallationRecord, kind: TokenKind, error: unknown, by: string, nowMs: number): InstallationRecord {
   const refreshToken = installation[kind]?.refreshToken;
   if (!refreshToken || (error instanceof AppError && error.code === "refresh_coordination_unavailable")) return installation;
   return {
@@ -111,7 +112,7 @@ export function withFailedRefresh(installation: Installation, kind: TokenKind, e
 }
 
 /** The installation with the expiry of its `kind` token in the timeline, once per token. */
-export function withNoticedExpiry(installation: Installation, kind: TokenKind, noticed: "clock" | "platform", by: string, nowMs: number): Installation {
+export function withNoticedExpiry(installation: InstallationRecord, kind: TokenKind, noticed: "clock" | "platform", by: string, nowMs: number): InstallationRecord {
   const token = installation[kind];
   if (!token) return installation;
   const masked = maskToken(token.value);
@@ -123,7 +124,7 @@ export function withNoticedExpiry(installation: Installation, kind: TokenKind, n
  * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
  * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
  */
-export async function refreshInstallationToken(installation: Installation, kind: TokenKind, runtime: SessionRuntime, cause: RefreshCause = REQUESTED): Promise<RefreshOutcome> {
+export async function refreshInstallationToken(installation: InstallationRecord, kind: TokenKind, runtime: SessionRuntime, cause: RefreshCause = REQUESTED): Promise<RefreshOutcome> {
   const token = installation[kind];
   if (!token?.refreshToken) {
     throw new AppError("not_rotating", 400, `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.`);
@@ -162,7 +163,7 @@ export async function refreshInstallationToken(installation: Installation, kind:
     if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
       logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
       const now = runtime.now();
-      const marked: Installation = {
+      const marked: InstallationRecord = {
         ...installation,
         state: "needs_reinstall",
         problem: error.platformCode,
@@ -222,9 +223,9 @@ async function followKeptRefreshes(token: StoredToken, runtime: SessionRuntime, 
  * that refresh once the kept result is gone. So before any write, every token kind is brought up to the
  * newest pair the coordinator knows.
  */
-export async function reconcileWithKeptRefreshes(installation: Installation, runtime: SessionRuntime): Promise<Installation> {
+export async function reconcileWithKeptRefreshes(installation: InstallationRecord, runtime: SessionRuntime): Promise<InstallationRecord> {
   let reconciled = installation;
-  for (const kind of ["bot", "user"] as const) {
+  for (const kind of TOKEN_KINDS) {
     const token = reconciled[kind];
     if (!token?.refreshToken) continue;
     const latest = await followKeptRefreshes(token, runtime, installation.id, kind);
@@ -258,11 +259,11 @@ export interface FreshCallOptions {
 
 export interface FreshCallResult {
   result: PlatformCallResult;
-  installation: Installation;
+  installation: InstallationRecord;
   refreshed: boolean;
 }
 
-function requireToken(installation: Installation, kind: TokenKind): StoredToken {
+function requireToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
   const token = installation[kind];
   if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
   return token;
@@ -274,11 +275,11 @@ function requireToken(installation: Installation, kind: TokenKind): StoredToken 
  * installation as it now is (the same object when nothing changed).
  */
 export async function callWithFreshToken(
-  installation: Installation,
+  installation: InstallationRecord,
   options: FreshCallOptions,
   runtime: SessionRuntime,
   /** Told about every new version of the installation (refreshed tokens, or marked as needing reinstall). */
-  onChange: (installation: Installation) => Promise<void> = async () => {},
+  onChange: (installation: InstallationRecord) => Promise<void> = async () => {},
 ): Promise<FreshCallResult> {
   if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
   let current = installation;

@@ -13,19 +13,18 @@ export {
   type ExchangeRequest,
 } from "./installations";
 export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
+export { toInstallationView, INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./installation-record";
 export {
-  toInstallationView,
+  installationName,
   installationPhase,
   tokenFactsOf,
-  INSTALLATION_ID,
   type AppKey,
-  type Installation,
   type InstallationState,
   type InstallationView,
-  type StoredToken,
-  type TokenKind,
+  type NamedApp,
   type TokenView,
-} from "./installation";
+} from "./installation-view";
+export { TOKEN_KINDS, type TokenKind } from "./token-kind";
 export { MAX_INSTALLATIONS } from "./installation-store";
 export { readSealedCookie, writeSealedCookie, deleteCookie, sealValue, unsealValue, MAX_SEALED_COOKIE_BYTES } from "./sealed-cookie";
 export { InMemoryRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "./refresh-coordinator";
@@ -34,6 +33,5 @@ export { RedisRefreshCoordinator, type RedisRefreshCoordinatorOptions } from "./
 export { needsProactiveRefresh, callWithFreshToken, refreshInstallationToken } from "./freshness";
 export { getSessionRuntime, type SessionRuntime } from "./runtime";
 export { proxyMethodCall } from "./call-proxy";
-export { installationName } from "./installation-name";
 export { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "./timeline";
 export { INSTALLATION_COOKIE_BUDGET_BYTES } from "./installation-store";

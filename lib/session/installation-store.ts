@@ -2,7 +2,7 @@ import "server-only";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { INSTALLATION_ID, installationSchema, type Installation } from "./installation";
+import { INSTALLATION_ID, installationSchema, type InstallationRecord } from "./installation-record";
 import { deleteCookie, listCookieNames, readSealedCookie, sealedCookieBytes, storedCookieBytes, writeSealedCookie } from "./sealed-cookie";
 
 /**
@@ -52,7 +52,7 @@ interface PackedInstallation {
   z: string;
 }
 
-function pack(installation: Installation): PackedInstallation {
+function pack(installation: InstallationRecord): PackedInstallation {
   return { v: PACKED_VERSION, z: deflateRawSync(JSON.stringify(installation), { level: 9 }).toString("base64url") };
 }
 
@@ -69,7 +69,7 @@ const packedSchema = z
   .pipe(installationSchema);
 
 /** What an installation cookie may hold once unsealed: a packed installation, or (sealed before packing) a plain one. */
-const installationCookieSchema = z.union([packedSchema, installationSchema]) satisfies z.ZodType<Installation>;
+const installationCookieSchema = z.union([packedSchema, installationSchema]) satisfies z.ZodType<InstallationRecord>;
 
 const cookieName = (id: string) => `${INSTALLATION_COOKIE_PREFIX}${id}`;
 
@@ -78,7 +78,7 @@ function assertInstallationId(id: string) {
 }
 
 /** The installations sealed in this request's cookies; unreadable ones are cleared and skipped. */
-export async function listInstallations(): Promise<Installation[]> {
+export async function listInstallations(): Promise<InstallationRecord[]> {
   const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
   const found = await Promise.all(names.map(async (name) => ({ name, installation: await readSealedCookie(name, installationCookieSchema) })));
   return found
@@ -86,13 +86,13 @@ export async function listInstallations(): Promise<Installation[]> {
     .sort((a, b) => a.installedAt - b.installedAt);
 }
 
-export async function findInstallation(id: string): Promise<Installation | undefined> {
+export async function findInstallation(id: string): Promise<InstallationRecord | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
   return readSealedCookie(cookieName(id), installationCookieSchema);
 }
 
 /** The installation, or a 404 that says so. */
-export async function requireInstallation(id: string): Promise<Installation> {
+export async function requireInstallation(id: string): Promise<InstallationRecord> {
   assertInstallationId(id);
   const installation = await findInstallation(id);
   if (!installation) throw new AppError("unknown_installation", 404, "No installation with this id in this session.");
@@ -103,7 +103,7 @@ export async function requireInstallation(id: string): Promise<Installation> {
  * The installation packed with as much of its timeline as fits `budget`: the newest entries, found by
  * bisection (each try seals once).
  */
-async function packWithinBudget(installation: Installation, budget: number): Promise<PackedInstallation> {
+async function packWithinBudget(installation: InstallationRecord, budget: number): Promise<PackedInstallation> {
   const name = cookieName(installation.id);
   const fits = async (packed: PackedInstallation) => (await sealedCookieBytes(name, packed, INSTALLATION_MAX_AGE_S)) <= budget;
   const whole = pack(installation);
@@ -125,7 +125,7 @@ async function packWithinBudget(installation: Installation, budget: number): Pro
  * share, so the others are trimmed to it in the same response: the installations' cookies never take more
  * than INSTALLATION_COOKIES_TOTAL_BYTES together (tokens aside).
  */
-export async function saveInstallation(installation: Installation): Promise<void> {
+export async function saveInstallation(installation: InstallationRecord): Promise<void> {
   assertInstallationId(installation.id);
   const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
   const isNew = !names.includes(cookieName(installation.id));

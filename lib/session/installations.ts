@@ -12,27 +12,20 @@ import {
 } from "@/lib/platform";
 import { lookupAppName } from "./app-name";
 import { callWithFreshToken, needsReinstallError, reconcileWithKeptRefreshes, refreshInstallationToken, withFailedRefresh, withNoticedExpiry } from "./freshness";
-import {
-  installationFromGrant,
-  installationIdFor,
-  tokenFingerprint,
-  type AppKey,
-  type Installation,
-  type InstallationView,
-  type TokenKind,
-  toInstallationView,
-} from "./installation";
+import { installationFromGrant, installationIdFor, tokenFingerprint, toInstallationView, type InstallationRecord } from "./installation-record";
+import type { AppKey, InstallationView } from "./installation-view";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
 import { beforeCookiesSent } from "./sealed-cookie";
 import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
+import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 import { verdictForError, type DeadTokenVerdict } from "./token-lifecycle";
 
 /**
  * This request's live installations, tokens included (an uninstalled one, kept for its timeline, is not
  * among them). Server-only: hand the browser toInstallationView().
  */
-export async function getSessionInstallations(): Promise<Installation[]> {
+export async function getSessionInstallations(): Promise<InstallationRecord[]> {
   return (await listInstallations()).filter((i) => !i.uninstalledAt);
 }
 
@@ -50,7 +43,7 @@ export async function getConsoleSessionViews(): Promise<InstallationView[]> {
   for (const installation of await listInstallations()) {
     let noticed = installation;
     if (noticed.state === "active") {
-      for (const kind of ["bot", "user"] as const) {
+      for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];
         if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", "GET /api/session", now);
       }
@@ -68,7 +61,7 @@ export async function getConsoleSessionViews(): Promise<InstallationView[]> {
  * while this one goes on, for example during a slow call after its own refresh. The browser keeps
  * whichever cookie arrives last.
  */
-async function save(installation: Installation): Promise<Installation> {
+async function save(installation: InstallationRecord): Promise<InstallationRecord> {
   const runtime = getSessionRuntime();
   const reconciled = await reconcileWithKeptRefreshes(installation, runtime);
   await saveInstallation(reconciled);
@@ -85,9 +78,9 @@ async function save(installation: Installation): Promise<Installation> {
  * Writes the installation only when its tokens or state differ from what this request read, so a slow
  * request that refreshed nothing never puts back tokens a newer request replaced.
  */
-function persistIfChanged(original: Installation) {
+function persistIfChanged(original: InstallationRecord) {
   let last = tokenFingerprint(original);
-  return async (updated: Installation) => {
+  return async (updated: InstallationRecord) => {
     const next = tokenFingerprint(updated);
     if (next === last) return;
     last = next;
@@ -112,9 +105,9 @@ export interface CallAsInstallationOptions {
  * The installation once an answer proved one of its tokens dead (token-lifecycle.ts, verdictForError):
  * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline.
  */
-function withVerdict(installation: Installation, kind: TokenKind, verdict: DeadTokenVerdict | null, error: string, entry: TimelineEntry, nowMs: number): Installation {
+function withVerdict(installation: InstallationRecord, kind: TokenKind, verdict: DeadTokenVerdict | null, error: string, entry: TimelineEntry, nowMs: number): InstallationRecord {
   const token = installation[kind];
-  let updated: Installation = { ...installation, timeline: prependEntry(installation.timeline, entry) };
+  let updated: InstallationRecord = { ...installation, timeline: prependEntry(installation.timeline, entry) };
   if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
   if (verdict === "token_revoked" && token && !token.revoked) updated = { ...updated, [kind]: { ...token, revoked: true }, updatedAt: nowMs };
   return updated;
@@ -218,7 +211,7 @@ export async function revokeSessionToken(
   const now = runtime.now();
   const masked = maskToken(token.value);
   const cause = timelineCause(by);
-  let updated: Installation;
+  let updated: InstallationRecord;
   if (result.ok) {
     const scope = token.refreshToken ? "token" : "installation";
     const timeline = prependEntry(installation.timeline, { at: now, type: "revoked", token: kind, masked, scope, by: cause });
@@ -236,8 +229,8 @@ export async function revokeSessionToken(
 }
 
 /** Every token of an installation, masked: what an uninstall kills. */
-function maskedTokensOf(installation: Installation): string[] {
-  return (["bot", "user"] as const).flatMap((kind) => {
+function maskedTokensOf(installation: InstallationRecord): string[] {
+  return TOKEN_KINDS.flatMap((kind) => {
     const token = installation[kind];
     return token ? [maskToken(token.value), ...(token.refreshToken ? [maskToken(token.refreshToken)] : [])] : [];
   });
@@ -264,7 +257,7 @@ export async function uninstallSessionInstallation(installationId: string, by = 
   const cause = timelineCause(by);
   if (result.ok) {
     const { bot: _bot, user: _user, incomingWebhook: _hook, ...rest } = current;
-    const tombstone: Installation = {
+    const tombstone: InstallationRecord = {
       ...rest,
       state: "needs_reinstall",
       problem: "uninstalled",
@@ -319,7 +312,7 @@ export type ExchangeRequest =
  */
 export async function exchangeSessionToken(request: ExchangeRequest, by = "an exchange request"): Promise<InstallationView> {
   const runtime = getSessionRuntime();
-  let previous: Installation | undefined;
+  let previous: InstallationRecord | undefined;
   let token: string;
   let appKey: AppKey;
   let kind: TokenKind;

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { AppKey } from "./installation";
+import type { AppKey } from "./installation-view";
 import { readSealedCookie, writeSealedCookie } from "./sealed-cookie";
 
 export const OAUTH_STATE_COOKIE = "sb_oauth_state";

@@ -4,7 +4,7 @@ import { defaultAppCredentials } from "@/lib/emulator";
 import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
 import type { ClientCredentials, PlatformTransport } from "@/lib/platform";
-import type { AppKey } from "./installation";
+import type { AppKey } from "./installation-view";
 import { getRefreshCoordinator } from "./process-refresh-coordinator";
 import type { RefreshCoordinator } from "./refresh-coordinator";
 

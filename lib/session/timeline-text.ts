@@ -1,9 +1,8 @@
-import type { DeadTokenVerdict } from "./token-lifecycle";
 import type { RefreshReason, TimelineEntry } from "./timeline";
+import type { TokenKind } from "./token-kind";
+import type { DeadTokenVerdict } from "./token-lifecycle";
 
 /** How the installations page words a timeline entry (no zod here: this runs in the browser). */
-
-type TokenKind = "bot" | "user";
 
 const KIND_LABEL: Record<TokenKind, string> = { bot: "bot token", user: "user token" };
 

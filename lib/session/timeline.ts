@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { TokenKind } from "./token-kind";
 import type { DeadTokenVerdict } from "./token-lifecycle";
 
 /**
@@ -12,8 +13,6 @@ import type { DeadTokenVerdict } from "./token-lifecycle";
  */
 
 export const MAX_TIMELINE_ENTRIES = 20;
-
-type TokenKind = "bot" | "user";
 
 /** Why a refresh happened: before a call near expiry, after the token expired, on request, or by another request. */
 export type RefreshReason = "proactive" | "on_expiry" | "requested" | "elsewhere";

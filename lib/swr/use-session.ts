@@ -2,7 +2,8 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { AppKey, InstallationView, TokenKind } from "@/lib/session/installation";
+import type { AppKey, InstallationView } from "@/lib/session/installation-view";
+import type { TokenKind } from "@/lib/session/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const KEY = "/api/session";

@@ -5,8 +5,8 @@ import { readEmulatorWebhookChannels } from "@/lib/events/emulator-admin";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { listInstallations } from "@/lib/session/installation-store";
-import type { Installation } from "@/lib/session/installation";
-import { installationName } from "@/lib/session/installation-name";
+import type { InstallationRecord } from "@/lib/session/installation-record";
+import { installationName } from "@/lib/session/installation-view";
 import { recordSend, type WebhookSendRecord } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
@@ -22,7 +22,7 @@ interface ResolvedWebhook {
   url: string;
 }
 
-function fromInstallation(installation: Installation): ResolvedWebhook | null {
+function fromInstallation(installation: InstallationRecord): ResolvedWebhook | null {
   const hook = installation.incomingWebhook;
   if (!hook) return null;
   return {

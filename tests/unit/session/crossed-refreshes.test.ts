@@ -5,7 +5,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { getConfig } from "@/lib/config";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { maskToken } from "@/lib/platform";
-import { getSessionInstallations, InMemoryRefreshCoordinator, RedisRefreshCoordinator, type Installation, type RefreshCoordinator } from "@/lib/session";
+import { getSessionInstallations, InMemoryRefreshCoordinator, RedisRefreshCoordinator, type InstallationRecord, type RefreshCoordinator } from "@/lib/session";
 import { REFRESH_RESULT_TTL_MS } from "@/lib/session/refresh-coordinator";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -55,7 +55,7 @@ function on(instance: RefreshCoordinator) {
   (globalThis as Record<symbol, RefreshCoordinator>)[COORDINATOR] = instance;
 }
 
-async function storedIn(browser: TestBrowser): Promise<Installation> {
+async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {
   const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
   if (!installation) throw new Error("no installation");
   return installation;

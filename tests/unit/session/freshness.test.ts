@@ -4,7 +4,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken, InMemoryRefreshCoordinator, needsProactiveRefresh, refreshInstallationToken } from "@/lib/session";
 import { getSessionInstallations } from "@/lib/session";
-import type { Installation } from "@/lib/session";
+import type { InstallationRecord } from "@/lib/session";
 import { getSessionRuntime, type SessionRuntime } from "@/lib/session/runtime";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -29,7 +29,7 @@ async function installedBrowser() {
 }
 
 /** The installation sealed in a browser's cookies, as the server reads it. */
-async function storedIn(browser: TestBrowser): Promise<Installation> {
+async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {
   const jar = new RequestCookieJar(browser.request("/"));
   const [installation] = await runWithCookieJar(jar, () => getSessionInstallations());
   if (!installation) throw new Error("no installation");

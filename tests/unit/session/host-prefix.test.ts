@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import type { Installation } from "@/lib/session";
+import type { InstallationRecord } from "@/lib/session";
 import { listInstallations, removeInstallation, saveInstallation } from "@/lib/session/installation-store";
 
 // Served over https: every session cookie is a __Host- cookie, which a sibling subdomain cannot set or shadow.
 Object.assign(process.env, { APP_ORIGIN: "https://console.example.com", SESSION_PASSWORD: randomBytes(32).toString("base64url"), LOG_LEVEL: "silent" });
 
-const installation: Installation = {
+const installation: InstallationRecord = {
   id: "T1-A1",
   appKey: "console",
   appId: "A1",

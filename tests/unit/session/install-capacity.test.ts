@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { MAX_INSTALLATIONS, type Installation } from "@/lib/session";
+import { MAX_INSTALLATIONS, type InstallationRecord } from "@/lib/session";
 import { saveInstallation } from "@/lib/session/installation-store";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => testConsole.close());
 
 /** Installations of other workspaces, as a session that installed into several would hold them. */
-function otherWorkspace(i: number): Installation {
+function otherWorkspace(i: number): InstallationRecord {
   return {
     id: `TOTHER${i}-A0OTHER`,
     appKey: "console",

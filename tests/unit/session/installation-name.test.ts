@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { installationName } from "@/lib/session/installation-name";
+import { installationName } from "@/lib/session/installation-view";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
 

@@ -12,7 +12,7 @@ import {
   RedisRefreshCoordinator,
   refreshInstallationToken,
   refreshTokenKey,
-  type Installation,
+  type InstallationRecord,
 } from "@/lib/session";
 import { getSessionRuntime, type SessionRuntime } from "@/lib/session/runtime";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
@@ -61,7 +61,7 @@ function runtimeOf(coordinator: RedisRefreshCoordinator): SessionRuntime {
   return { ...getSessionRuntime(), coordinator };
 }
 
-async function installed(): Promise<{ browser: TestBrowser; id: string; installation: Installation }> {
+async function installed(): Promise<{ browser: TestBrowser; id: string; installation: InstallationRecord }> {
   const browser = new TestBrowser(testConsole.origin);
   expect((await installIn(browser)).status).toBe(303);
   const session = (await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { id: string }[] };

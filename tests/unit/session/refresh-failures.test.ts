@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { AppError } from "@/lib/http/app-error";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { callWithFreshToken, getSessionInstallations, InMemoryRefreshCoordinator, type Installation, type RefreshCoordinator } from "@/lib/session";
+import { callWithFreshToken, getSessionInstallations, InMemoryRefreshCoordinator, type InstallationRecord, type RefreshCoordinator } from "@/lib/session";
 import { getSessionRuntime, type SessionRuntime } from "@/lib/session/runtime";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -17,7 +17,7 @@ beforeEach(async () => {
   await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
 });
 
-async function installed(): Promise<Installation> {
+async function installed(): Promise<InstallationRecord> {
   const browser = new TestBrowser(testConsole.origin);
   expect((await installIn(browser)).status).toBe(303);
   expect((await browser.send(sessionRoute, "/api/session")).status).toBe(200);
@@ -48,7 +48,7 @@ describe("a refresh that succeeded upstream", () => {
     const installation = await installed();
     const coordinator = new LookupFailsCoordinator();
     const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator, now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
-    const written: Installation[] = [];
+    const written: InstallationRecord[] = [];
     const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
       written.push(i);
     });
@@ -74,7 +74,7 @@ describe("an early refresh that fails for a passing reason", () => {
     await faults({ error_rate: 1, methods: ["oauth.v2.access"] });
     try {
       const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
-      const written: Installation[] = [];
+      const written: InstallationRecord[] = [];
       const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
         written.push(i);
       });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations, InMemoryRefreshCoordinator, type Installation, type RefreshCoordinator } from "@/lib/session";
+import { getSessionInstallations, InMemoryRefreshCoordinator, type InstallationRecord, type RefreshCoordinator } from "@/lib/session";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
 
@@ -17,7 +17,7 @@ beforeEach(async () => {
   await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
 });
 
-async function storedIn(browser: TestBrowser): Promise<Installation> {
+async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {
   const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
   if (!installation) throw new Error("no installation");
   return installation;

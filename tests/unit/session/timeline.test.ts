@@ -9,7 +9,7 @@ import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { unsealValue, type Installation, type TimelineEntry } from "@/lib/session";
+import { unsealValue, type InstallationRecord, type TimelineEntry } from "@/lib/session";
 import { INSTALLATION_COOKIE_BUDGET_BYTES, installationCookieBudget, listInstallations, MAX_INSTALLATIONS, saveInstallation } from "@/lib/session/installation-store";
 import { MAX_TIMELINE_ENTRIES, timelineSchema } from "@/lib/session/timeline";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
@@ -63,12 +63,12 @@ function emulatorSecrets(): string[] {
 }
 
 /** The installation as its cookie holds it, unsealed and unpacked, and the cookie's size. */
-async function cookieContent(browser: TestBrowser, id: string): Promise<{ installation: Installation; bytes: number }> {
+async function cookieContent(browser: TestBrowser, id: string): Promise<{ installation: InstallationRecord; bytes: number }> {
   const name = `sb_inst_${id}`;
   const value = decodeURIComponent(browser.cookies.get(name) ?? "");
   const packed = await unsealValue<{ v: number; z: string }>(value, { "1": process.env.SESSION_PASSWORD! }, 0);
   expect(packed?.v).toBe(2);
-  const installation = JSON.parse(inflateRawSync(Buffer.from(packed!.z, "base64url")).toString("utf8")) as Installation;
+  const installation = JSON.parse(inflateRawSync(Buffer.from(packed!.z, "base64url")).toString("utf8")) as InstallationRecord;
   return { installation, bytes: name.length + (browser.cookies.get(name) ?? "").length };
 }
 
@@ -202,7 +202,7 @@ describe("an installation's timeline", () => {
     const jar = new RequestCookieJar(new Request(`${testConsole.origin}/`));
     const long = (prefix: string) => `${prefix}${randomBytes(900).toString("base64url").slice(0, 1100)}`;
     const entry: TimelineEntry = { at: 1, type: "tested", token: "bot", masked: "xoxe.xoxb-…C3d4", ok: true, by: "Test button" };
-    const heavy: Installation = {
+    const heavy: InstallationRecord = {
       id: "THEAVY-A1",
       appKey: "console",
       appId: "A1",

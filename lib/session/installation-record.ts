@@ -1,13 +1,13 @@
+import "server-only";
 import { z } from "zod";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
-import { installationName } from "./installation-name";
+import { installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./installation-view";
 import { timelineSchema, type TimelineEntry } from "./timeline";
-import type { InstallationPhase, TokenFacts } from "./token-lifecycle";
 
-export type TokenKind = "bot" | "user";
-
-/** Which app's credentials refresh and exchange this installation's tokens. */
-export type AppKey = "console" | "emulator-legacy";
+/**
+ * An installation as the console keeps it, sealed in its own cookie (installation-store.ts): its tokens,
+ * refresh tokens and webhook URL in clear, so server-only. toInstallationView() makes what the browser sees.
+ */
 
 export interface StoredToken {
   value: string;
@@ -19,8 +19,6 @@ export interface StoredToken {
   /** Revoked with auth.revoke from the console (a refresh issues a new one). */
   revoked?: boolean;
 }
-
-export type InstallationState = "active" | "needs_reinstall";
 
 /** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
 export const MAX_APP_NAME_CHARS = 80;
@@ -55,13 +53,13 @@ export const installationSchema = z.object({
   timeline: timelineSchema.optional(),
   installedAt: z.number(),
   updatedAt: z.number(),
-}) satisfies z.ZodType<Installation>;
+}) satisfies z.ZodType<InstallationRecord>;
 
 /** A token as the refresh coordinator keeps it (sealed) for late callers. */
 export const keptTokenSchema = storedTokenSchema satisfies z.ZodType<StoredToken>;
 
-/** One installation as sealed in its cookie (server-only: it holds the tokens). */
-export interface Installation {
+/** One installation as sealed in its cookie. */
+export interface InstallationRecord {
   id: string;
   appKey: AppKey;
   appId?: string;
@@ -88,38 +86,6 @@ export interface Installation {
   updatedAt: number;
 }
 
-export interface TokenView {
-  masked: string;
-  maskedRefreshToken?: string;
-  /** Epoch ms; null for a long-lived token. */
-  expiresAt: number | null;
-  rotating: boolean;
-  revoked: boolean;
-  scopes: string[];
-}
-
-/** What the browser may see of an installation: no token, refresh token or webhook URL. */
-export interface InstallationView {
-  id: string;
-  /** "Switchboard Rotation in Emulated Workspace 2": the app and the workspace (installation-name.ts). */
-  name: string;
-  app: { key: AppKey; id: string | null; name: string | null };
-  team: { id: string; name: string };
-  enterprise: { id: string; name: string } | null;
-  botUserId: string | null;
-  authedUserId: string | null;
-  state: InstallationState;
-  problem: string | null;
-  bot: TokenView | null;
-  user: TokenView | null;
-  incomingWebhook: { channel: string; channelId: string; maskedUrl: string } | null;
-  uninstalledAt: number | null;
-  /** Newest first, masked values only. */
-  timeline: TimelineEntry[];
-  installedAt: number;
-  updatedAt: number;
-}
-
 const ID_SAFE = /[^A-Za-z0-9]/g;
 export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -141,7 +107,7 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
  * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Fields the grant
  * does not carry keep their previous values, so exchanging only the bot token keeps the user token.
  */
-export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: Installation, appName?: string): Installation {
+export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: InstallationRecord, appName?: string): InstallationRecord {
   const team = grant.team ?? previous?.team;
   if (!team) throw new Error("the platform's answer names no team");
   const appId = grant.appId ?? previous?.appId;
@@ -183,7 +149,7 @@ function tokenView(token: StoredToken | undefined): TokenView | null {
   };
 }
 
-export function toInstallationView(installation: Installation): InstallationView {
+export function toInstallationView(installation: InstallationRecord): InstallationView {
   const hook = installation.incomingWebhook;
   const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
   return {
@@ -207,7 +173,7 @@ export function toInstallationView(installation: Installation): InstallationView
 }
 
 /** The parts of an installation whose change must reach the cookie: its tokens, its state, its newest timeline entry. */
-export function tokenFingerprint(installation: Installation): string {
+export function tokenFingerprint(installation: InstallationRecord): string {
   const t = (s: StoredToken | undefined) => (s ? [s.value, s.refreshToken ?? "", s.expiresAt ?? 0, s.revoked ? 1 : 0] : null);
   return JSON.stringify([
     t(installation.bot),
@@ -218,16 +184,4 @@ export function tokenFingerprint(installation: Installation): string {
     installation.timeline?.length ?? 0,
     installation.timeline?.[0] ?? null,
   ]);
-}
-
-/** Where the installation stands in the token lifecycle as a whole (token-lifecycle.ts). */
-export function installationPhase(installation: Pick<Installation, "state" | "uninstalledAt"> | Pick<InstallationView, "state" | "uninstalledAt">): InstallationPhase {
-  if (installation.uninstalledAt) return "uninstalled";
-  return installation.state;
-}
-
-/** What the lifecycle model needs of a token: never its value. */
-export function tokenFactsOf(token: StoredToken | TokenView): TokenFacts {
-  if ("value" in token) return { rotating: Boolean(token.refreshToken), expiresAt: token.expiresAt ?? null, revoked: token.revoked ?? false };
-  return { rotating: token.rotating, expiresAt: token.expiresAt, revoked: token.revoked };
 }
