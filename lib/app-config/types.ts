@@ -3,6 +3,10 @@
  * Nothing here holds a secret: credentials and tokens reach these shapes masked.
  */
 
+import type { Upstream } from "@/lib/config";
+import type { AppKey, InstallationState } from "@/lib/session/installation-view";
+import type { TokenKind } from "@/lib/session/token-kind";
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -53,7 +57,7 @@ export interface AppChoice {
 /** GET /api/app-config */
 export interface AppConfigOverview {
   ok: true;
-  upstream: { kind: "emulator" | "platform"; baseUrl: string };
+  upstream: Upstream;
   /** null: against the platform without a configuration token, nothing can be read yet. */
   backend: AppConfigBackendKind | null;
   configToken: ConfigTokenView | null;
@@ -73,7 +77,7 @@ export interface MaskedCredentials {
 
 /** One token of an installation, as the migration guide shows it. */
 export interface MigrationToken {
-  kind: "bot" | "user";
+  kind: TokenKind;
   masked: string;
   rotating: boolean;
   expiresAt: number | null;
@@ -92,9 +96,9 @@ export interface EmulatorTokenRecord {
 
 export interface AppInstallation {
   id: string;
-  appKey: "console" | "emulator-legacy";
+  appKey: AppKey;
   team: { id: string; name: string };
-  state: "active" | "needs_reinstall";
+  state: InstallationState;
   tokens: MigrationToken[];
   /** `/oauth/install?…` that installs this app again into this workspace with the manifest's scopes. */
   reinstallHref: string;
@@ -132,6 +136,12 @@ export interface AppSettingsView {
   configToken: ConfigTokenView | null;
 }
 
+/** POST /api/app-config/token, …/token/rotate and …/token/generate: the configuration token now kept, masked. */
+export interface ConfigTokenAnswer {
+  ok: true;
+  configToken: ConfigTokenView;
+}
+
 /** POST /api/app-config/apps/{appId}/scopes and …/rotation */
 export interface ManifestChangeResult {
   ok: true;
@@ -142,7 +152,7 @@ export interface ManifestChangeResult {
 /** POST /api/app-config/apps/{appId}/exchange: step 2 and 4 of the migration guide for one token. */
 export interface MigrationExchangeResult {
   ok: true;
-  kind: "bot" | "user";
+  kind: TokenKind;
   original: { masked: string; authTest: { ok: boolean; error: string | null } };
   replacement: { masked: string; expiresAt: number | null; maskedRefreshToken: string | null; authTest: { ok: boolean; error: string | null } };
   settings: AppSettingsView;

@@ -3,4 +3,3 @@ export { toErrorResponse, type ErrorBody } from "./error-response";
 export { handleRoute, DEFAULT_MAX_BODY_BYTES, type RouteOptions, type RouteContext, type RouteHandler } from "./handle-route";
 export { getCookieJar, runWithCookieJar, RequestCookieJar, serializeCookie, type CookieJar, type CookieOptions } from "./cookie-jar";
 export { parseJsonBody } from "./json-body";
-export { InstallationIdSchema, TokenKindSchema, TokenActionSchema } from "./route-schemas";

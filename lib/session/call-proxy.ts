@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { InstallationIdSchema, TokenKindSchema } from "@/lib/http/route-schemas";
 import { isCredentialKey, isValidMethodName, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
-import { callAsInstallation } from "./installations";
+import { callAsInstallation } from "./installation-actions";
+import { InstallationIdSchema, TokenKindSchema } from "./route-schemas";
 
 /** Query parameters that pick the installation and token; everything else goes to the platform. */
 const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });

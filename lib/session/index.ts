@@ -3,15 +3,17 @@ export {
   exchangeSessionToken,
   forgetSessionInstallation,
   getSessionInstallations,
-  getConsoleSessionViews,
+  getConsoleSession,
   getSessionInstallationViews,
   refreshSessionToken,
   testSessionToken,
   revokeSessionToken,
   uninstallSessionInstallation,
   type CallAsInstallationOptions,
+  type ConsoleSession,
   type ExchangeRequest,
-} from "./installations";
+  type InstallationActionAnswer,
+} from "./installation-actions";
 export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
 export { toInstallationView, INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./installation-record";
 export {

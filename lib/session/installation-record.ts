@@ -20,6 +20,9 @@ export interface StoredToken {
   revoked?: boolean;
 }
 
+/** An installation's id, which is also its cookie's name (installationIdFor). */
+export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
+
 /** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
 export const MAX_APP_NAME_CHARS = 80;
 
@@ -36,7 +39,7 @@ const storedTokenSchema = z.object({
  * version of the server did: a value of another shape reads as absent, like a tampered cookie.
  */
 export const installationSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+  id: z.string().regex(INSTALLATION_ID),
   appKey: z.enum(["console", "emulator-legacy"]),
   appId: z.string().optional(),
   team: z.object({ id: z.string(), name: z.string() }),
@@ -87,7 +90,6 @@ export interface InstallationRecord {
 }
 
 const ID_SAFE = /[^A-Za-z0-9]/g;
-export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** One id per (team, app): installing the same app into the same team again replaces the record. */
 export function installationIdFor(teamId: string, appId: string | undefined, appKey: AppKey): string {

@@ -2,7 +2,8 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { AppConfigOverview, AppSettingsView, ConfigTokenView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
+import type { AppConfigOverview, AppSettingsView, ConfigTokenAnswer, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
+import type { TokenKind } from "@/lib/session/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const OVERVIEW = "/api/app-config";
@@ -25,7 +26,7 @@ export type AppConfigAction =
   | { kind: "scopes"; appId: string; bot: string[]; user: string[] }
   | { kind: "rotation"; appId: string }
   | { kind: "verify"; appId: string }
-  | { kind: "exchange"; appId: string; installation: string; token: "bot" | "user" }
+  | { kind: "exchange"; appId: string; installation: string; token: TokenKind }
   | { kind: "paste-token"; token: string; refreshToken: string }
   | { kind: "rotate-token" }
   | { kind: "forget-token" }
@@ -35,27 +36,28 @@ export type AppConfigActionResult =
   | { kind: "scopes" | "rotation"; result: ManifestChangeResult }
   | { kind: "verify"; result: AppSettingsView }
   | { kind: "exchange"; result: MigrationExchangeResult }
-  | { kind: "token"; result: { configToken: ConfigTokenView | null } };
+  /** A forgotten token: `configToken` null. */
+  | { kind: "token"; result: { configToken: ConfigTokenAnswer["configToken"] | null } };
 
 async function run(action: AppConfigAction): Promise<AppConfigActionResult> {
   switch (action.kind) {
     case "scopes":
-      return { kind: "scopes", result: await fetchJson(`${appKey(action.appId)}/scopes`, jsonBody({ bot: action.bot, user: action.user })) };
+      return { kind: "scopes", result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/scopes`, jsonBody({ bot: action.bot, user: action.user })) };
     case "rotation":
-      return { kind: "rotation", result: await fetchJson(`${appKey(action.appId)}/rotation`, jsonBody({ confirm: true })) };
+      return { kind: "rotation", result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/rotation`, jsonBody({ confirm: true })) };
     case "verify":
-      return { kind: "verify", result: await fetchJson(`${appKey(action.appId)}/verify`, jsonBody({})) };
+      return { kind: "verify", result: await fetchJson<AppSettingsView>(`${appKey(action.appId)}/verify`, jsonBody({})) };
     case "exchange":
       return {
         kind: "exchange",
-        result: await fetchJson(`${appKey(action.appId)}/exchange`, jsonBody({ installation: action.installation, token: action.token, confirm: true })),
+        result: await fetchJson<MigrationExchangeResult>(`${appKey(action.appId)}/exchange`, jsonBody({ installation: action.installation, token: action.token, confirm: true })),
       };
     case "paste-token":
-      return { kind: "token", result: await fetchJson("/api/app-config/token", jsonBody({ token: action.token, refreshToken: action.refreshToken })) };
+      return { kind: "token", result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token", jsonBody({ token: action.token, refreshToken: action.refreshToken })) };
     case "rotate-token":
-      return { kind: "token", result: await fetchJson("/api/app-config/token/rotate", { method: "POST" }) };
+      return { kind: "token", result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token/rotate", { method: "POST" }) };
     case "generate-token":
-      return { kind: "token", result: await fetchJson("/api/app-config/token/generate", { method: "POST" }) };
+      return { kind: "token", result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token/generate", { method: "POST" }) };
     case "forget-token":
       await fetchJson("/api/app-config/token", { method: "DELETE" });
       return { kind: "token", result: { configToken: null } };

@@ -2,35 +2,16 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { AppKey, InstallationView } from "@/lib/session/installation-view";
+import type { ConsoleSession, InstallationActionAnswer } from "@/lib/session/installation-actions";
+import type { AppKey } from "@/lib/session/installation-view";
 import type { TokenKind } from "@/lib/session/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const KEY = "/api/session";
 
-/** GET /api/session, as the console's pages read it. */
-export interface SessionData {
-  ok: true;
-  upstream: { kind: "emulator" | "platform"; baseUrl: string };
-  installations: InstallationView[];
-  maxInstallations: number;
-  /** Tokens expiring within this many seconds are refreshed before their next use. */
-  refreshWindowS: number;
-  /** The server's clock when it answered: countdowns correct the browser's clock by it. */
-  serverTime: number;
-}
-
 /** This browser's installations (tokens masked, each with its timeline), revalidated every 30 s and after every action. */
 export function useSession() {
-  return useSWR<SessionData, ConsoleRequestError>(KEY, (url: string) => fetchJson<SessionData>(url), { refreshInterval: 30_000 });
-}
-
-/** The platform's answer to an action, as the console's token routes return it. */
-export interface PlatformActionResult {
-  ok: boolean;
-  platform?: unknown;
-  refreshed?: boolean;
-  installation?: InstallationView;
+  return useSWR<ConsoleSession, ConsoleRequestError>(KEY, (url: string) => fetchJson<ConsoleSession>(url), { refreshInterval: 30_000 });
 }
 
 export interface TokenArg {
@@ -47,17 +28,17 @@ export type SessionAction =
   | { kind: "exchange"; arg: ExchangeArg }
   | { kind: "uninstall" | "forget"; arg: { installation: string } };
 
-function runAction(action: SessionAction): Promise<PlatformActionResult> {
+function runAction(action: SessionAction): Promise<InstallationActionAnswer> {
   switch (action.kind) {
     case "test":
     case "refresh":
     case "revoke":
     case "exchange":
-      return fetchJson<PlatformActionResult>(`/api/tokens/${action.kind}`, jsonBody(action.arg));
+      return fetchJson<InstallationActionAnswer>(`/api/tokens/${action.kind}`, jsonBody(action.arg));
     case "uninstall":
-      return fetchJson<PlatformActionResult>(`/api/installations/${encodeURIComponent(action.arg.installation)}/uninstall`, { method: "POST" });
+      return fetchJson<InstallationActionAnswer>(`/api/installations/${encodeURIComponent(action.arg.installation)}/uninstall`, { method: "POST" });
     case "forget":
-      return fetchJson<PlatformActionResult>(`/api/installations/${encodeURIComponent(action.arg.installation)}`, { method: "DELETE" });
+      return fetchJson<InstallationActionAnswer>(`/api/installations/${encodeURIComponent(action.arg.installation)}`, { method: "DELETE" });
   }
 }
 
@@ -65,7 +46,7 @@ function runAction(action: SessionAction): Promise<PlatformActionResult> {
  * The session with one installation as an action answered it: its new state and timeline show at once,
  * before the session is read again.
  */
-function withInstallation(result: PlatformActionResult, current: SessionData | undefined): SessionData | undefined {
+function withInstallation(result: InstallationActionAnswer, current: ConsoleSession | undefined): ConsoleSession | undefined {
   const installation = result.installation;
   if (!current || !installation) return current;
   const known = current.installations.some((i) => i.id === installation.id);
@@ -80,7 +61,7 @@ function withInstallation(result: PlatformActionResult, current: SessionData | u
  * at once; the session is read again after each action all the same (a refresh may have changed others).
  */
 export function useSessionAction() {
-  return useSWRMutation<PlatformActionResult, ConsoleRequestError, string, SessionAction, SessionData | undefined>(KEY, (_key, { arg }) => runAction(arg), {
+  return useSWRMutation<InstallationActionAnswer, ConsoleRequestError, string, SessionAction, ConsoleSession | undefined>(KEY, (_key, { arg }) => runAction(arg), {
     populateCache: withInstallation,
     revalidate: true,
   });
@@ -89,5 +70,5 @@ export function useSessionAction() {
 /** Reads the session again now (after a failed action, whose record the server may have kept). */
 export function useRevalidateSession() {
   const { mutate } = useSWRConfig();
-  return () => mutate<SessionData>(KEY);
+  return () => mutate<ConsoleSession>(KEY);
 }

@@ -2,7 +2,7 @@
 
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
-import type { EmulatorChannelMessages, WebhookListResponse, WebhookSendResponse, WebhookView } from "@/lib/webhooks/types";
+import type { EmulatorChannelMessages, PastedWebhookAnswer, WebhookListResponse, WebhookSendResponse } from "@/lib/webhooks/types";
 import { fetchJson, jsonBody } from "./fetch-json";
 
 const KEY = "/api/webhooks";
@@ -25,9 +25,9 @@ export function useSendWebhook() {
 }
 
 export function useAddWebhook() {
-  return useSWRMutation<{ webhook: WebhookView }, Error, string, { url: string; label: string }>(
+  return useSWRMutation<PastedWebhookAnswer, Error, string, { url: string; label: string }>(
     KEY,
-    (_key, { arg }) => fetchJson<{ webhook: WebhookView }>(KEY, jsonBody(arg)),
+    (_key, { arg }) => fetchJson<PastedWebhookAnswer>(KEY, jsonBody(arg)),
     { populateCache: false, revalidate: true },
   );
 }

@@ -21,6 +21,11 @@ export interface WebhookListResponse {
   emulator: boolean;
 }
 
+/** POST /api/webhooks: the pasted webhook, sealed. */
+export interface PastedWebhookAnswer {
+  webhook: WebhookView;
+}
+
 /** POST /api/webhooks/send, when the platform answered (whatever its status). */
 export interface WebhookSendResponse {
   /** The platform accepted the message (HTTP 200). */

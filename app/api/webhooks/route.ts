@@ -6,7 +6,7 @@ import { handleRoute, parseJsonBody } from "@/lib/http";
 import { readSendHistory } from "@/lib/webhooks/history";
 import { listWebhookViews, pastedWebhookView } from "@/lib/webhooks/service";
 import { addPastedWebhook, MAX_LABEL_CHARS } from "@/lib/webhooks/store";
-import type { WebhookListResponse } from "@/lib/webhooks/types";
+import type { PastedWebhookAnswer, WebhookListResponse } from "@/lib/webhooks/types";
 
 export const dynamic = "force-dynamic";
 
@@ -29,8 +29,8 @@ const PasteWebhook = z.object({
 export const POST = handleRoute(
   async (request) => {
     const { url, label } = await parseJsonBody(request, PasteWebhook);
-    const webhook = pastedWebhookView(await addPastedWebhook(url, label));
-    return Response.json({ webhook }, { status: 201 });
+    const answer: PastedWebhookAnswer = { webhook: pastedWebhookView(await addPastedWebhook(url, label)) };
+    return Response.json(answer, { status: 201 });
   },
   { mutating: true, maxBodyBytes: 8 * 1024 },
 );

@@ -1,6 +1,7 @@
 // POST /api/app-config/token - Paste an app configuration token pair (rotated at once, then sealed); DELETE - forget it
 import { z } from "zod";
 import { forgetConfigToken, getAppConfigRuntime, pasteConfigToken } from "@/lib/app-config";
+import type { ConfigTokenAnswer } from "@/lib/app-config/types";
 import { handleRoute, parseJsonBody } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +14,8 @@ const Body = z.object({
 export const POST = handleRoute(
   async (request) => {
     const { token, refreshToken } = await parseJsonBody(request, Body);
-    return Response.json({ ok: true, configToken: await pasteConfigToken(token, refreshToken, getAppConfigRuntime()) });
+    const answer: ConfigTokenAnswer = { ok: true, configToken: await pasteConfigToken(token, refreshToken, getAppConfigRuntime()) };
+    return Response.json(answer);
   },
   { mutating: true, maxBodyBytes: 4 * 1024 },
 );

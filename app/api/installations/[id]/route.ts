@@ -1,6 +1,7 @@
 // DELETE /api/installations/{id} - Forgets an installation in this browser (nothing changes upstream)
-import { handleRoute, InstallationIdSchema } from "@/lib/http";
-import { forgetSessionInstallation } from "@/lib/session";
+import { handleRoute } from "@/lib/http";
+import { forgetSessionInstallation, type InstallationActionAnswer } from "@/lib/session";
+import { InstallationIdSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ export const DELETE = handleRoute(
   async (_request, context) => {
     const id = InstallationIdSchema.parse((await context.params).id);
     await forgetSessionInstallation(id);
-    return Response.json({ ok: true, forgotten: id });
+    return Response.json({ ok: true, forgotten: id } satisfies InstallationActionAnswer);
   },
   { mutating: true },
 );

@@ -1,7 +1,8 @@
 // POST /api/tokens/exchange - oauth.v2.exchange of a long-lived token (an installation's, or a pasted one)
 import { z } from "zod";
-import { handleRoute, InstallationIdSchema, parseJsonBody, TokenKindSchema } from "@/lib/http";
-import { exchangeSessionToken } from "@/lib/session";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+import { exchangeSessionToken, type InstallationActionAnswer } from "@/lib/session";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +24,7 @@ export const POST = handleRoute(
     const installation = body.installation
       ? await exchangeSessionToken({ installationId: body.installation, tokenKind: body.token }, "Exchange button")
       : await exchangeSessionToken({ pastedToken: body.pastedToken ?? "", appKey: body.app }, "Exchange a long-lived token (pasted)");
-    return Response.json({ ok: true, installation });
+    return Response.json({ ok: true, installation } satisfies InstallationActionAnswer);
   },
   { mutating: true },
 );

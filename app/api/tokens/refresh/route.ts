@@ -1,6 +1,7 @@
 // POST /api/tokens/refresh - Refreshes an installation's bot or user token now (single-flight)
-import { handleRoute, parseJsonBody, TokenActionSchema } from "@/lib/http";
-import { refreshSessionToken } from "@/lib/session";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+import { refreshSessionToken, type InstallationActionAnswer } from "@/lib/session";
+import { TokenActionSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
     const installation = await refreshSessionToken(body.installation, body.token, "Refresh button");
-    return Response.json({ ok: true, installation });
+    return Response.json({ ok: true, installation } satisfies InstallationActionAnswer);
   },
   { mutating: true },
 );

@@ -1,7 +1,8 @@
 // POST /api/tokens/revoke - auth.revoke on an installation's bot or user access token
-import { handleRoute, parseJsonBody, TokenActionSchema } from "@/lib/http";
+import { handleRoute, parseJsonBody } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { revokeSessionToken } from "@/lib/session";
+import { revokeSessionToken, type InstallationActionAnswer } from "@/lib/session";
+import { TokenActionSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,8 @@ export const POST = handleRoute(
     const body = await parseJsonBody(request, TokenActionSchema);
     const { result, installation } = await revokeSessionToken(body.installation, body.token, "Revoke button");
     throwIfRateLimited("auth.revoke", result);
-    return Response.json({ ok: result.ok, platform: result.body ?? null, installation }, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
+    const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, installation };
+    return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
   },
   { mutating: true },
 );

@@ -1,7 +1,8 @@
 // POST /api/tokens/test - auth.test with an installation's bot or user token (kept fresh), its answer in the timeline
-import { handleRoute, parseJsonBody, TokenActionSchema } from "@/lib/http";
+import { handleRoute, parseJsonBody } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { testSessionToken } from "@/lib/session";
+import { testSessionToken, type InstallationActionAnswer } from "@/lib/session";
+import { TokenActionSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -10,10 +11,8 @@ export const POST = handleRoute(
     const body = await parseJsonBody(request, TokenActionSchema);
     const { result, refreshed, installation } = await testSessionToken(body.installation, body.token, "Test button");
     throwIfRateLimited("auth.test", result);
-    return Response.json(
-      { ok: result.ok, platform: result.body ?? null, refreshed, installation },
-      { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } },
-    );
+    const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, refreshed, installation };
+    return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } });
   },
   { mutating: true },
 );

@@ -1,7 +1,8 @@
 // POST /api/installations/{id}/uninstall - apps.uninstall: every token revoked upstream; the record stays, uninstalled, with its timeline
-import { handleRoute, InstallationIdSchema } from "@/lib/http";
+import { handleRoute } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { uninstallSessionInstallation } from "@/lib/session";
+import { uninstallSessionInstallation, type InstallationActionAnswer } from "@/lib/session";
+import { InstallationIdSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,8 @@ export const POST = handleRoute(
     const id = InstallationIdSchema.parse((await context.params).id);
     const { result, installation } = await uninstallSessionInstallation(id, "Uninstall button");
     throwIfRateLimited("apps.uninstall", result);
-    return Response.json({ ok: result.ok, platform: result.body ?? null, installation }, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
+    const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, installation };
+    return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
   },
   { mutating: true },
 );

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { exchangeForMigration } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
-import { handleRoute, InstallationIdSchema, parseJsonBody, TokenKindSchema } from "@/lib/http";
+import { handleRoute, parseJsonBody } from "@/lib/http";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { getConfig, type Upstream } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import {
   callMethod,
@@ -33,11 +34,24 @@ export async function getSessionInstallationViews(): Promise<InstallationView[]>
   return (await getSessionInstallations()).map(toInstallationView);
 }
 
+/** What GET /api/session answers: the console's pages read the session through it (lib/swr/use-session.ts). */
+export interface ConsoleSession {
+  ok: true;
+  upstream: Upstream;
+  installations: InstallationView[];
+  maxInstallations: number;
+  /** Tokens expiring within this many seconds are refreshed before their next use. */
+  refreshWindowS: number;
+  /** The server's clock when it answered: countdowns correct the browser's clock by it. */
+  serverTime: number;
+}
+
 /**
  * GET /api/session: every installation this browser holds, the uninstalled ones too (their timeline and
  * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
  */
-export async function getConsoleSessionViews(): Promise<InstallationView[]> {
+export async function getConsoleSession(): Promise<ConsoleSession> {
+  const { upstream, refreshWindowS } = getConfig();
   const now = getSessionRuntime().now();
   const views: InstallationView[] = [];
   for (const installation of await listInstallations()) {
@@ -51,7 +65,24 @@ export async function getConsoleSessionViews(): Promise<InstallationView[]> {
     if (noticed !== installation) noticed = await save(noticed);
     views.push(toInstallationView(noticed));
   }
-  return views;
+  return { ok: true, upstream, installations: views, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: Date.now() };
+}
+
+/**
+ * What the token and installation action routes answer: POST /api/tokens/{test,refresh,revoke,exchange},
+ * POST /api/installations/{id}/uninstall and DELETE /api/installations/{id}.
+ */
+export interface InstallationActionAnswer {
+  /** The platform's `ok` for the actions that call it (test, revoke, uninstall); true otherwise. */
+  ok: boolean;
+  /** The platform's JSON (test, revoke, uninstall), or null when it answered none. */
+  platform?: unknown;
+  /** Test: whether the token was refreshed before auth.test. */
+  refreshed?: boolean;
+  /** The installation as the action left it, its timeline included (all but forget). */
+  installation?: InstallationView;
+  /** Forget: the id of the installation forgotten. */
+  forgotten?: string;
 }
 
 /**
