@@ -6,7 +6,7 @@ import type { InstallationView } from "@/lib/session/installation-view";
  */
 export function reinstallHref(installation: Pick<InstallationView, "app" | "team">, scopes?: readonly string[], userScopes?: readonly string[]): string {
   const query = new URLSearchParams();
-  if (installation.app.key === "emulator-legacy") query.set("app", "legacy");
+  if (installation.app.key === "legacy") query.set("app", "legacy");
   if (scopes !== undefined) {
     query.set("scope", [...new Set(scopes)].join(","));
     if (userScopes !== undefined) query.set("user_scope", [...new Set(userScopes)].join(","));

@@ -100,7 +100,7 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
               className="mt-1 rounded-md border border-slate-300 px-2 py-1.5 text-sm shadow-sm focus:border-emerald-500 focus:outline-none"
             >
               <option value="console">the console&apos;s app</option>
-              <option value="emulator-legacy">the emulator&apos;s legacy app</option>
+              <option value="legacy">the emulator&apos;s legacy app</option>
             </select>
           </div>
         )}

@@ -53,7 +53,7 @@ function appKeyOf(record: AppRecord, views: InstallationView[]): InstallationVie
   const clientId = record.credentials?.clientId;
   if (!clientId) return undefined;
   if (clientId === config.clientId) return "console";
-  if (config.upstream.kind === "emulator" && clientId === defaultAppCredentials(config.emulator.seed, "legacy").clientId) return "emulator-legacy";
+  if (config.upstream.kind === "emulator" && clientId === defaultAppCredentials(config.emulator.seed, "legacy").clientId) return "legacy";
   return undefined;
 }
 
@@ -72,7 +72,7 @@ function maskedCredentials(record: AppRecord, views: InstallationView[]): Masked
   const config = getConfig();
   const key = appKeyOf(record, views);
   if (key === "console") return mask({ clientId: config.clientId, clientSecret: config.clientSecret, signingSecret: config.signingSecret }, "console-config");
-  if (key === "emulator-legacy" && config.upstream.kind === "emulator") return mask(defaultAppCredentials(config.emulator.seed, "legacy"), "console-config");
+  if (key === "legacy" && config.upstream.kind === "emulator") return mask(defaultAppCredentials(config.emulator.seed, "legacy"), "console-config");
   return null;
 }
 
@@ -165,7 +165,7 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppCon
   for (const view of views) {
     const appId = view.app.id;
     if (!appId || apps.some((a) => a.appId === appId)) continue;
-    const name = listed.find((l) => l.appId === appId)?.name ?? (view.app.key === "emulator-legacy" ? "The emulator's legacy app" : "This console's app");
+    const name = listed.find((l) => l.appId === appId)?.name ?? (view.app.key === "legacy" ? "The emulator's legacy app" : "This console's app");
     apps.push({ appId, name, source: "installation" });
   }
   for (const app of listed) if (!apps.some((a) => a.appId === app.appId)) apps.push({ appId: app.appId, name: app.name, source: "emulator" });

@@ -17,6 +17,7 @@ export {
 export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
 export { toInstallationView, INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./installation-record";
 export {
+  APP_KEYS,
   installationName,
   installationPhase,
   tokenFactsOf,

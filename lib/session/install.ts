@@ -19,14 +19,14 @@ export interface InstallRequest {
   /** Preselect a workspace on the platform's consent page. */
   team?: string;
   /** "legacy": the embedded emulator's app without token rotation, whose long-lived tokens can be tried with Exchange. */
-  app?: "console" | "legacy";
+  app?: AppKey;
 }
 
 /** Starts "Add to workspace": a fresh state bound to this browser, and the platform's authorize URL. */
 export async function beginInstall(request: InstallRequest): Promise<string> {
   const config = getConfig();
   const runtime = getSessionRuntime();
-  const appKey: AppKey = request.app === "legacy" ? "emulator-legacy" : "console";
+  const appKey = request.app ?? "console";
   const { clientId } = runtime.credentialsFor(appKey);
   const state = await createOAuthState(appKey, runtime.now());
   const url = new URL(`${config.upstream.baseUrl}/oauth/v2/authorize`);

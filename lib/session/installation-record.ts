@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
-import { installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./installation-view";
+import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./installation-view";
 import { timelineSchema, type TimelineEntry } from "./timeline";
 
 /**
@@ -26,6 +26,12 @@ export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
 /** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
 export const MAX_APP_NAME_CHARS = 80;
 
+/**
+ * An app key as a cookie or a request names it. Before the legacy app had one name it was "emulator-legacy"
+ * here: installation and OAuth state cookies sealed then, and scripts written then, still say so.
+ */
+export const appKeySchema = z.enum([...APP_KEYS, "emulator-legacy"]).transform((key): AppKey => (key === "emulator-legacy" ? "legacy" : key));
+
 const storedTokenSchema = z.object({
   value: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
@@ -40,7 +46,7 @@ const storedTokenSchema = z.object({
  */
 export const installationSchema = z.object({
   id: z.string().regex(INSTALLATION_ID),
-  appKey: z.enum(["console", "emulator-legacy"]),
+  appKey: appKeySchema,
   appId: z.string().optional(),
   team: z.object({ id: z.string(), name: z.string() }),
   enterprise: z.object({ id: z.string(), name: z.string() }).optional(),

@@ -7,8 +7,14 @@ import type { InstallationPhase, TokenFacts } from "./token-lifecycle";
  * and how it becomes this view, is installation-record.ts (server-only).
  */
 
-/** Which app's credentials refresh and exchange an installation's tokens. */
-export type AppKey = "console" | "emulator-legacy";
+/**
+ * Which app's credentials refresh and exchange an installation's tokens: the console's own, or (with the
+ * embedded emulator) the emulator's legacy app, the one without token rotation that `/oauth/install?app=legacy`
+ * installs. Its key is the emulator's name for it too (defaultAppCredentials(seed, "legacy")).
+ */
+export const APP_KEYS = ["console", "legacy"] as const;
+
+export type AppKey = (typeof APP_KEYS)[number];
 
 export type InstallationState = "active" | "needs_reinstall";
 
@@ -61,8 +67,8 @@ export interface NamedApp {
  */
 export function installationName(team: { id: string; name: string }, app: AppKey | NamedApp): string {
   const workspace = team.name || team.id;
-  if (typeof app === "string") return `${workspace}${app === "emulator-legacy" ? " · legacy app" : ""}`;
-  const appLabel = app.name || app.id || (app.key === "emulator-legacy" ? "The emulator's legacy app" : "The console's app");
+  if (typeof app === "string") return `${workspace}${app === "legacy" ? " · legacy app" : ""}`;
+  const appLabel = app.name || app.id || (app.key === "legacy" ? "The emulator's legacy app" : "The console's app");
   return `${appLabel} in ${workspace}`;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { appKeySchema } from "./installation-record";
 import type { AppKey } from "./installation-view";
 import { readSealedCookie, writeSealedCookie } from "./sealed-cookie";
 
@@ -31,7 +32,7 @@ export interface OAuthStateCookie {
 }
 
 const oauthStateCookieSchema = z.object({
-  pending: z.array(z.object({ hash: z.string(), expiresAt: z.number(), appKey: z.enum(["console", "emulator-legacy"]) })),
+  pending: z.array(z.object({ hash: z.string(), expiresAt: z.number(), appKey: appKeySchema })),
   used: z.array(z.object({ hash: z.string(), expiresAt: z.number() })),
 }) satisfies z.ZodType<OAuthStateCookie>;
 

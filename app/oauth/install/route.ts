@@ -1,7 +1,7 @@
 // GET /oauth/install - "Add to workspace": 302 to the platform's authorize URL, with a state bound to this browser
 import { z } from "zod";
 import { handleRoute } from "@/lib/http";
-import { beginInstall } from "@/lib/session";
+import { APP_KEYS, beginInstall } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ const Query = z.object({
   scope: scopeList.optional(),
   user_scope: scopeList.optional(),
   team: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "a team id such as T0123ABCD").optional(),
-  app: z.enum(["console", "legacy"]).optional(),
+  app: z.enum(APP_KEYS).optional(),
 });
 
 export const GET = handleRoute(

@@ -73,7 +73,7 @@ describe("exchanging a pasted token in a full session", () => {
     const pasted = await legacyToken();
     await turnOnRotation();
 
-    const response = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: pasted, app: "emulator-legacy", confirm: true } });
+    const response = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: pasted, app: "legacy", confirm: true } });
     expect(response.status).toBe(409);
     expect(((await response.json()) as { error: string }).error).toBe("too_many_installations");
     expect(response.headers.getSetCookie()).toEqual([]);
@@ -89,7 +89,7 @@ describe("exchanging a pasted token in a full session", () => {
     const pasted = await legacyToken();
     await turnOnRotation();
 
-    const response = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: pasted, app: "emulator-legacy", confirm: true } });
+    const response = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: pasted, app: "legacy", confirm: true } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { installation: { bot: { rotating: boolean } } }).installation.bot.rotating).toBe(true);
   });

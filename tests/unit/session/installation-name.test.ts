@@ -9,7 +9,7 @@ const team = { id: "T0123", name: "Emulated Workspace 2" };
 describe("an installation's name", () => {
   it("is the app's name and the workspace's", () => {
     expect(installationName(team, { key: "console", id: "A0ROT", name: "Switchboard Rotation" })).toBe("Switchboard Rotation in Emulated Workspace 2");
-    expect(installationName(team, { key: "emulator-legacy", id: "A0LEG", name: "Switchboard Legacy" })).toBe("Switchboard Legacy in Emulated Workspace 2");
+    expect(installationName(team, { key: "legacy", id: "A0LEG", name: "Switchboard Legacy" })).toBe("Switchboard Legacy in Emulated Workspace 2");
   });
 
   it("tells two apps apart in one workspace, by their ids when the platform tells no name", () => {
@@ -25,7 +25,7 @@ describe("an installation's name", () => {
 
   it("still names the workspace, with the legacy app marked, for callers that know only the app's key", () => {
     expect(installationName(team, "console")).toBe("Emulated Workspace 2");
-    expect(installationName(team, "emulator-legacy")).toBe("Emulated Workspace 2 · legacy app");
+    expect(installationName(team, "legacy")).toBe("Emulated Workspace 2 · legacy app");
   });
 });
 

@@ -273,7 +273,7 @@ describe("exchange", () => {
     const browser = new TestBrowser(testConsole.origin);
     const response = await browser.send(exchangeRoute, "/api/tokens/exchange", {
       method: "POST",
-      json: { pastedToken: access.access_token, app: "emulator-legacy", confirm: true },
+      json: { pastedToken: access.access_token, app: "legacy", confirm: true },
     });
     const body = (await response.json()) as { ok: boolean; installation: View };
     expect(response.status).toBe(200);
@@ -281,13 +281,24 @@ describe("exchange", () => {
     expect(body.installation.bot?.masked).toMatch(/^xoxe\.xoxb-…/);
     expect(JSON.stringify(body)).not.toMatch(RAW_TOKEN);
     const [tracked] = await session(browser);
-    expect(tracked?.app.key).toBe("emulator-legacy");
+    expect(tracked?.app.key).toBe("legacy");
     expect(((await (await call(browser, "auth.test", `installation=${tracked?.id}`)).json()) as { ok: boolean }).ok).toBe(true);
 
     // The original stops working, and cannot be exchanged a second time.
     const original = (await (await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${access.access_token}` } })).json()) as { ok: boolean };
     expect(original.ok).toBe(false);
-    const again = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: access.access_token, app: "emulator-legacy", confirm: true } });
+    const again = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: access.access_token, app: "legacy", confirm: true } });
     expect(again.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it("takes the legacy app by its former key too (emulator-legacy), as scripts written before it had one name send it", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    const exchange = (app: string) =>
+      browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: "xoxb-0000-never-issued", app, confirm: true } });
+    // The legacy app's credentials went upstream: its app, not the console's, has no token rotation.
+    const former = await exchange("emulator-legacy");
+    expect(former.status).toBe(400);
+    expect(((await former.json()) as { error: string }).error).toBe("token_rotation_not_enabled");
+    expect((await exchange("another-app")).status).toBe(422);
   });
 });

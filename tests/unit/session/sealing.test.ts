@@ -107,6 +107,24 @@ describe("the session in cookies", () => {
     expect(browser.cookies.has(name)).toBe(false);
   });
 
+  it("reads an installation sealed when the legacy app was called emulator-legacy as the legacy app's", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    const sealedBefore = {
+      id: "T9-A9",
+      appKey: "emulator-legacy",
+      appId: "A9",
+      team: { id: "T9", name: "Older Workspace" },
+      bot: { value: "xoxb-9-long-lived-token", scopes: ["users:read"] },
+      state: "active",
+      installedAt: 1,
+      updatedAt: 1,
+    };
+    browser.cookies.set("sb_inst_T9-A9", encodeURIComponent(await sealValue(sealedBefore, { "1": process.env.SESSION_PASSWORD! }, 0)));
+    const response = await browser.send(sessionRoute, "/api/session");
+    const [installation] = ((await response.json()) as { installations: { id: string; app: { key: string } }[] }).installations;
+    expect(installation).toMatchObject({ id: "T9-A9", app: { key: "legacy" } });
+  });
+
   it("a same-name cookie planted at another path neither hides nor deletes the real installation", async () => {
     const browser = new TestBrowser(testConsole.origin);
     await installIn(browser);

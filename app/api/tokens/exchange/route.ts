@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { handleRoute, parseJsonBody } from "@/lib/http";
 import { exchangeSessionToken, type InstallationActionAnswer } from "@/lib/session";
+import { appKeySchema } from "@/lib/session/installation-record";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/session/route-schemas";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ const Body = z
     installation: InstallationIdSchema.optional(),
     token: TokenKindSchema.default("bot"),
     pastedToken: z.string().trim().regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token").optional(),
-    app: z.enum(["console", "emulator-legacy"]).default("console"),
+    app: appKeySchema.default("console"),
   })
   .refine((b) => (b.installation === undefined) !== (b.pastedToken === undefined), "give either an installation or a pastedToken");
 
