@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as callbackRoute } from "@/app/oauth/callback/route";
 import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { consumeOAuthState, createOAuthState, STATE_TTL_S } from "@/lib/session/oauth-state";
+import { writeSealedCookie } from "@/lib/session";
+import { consumeOAuthState, createOAuthState, OAUTH_STATE_COOKIE, STATE_TTL_S } from "@/lib/session/oauth-state";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { callbackPathFor, installIn } from "./support/install";
 
@@ -186,6 +188,16 @@ describe("OAuth state", () => {
       expect((await consumeOAuthState(second, now)).ok).toBe(true);
       expect((await consumeOAuthState(first, now)).ok).toBe(true);
       expect(await consumeOAuthState("forged-state", now)).toEqual({ ok: false, problem: "mismatched" });
+    });
+  });
+  it("completes an install of the legacy app started when it was called emulator-legacy", async () => {
+    const jar = new RequestCookieJar(request());
+    await runWithCookieJar(jar, async () => {
+      const now = Date.now();
+      const state = "a-state-from-an-install-started-before";
+      const pending = [{ hash: createHash("sha256").update(state).digest("base64url"), expiresAt: now + 60_000, appKey: "emulator-legacy" }];
+      await writeSealedCookie(OAUTH_STATE_COOKIE, { pending, used: [] }, STATE_TTL_S);
+      expect(await consumeOAuthState(state, now)).toEqual({ ok: true, appKey: "legacy" });
     });
   });
 });
