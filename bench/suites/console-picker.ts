@@ -33,7 +33,7 @@ const typeScript = (queries: string[], rounds: number) => `(async () => {
       for (let i = query.length - 1; i >= 0; i--) await key(query.slice(0, i));
     }
   }
-  return { times, options: document.querySelectorAll('[role="option"]').length };
+  return { times, options: Number(document.querySelector('[role="option"]')?.getAttribute("aria-setsize") ?? 0) };
 })()`;
 
 export const consolePickerSuite: BenchSuite = {
@@ -51,8 +51,7 @@ export const consolePickerSuite: BenchSuite = {
       await page.getByText("Lists all users in a Slack team.").waitFor();
       const { times, options } = (await page.evaluate(typeScript(QUERIES, ROUNDS))) as { times: number[]; options: number };
       times.sort((a, b) => a - b);
-      const catalogSize = await page.evaluate(`document.querySelectorAll('[role="option"]').length`);
-      console.log(`    ${times.length} keystrokes (${QUERIES.length} queries typed and erased, ${ROUNDS} rounds); the empty query lists ${options || catalogSize} methods`);
+      console.log(`    ${times.length} keystrokes (${QUERIES.length} queries typed and erased, ${ROUNDS} rounds); the empty query lists ${options} methods`);
       console.log(`    keystroke to frame  p50 ${percentile(times, 50).toFixed(2)} ms   p95 ${percentile(times, 95).toFixed(2)} ms   max ${times.at(-1)!.toFixed(2)} ms  (goal: p95 < 16 ms)`);
     } finally {
       await browser.close();

@@ -31,10 +31,27 @@ interface Props {
  * is closed); methods are grouped by family, the best match first.
  */
 /** One method in the list; it renders again only when it is highlighted or no longer is. */
-const MethodOption = memo(function MethodOption({ method, id, index, active, style }: { method: CatalogMethod; id: string; index: number; active: boolean; style: CSSProperties }) {
+const MethodOption = memo(function MethodOption({
+  method,
+  id,
+  index,
+  setSize,
+  active,
+  style,
+}: {
+  method: CatalogMethod;
+  id: string;
+  index: number;
+  setSize: number;
+  active: boolean;
+  style: CSSProperties;
+}) {
   return (
     <li
       id={id}
+      // Only the options in view are in the DOM: each says where it stands in the whole list.
+      aria-setsize={setSize}
+      aria-posinset={index + 1}
       style={style}
       title={method.summary}
       role="option"
@@ -247,7 +264,15 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
                     {row.family}
                   </li>
                 ) : (
-                  <MethodOption key={row.method.name} method={row.method} id={optionId(row.method.name)} index={row.index} active={activeMethod?.name === row.method.name} style={style} />
+                  <MethodOption
+                    key={row.method.name}
+                    method={row.method}
+                    id={optionId(row.method.name)}
+                    index={row.index}
+                    setSize={flat.length}
+                    active={activeMethod?.name === row.method.name}
+                    style={style}
+                  />
                 );
               })}
             </ul>
