@@ -40,11 +40,11 @@ export interface AppRecord {
 export class ManifestRefusedError extends AppError {
   constructor(readonly problems: ManifestProblem[]) {
     const listed = problems.map((p) => `${p.pointer}: ${p.message}`).join("; ");
-    super("invalid_manifest", 400, `The platform refused the manifest, so nothing changed: ${listed || "no reason given"}.`);
+    super("invalid_manifest", { message: `The platform refused the manifest, so nothing changed: ${listed || "no reason given"}.` });
     this.name = "ManifestRefusedError";
   }
 }
 
 export function appNotFound(appId: string, detail: string): AppError {
-  return new AppError("app_not_found", 404, `No app ${appId} ${detail}.`);
+  return new AppError("app_not_found", { message: `No app ${appId} ${detail}.` });
 }

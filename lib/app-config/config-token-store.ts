@@ -66,11 +66,7 @@ export async function readConfigToken(): Promise<StoredConfigToken | undefined> 
     if (parsed.success) return parsed.data;
   }
   clear(jar);
-  throw new AppError(
-    "config_token_unreadable",
-    400,
-    "The app configuration token kept in this browser could not be read (its cookie was changed, or sealed with a password this server no longer has), so it was removed: paste a configuration token again.",
-  );
+  throw new AppError("config_token_unreadable");
 }
 
 export async function writeConfigToken(value: StoredConfigToken): Promise<void> {

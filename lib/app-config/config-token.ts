@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { AppError } from "@/lib/http/app-error";
+import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
 import { refreshTokenKey } from "@/lib/session";
 import { deleteConfigToken, readConfigToken, writeConfigToken, type StoredConfigToken } from "./config-token-store";
@@ -27,9 +27,6 @@ const RotateAnswer = z.object({
 /** Answers that mean the access token no longer works; a rotation may mend them. */
 const DEAD_TOKEN = new Set(["token_expired", "invalid_auth", "token_revoked"]);
 
-export const CONFIG_TOKEN_REQUIRED_MESSAGE =
-  "Against the platform, app settings are read and changed with an app configuration token: generate one on your Your Apps page (api.slack.com/apps, \"Your App Configuration Tokens\", Generate Token) for the workspace the app belongs to, and paste both the token and its refresh token.";
-
 export function toConfigTokenView(stored: StoredConfigToken): ConfigTokenView {
   return {
     maskedToken: maskToken(stored.token),
@@ -42,7 +39,7 @@ export function toConfigTokenView(stored: StoredConfigToken): ConfigTokenView {
 }
 
 function refused(reason: string): AppError {
-  return new AppError("config_token_refused", 409, `${reason} Paste a new app configuration token (generate one on your Your Apps page).`);
+  return new AppError("config_token_refused", { message: `${reason} Paste a new app configuration token (generate one on your Your Apps page).` });
 }
 
 /**
@@ -64,7 +61,7 @@ function rotate(refreshToken: string, runtime: AppConfigRuntime): Promise<Stored
     }
     const answer = RotateAnswer.safeParse(result.body);
     if (!answer.success) {
-      throw new AppError("platform_error", 502, `The platform answered tooling.tokens.rotate with ${code ?? `HTTP ${result.status}`}.`);
+      throw new AppError("platform_error", { message: `The platform answered tooling.tokens.rotate with ${code ?? `HTTP ${result.status}`}.` });
     }
     const rotatedAt = runtime.now();
     const { token, refresh_token, team_id, user_id, iat, exp } = answer.data;
@@ -94,7 +91,7 @@ async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime
     }
   } catch (error) {
     // A refused paste leaves the pair kept before it, if any, alone.
-    if (!pasted && error instanceof AppError && error.code === "config_token_refused") await deleteConfigToken();
+    if (!pasted && isConsoleError(error, "config_token_refused")) await deleteConfigToken();
     throw error;
   }
   await writeConfigToken(next);
@@ -103,14 +100,14 @@ async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime
 
 /** A pasted pair: rotated at once, so the console knows when its access token expires and that the refresh token works. */
 export async function pasteConfigToken(token: string, refreshToken: string, runtime: AppConfigRuntime): Promise<ConfigTokenView> {
-  if (token === refreshToken) throw new AppError("invalid_config_token", 400, "The token and the refresh token are the same string: paste each in its own field.");
+  if (token === refreshToken) throw new AppError("invalid_config_token");
   const stored = await rotateStored({ token, refreshToken, expiresAt: 0, rotatedAt: 0 }, runtime, { pasted: true });
   return toConfigTokenView(stored);
 }
 
 export async function rotateConfigTokenNow(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
   const stored = await readConfigToken();
-  if (!stored) throw new AppError("config_token_required", 409, "No app configuration token is kept in this browser: paste one first.");
+  if (!stored) throw new AppError("config_token_required", { message: "No app configuration token is kept in this browser: paste one first." });
   return toConfigTokenView(await rotateStored(stored, runtime));
 }
 
@@ -130,7 +127,7 @@ export async function callWithConfigToken(
   call: (token: string) => Promise<PlatformCallResult>,
 ): Promise<PlatformCallResult> {
   let stored = await readConfigToken();
-  if (!stored) throw new AppError("config_token_required", 409, CONFIG_TOKEN_REQUIRED_MESSAGE);
+  if (!stored) throw new AppError("config_token_required");
   if (stored.expiresAt - runtime.now() <= runtime.refreshWindowS * 1000) stored = await rotateStored(stored, runtime);
   let result = await call(stored.token);
   const code = platformErrorCode(result);

@@ -41,9 +41,7 @@ export function reshapeVerification(wire: z.infer<typeof VerificationWire> | und
 }
 
 export function emulatorBaseUrl(runtime: AppConfigRuntime): string {
-  if (runtime.upstream.kind !== "emulator") {
-    throw new AppError("not_emulator", 404, "The console is connected to the real platform: the emulator's admin surface is not available.");
-  }
+  if (runtime.upstream.kind !== "emulator") throw new AppError("not_emulator");
   return runtime.upstream.baseUrl;
 }
 
@@ -62,7 +60,7 @@ export async function callEmulatorAdmin(runtime: AppConfigRuntime, path: string,
       signal: AbortSignal.timeout(runtime.timeoutMs),
     });
   } catch {
-    throw new AppError("emulator_unreachable", 502, "The emulator's admin surface did not answer.");
+    throw new AppError("emulator_unreachable");
   }
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   return { status: response.status, body: answer };
@@ -70,7 +68,7 @@ export async function callEmulatorAdmin(runtime: AppConfigRuntime, path: string,
 
 function failed(path: string, answer: AdminAnswer): AppError {
   const code = typeof answer.body.error === "string" ? answer.body.error : `http_${answer.status}`;
-  return new AppError(code, answer.status >= 400 && answer.status < 500 ? answer.status : 502, `The emulator's admin surface answered ${path} with ${code}.`);
+  return new AppError({ relayed: code, status: answer.status >= 400 && answer.status < 500 ? answer.status : 502 }, { message: `The emulator's admin surface answered ${path} with ${code}.` });
 }
 
 async function listAdminApps(runtime: AppConfigRuntime) {
@@ -118,7 +116,7 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
       const path = `apps/${encodeURIComponent(appId)}/verify`;
       const answer = await callEmulatorAdmin(runtime, path, {});
       if (answer.body.error === "app_not_found") throw appNotFound(appId, "in the emulator");
-      if (answer.body.error === "no_request_url") throw new AppError("no_request_url", 409, "This app has no event request URL to verify.");
+      if (answer.body.error === "no_request_url") throw new AppError("no_request_url");
       if (answer.body.ok !== true) throw failed(path, answer);
       return reshapeVerification(VerificationWire.parse(answer.body.request_url_verification));
     },

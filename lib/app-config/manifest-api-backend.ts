@@ -33,7 +33,7 @@ function failure(method: string, appId: string, result: PlatformCallResult): App
   const code = platformErrorCode(result) ?? `http_${result.status}`;
   if (code === "app_not_found" || code === "invalid_app_id") return appNotFound(appId, `that this configuration token can manage (the platform answered ${code})`);
   if (code === "invalid_manifest") return new ManifestRefusedError(problemsOf(result));
-  return new AppError("platform_error", 502, `The platform answered ${method} with ${code}.`);
+  return new AppError("platform_error", { message: `The platform answered ${method} with ${code}.` });
 }
 
 export function manifestApiBackend(runtime: AppConfigRuntime): AppConfigBackend {
@@ -49,7 +49,7 @@ export function manifestApiBackend(runtime: AppConfigRuntime): AppConfigBackend 
       const manifest = (result.body as { manifest?: unknown } | undefined)?.manifest;
       if (!result.ok) throw failure("apps.manifest.export", appId, result);
       if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
-        throw new AppError("platform_error", 502, "The platform's apps.manifest.export answer holds no manifest.");
+        throw new AppError("platform_error", { message: "The platform's apps.manifest.export answer holds no manifest." });
       }
       return { appId, manifest: manifest as AppManifest, credentials: null, verification: undefined };
     },

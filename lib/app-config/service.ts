@@ -4,9 +4,18 @@ import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
-import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews, TOKEN_KINDS, type InstallationView, type TokenKind } from "@/lib/session";
+import {
+  callAsInstallation,
+  exchangeSessionToken,
+  getSessionInstallations,
+  getSessionInstallationViews,
+  requireLongLivedToken,
+  TOKEN_KINDS,
+  type InstallationView,
+  type TokenKind,
+} from "@/lib/session";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
-import { CONFIG_TOKEN_REQUIRED_MESSAGE, currentConfigTokenView, readConfigToken } from "./config-token";
+import { currentConfigTokenView, readConfigToken } from "./config-token";
 import { writeConfigToken } from "./config-token-store";
 import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
 import { reshapeManifest, withScopes, withTokenRotation } from "./manifest";
@@ -34,7 +43,7 @@ import type {
 export async function selectBackend(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppConfigBackend> {
   if (await readConfigToken()) return manifestApiBackend(runtime);
   if (runtime.upstream.kind === "emulator") return emulatorAdminBackend(runtime);
-  throw new AppError("config_token_required", 409, CONFIG_TOKEN_REQUIRED_MESSAGE);
+  throw new AppError("config_token_required");
 }
 
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
@@ -208,7 +217,7 @@ async function changeManifest(appId: string, change: (manifest: AppManifest) => 
 
 /** POST /api/app-config/apps/{appId}/scopes: the app's bot and user scopes; installations get them by reinstalling. */
 export function changeAppScopes(appId: string, bot: string[], user: string[], runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ManifestChangeResult> {
-  if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes", 400, "An app needs at least one bot or user scope.");
+  if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes");
   return changeManifest(appId, (manifest) => withScopes(manifest, bot, user), runtime);
 }
 
@@ -220,13 +229,7 @@ export function turnOnTokenRotation(appId: string, runtime: AppConfigRuntime = g
 /** POST /api/app-config/apps/{appId}/verify: a fresh url_verification challenge, where the backend can send one. */
 export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
   const backend = await selectBackend(runtime);
-  if (!backend.verifyRequestUrl) {
-    throw new AppError(
-      "verify_not_available",
-      409,
-      "The platform's App Manifest API cannot send a request URL a new challenge: use Retry beside the Request URL on the app's Event Subscriptions page.",
-    );
-  }
+  if (!backend.verifyRequestUrl) throw new AppError("verify_not_available");
   await backend.verifyRequestUrl(appId);
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
@@ -249,7 +252,7 @@ const ConfigTokensAnswer = z.object({
 export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ConfigTokenView> {
   const answer = await callEmulatorAdmin(runtime, "config-tokens", {});
   const pair = ConfigTokensAnswer.safeParse(answer.body);
-  if (!pair.success) throw new AppError("emulator_error", 502, "The emulator did not issue a configuration token.");
+  if (!pair.success) throw new AppError("emulator_error");
   const now = runtime.now();
   const stored = {
     token: pair.data.token,
@@ -276,10 +279,8 @@ function authTestOutcome(result: { ok: boolean; body: unknown }): { ok: boolean;
  */
 export async function exchangeForMigration(appId: string, installationId: string, kind: TokenKind, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<MigrationExchangeResult> {
   const installation = (await getSessionInstallations()).find((i) => i.id === installationId && i.appId === appId);
-  if (!installation) throw new AppError("unknown_installation", 404, `This session holds no installation ${installationId} of app ${appId}.`);
-  const original = installation[kind];
-  if (!original) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
-  if (original.refreshToken) throw new AppError("already_rotating", 409, `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.`);
+  if (!installation) throw new AppError("unknown_installation", { message: `This session holds no installation ${installationId} of app ${appId}.` });
+  const original = requireLongLivedToken(installation, kind);
   const view = await exchangeSessionToken({ installationId, tokenKind: kind });
   const originalTest = await callMethod({ baseUrl: runtime.upstream.baseUrl, token: original.value, method: "auth.test", timeoutMs: runtime.timeoutMs });
   const replacementTest = await callAsInstallation({ installationId, tokenKind: kind, method: "auth.test" });

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { AppError } from "@/lib/http/app-error";
+import { AppError, isRelayedError } from "@/lib/http/app-error";
 import { requireInstallation } from "@/lib/session/installation-store";
 import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
 
@@ -14,9 +14,7 @@ const SHOWN_MESSAGES = 20;
 
 function requireEmulator(): string {
   const { upstream } = getConfig();
-  if (upstream.kind !== "emulator") {
-    throw new AppError("not_emulator", 404, "The console is connected to the real platform: the emulator's admin surface is not available.");
-  }
+  if (upstream.kind !== "emulator") throw new AppError("not_emulator");
   return upstream.baseUrl;
 }
 
@@ -29,12 +27,12 @@ async function callAdmin(path: string, init?: RequestInit): Promise<Record<strin
   try {
     response = await fetch(`${baseUrl}/admin/${path}`, { ...init, headers, cache: "no-store", signal: AbortSignal.timeout(getConfig().upstreamTimeoutMs) });
   } catch {
-    throw new AppError("emulator_unreachable", 502, "The emulator did not answer.");
+    throw new AppError("emulator_unreachable");
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || body.ok !== true) {
     const code = typeof body.error === "string" ? body.error : `http_${response.status}`;
-    throw new AppError(code, response.status >= 400 && response.status < 500 ? response.status : 502, `The emulator answered ${code}.`);
+    throw new AppError({ relayed: code, status: response.status >= 400 && response.status < 500 ? response.status : 502 }, { message: `The emulator answered ${code}.` });
   }
   return body;
 }
@@ -92,7 +90,7 @@ export interface MentionResult {
  */
 export async function mentionInstallationApp(installationId: string, text: string | undefined): Promise<MentionResult> {
   const installation = await requireInstallation(installationId);
-  if (!installation.appId) throw new AppError("unknown_app", 409, "This installation does not record its app id: reinstall it.");
+  if (!installation.appId) throw new AppError("no_app_id");
   const appId = installation.appId;
   const mention = () =>
     callAdmin("mention", {
@@ -104,7 +102,7 @@ export async function mentionInstallationApp(installationId: string, text: strin
   try {
     body = await mention();
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== "request_url_not_verified") throw error;
+    if (!isRelayedError(error, "request_url_not_verified")) throw error;
     await verifyRequestUrl(appId);
     body = await mention();
   }
@@ -126,10 +124,8 @@ async function verifyRequestUrl(appId: string): Promise<void> {
   const verification = body.request_url_verification as { url?: string; state?: string; failure?: string | null; status?: number | null } | null;
   if (verification?.state !== "verified") {
     const why = verification?.failure === "http_error" ? `HTTP ${verification.status}` : (verification?.failure ?? "no answer");
-    throw new AppError(
-      "request_url_not_verified",
-      409,
-      `The emulator sends events only to a verified request URL, and ${verification?.url ?? "this app's request URL"} did not answer its url_verification challenge (${why}).`,
-    );
+    throw new AppError("request_url_not_verified", {
+      message: `The emulator sends events only to a verified request URL, and ${verification?.url ?? "this app's request URL"} did not answer its url_verification challenge (${why}).`,
+    });
   }
 }

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import type { ConsoleErrorCode } from "@/lib/http/error-codes";
+import type { ErrorBody } from "@/lib/http/error-response";
 import { logger } from "@/lib/log";
 import { readBounded } from "@/lib/read-bounded";
 import type { EventSink, ReceivedEvent } from "./feed";
@@ -43,7 +46,11 @@ function withoutCredentials(envelope: z.infer<typeof Envelope>): Record<string, 
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
-const refuse = (status: number, error: string, message: string) => json(status, { ok: false, error, message });
+/** Answers as handleRoute's error mapper does (this route is the platform's to call, so it has no wrapper). */
+const refuse = (code: ConsoleErrorCode, message?: string) => {
+  const error = new AppError(code, message === undefined ? {} : { message });
+  return json(error.status, { ok: false, error: error.code, message: error.message } satisfies ErrorBody);
+};
 
 /**
  * The Events API request URL. The platform waits 3 seconds for an answer and retries otherwise, so the
@@ -55,28 +62,28 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   const headers = { timestamp: request.headers.get("x-slack-request-timestamp"), signature: request.headers.get("x-slack-signature") };
   // Whatever the headers alone can refuse is refused before a byte of the body is waited for.
   const headersCheck = checkSignatureHeaders(headers, options.signingSecrets, now());
-  if (!headersCheck.ok) return refuse(401, "invalid_signature", headersCheck.reason);
+  if (!headersCheck.ok) return refuse("invalid_signature", headersCheck.reason);
 
   const bodyTimeoutMs = options.bodyTimeoutMs ?? EVENT_BODY_TIMEOUT_MS;
   const body = await readBodyText(request, MAX_EVENT_BODY_BYTES, bodyTimeoutMs);
-  if (body.problem === "too_large") return refuse(413, "payload_too_large", `Event requests are limited to ${MAX_EVENT_BODY_BYTES} bytes.`);
+  if (body.problem === "too_large") return refuse("payload_too_large", `Event requests are limited to ${MAX_EVENT_BODY_BYTES} bytes.`);
   if (body.problem !== null) {
     // One line, no stack: a client that goes away mid-body is not the server's error, and there can be many.
     logger.warn({ problem: body.problem, receivedBytes: body.receivedBytes, ms: body.ms }, "POST /api/events: the request body did not arrive");
     return body.problem === "too_slow"
-      ? refuse(408, "request_timeout", `The request body did not arrive within ${bodyTimeoutMs / 1000} seconds.`)
-      : refuse(400, "body_aborted", "The request body ended before it was complete.");
+      ? refuse("request_timeout", `The request body did not arrive within ${bodyTimeoutMs / 1000} seconds.`)
+      : refuse("body_aborted");
   }
   const rawBody = body.text;
 
   const check = verifyRequestSignature({ ...headers, rawBody }, options.signingSecrets, now());
-  if (!check.ok) return refuse(401, "invalid_signature", check.reason);
+  if (!check.ok) return refuse("invalid_signature", check.reason);
 
   let envelope: z.infer<typeof Envelope>;
   try {
     envelope = Envelope.parse(JSON.parse(rawBody));
   } catch {
-    return refuse(400, "invalid_payload", "The body is not an Events API JSON envelope.");
+    return refuse("invalid_payload");
   }
 
   const retryNum = Number(request.headers.get("x-slack-retry-num"));
@@ -95,7 +102,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   options.sink.publish(received);
 
   if (envelope.type === "url_verification") {
-    if (!envelope.challenge) return refuse(400, "invalid_payload", "A url_verification request needs a challenge.");
+    if (!envelope.challenge) return refuse("invalid_payload", "A url_verification request needs a challenge.");
     return json(200, { challenge: envelope.challenge });
   }
   return new Response(null, { status: 200 });

@@ -16,14 +16,12 @@ export async function openEventStream(signal: AbortSignal): Promise<Response> {
   const installations = await getSessionInstallations();
   const admission = getStreamLimits().admit(sessionStreamKey(installations));
   if (!admission.ok) {
-    throw new AppError(
-      "too_many_streams",
-      429,
-      admission.full === "session"
-        ? "This browser already has the most live event feeds open that a session may hold: close another /events tab, or wait."
-        : "The server holds as many live event feeds as it can: try again shortly.",
-      { "Retry-After": String(STREAM_RETRY_AFTER_S) },
-    );
+    throw new AppError("too_many_streams", {
+      ...(admission.full === "session"
+        ? { message: "This browser already has the most live event feeds open that a session may hold: close another /events tab, or wait." }
+        : {}),
+      headers: { "Retry-After": String(STREAM_RETRY_AFTER_S) },
+    });
   }
   const teams = new Set(installations.map((installation) => installation.team.id));
   const body = eventFeedStream(getEventFeed(), signal, visibleToTeams(teams), { onClose: admission.release });

@@ -14,17 +14,17 @@ export interface ErrorBody {
  * the paths that failed (never the values, which may be secrets), anything else with a plain 500.
  */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
-    const body: ErrorBody = { ok: false, error: error.code, message: error.message };
-    return Response.json(body, { status: error.status, headers: error.headers });
-  }
+  if (error instanceof AppError) return answer(error);
   if (error instanceof ZodError) {
     const issues = error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
     const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-    const body: ErrorBody = { ok: false, error: "invalid_request", message: `The request is not valid: ${summary}`, issues };
-    return Response.json(body, { status: 422 });
+    return answer(new AppError("invalid_request", { message: `The request is not valid: ${summary}` }), issues);
   }
   logger.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "unhandled error");
-  const body: ErrorBody = { ok: false, error: "internal_error", message: "Something went wrong on the server. Try again." };
-  return Response.json(body, { status: 500 });
+  return answer(new AppError("internal_error"));
+}
+
+function answer(error: AppError, issues?: ErrorBody["issues"]): Response {
+  const body: ErrorBody = { ok: false, error: error.code, message: error.message, ...(issues ? { issues } : {}) };
+  return Response.json(body, { status: error.status, headers: error.headers });
 }

@@ -41,11 +41,7 @@ function refuseNavigation(request: Request) {
   const mode = request.headers.get("sec-fetch-mode");
   const dest = request.headers.get("sec-fetch-dest");
   if (mode === "navigate" || (dest !== null && NAVIGATION_DESTINATIONS.has(dest))) {
-    throw new AppError(
-      "navigation_refused",
-      403,
-      "The console's API does not act on links opened in the browser (from a mail, a chat or a bookmark): use the console's pages.",
-    );
+    throw new AppError("navigation_refused");
   }
 }
 
@@ -58,24 +54,22 @@ function checkOrigin(request: Request, mutating: boolean) {
   const fetchSite = request.headers.get("sec-fetch-site");
   const allowed = new Set([getConfig().appOrigin, new URL(request.url).origin]);
   if (origin && origin !== "null") {
-    if (!allowed.has(origin)) throw new AppError("forbidden_origin", 403, `Requests from ${origin} are not allowed: this route only answers the console's own pages.`);
+    if (!allowed.has(origin)) throw new AppError("forbidden_origin", { message: `Requests from ${origin} are not allowed: this route only answers the console's own pages.` });
     return;
   }
   if (fetchSite === "cross-site" || fetchSite === "same-site") {
-    throw new AppError("forbidden_origin", 403, "Cross-site requests are not allowed on this route.");
+    throw new AppError("forbidden_origin");
   }
   if (mutating && fetchSite !== "same-origin") {
-    throw new AppError("missing_origin", 403, "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it).");
+    throw new AppError("missing_origin");
   }
   // A read that says nothing of where it came from could be a link on another site followed by a browser
   // without Fetch Metadata, and `none` is what a browser says of a link opened from outside any page: only
   // the console's own header vouches for those.
   if (fetchSite !== "same-origin" && !request.headers.has(CONSOLE_REQUEST_HEADER)) {
-    throw new AppError(
-      "missing_origin",
-      403,
-      `This route refuses requests that do not say where they come from: send an Origin header naming the console, or ${CONSOLE_REQUEST_HEADER}: 1.`,
-    );
+    throw new AppError("missing_origin", {
+      message: `This route refuses requests that do not say where they come from: send an Origin header naming the console, or ${CONSOLE_REQUEST_HEADER}: 1.`,
+    });
   }
 }
 
@@ -83,8 +77,8 @@ function checkOrigin(request: Request, mutating: boolean) {
 async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   if (!request.body) return undefined;
   const read = await readBounded(request.body, { maxBytes, declaredLength: request.headers.get("content-length") });
-  if (read.outcome === "too_large") throw new AppError("payload_too_large", 413, `The request body is larger than ${maxBytes} bytes.`);
-  if (read.outcome !== "complete") throw new AppError("request_aborted", 499, "The request was cancelled before its body arrived.");
+  if (read.outcome === "too_large") throw new AppError("payload_too_large", { message: `The request body is larger than ${maxBytes} bytes.` });
+  if (read.outcome !== "complete") throw new AppError("request_aborted", { message: "The request was cancelled before its body arrived." });
   return read.bytes;
 }
 

@@ -7,7 +7,7 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   try {
     data = await request.json();
   } catch {
-    throw new AppError("invalid_json", 400, "The request body must be JSON.");
+    throw new AppError("invalid_json");
   }
   return schema.parse(data);
 }

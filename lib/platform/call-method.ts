@@ -71,6 +71,11 @@ export function isValidMethodName(name: string): boolean {
   return METHOD_NAME.test(name);
 }
 
+/** Refuses a name the platform could not have as a method's (400 invalid_method) before anything is sent. */
+export function assertValidMethodName(name: string): void {
+  if (!isValidMethodName(name)) throw new AppError("invalid_method");
+}
+
 function toSearchParams(params: Record<string, ParamValue>): URLSearchParams {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -114,9 +119,7 @@ export function isLoopbackUrl(url: string): boolean {
  * no answer: 504 after the timeout, 502 when the platform cannot be reached.
  */
 export async function callMethod(options: CallMethodOptions): Promise<PlatformCallResult> {
-  if (!isValidMethodName(options.method)) {
-    throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
-  }
+  assertValidMethodName(options.method);
   const httpMethod = options.httpMethod ?? "POST";
   const search = toSearchParams(options.params ?? {});
   let url = `${options.baseUrl.replace(/\/+$/, "")}/api/${options.method}`;
@@ -162,11 +165,11 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
       : await readAnswer(fetch(url, { method: httpMethod, headers, body, signal, redirect: "manual", cache: "no-store" })));
   } catch (error) {
     if (timeout.aborted) {
-      throw new AppError("upstream_timeout", 504, `The platform did not answer ${options.method} within ${timeoutMs} ms.`);
+      throw new AppError("upstream_timeout", { message: `The platform did not answer ${options.method} within ${timeoutMs} ms.` });
     }
-    if (options.signal?.aborted) throw new AppError("request_aborted", 499, "The request was cancelled.");
+    if (options.signal?.aborted) throw new AppError("request_aborted");
     const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : "connection failed";
-    throw new AppError("upstream_unreachable", 502, `The platform could not be reached for ${options.method} (${reason}).`);
+    throw new AppError("upstream_unreachable", { message: `The platform could not be reached for ${options.method} (${reason}).` });
   }
   const durationMs = Math.round(performance.now() - started);
   const answer = lazyAnswer(bytes);

@@ -1,8 +1,12 @@
 import { AppError } from "@/lib/http/app-error";
 import type { PlatformCallResult } from "./call-method";
 
-/** What each platform error means for the person at the console, and the status the console answers with. */
-const KNOWN: Record<string, { status: number; message: string }> = {
+/**
+ * The platform's error codes the console relays with words of its own: what each means for the person at the
+ * console, and the status the console answers with. Any other code is relayed too, with a status from the
+ * platform's HTTP status. These are the platform's codes, not the console's (lib/http/error-codes.ts).
+ */
+export const PLATFORM_ERRORS = {
   invalid_code: { status: 400, message: "The authorization code is not valid: it was already used or has expired. Start the install again." },
   bad_redirect_uri: { status: 400, message: "The platform rejected the redirect URI: register REDIRECT_URI with the app." },
   oauth_authorization_url_mismatch: { status: 400, message: "The redirect URI differs from the one used to authorize. Start the install again." },
@@ -18,28 +22,33 @@ const KNOWN: Record<string, { status: number; message: string }> = {
   token_already_exchanged: { status: 409, message: "This token was already exchanged: a long-lived token can be exchanged only once." },
   token_rotation_not_enabled: { status: 400, message: "The app that issued this token does not have token rotation turned on, so its tokens cannot be exchanged." },
   ratelimited: { status: 429, message: "The platform is rate limiting this app: wait and try again." },
-};
+} as const satisfies Record<string, { status: number; message: string }>;
 
-/** An OAuth or token call the platform answered with `ok: false`: its code, and the call as it went. */
+export type KnownPlatformErrorCode = keyof typeof PLATFORM_ERRORS;
+
+const isKnown = (code: string): code is KnownPlatformErrorCode => Object.hasOwn(PLATFORM_ERRORS, code);
+
+/** An OAuth or token call the platform answered with `ok: false`: its code, relayed as it came, and the call as it went. */
 export class PlatformError extends AppError {
   readonly platformCode: string;
   readonly result: PlatformCallResult;
 
   constructor(method: string, result: PlatformCallResult) {
     const code = typeof (result.body as { error?: unknown } | undefined)?.error === "string" ? (result.body as { error: string }).error : `http_${result.status}`;
-    const known = KNOWN[code];
-    const status = result.status === 429 ? 429 : known?.status ?? (result.status >= 500 ? 502 : 400);
+    const known = isKnown(code) ? PLATFORM_ERRORS[code] : undefined;
+    const status = result.status === 429 ? 429 : (known?.status ?? (result.status >= 500 ? 502 : 400));
     const message = known?.message ?? `The platform answered ${method} with ${code}.`;
     const headers: Record<string, string> = result.retryAfterS !== undefined ? { "retry-after": String(result.retryAfterS) } : {};
-    super(code, status, message, headers);
+    super({ relayed: code, status }, { message, headers });
     this.name = "PlatformError";
     this.platformCode = code;
     this.result = result;
   }
 }
 
-export function isPlatformError(error: unknown): error is PlatformError {
-  return error instanceof PlatformError;
+/** A platform error the console relays, with this code when one is given. */
+export function isPlatformError(error: unknown, code?: KnownPlatformErrorCode): error is PlatformError {
+  return error instanceof PlatformError && (code === undefined || error.platformCode === code);
 }
 
 /**

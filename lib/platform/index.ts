@@ -1,4 +1,5 @@
 export {
+  assertValidMethodName,
   callMethod,
   isLoopbackUrl,
   isValidMethodName,
@@ -14,7 +15,7 @@ export {
 export { encodeCursorParam, readNextCursor } from "./cursor";
 export { isCredentialKey, methodParams } from "./credential-params";
 export { maskToken, maskWebhookUrl } from "./mask";
-export { PlatformError, isPlatformError, throwIfRateLimited } from "./errors";
+export { PLATFORM_ERRORS, PlatformError, isPlatformError, throwIfRateLimited, type KnownPlatformErrorCode } from "./errors";
 export {
   exchangeAuthorizationCode,
   exchangeLongLivedToken,

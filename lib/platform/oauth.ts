@@ -76,7 +76,7 @@ function issued(fields: { access_token?: string; refresh_token?: string; expires
 export function reshapeTokenGrant(body: unknown): TokenGrant {
   // A surprising answer is the platform's fault, not the request's: a 502 that says so, never a 422.
   const parsed = GrantSchema.safeParse(body);
-  if (!parsed.success) throw new AppError("upstream_bad_answer", 502, "The platform's token answer did not have the expected shape.");
+  if (!parsed.success) throw new AppError("upstream_bad_answer", { message: "The platform's token answer did not have the expected shape." });
   const g = parsed.data;
   const top = issued(g);
   // The top-level token is the bot's unless token_type says user (a refreshed or exchanged user token).

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { isCredentialKey, isValidMethodName, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { assertValidMethodName, isCredentialKey, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
 import { callAsInstallation } from "./installation-actions";
 import { InstallationIdSchema, TokenKindSchema } from "./route-schemas";
 
@@ -22,14 +22,14 @@ async function readBody(request: Request): Promise<{ form: Record<string, string
     try {
       data = JSON.parse(text);
     } catch {
-      throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
+      throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
     }
-    if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", 400, "The JSON body must be an object of parameters.");
+    if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
     return { json: Object.fromEntries(Object.entries(data).filter(([key, v]) => v !== undefined && !isCredentialKey(key))) };
   }
   if (!text.trim()) return { form: {} };
   if (type.includes("application/x-www-form-urlencoded") || type === "") return { form: methodParams(new URLSearchParams(text)) };
-  throw new AppError("unsupported_media_type", 415, "Send parameters as application/x-www-form-urlencoded or application/json.");
+  throw new AppError("unsupported_media_type");
 }
 
 /** A wire record's body beyond this is cut in the header: headers are not the place for large bodies. */
@@ -66,7 +66,7 @@ function isForwardedHeader(name: string, value: string): boolean {
  * time, whether a refresh happened, and the masked request that went out.
  */
 export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
-  if (!isValidMethodName(method)) throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
+  assertValidMethodName(method);
   const url = new URL(request.url);
   const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
@@ -89,7 +89,7 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).
   if (result.status === 429 && !isJson) throwIfRateLimited(method, result);
-  if (!isJson) throw new AppError("upstream_bad_answer", 502, `The platform answered ${method} with HTTP ${result.status} and no JSON.`);
+  if (!isJson) throw new AppError("upstream_bad_answer", { message: `The platform answered ${method} with HTTP ${result.status} and no JSON.` });
 
   const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
   const forwarded: string[] = [];

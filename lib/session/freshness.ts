@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/http/app-error";
+import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import {
   callMethod,
@@ -11,7 +11,7 @@ import {
   type ParamValue,
   type PlatformCallResult,
 } from "@/lib/platform";
-import { storedTokenFrom, type InstallationRecord, type StoredToken } from "./installation-record";
+import { requireToken, storedTokenFrom, type InstallationRecord, type StoredToken } from "./installation-record";
 import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
 import type { SessionRuntime } from "./runtime";
 import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "./timeline";
@@ -28,7 +28,7 @@ const RECOVERY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
 /** Whether a failed refresh may have taken effect upstream: no answer, or the platform failing mid-way. */
 function isUnknownOutcome(error: unknown): boolean {
   if (isPlatformError(error)) return error.result.status >= 500;
-  return error instanceof AppError && (error.code === "upstream_timeout" || error.code === "upstream_unreachable");
+  return isConsoleError(error, "upstream_timeout") || isConsoleError(error, "upstream_unreachable");
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,12 +55,10 @@ async function recoverLostRefresh<T>(attempt: (timeoutMs: number) => Promise<T>,
 }
 
 function refreshStillUnanswered(timeoutMs: number): AppError {
-  return new AppError(
-    "upstream_timeout",
-    504,
-    `The platform did not answer the token refresh within ${timeoutMs} ms. The console keeps asking in the background (the platform answers a repeated refresh with the same new tokens for a short while): try again in a few seconds.`,
-    { "Retry-After": "5" },
-  );
+  return new AppError("upstream_timeout", {
+    message: `The platform did not answer the token refresh within ${timeoutMs} ms. The console keeps asking in the background (the platform answers a repeated refresh with the same new tokens for a short while): try again in a few seconds.`,
+    headers: { "Retry-After": "5" },
+  });
 }
 
 /** A rotating token that expires within the window is refreshed before it is used. */
@@ -74,11 +72,9 @@ export type RefreshOutcome =
   | { outcome: "needs_reinstall"; installation: InstallationRecord; error: AppError };
 
 export function needsReinstallError(installation: InstallationRecord): AppError {
-  return new AppError(
-    "needs_reinstall",
-    409,
-    `The installation in ${installation.team.name || installation.team.id} needs to be installed again: ${reinstallReason(installation.problem, Boolean(installation.uninstalledAt))}. Use "Reinstall".`,
-  );
+  return new AppError("needs_reinstall", {
+    message: `The installation in ${installation.team.name || installation.team.id} needs to be installed again: ${reinstallReason(installation.problem, Boolean(installation.uninstalledAt))}. Use "Reinstall".`,
+  });
 }
 
 /** Why and by what a refresh happens, for the installation's timeline. */
@@ -104,7 +100,7 @@ function failureCode(error: unknown): string {
  */
 export function withFailedRefresh(installation: InstallationRecord, kind: TokenKind, error: unknown, by: string, nowMs: number): InstallationRecord {
   const refreshToken = installation[kind]?.refreshToken;
-  if (!refreshToken || (error instanceof AppError && error.code === "refresh_coordination_unavailable")) return installation;
+  if (!refreshToken || isConsoleError(error, "refresh_coordination_unavailable")) return installation;
   return {
     ...installation,
     timeline: prependEntry(installation.timeline, { at: nowMs, type: "refresh_failed", token: kind, masked: maskToken(refreshToken), error: failureCode(error), reinstall: false, by: timelineCause(by) }),
@@ -127,13 +123,13 @@ export function withNoticedExpiry(installation: InstallationRecord, kind: TokenK
 export async function refreshInstallationToken(installation: InstallationRecord, kind: TokenKind, runtime: SessionRuntime, cause: RefreshCause = REQUESTED): Promise<RefreshOutcome> {
   const token = installation[kind];
   if (!token?.refreshToken) {
-    throw new AppError("not_rotating", 400, `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.`);
+    throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
   }
   const refreshToken = token.refreshToken;
   const attempt = async (timeoutMs: number): Promise<StoredToken> => {
     const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
     const issued = grant[kind] ?? grant.bot ?? grant.user;
-    if (!issued) throw new AppError("upstream_bad_answer", 502, "The platform's refresh answer carried no access token.");
+    if (!issued) throw new AppError("upstream_bad_answer", { message: "The platform's refresh answer carried no access token." });
     logger.info({ installation: installation.id, kind }, "token refreshed");
     return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
   };
@@ -263,12 +259,6 @@ export interface FreshCallResult {
   refreshed: boolean;
 }
 
-function requireToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
-  const token = installation[kind];
-  if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
-  return token;
-}
-
 /**
  * Calls a method with an installation's token, keeping it fresh: refreshed first when it expires within
  * the window, and refreshed and retried once when the platform still answers token_expired. Returns the
@@ -296,7 +286,7 @@ export async function callWithFreshToken(
   };
   /** A refresh failure that fails this call goes into the timeline (a refusal for good already did). */
   const recordFailure = async (error: unknown): Promise<never> => {
-    if (!(error instanceof AppError && error.code === "needs_reinstall")) {
+    if (!isConsoleError(error, "needs_reinstall")) {
       const recorded = withFailedRefresh(current, kind, error, by, runtime.now());
       if (recorded !== current) await onChange((current = recorded)).catch(() => {});
     }
@@ -326,7 +316,7 @@ export async function callWithFreshToken(
       // An early refresh that failed for a passing reason (rate limit, timeout, Redis) must not fail a call
       // whose token still works: use it, and let token_expired trigger the refresh again if it comes to that.
       // A refusal that means reinstalling, or a token already expired, still fails the call.
-      const definitive = error instanceof AppError && error.code === "needs_reinstall";
+      const definitive = isConsoleError(error, "needs_reinstall");
       if (definitive || expired) await recordFailure(error);
       logger.warn(
         { installation: current.id, kind, err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },

@@ -15,7 +15,7 @@ export {
   type InstallationActionAnswer,
 } from "./installation-actions";
 export { beginInstall, completeInstall, type InstallOutcome, type InstallProblem, type InstallRequest } from "./install";
-export { toInstallationView, INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./installation-record";
+export { requireLongLivedToken, requireToken, toInstallationView, INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./installation-record";
 export {
   APP_KEYS,
   installationName,

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { AppError, isAppError } from "@/lib/http/app-error";
+import { AppError, isAppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { callMethod, exchangeAuthorizationCode, isPlatformError, maskToken, type TokenGrant } from "@/lib/platform";
 import { lookupAppName } from "./app-name";
@@ -83,7 +83,7 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
       redirectUri: getConfig().redirectUri,
       timeoutMs: runtime.timeoutMs,
     });
-    if (!grant.team) throw new AppError("upstream_bad_answer", 502, "The platform's answer named no team.");
+    if (!grant.team) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
     const previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, check.appKey));
     // Which workspace was picked is only known now. A full session keeps only a reinstall of what it holds;
     // anything else would live on upstream with nobody holding its tokens, so it is revoked at once.
@@ -113,8 +113,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     logger.info({ installation: installation.id, team: installation.team.id }, "installed");
     return { ok: true, installation: toInstallationView(installation) };
   } catch (error) {
-    if (isPlatformError(error) && error.platformCode === "invalid_code") return { ok: false, problem: "code_rejected" };
-    if (isAppError(error) && error.code === "too_many_installations") return { ok: false, problem: "too_many_installations", detail: error.message };
+    if (isPlatformError(error, "invalid_code")) return { ok: false, problem: "code_rejected" };
+    if (isConsoleError(error, "too_many_installations")) return { ok: false, problem: "too_many_installations", detail: error.message };
     if (isAppError(error)) return { ok: false, problem: "exchange_failed", detail: error.message };
     throw error;
   }

@@ -13,7 +13,15 @@ import {
 } from "@/lib/platform";
 import { lookupAppName } from "./app-name";
 import { callWithFreshToken, needsReinstallError, reconcileWithKeptRefreshes, refreshInstallationToken, withFailedRefresh, withNoticedExpiry } from "./freshness";
-import { installationFromGrant, installationIdFor, tokenFingerprint, toInstallationView, type InstallationRecord } from "./installation-record";
+import {
+  installationFromGrant,
+  installationIdFor,
+  requireLongLivedToken,
+  requireToken,
+  tokenFingerprint,
+  toInstallationView,
+  type InstallationRecord,
+} from "./installation-record";
 import type { AppKey, InstallationView } from "./installation-view";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime } from "./runtime";
@@ -182,8 +190,7 @@ export async function testSessionToken(installationId: string, kind: TokenKind, 
   const persist = persistIfChanged(installation);
   const runtime = getSessionRuntime();
   const { result, refreshed, installation: current } = await callWithFreshToken(installation, { tokenKind: kind, method: "auth.test", by }, runtime, persist);
-  const token = current[kind];
-  if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+  const token = requireToken(current, kind);
   const now = runtime.now();
   const error = result.ok ? undefined : answerError(result);
   const verdict = error ? verdictForError(error, { rotating: Boolean(token.refreshToken) }) : null;
@@ -235,8 +242,7 @@ export async function revokeSessionToken(
 ): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
   if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
-  const token = installation[kind];
-  if (!token) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
+  const token = requireToken(installation, kind);
   const runtime = getSessionRuntime();
   const result = await callMethod({ baseUrl: runtime.baseUrl, token: token.value, method: "auth.revoke", timeoutMs: runtime.timeoutMs });
   const now = runtime.now();
@@ -324,11 +330,9 @@ async function assertRoomForPastedToken(token: string, appKey: AppKey): Promise<
   const who = await callMethod({ baseUrl: runtime.baseUrl, token, method: "auth.test", timeoutMs: runtime.timeoutMs });
   const teamId = who.ok ? (who.body as { team_id?: unknown }).team_id : undefined;
   if (typeof teamId === "string" && held.some((i) => i.team.id === teamId && i.appKey === appKey)) return;
-  throw new AppError(
-    "too_many_installations",
-    409,
-    `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before exchanging a token of another workspace: the pasted token was not exchanged.`,
-  );
+  throw new AppError("too_many_installations", {
+    message: `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before exchanging a token of another workspace: the pasted token was not exchanged.`,
+  });
 }
 
 export type ExchangeRequest =
@@ -351,10 +355,7 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
     previous = await requireInstallation(request.installationId);
     if (previous.state === "needs_reinstall") throw needsReinstallError(previous);
     kind = request.tokenKind;
-    const stored = previous[kind];
-    if (!stored) throw new AppError("no_token", 400, `This installation has no ${kind} token.`);
-    if (stored.refreshToken) throw new AppError("already_rotating", 400, `This ${kind} token already rotates: there is nothing to exchange.`);
-    token = stored.value;
+    token = requireLongLivedToken(previous, kind).value;
     appKey = previous.appKey;
   } else {
     token = request.pastedToken;
@@ -376,7 +377,7 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
   if (!previous && grant.team) {
     previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, appKey));
   }
-  if (!grant.team && !previous) throw new AppError("upstream_bad_answer", 502, "The platform's exchange answer named no team.");
+  if (!grant.team && !previous) throw new AppError("upstream_bad_answer", { message: "The platform's exchange answer named no team." });
   const appName = previous?.appName ? undefined : await lookupAppName(grant.appId ?? previous?.appId, runtime);
   const exchanged = installationFromGrant(grant, appKey, runtime.now(), previous, appName);
   const issued = exchanged[kind] ?? exchanged.bot ?? exchanged.user;

@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
 import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./installation-view";
 import { timelineSchema, type TimelineEntry } from "./timeline";
+import type { TokenKind } from "./token-kind";
 
 /**
  * An installation as the console keeps it, sealed in its own cookie (installation-store.ts): its tokens,
@@ -100,6 +102,22 @@ const ID_SAFE = /[^A-Za-z0-9]/g;
 /** One id per (team, app): installing the same app into the same team again replaces the record. */
 export function installationIdFor(teamId: string, appId: string | undefined, appKey: AppKey): string {
   return `${teamId.replace(ID_SAFE, "")}-${(appId ?? appKey).replace(ID_SAFE, "")}`.slice(0, 64);
+}
+
+/** The installation's token of this kind, or 400 no_token. */
+export function requireToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
+  const token = installation[kind];
+  if (!token) throw new AppError("no_token", { message: `This installation has no ${kind} token.` });
+  return token;
+}
+
+/** Its long-lived token of this kind, the one oauth.v2.exchange takes: 409 already_rotating for one that rotates. */
+export function requireLongLivedToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
+  const token = requireToken(installation, kind);
+  if (token.refreshToken) {
+    throw new AppError("already_rotating", { message: `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.` });
+  }
+  return token;
 }
 
 export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken {

@@ -74,7 +74,7 @@ const installationCookieSchema = z.union([packedSchema, installationSchema]) sat
 const cookieName = (id: string) => `${INSTALLATION_COOKIE_PREFIX}${id}`;
 
 function assertInstallationId(id: string) {
-  if (!INSTALLATION_ID.test(id)) throw new AppError("unknown_installation", 404, "No installation with this id in this session.");
+  if (!INSTALLATION_ID.test(id)) throw new AppError("unknown_installation");
 }
 
 /** The installations sealed in this request's cookies; unreadable ones are cleared and skipped. */
@@ -95,7 +95,7 @@ export async function findInstallation(id: string): Promise<InstallationRecord |
 export async function requireInstallation(id: string): Promise<InstallationRecord> {
   assertInstallationId(id);
   const installation = await findInstallation(id);
-  if (!installation) throw new AppError("unknown_installation", 404, "No installation with this id in this session.");
+  if (!installation) throw new AppError("unknown_installation");
   return installation;
 }
 
@@ -130,11 +130,9 @@ export async function saveInstallation(installation: InstallationRecord): Promis
   const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
   const isNew = !names.includes(cookieName(installation.id));
   if (isNew && names.length >= MAX_INSTALLATIONS) {
-    throw new AppError(
-      "too_many_installations",
-      409,
-      `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before adding another.`,
-    );
+    throw new AppError("too_many_installations", {
+      message: `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before adding another.`,
+    });
   }
   const budget = installationCookieBudget(names.length + (isNew ? 1 : 0));
   await writeSealedCookie(cookieName(installation.id), await packWithinBudget(installation, budget), INSTALLATION_MAX_AGE_S);

@@ -36,12 +36,10 @@ export interface RedisRefreshCoordinatorOptions {
 }
 
 function coordinationUnavailable(why: string): AppError {
-  return new AppError(
-    "refresh_coordination_unavailable",
-    503,
-    `refresh coordination unavailable: ${why}, so the token was not refreshed. The stored tokens are unchanged; try again shortly.`,
-    { "Retry-After": "5" },
-  );
+  return new AppError("refresh_coordination_unavailable", {
+    message: `refresh coordination unavailable: ${why}, so the token was not refreshed. The stored tokens are unchanged; try again shortly.`,
+    headers: { "Retry-After": "5" },
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -27,9 +27,7 @@ export interface SessionRuntime {
 export function credentialsFor(appKey: AppKey): ClientCredentials {
   const config = getConfig();
   if (appKey === "console") return { clientId: config.clientId, clientSecret: config.clientSecret };
-  if (config.upstream.kind !== "emulator") {
-    throw new AppError("unknown_app", 400, "The emulator's legacy app only exists when the upstream is the embedded emulator.");
-  }
+  if (config.upstream.kind !== "emulator") throw new AppError("unknown_app");
   const legacy = defaultAppCredentials(config.emulator.seed, "legacy");
   return { clientId: legacy.clientId, clientSecret: legacy.clientSecret };
 }

@@ -74,7 +74,7 @@ async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<Webhoo
 
 async function resolveWebhook(id: string): Promise<ResolvedWebhook> {
   const found = (await resolveAll()).find((w) => w.view.id === id);
-  if (!found) throw new AppError("unknown_webhook", 404, "No webhook with this id in this session: reload the list.");
+  if (!found) throw new AppError("unknown_webhook");
   return found;
 }
 
@@ -101,8 +101,8 @@ export async function sendWebhookMessage(webhookId: string, message: WebhookMess
     durationMs: outcome.kind === "answered" ? outcome.answer.durationMs : null,
   };
   await recordSendSafely(record);
-  if (outcome.kind === "refused") throw new AppError(outcome.status === 413 ? "payload_too_large" : "webhook_refused", outcome.status, outcome.reason);
-  if (outcome.kind === "failed") throw new AppError(outcome.status === 504 ? "webhook_timeout" : "webhook_unreachable", outcome.status, outcome.reason);
+  if (outcome.kind === "refused") throw new AppError(outcome.status === 413 ? "payload_too_large" : "webhook_refused", { message: outcome.reason });
+  if (outcome.kind === "failed") throw new AppError(outcome.status === 504 ? "webhook_timeout" : "webhook_unreachable", { message: outcome.reason });
   return { ...outcome.answer, record };
 }
 

@@ -53,14 +53,16 @@ async function writePastedWebhooks(hooks: PastedWebhook[]): Promise<void> {
  */
 export async function addPastedWebhook(url: string, label: string): Promise<PastedWebhook> {
   const check = checkWebhookUrl(url, webhookUrlPolicy());
-  if (!check.ok) throw new AppError("invalid_webhook_url", 400, check.reason);
+  if (!check.ok) throw new AppError("invalid_webhook_url", { message: check.reason });
   if (url.length > MAX_PASTED_URL_CHARS) {
-    throw new AppError("invalid_webhook_url", 400, `A pasted webhook URL may be at most ${MAX_PASTED_URL_CHARS} characters (the platform's are about 80), so that ${MAX_PASTED_WEBHOOKS} fit in the session.`);
+    throw new AppError("invalid_webhook_url", {
+      message: `A pasted webhook URL may be at most ${MAX_PASTED_URL_CHARS} characters (the platform's are about 80), so that ${MAX_PASTED_WEBHOOKS} fit in the session.`,
+    });
   }
   const hooks = await readPastedWebhooks();
   const existing = hooks.find((h) => h.url === url);
   if (existing) return existing;
-  const full = () => new AppError("too_many_webhooks", 409, `At most ${MAX_PASTED_WEBHOOKS} pasted webhooks fit in the session: remove one first.`);
+  const full = () => new AppError("too_many_webhooks", { message: `At most ${MAX_PASTED_WEBHOOKS} pasted webhooks fit in the session: remove one first.` });
   if (hooks.length >= MAX_PASTED_WEBHOOKS) throw full();
   const hook: PastedWebhook = {
     id: `wh_${randomBytes(9).toString("base64url")}`,

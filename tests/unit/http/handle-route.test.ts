@@ -105,7 +105,7 @@ describe("handleRoute", () => {
   it("applies cookies set by the handler, even to an error response and a redirect", async () => {
     const failing = handleRoute(async () => {
       (await getCookieJar()).set("a", "1", { maxAgeS: 60 });
-      throw new AppError("nope", 409, "No.");
+      throw new AppError("needs_reinstall", { message: "No." });
     });
     const response = await failing(new Request(`${ORIGIN}/`));
     expect(response.status).toBe(409);
@@ -121,8 +121,14 @@ describe("handleRoute", () => {
 });
 
 describe("toErrorResponse", () => {
-  it("answers an AppError with its status, code, message and headers", async () => {
-    const response = toErrorResponse(new AppError("ratelimited", 429, "Slow down.", { "retry-after": "3" }));
+  it("answers one of the console's codes with the status and message its table row gives", async () => {
+    const response = toErrorResponse(new AppError("unknown_installation"));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ ok: false, error: "unknown_installation", message: "No installation with this id in this session." });
+  });
+
+  it("answers a relayed upstream error with the upstream's code, its status, the message and headers", async () => {
+    const response = toErrorResponse(new AppError({ relayed: "ratelimited", status: 429 }, { message: "Slow down.", headers: { "retry-after": "3" } }));
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("3");
     expect(await response.json()).toEqual({ ok: false, error: "ratelimited", message: "Slow down." });

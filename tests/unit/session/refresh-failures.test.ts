@@ -39,7 +39,7 @@ class LookupFailsCoordinator implements RefreshCoordinator {
   }
   async lookup<T>(): Promise<T | undefined> {
     this.lookups++;
-    throw new AppError("refresh_coordination_unavailable", 503, "refresh coordination unavailable: the store stopped answering.");
+    throw new AppError("refresh_coordination_unavailable", { message: "refresh coordination unavailable: the store stopped answering." });
   }
 }
 

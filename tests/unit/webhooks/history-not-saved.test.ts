@@ -11,7 +11,7 @@ vi.mock(import("@/lib/session/sealed-cookie"), async (importOriginal) => {
   return {
     ...original,
     writeSealedCookie: async (name: string, value: unknown, maxAgeS: number) => {
-      if (name === "sb_webhook_history") throw new AppError("cookie_too_large", 507, "This data does not fit in one browser cookie.");
+      if (name === "sb_webhook_history") throw new AppError("cookie_too_large");
       return original.writeSealedCookie(name, value, maxAgeS);
     },
   };

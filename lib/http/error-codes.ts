@@ -1,0 +1,96 @@
+/**
+ * Every error code the console answers with of its own, each with its one HTTP status and the message a
+ * person can act on; a throw site may say more than that message (`new AppError("payload_too_large",
+ * { message: … })`), never change the status. The README's "Error codes" table lists the same rows
+ * (tests/unit/http/error-codes.test.ts keeps them alike). Errors the console only relays keep their
+ * upstream's code and are not here: the platform's (lib/platform/errors.ts) and the emulator admin surface's.
+ */
+export const CONSOLE_ERRORS = {
+  // Any route (lib/http)
+  invalid_request: { status: 422, message: "The request is not valid." },
+  invalid_json: { status: 400, message: "The request body must be JSON." },
+  unsupported_media_type: { status: 415, message: "Send parameters as application/x-www-form-urlencoded or application/json." },
+  payload_too_large: { status: 413, message: "The request body is larger than this route accepts." },
+  request_aborted: { status: 499, message: "The request was cancelled." },
+  navigation_refused: {
+    status: 403,
+    message: "The console's API does not act on links opened in the browser (from a mail, a chat or a bookmark): use the console's pages.",
+  },
+  forbidden_origin: { status: 403, message: "Cross-site requests are not allowed on this route." },
+  missing_origin: { status: 403, message: "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it)." },
+  internal_error: { status: 500, message: "Something went wrong on the server. Try again." },
+
+  // Calls to the platform (lib/platform)
+  invalid_method: { status: 400, message: "A method name may only contain letters, digits and dots." },
+  upstream_timeout: { status: 504, message: "The platform did not answer in time." },
+  upstream_unreachable: { status: 502, message: "The platform could not be reached." },
+  upstream_bad_answer: { status: 502, message: "The platform's answer did not have the expected shape." },
+
+  // Installations and their tokens (lib/session)
+  unknown_installation: { status: 404, message: "No installation with this id in this session." },
+  no_token: { status: 400, message: "This installation has no token of this kind." },
+  not_rotating: { status: 400, message: "This token is long-lived: exchange it first to get a refresh token." },
+  already_rotating: { status: 409, message: "This token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once." },
+  needs_reinstall: { status: 409, message: 'This installation needs to be installed again: use "Reinstall".' },
+  too_many_installations: { status: 409, message: "This browser session already holds as many installations as its cookies can carry: forget one first." },
+  unknown_app: { status: 400, message: "The emulator's legacy app only exists when the upstream is the embedded emulator." },
+  refresh_coordination_unavailable: {
+    status: 503,
+    message: "Refresh coordination is unavailable, so the token was not refreshed. The stored tokens are unchanged; try again shortly.",
+  },
+  cookie_too_large: { status: 507, message: "This data does not fit in one browser cookie." },
+
+  // The Events API request URL and the live feed (lib/events)
+  invalid_signature: { status: 401, message: "The request's signature is missing, stale or does not match." },
+  request_timeout: { status: 408, message: "The request body did not arrive in time." },
+  body_aborted: { status: 400, message: "The request body ended before it was complete." },
+  invalid_payload: { status: 400, message: "The body is not an Events API JSON envelope." },
+  too_many_streams: { status: 429, message: "The server holds as many live event feeds as it can: try again shortly." },
+
+  // The embedded emulator's admin surface, as the console uses it (lib/events/emulator-admin.ts, lib/app-config)
+  not_emulator: { status: 404, message: "The console is connected to the real platform: the emulator's admin surface is not available." },
+  emulator_unreachable: { status: 502, message: "The emulator's admin surface did not answer." },
+  emulator_error: { status: 502, message: "The emulator did not issue a configuration token." },
+  no_app_id: { status: 409, message: "This installation does not record its app id: reinstall it." },
+  request_url_not_verified: {
+    status: 409,
+    message: "The emulator sends events only to a verified request URL, and this app's request URL did not answer its url_verification challenge.",
+  },
+
+  // App settings (lib/app-config)
+  config_token_required: {
+    status: 409,
+    message:
+      'Against the platform, app settings are read and changed with an app configuration token: generate one on your Your Apps page (api.slack.com/apps, "Your App Configuration Tokens", Generate Token) for the workspace the app belongs to, and paste both the token and its refresh token.',
+  },
+  config_token_refused: {
+    status: 409,
+    message: "The platform refused the app configuration token. Paste a new app configuration token (generate one on your Your Apps page).",
+  },
+  config_token_unreadable: {
+    status: 400,
+    message:
+      "The app configuration token kept in this browser could not be read (its cookie was changed, or sealed with a password this server no longer has), so it was removed: paste a configuration token again.",
+  },
+  invalid_config_token: { status: 400, message: "The token and the refresh token are the same string: paste each in its own field." },
+  app_not_found: { status: 404, message: "No such app." },
+  invalid_manifest: { status: 400, message: "The platform refused the manifest, so nothing changed." },
+  no_scopes: { status: 400, message: "An app needs at least one bot or user scope." },
+  no_request_url: { status: 409, message: "This app has no event request URL to verify." },
+  verify_not_available: {
+    status: 409,
+    message:
+      "The platform's App Manifest API cannot send a request URL a new challenge: use Retry beside the Request URL on the app's Event Subscriptions page.",
+  },
+  platform_error: { status: 502, message: "The platform answered with an error." },
+
+  // Incoming webhooks (lib/webhooks)
+  unknown_webhook: { status: 404, message: "No webhook with this id in this session: reload the list." },
+  invalid_webhook_url: { status: 400, message: "This is not a webhook URL the proxy may post to." },
+  too_many_webhooks: { status: 409, message: "The session holds as many pasted webhooks as fit: remove one first." },
+  webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
+  webhook_timeout: { status: 504, message: "The webhook did not answer in time." },
+  webhook_unreachable: { status: 502, message: "The webhook host could not be reached." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ConsoleErrorCode = keyof typeof CONSOLE_ERRORS;
