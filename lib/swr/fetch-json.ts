@@ -1,16 +1,11 @@
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
-
-/** The console's error body, as lib/http answers it. */
-export interface ConsoleErrorBody {
-  ok: false;
-  error: string;
-  message: string;
-}
+import type { ErrorBody } from "@/lib/http/error-response";
 
 /** An error answer from a console route, with what the person needs to act on it. */
 export class ConsoleRequestError extends Error {
   constructor(
     readonly status: number,
+    /** One of the console's codes (lib/http/error-codes.ts), or an upstream's it relayed. */
     readonly code: string,
     message: string,
   ) {
@@ -30,7 +25,7 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
     body = null;
   }
   if (!response.ok) {
-    const error = body as Partial<ConsoleErrorBody> | null;
+    const error = body as Partial<ErrorBody> | null;
     throw new ConsoleRequestError(response.status, error?.error ?? "http_error", error?.message ?? `The console answered HTTP ${response.status}.`);
   }
   return body as T;
