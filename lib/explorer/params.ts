@@ -5,6 +5,7 @@
  */
 
 import { isCredentialKey } from "@/lib/platform/credential-params";
+import { isValidMethodName } from "@/lib/platform/method-name";
 import type { ArgumentType, BodyEncoding, HttpVerb, TokenKind } from "./catalog/types";
 
 export type { BodyEncoding, HttpVerb, TokenKind };
@@ -29,7 +30,6 @@ export interface ExplorerRequest {
   extra: ParamPair[];
 }
 
-export const METHOD_NAME = /^[A-Za-z0-9.]+$/;
 
 /** Query keys of /api/call itself, which a free parameter must not shadow. */
 const RESERVED_KEYS = new Set(["installation", "token"]);
@@ -37,9 +37,8 @@ const RESERVED_KEYS = new Set(["installation", "token"]);
 // Credentials never enter the URL, the history or a request from the page.
 export { isCredentialKey };
 
-export function isValidMethod(method: string): boolean {
-  return METHOD_NAME.test(method);
-}
+/** The platform's rule for a method's name (lib/platform/method-name.ts), checked before anything is sent. */
+export const isValidMethod = isValidMethodName;
 
 export const EMPTY_REQUEST: ExplorerRequest = {
   method: "users.list",

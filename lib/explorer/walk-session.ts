@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError, getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
-import { isValidMethodName } from "@/lib/platform";
+import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
+import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation, getSessionInstallations, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
@@ -25,7 +25,7 @@ export async function settleTokenForWalk(installationId: string, kind: TokenKind
  * away (Cancel, a closed tab) aborts `signal` and so the walk.
  */
 export async function streamSessionWalk(method: string, query: FetchAllQuery, signal: AbortSignal): Promise<Response> {
-  if (!isValidMethodName(method)) throw new AppError("invalid_method", 400, "A method name may only contain letters, digits and dots.");
+  assertValidMethodName(method);
   // Pages after the first are fetched while the body streams, outside the route's async context: they
   // read the installation from this request's cookies all the same.
   const jar = await getCookieJar();

@@ -13,9 +13,6 @@ export interface RelayedCode {
   status: number;
 }
 
-/** `new AppError(code, status, message)`, the form before the table: the status can only be the code's own. */
-type PositionalArguments = { [C in ConsoleErrorCode]: [code: C, status: (typeof CONSOLE_ERRORS)[C]["status"], message: string] }[ConsoleErrorCode];
-
 /**
  * The console's one error type: a machine-readable code, the HTTP status it answers with, and a message a
  * person can act on. Messages never carry a token, a client secret or a webhook URL. Made from one of the
@@ -31,10 +28,7 @@ export class AppError extends Error {
 
   constructor(code: ConsoleErrorCode, details?: ErrorDetails);
   constructor(relayed: RelayedCode, details: ErrorDetails & { message: string });
-  /** lib/explorer/walk-session.ts still throws this way (issue 17); the types hold its status to the table's. */
-  constructor(...positional: PositionalArguments);
-  constructor(code: ConsoleErrorCode | RelayedCode, details: ErrorDetails | number = {}, positionalMessage?: string) {
-    const given: ErrorDetails = typeof details === "number" ? { message: positionalMessage } : details;
+  constructor(code: ConsoleErrorCode | RelayedCode, given: ErrorDetails = {}) {
     const row = typeof code === "string" ? CONSOLE_ERRORS[code] : { status: code.status, message: "" };
     super(given.message ?? row.message);
     this.name = "AppError";

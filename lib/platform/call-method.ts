@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/http/app-error";
 import { maskToken } from "./mask";
+import { isValidMethodName } from "./method-name";
 
 export type HttpMethod = "GET" | "POST";
 
@@ -61,15 +62,10 @@ export interface CallMethodOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-const METHOD_NAME = /^[A-Za-z0-9.]+$/;
 /** Parameters holding tokens: shown masked in the wire record. */
 const TOKEN_PARAMS = new Set(["token", "refresh_token"]);
 /** Parameters holding other secrets: not shown at all. */
 const HIDDEN_PARAMS = new Set(["client_secret", "code"]);
-
-export function isValidMethodName(name: string): boolean {
-  return METHOD_NAME.test(name);
-}
 
 /** Refuses a name the platform could not have as a method's (400 invalid_method) before anything is sent. */
 export function assertValidMethodName(name: string): void {

@@ -2,7 +2,6 @@ export {
   assertValidMethodName,
   callMethod,
   isLoopbackUrl,
-  isValidMethodName,
   platformErrorCode,
   DEFAULT_TIMEOUT_MS,
   type CallMethodOptions,
@@ -26,3 +25,4 @@ export {
   type OAuthCallOptions,
   type TokenGrant,
 } from "./oauth";
+export { isValidMethodName } from "./method-name";
