@@ -23,11 +23,13 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               </Link>
             </li>
             <li>
+              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
               <a className="text-emerald-700 underline" href="/emulator/admin/apps">
                 Apps
               </a>
             </li>
             <li>
+              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
               <a className="text-emerald-700 underline" href="/emulator/admin/state">
                 State
               </a>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
+# npm test: lint and formatting (ESLint, Prettier, no import cycles), the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
 # suite once in quick mode (figures printed, not judged), so a change that breaks a benchmark fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,8 @@ if ! command -v "$REDIS_SERVER" >/dev/null 2>&1; then
 fi
 
 export NEXT_TELEMETRY_DISABLED=1
+# Lint and import cycles first: they take seconds and say the most about a change that fails them.
+npm run -s lint
 npx vitest run
 npx playwright test
 # Reuses the production build the browser tests made.
