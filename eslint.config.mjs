@@ -10,7 +10,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "lib/explorer/catalog/methods.generated.ts"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".next-*/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "lib/explorer/catalog/methods.generated.ts",
+    ],
   },
   ...tseslint.configs.recommended,
   {

@@ -9,8 +9,7 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3100);
 const origin = `http://localhost:${port}`;
 const distDir = `.next-e2e-${port}`;
-const serve =
-  process.env.E2E_DEV === "1" ? `npx next dev -p ${port}` : `npx next build && npx next start -p ${port}`;
+const serve = process.env.E2E_DEV === "1" ? `npx next dev -p ${port}` : `npx next build && npx next start -p ${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -50,9 +50,15 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
         </caption>
         <thead className="text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Feature</th>
-            <th scope="col" className="px-2 py-2 font-medium">Needs</th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">Granted</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Feature
+            </th>
+            <th scope="col" className="px-2 py-2 font-medium">
+              Needs
+            </th>
+            <th scope="col" className="px-4 py-2 text-right font-medium">
+              Granted
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

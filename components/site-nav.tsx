@@ -35,7 +35,11 @@ export function SiteNav() {
                 <Link
                   href={link.href}
                   aria-current={current ? "page" : undefined}
-                  className={current ? "font-medium text-[#ffffff] underline decoration-[#34d399] decoration-2 underline-offset-[6px]" : "text-[#cbd5e1] hover:text-[#ffffff]"}
+                  className={
+                    current
+                      ? "font-medium text-[#ffffff] underline decoration-[#34d399] decoration-2 underline-offset-[6px]"
+                      : "text-[#cbd5e1] hover:text-[#ffffff]"
+                  }
                 >
                   {link.label}
                 </Link>

@@ -39,8 +39,7 @@ const optionalRedisUrl = z.preprocess(
     .refine((u) => /^rediss?:$/.test(schemeOf(u) ?? ""), "must use redis:// or rediss://, for example redis://localhost:6379")
     .optional(),
 );
-const intWithDefault = (fallback: number, min: number, max: number) =>
-  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+const intWithDefault = (fallback: number, min: number, max: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 const boolWithDefault = (fallback: boolean) =>
   z.preprocess(
     emptyAsUnset,
@@ -92,9 +91,7 @@ const EnvSchema = z.object({
   EMULATOR_RATE_LIMITS: boolWithDefault(false),
 });
 
-export type Upstream =
-  | { kind: "emulator"; baseUrl: string }
-  | { kind: "platform"; baseUrl: string };
+export type Upstream = { kind: "emulator"; baseUrl: string } | { kind: "platform"; baseUrl: string };
 
 export interface Config {
   env: "development" | "production" | "test";

@@ -25,7 +25,13 @@ const int = (min: number, max: number) => z.preprocess(emptyAsUnset, z.coerce.nu
 const Settings = z.object({
   port: int(0, 65535),
   host: z.preprocess(emptyAsUnset, z.string().optional()),
-  basePath: z.preprocess(emptyAsUnset, z.string().regex(/^\/[^?#]*$/, "must start with /").optional()),
+  basePath: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^\/[^?#]*$/, "must start with /")
+      .optional(),
+  ),
   users: int(1, 1_000_000),
   workspaces: int(1, 1_000),
   seed: z.preprocess(emptyAsUnset, z.string().optional()),
@@ -68,7 +74,12 @@ function main(): Promise<void> {
     refreshGraceSeconds: values["refresh-grace"] ?? env.EMULATOR_REFRESH_GRACE_S,
     cursorTtlSeconds: values["cursor-ttl"] ?? env.EMULATOR_CURSOR_TTL_S,
     rateLimits: values["rate-limits"] ? "1" : env.EMULATOR_RATE_LIMITS,
-    redirectUrls: values["redirect-url"] ?? (env.EMULATOR_REDIRECT_URLS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    redirectUrls:
+      values["redirect-url"] ??
+      (env.EMULATOR_REDIRECT_URLS ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
     eventsRequestUrl: values["events-url"] ?? env.EMULATOR_EVENTS_URL,
   });
   if (!parsed.success) {

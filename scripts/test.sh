@@ -34,8 +34,9 @@ if ! command -v "$REDIS_SERVER" >/dev/null 2>&1; then
 fi
 
 export NEXT_TELEMETRY_DISABLED=1
-# Lint and import cycles first: they take seconds and say the most about a change that fails them.
+# Lint, import cycles and formatting first: they take seconds and say the most about a change that fails them.
 npm run -s lint
+npm run -s format:check
 npx vitest run
 npx playwright test
 # Reuses the production build the browser tests made.

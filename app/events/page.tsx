@@ -20,8 +20,7 @@ export default async function EventsPage() {
       <header>
         <h1 className="text-xl font-semibold tracking-tight">Events API</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Events the platform delivers to this console, live. Each request&apos;s signature is checked with the app&apos;s signing secret
-          before it is shown.{" "}
+          Events the platform delivers to this console, live. Each request&apos;s signature is checked with the app&apos;s signing secret before it is shown.{" "}
           {redisUrl
             ? "Server instances share what they receive through Redis, so this feed shows the events that reached any of them."
             : "This feed lives in the server process: with several instances, set REDIS_URL so that each shows the events all of them received."}

@@ -140,12 +140,22 @@ export const consoleEventViewersSuite: BenchSuite = {
     posted.sort((a, b) => a - b);
 
     const mb = (n: number) => `${(n / MB).toFixed(1)} MB`;
-    console.log(`  ${VIEWERS} viewers from ${sessions} sessions (${admitted} admitted, ${VIEWERS - admitted} refused); ${EVENTS} events of ${(EVENT_BYTES / MB).toFixed(2)} MB posted`);
-    console.log(`    server memory (RSS)   before ${mb(before)}   with viewers ${mb(withViewers)}   peak ${mb(peak)}   after the events ${mb(after)}   viewers gone ${mb(closed)}`);
+    console.log(
+      `  ${VIEWERS} viewers from ${sessions} sessions (${admitted} admitted, ${VIEWERS - admitted} refused); ${EVENTS} events of ${(EVENT_BYTES / MB).toFixed(2)} MB posted`,
+    );
+    console.log(
+      `    server memory (RSS)   before ${mb(before)}   with viewers ${mb(withViewers)}   peak ${mb(peak)}   after the events ${mb(after)}   viewers gone ${mb(closed)}`,
+    );
     console.log(`    growth                after − before ${mb(after - before)}   peak − before ${mb(peak - before)}  (goal < 100 MB)`);
     console.log(`    viewers dropped by the server for falling behind: ${dropped} of ${admitted}`);
     console.log(`    POST /api/events      p50 ${percentile(posted, 50).toFixed(1)} ms   max ${posted.at(-1)!.toFixed(1)} ms`);
-    console.log(`    GET /api/health       ${health.length} calls   p50 ${percentile(health, 50).toFixed(1)} ms   p99 ${percentile(health, 99).toFixed(1)} ms   max ${health.at(-1)!.toFixed(1)} ms  (goal < 100 ms)`);
-    console.log(`    slowest health answer by phase: ${Object.entries(worstHealth).map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(", ")}`);
+    console.log(
+      `    GET /api/health       ${health.length} calls   p50 ${percentile(health, 50).toFixed(1)} ms   p99 ${percentile(health, 99).toFixed(1)} ms   max ${health.at(-1)!.toFixed(1)} ms  (goal < 100 ms)`,
+    );
+    console.log(
+      `    slowest health answer by phase: ${Object.entries(worstHealth)
+        .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
+        .join(", ")}`,
+    );
   },
 };

@@ -61,8 +61,12 @@ export const consoleFetchAllSuite: BenchSuite = {
     const c = median(console_);
     const s = median(sdk);
     console.log(`  ${expected.toLocaleString("en-US")} members, pages of 200, median of ${ROUNDS} rounds (interleaved):`);
-    console.log(`    console /api/call/users.list/all   ${(c / 1000).toFixed(2)} s   (${Math.round(expected / (c / 1000)).toLocaleString("en-US")} members/s)   runs: ${console_.map((x) => (x / 1000).toFixed(2)).join(", ")}`);
-    console.log(`    @slack/web-api paginate()          ${(s / 1000).toFixed(2)} s   (${Math.round(expected / (s / 1000)).toLocaleString("en-US")} members/s)   runs: ${sdk.map((x) => (x / 1000).toFixed(2)).join(", ")}`);
+    console.log(
+      `    console /api/call/users.list/all   ${(c / 1000).toFixed(2)} s   (${Math.round(expected / (c / 1000)).toLocaleString("en-US")} members/s)   runs: ${console_.map((x) => (x / 1000).toFixed(2)).join(", ")}`,
+    );
+    console.log(
+      `    @slack/web-api paginate()          ${(s / 1000).toFixed(2)} s   (${Math.round(expected / (s / 1000)).toLocaleString("en-US")} members/s)   runs: ${sdk.map((x) => (x / 1000).toFixed(2)).join(", ")}`,
+    );
     console.log(`    ratio console / paginate()         ${(c / s).toFixed(2)}  (goal ≤ 1.2)`);
     await resetWorkspace(3000);
   },

@@ -52,7 +52,9 @@ export const consolePickerSuite: BenchSuite = {
       const { times, options } = (await page.evaluate(typeScript(QUERIES, ROUNDS))) as { times: number[]; options: number };
       times.sort((a, b) => a - b);
       console.log(`    ${times.length} keystrokes (${QUERIES.length} queries typed and erased, ${ROUNDS} rounds); the empty query lists ${options} methods`);
-      console.log(`    keystroke to frame  p50 ${percentile(times, 50).toFixed(2)} ms   p95 ${percentile(times, 95).toFixed(2)} ms   max ${times.at(-1)!.toFixed(2)} ms  (goal: p95 < 16 ms)`);
+      console.log(
+        `    keystroke to frame  p50 ${percentile(times, 50).toFixed(2)} ms   p95 ${percentile(times, 95).toFixed(2)} ms   max ${times.at(-1)!.toFixed(2)} ms  (goal: p95 < 16 ms)`,
+      );
     } finally {
       await browser.close();
     }

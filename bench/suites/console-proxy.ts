@@ -25,7 +25,8 @@ export const consoleProxySuite: BenchSuite = {
     const session = await installThroughConsole();
     const token = await directBotToken();
     const proxied = () =>
-      timed(`${ORIGIN}/api/call/users.list?${new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200" })}`,
+      timed(
+        `${ORIGIN}/api/call/users.list?${new URLSearchParams({ installation: session.installationId, token: "bot", limit: "200" })}`,
         consoleHeaders(session.cookie),
         "users.list through /api/call",
       );
@@ -49,7 +50,8 @@ export const consoleProxySuite: BenchSuite = {
     }
     through.sort((a, b) => a - b);
     straight.sort((a, b) => a - b);
-    const row = (label: string, s: number[]) => `    ${label.padEnd(22)} p50 ${percentile(s, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(s, 99).toFixed(2).padStart(7)} ms`;
+    const row = (label: string, s: number[]) =>
+      `    ${label.padEnd(22)} p50 ${percentile(s, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(s, 99).toFixed(2).padStart(7)} ms`;
     console.log(`  ${SAMPLES} sequential requests each, interleaved, first page of a 3,000-member workspace:`);
     console.log(row("through /api/call", through));
     console.log(row("directly at emulator", straight));

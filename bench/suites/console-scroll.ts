@@ -7,7 +7,17 @@
 import { chromium } from "playwright-core";
 import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";
-import { browserCookies, CHROMIUM_ARGS, CHROMIUM_PATH, installThroughConsole, ORIGIN, percentile, resetWorkspace, startConsole, stopConsole } from "./console-server";
+import {
+  browserCookies,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  installThroughConsole,
+  ORIGIN,
+  percentile,
+  resetWorkspace,
+  startConsole,
+  stopConsole,
+} from "./console-server";
 
 const MEMBERS = benchSetting("BENCH_SCROLL_USERS", 100_000, 2_000);
 const FRAMES = benchSetting("BENCH_SCROLL_FRAMES", 600, 60);
@@ -52,7 +62,9 @@ export const consoleScrollSuite: BenchSuite = {
       const frames = (await page.evaluate(scrollScript(FRAMES))) as number[];
       frames.sort((a, b) => a - b);
       console.log(`    table: ${rows}; ${FRAMES} frames, each scrolled one screenful (~30 rows) further`);
-      console.log(`    frame time  p50 ${percentile(frames, 50).toFixed(2)} ms   p95 ${percentile(frames, 95).toFixed(2)} ms   max ${frames.at(-1)!.toFixed(2)} ms  (goal: p95 < 16 ms)`);
+      console.log(
+        `    frame time  p50 ${percentile(frames, 50).toFixed(2)} ms   p95 ${percentile(frames, 95).toFixed(2)} ms   max ${frames.at(-1)!.toFixed(2)} ms  (goal: p95 < 16 ms)`,
+      );
     } finally {
       await browser.close();
       await resetWorkspace(3000);

@@ -250,7 +250,14 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** Chromium as the browser tests drive it (Debian's, at /usr/bin/chromium). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** The session's cookies for a browser context on the console's origin. */
 export function browserCookies(cookie: string) {

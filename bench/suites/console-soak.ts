@@ -122,7 +122,10 @@ async function act(session: Session, tally: Tally, action: Action): Promise<void
       break;
     }
     case "webhook":
-      response = await request(session, tally, "/api/webhooks/send", { method: "POST", json: { webhookId: `inst-${session.installationId}`, text: "soak test message" } });
+      response = await request(session, tally, "/api/webhooks/send", {
+        method: "POST",
+        json: { webhookId: `inst-${session.installationId}`, text: "soak test message" },
+      });
       break;
     case "mention":
       response = await request(session, tally, "/api/emulator/mention", { method: "POST", json: { installationId: session.installationId, text: "soak" } });
@@ -206,7 +209,9 @@ export const consoleSoakSuite: BenchSuite = {
       const batch = await Promise.all(workspaces.slice(i, i + 10).map((w) => installThroughConsole(w.id)));
       for (const s of batch) sessions.push({ jar: s.jar, installationId: s.installationId, forced: [] });
     }
-    console.log(`  ${sessions.length} sessions installed through the OAuth flow, each into its own workspace, in ${((performance.now() - installing) / 1000).toFixed(1)} s`);
+    console.log(
+      `  ${sessions.length} sessions installed through the OAuth flow, each into its own workspace, in ${((performance.now() - installing) / 1000).toFixed(1)} s`,
+    );
 
     const warmup: Tally = { latencies: [], byStatus: new Map(), errors: new Map() };
     await runMix(sessions, warmup, WARMUP_SECONDS);
@@ -249,7 +254,8 @@ export const consoleSoakSuite: BenchSuite = {
     }>(await fetch(`${ORIGIN}/emulator/admin/state`, { headers: { origin: ORIGIN } }), "emulator admin/state");
     // Refresh tokens issued per installation and kind: the install's, then one per refresh grant.
     const issued = new Map<string, number>();
-    for (const t of state.tokens) if (t.kind === "refresh") issued.set(`${t.installation_id} ${t.family}`, (issued.get(`${t.installation_id} ${t.family}`) ?? 0) + 1);
+    for (const t of state.tokens)
+      if (t.kind === "refresh") issued.set(`${t.installation_id} ${t.family}`, (issued.get(`${t.installation_id} ${t.family}`) ?? 0) + 1);
     const grantsPerKind = [...issued.values()].map((n) => n - 1);
     const histogram = new Map<number, number>();
     for (const g of grantsPerKind) histogram.set(g, (histogram.get(g) ?? 0) + 1);
@@ -259,15 +265,31 @@ export const consoleSoakSuite: BenchSuite = {
     const errors = [...tally.errors.values()].reduce((a, b) => a + b, 0);
     const warmupErrors = [...warmup.errors.values()].reduce((a, b) => a + b, 0);
     console.log(`  warm-up: ${WARMUP_SECONDS} s of the same mix first (${warmup.latencies.length} requests, ${warmupErrors} errors), then:`);
-    console.log(`  ${requests} requests in ${elapsedS.toFixed(1)} s: ${(requests / elapsedS).toFixed(1)} requests/s; clock moved 13 h at ${SECONDS / 2} s: ${clockMoved ? "yes" : "no"}`);
-    console.log(`    by status        ${[...tally.byStatus].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}`);
-    console.log(`    latency          p50 ${percentile(tally.latencies, 50).toFixed(1)} ms   p99 ${percentile(tally.latencies, 99).toFixed(1)} ms   max ${tally.latencies.at(-1)?.toFixed(1)} ms`);
-    console.log(`    errors           ${errors}${errors ? `: ${[...tally.errors].map(([e, n]) => `${n}× ${e}`).join("; ")}` : ""}  (goal: 0 but deliberate 429s)`);
+    console.log(
+      `  ${requests} requests in ${elapsedS.toFixed(1)} s: ${(requests / elapsedS).toFixed(1)} requests/s; clock moved 13 h at ${SECONDS / 2} s: ${clockMoved ? "yes" : "no"}`,
+    );
+    console.log(
+      `    by status        ${[...tally.byStatus]
+        .sort()
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ")}`,
+    );
+    console.log(
+      `    latency          p50 ${percentile(tally.latencies, 50).toFixed(1)} ms   p99 ${percentile(tally.latencies, 99).toFixed(1)} ms   max ${tally.latencies.at(-1)?.toFixed(1)} ms`,
+    );
+    console.log(
+      `    errors           ${errors}${errors ? `: ${[...tally.errors].map(([e, n]) => `${n}× ${e}`).join("; ")}` : ""}  (goal: 0 but deliberate 429s)`,
+    );
     console.log(`    events seen      ${events} by ${sessions.length} live viewers`);
     console.log(
-      `    refresh grants   ${state.installations.length} installations, ${grantsPerKind.length} token kinds: ${[...histogram].sort().map(([g, n]) => `${n} with ${g} grant${g === 1 ? "" : "s"}`).join(", ")}  (goal: every kind exactly 1)`,
+      `    refresh grants   ${state.installations.length} installations, ${grantsPerKind.length} token kinds: ${[...histogram]
+        .sort()
+        .map(([g, n]) => `${n} with ${g} grant${g === 1 ? "" : "s"}`)
+        .join(", ")}  (goal: every kind exactly 1)`,
     );
-    console.log(`    server memory    start ${(start / MB).toFixed(1)} MB   peak ${(peak / MB).toFixed(1)} MB   end ${(end / MB).toFixed(1)} MB   end/start ${(end / start).toFixed(2)}  (goal ≤ 1.10)`);
+    console.log(
+      `    server memory    start ${(start / MB).toFixed(1)} MB   peak ${(peak / MB).toFixed(1)} MB   end ${(end / MB).toFixed(1)} MB   end/start ${(end / start).toFixed(2)}  (goal ≤ 1.10)`,
+    );
     console.log(`    settling         ${settling.map(([s, b]) => `${s} s: ${(b / MB).toFixed(0)} MB`).join(", ")}`);
     await admin("reset", { users: MEMBERS, workspaces: 1 });
   },

@@ -137,7 +137,9 @@ export const emulatorUsersListSuite: BenchSuite = {
       const { pages, seconds } = await walk(server, token);
       const members = pages.reduce((n, p) => n + p.members, 0);
       const short = pages.filter((p, i) => p.members < PAGE && i < pages.length - 1).length;
-      console.log(`walk with limit=${PAGE}: ${members.toLocaleString("en")} members in ${pages.length} pages (${short} short pages before the end), ${seconds.toFixed(2)} s`);
+      console.log(
+        `walk with limit=${PAGE}: ${members.toLocaleString("en")} members in ${pages.length} pages (${short} short pages before the end), ${seconds.toFixed(2)} s`,
+      );
 
       // The deepest full page, so that both sides serialize the same number of members.
       const lastFull = [...pages].reverse().find((p) => p.members === PAGE) as PageInfo;

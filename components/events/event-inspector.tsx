@@ -98,7 +98,9 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
       <h2 id="mention-heading" className="text-sm font-semibold">
         Mention the app
       </h2>
-      <p className="mt-1 text-xs text-slate-500">A member of the emulated workspace mentions your bot in #general; the emulator delivers a signed app_mention here.</p>
+      <p className="mt-1 text-xs text-slate-500">
+        A member of the emulated workspace mentions your bot in #general; the emulator delivers a signed app_mention here.
+      </p>
       {targets.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">
           <a href="/oauth/install" className="font-medium text-emerald-700 underline">

@@ -5,7 +5,13 @@ import { nearestMethodNames, type CatalogMethod } from "@/lib/explorer/catalog";
 import type { TokenKind } from "@/lib/explorer/params";
 import type { InstallationView } from "@/lib/session/installation-view";
 
-const splitScopes = (value: unknown) => (typeof value === "string" ? value.split(",").map((s) => s.trim()).filter(Boolean) : []);
+const splitScopes = (value: unknown) =>
+  typeof value === "string"
+    ? value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /**
  * What an error answer means and what to do about it: `missing_scope` names the scope needed and the ones

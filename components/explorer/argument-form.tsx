@@ -87,7 +87,15 @@ function ArgumentField({ arg, value, onChange }: { arg: CatalogArgument; value: 
  * The method's arguments as typed fields, from the catalog: required ones first and marked, the rest under
  * "More arguments" (open when one of them has a value). Values live in the request's parameters.
  */
-export function ArgumentForm({ method, values, onChange }: { method: CatalogMethod; values: ReadonlyMap<string, string>; onChange(name: string, value: string): void }) {
+export function ArgumentForm({
+  method,
+  values,
+  onChange,
+}: {
+  method: CatalogMethod;
+  values: ReadonlyMap<string, string>;
+  onChange(name: string, value: string): void;
+}) {
   const args = formArguments(method);
   if (args.length === 0) return <p className="text-xs text-slate-500">{method.name} takes no arguments besides the token.</p>;
   const required = args.filter((a) => a.required);

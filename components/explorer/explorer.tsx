@@ -11,7 +11,16 @@ import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
 import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
-import { buildCall, callQuery, fromSearchParams, isValidMethod, methodParams, toSearchParams, withoutPagingFields, type ExplorerRequest } from "@/lib/explorer/params";
+import {
+  buildCall,
+  callQuery,
+  fromSearchParams,
+  isValidMethod,
+  methodParams,
+  toSearchParams,
+  withoutPagingFields,
+  type ExplorerRequest,
+} from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
@@ -51,7 +60,9 @@ function AnswerStatus({ result, reinstall }: { result: ApiCallResult; reinstall:
   return (
     <Panel title="Answer">
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Badge tone={ok ? "ok" : result.status === 429 ? "warn" : "error"}>{ok ? "ok: true" : `ok: false · ${typeof body.error === "string" ? body.error : `HTTP ${result.status}`}`}</Badge>
+        <Badge tone={ok ? "ok" : result.status === 429 ? "warn" : "error"}>
+          {ok ? "ok: true" : `ok: false · ${typeof body.error === "string" ? body.error : `HTTP ${result.status}`}`}
+        </Badge>
         {typeof body.warning === "string" && <Badge tone="warn">warning: {body.warning}</Badge>}
         <span className="text-slate-600">{formatBytes(result.bytes)}; the whole answer is in the JSON view below.</span>
         {!ok && typeof body.message === "string" && <p className="w-full text-slate-700">{body.message}</p>}
@@ -274,7 +285,11 @@ export function Explorer() {
   const sentInstallation = session.data?.installations.find((i) => i.id === sent?.installation);
   const sentCatalogMethod = catalog && sent ? findMethod(catalog, sent.method) : undefined;
   // The walk by hand is for paginated methods; any other answer gets a line of status instead.
-  const sentPaginated = sent ? (sentCatalogMethod ? isPaginated(sentCatalogMethod) : (emulated?.get(sent.method)?.paginated ?? pageCollection !== null)) : paginated;
+  const sentPaginated = sent
+    ? sentCatalogMethod
+      ? isPaginated(sentCatalogMethod)
+      : (emulated?.get(sent.method)?.paginated ?? pageCollection !== null)
+    : paginated;
 
   return (
     <div className="space-y-4">
@@ -338,8 +353,13 @@ export function Explorer() {
           {restored && (
             <p role="status" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
               Restored from history: <span className="font-mono">{restored.method}</span>
-              {restored.summary ? <> answered <span className="font-mono">{restored.summary}</span></> : null} at {new Date(restored.at).toLocaleTimeString()}.{" "}
-              {restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
+              {restored.summary ? (
+                <>
+                  {" "}
+                  answered <span className="font-mono">{restored.summary}</span>
+                </>
+              ) : null}{" "}
+              at {new Date(restored.at).toLocaleTimeString()}. {restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
             </p>
           )}
           {result && !showAll && sent && (

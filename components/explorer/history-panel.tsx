@@ -41,7 +41,9 @@ export function HistoryPanel({ entries, onPick, onClear }: { entries: HistoryEnt
                       {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
                       <span className="font-mono font-medium text-slate-900">{e.method}</span> <span className="font-mono text-slate-500">{params}</span>
                     </span>
-                    <span className={`block truncate font-mono ${e.ok ? "text-slate-600" : "text-rose-700"}`}>{e.summary ?? e.error ?? (e.ok ? "ok" : "error")}</span>
+                    <span className={`block truncate font-mono ${e.ok ? "text-slate-600" : "text-rose-700"}`}>
+                      {e.summary ?? e.error ?? (e.ok ? "ok" : "error")}
+                    </span>
                   </span>
                   <span className="font-mono tabular-nums text-slate-500">
                     {e.count !== undefined ? `${e.count} · ` : ""}

@@ -11,7 +11,11 @@ import { childCount, childSlice, kindOf, SLICE, STRING_PREVIEW, summarize } from
  */
 export function JsonViewer({ value, label = "response" }: { value: unknown; label?: string }) {
   return (
-    <div role="tree" aria-label="JSON response" className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 font-mono text-xs leading-5">
+    <div
+      role="tree"
+      aria-label="JSON response"
+      className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 font-mono text-xs leading-5"
+    >
       <JsonNode name={label} value={value} depth={0} initiallyOpen />
     </div>
   );
@@ -71,11 +75,7 @@ const JsonNode = memo(function JsonNode({
             <JsonNode key={childName} name={childName} value={child} depth={depth + 1} />
           ))}
           {shown < count && (
-            <button
-              type="button"
-              onClick={() => setShown((s) => s + SLICE)}
-              className="ml-4 mt-0.5 rounded px-1 text-emerald-700 hover:bg-emerald-50"
-            >
+            <button type="button" onClick={() => setShown((s) => s + SLICE)} className="ml-4 mt-0.5 rounded px-1 text-emerald-700 hover:bg-emerald-50">
               Show {Math.min(SLICE, count - shown).toLocaleString("en-US")} more of {(count - shown).toLocaleString("en-US")}
             </button>
           )}

@@ -4,7 +4,13 @@ import { scopeCheck, type CatalogMethod, type TokenKind } from "@/lib/explorer/c
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { Badge } from "@/components/ui/primitives";
 
-const TIERS: Record<string, string> = { "1": "Tier 1 · 1+/min", "2": "Tier 2 · 20+/min", "3": "Tier 3 · 50+/min", "4": "Tier 4 · 100+/min", special: "Special rate limit" };
+const TIERS: Record<string, string> = {
+  "1": "Tier 1 · 1+/min",
+  "2": "Tier 2 · 20+/min",
+  "3": "Tier 3 · 50+/min",
+  "4": "Tier 4 · 100+/min",
+  special: "Special rate limit",
+};
 
 export interface TokenScopes {
   kind: TokenKind;
@@ -46,16 +52,28 @@ export function MethodDetails({
             <>
               <span className="font-mono">{needed.join(needed.length > 1 ? " or " : "")}</span>
               {check && (
-                <span className={`ml-1 ${check.ok ? "text-emerald-700" : "text-amber-800"}`}>
-                  {check.ok ? "· this token has it" : "· this token lacks it"}
-                </span>
+                <span className={`ml-1 ${check.ok ? "text-emerald-700" : "text-amber-800"}`}>{check.ok ? "· this token has it" : "· this token lacks it"}</span>
               )}
               {!token.granted && <span className="ml-1 text-slate-500">· no {token.kind} token here</span>}
             </>
           )}
         </dd>
         <dt className="text-slate-500">pages</dt>
-        <dd>{method.pagination ? <span>cursor-paginated{method.pagination.list ? <> · <span className="font-mono">{method.pagination.list}</span></> : null}</span> : "no"}</dd>
+        <dd>
+          {method.pagination ? (
+            <span>
+              cursor-paginated
+              {method.pagination.list ? (
+                <>
+                  {" "}
+                  · <span className="font-mono">{method.pagination.list}</span>
+                </>
+              ) : null}
+            </span>
+          ) : (
+            "no"
+          )}
+        </dd>
         <dt className="text-slate-500">rate limit</dt>
         <dd>{method.rateTier !== undefined ? TIERS[String(method.rateTier)] : "not documented"}</dd>
         <dt className="text-slate-500">sends</dt>

@@ -132,7 +132,12 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
     setOpen(true);
     setQuery(fromQuery);
     // Opened on the whole catalog, the list starts at the method already chosen.
-    const start = fromQuery === null ? listFor(catalog, null).flatMap((g) => g.methods).findIndex((m) => m.name === value) : 0;
+    const start =
+      fromQuery === null
+        ? listFor(catalog, null)
+            .flatMap((g) => g.methods)
+            .findIndex((m) => m.name === value)
+        : 0;
     setActive(Math.max(0, start));
   };
 
@@ -230,60 +235,63 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         hidden={!open}
         className="absolute z-20 mt-1 grid w-[min(56rem,calc(100vw-2rem))] overflow-hidden rounded-md border border-slate-200 bg-white text-sm shadow-lg md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"
       >
-      <ul
-        id={listId}
-        ref={listRef}
-        role="listbox"
-        aria-label="Web API catalog"
-        className="max-h-80 overflow-y-auto py-1"
-        // One handler for every option (each option then renders again only when its highlight changes).
-        onMouseDown={(e) => e.preventDefault()}
-        onMouseMove={(e) => {
-          const at = optionIndexOf(e.target);
-          if (at !== null && at !== active) highlight(at);
-        }}
-        onClick={(e) => {
-          const at = optionIndexOf(e.target);
-          const method = at !== null ? flat[at] : undefined;
-          if (method) pick(method);
-        }}
-      >
-        {open && flat.length === 0 && (
-          <li role="presentation" className="px-3 py-2 text-slate-500">
-            No method in the catalog matches; the name is sent as typed.
-          </li>
+        <ul
+          id={listId}
+          ref={listRef}
+          role="listbox"
+          aria-label="Web API catalog"
+          className="max-h-80 overflow-y-auto py-1"
+          // One handler for every option (each option then renders again only when its highlight changes).
+          onMouseDown={(e) => e.preventDefault()}
+          onMouseMove={(e) => {
+            const at = optionIndexOf(e.target);
+            if (at !== null && at !== active) highlight(at);
+          }}
+          onClick={(e) => {
+            const at = optionIndexOf(e.target);
+            const method = at !== null ? flat[at] : undefined;
+            if (method) pick(method);
+          }}
+        >
+          {open && flat.length === 0 && (
+            <li role="presentation" className="px-3 py-2 text-slate-500">
+              No method in the catalog matches; the name is sent as typed.
+            </li>
+          )}
+          {open && flat.length > 0 && (
+            <li role="presentation" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+              <ul role="presentation">
+                {virtualizer.getVirtualItems().map((item) => {
+                  const row = rows[item.index]!;
+                  const style = { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` } as const;
+                  return row.kind === "family" ? (
+                    <li
+                      key={`f-${row.family}`}
+                      role="presentation"
+                      style={style}
+                      className="h-[30px] px-3 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500"
+                    >
+                      {row.family}
+                    </li>
+                  ) : (
+                    <MethodOption
+                      key={row.method.name}
+                      method={row.method}
+                      id={optionId(row.method.name)}
+                      index={row.index}
+                      setSize={flat.length}
+                      active={activeMethod?.name === row.method.name}
+                      style={style}
+                    />
+                  );
+                })}
+              </ul>
+            </li>
+          )}
+        </ul>
+        {open && activeMethod && (
+          <div className="hidden max-h-80 overflow-y-auto border-l border-slate-100 bg-slate-50/60 p-3 md:block">{details(activeMethod)}</div>
         )}
-        {open && flat.length > 0 && (
-          <li role="presentation" className="relative" style={{ height: virtualizer.getTotalSize() }}>
-            <ul role="presentation">
-              {virtualizer.getVirtualItems().map((item) => {
-                const row = rows[item.index]!;
-                const style = { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` } as const;
-                return row.kind === "family" ? (
-                  <li key={`f-${row.family}`} role="presentation" style={style} className="h-[30px] px-3 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500">
-                    {row.family}
-                  </li>
-                ) : (
-                  <MethodOption
-                    key={row.method.name}
-                    method={row.method}
-                    id={optionId(row.method.name)}
-                    index={row.index}
-                    setSize={flat.length}
-                    active={activeMethod?.name === row.method.name}
-                    style={style}
-                  />
-                );
-              })}
-            </ul>
-          </li>
-        )}
-      </ul>
-      {open && activeMethod && (
-        <div className="hidden max-h-80 overflow-y-auto border-l border-slate-100 bg-slate-50/60 p-3 md:block">
-          {details(activeMethod)}
-        </div>
-      )}
       </div>
     </div>
   );

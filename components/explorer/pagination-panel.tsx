@@ -92,7 +92,10 @@ export function PaginationPanel({
       </div>
 
       {error && (
-        <div role="alert" className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+        <div
+          role="alert"
+          className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
+        >
           {errorMessage ? (
             <p>
               The console refused the call (<code className="font-mono font-semibold">{error}</code>): {errorMessage}

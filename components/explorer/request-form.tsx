@@ -74,10 +74,16 @@ function ScopeWarning({ method, request, installation }: { method: CatalogMethod
       ? reinstallHref(installation, [...(installation.bot?.scopes ?? []), wanted])
       : reinstallHref(installation, installation.bot?.scopes ?? [], [...(installation.user?.scopes ?? []), wanted]);
   return (
-    <div role="note" aria-label="Scope warning" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+    <div
+      role="note"
+      aria-label="Scope warning"
+      className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+    >
       <p>
-        <span className="font-mono">{method.name}</span> needs <span className="font-mono">{check.missing.join(" or ")}</span>, which this {request.tokenKind} token
-        was not granted{method.scopes.byTokenKind ? "" : " (the reference lists one set of scopes for every kind of token, so this may be a legacy scope)"}. You can still send it.
+        <span className="font-mono">{method.name}</span> needs <span className="font-mono">{check.missing.join(" or ")}</span>, which this {request.tokenKind}{" "}
+        token was not granted
+        {method.scopes.byTokenKind ? "" : " (the reference lists one set of scopes for every kind of token, so this may be a legacy scope)"}. You can still send
+        it.
       </p>
       <a href={href} className="font-medium text-amber-950 underline">
         Reinstall with {wanted}
@@ -87,7 +93,21 @@ function ScopeWarning({ method, request, installation }: { method: CatalogMethod
 }
 
 /** Method, token, transport and arguments, and the two ways to call: Send (one call) and Fetch all (every page). */
-export function RequestForm({ request, onChange, installations, catalog, catalogMethod, emulated, paginated, onSend, onFetchAll, maxPages, onMaxPagesChange, busy, walking }: Props) {
+export function RequestForm({
+  request,
+  onChange,
+  installations,
+  catalog,
+  catalogMethod,
+  emulated,
+  paginated,
+  onSend,
+  onFetchAll,
+  maxPages,
+  onMaxPagesChange,
+  busy,
+  walking,
+}: Props) {
   const ids = useId();
   const methodValid = isValidMethod(request.method);
   const canCall = methodValid && request.installation !== "";
@@ -204,7 +224,15 @@ export function RequestForm({ request, onChange, installations, catalog, catalog
                   title={missing ? `This installation has no ${kind} token` : undefined}
                   className={`rounded px-3 py-1 ${missing ? "cursor-not-allowed text-slate-500" : "cursor-pointer"} ${request.tokenKind === kind ? "bg-slate-900 text-white" : missing ? "" : "text-slate-600 hover:bg-slate-100"}`}
                 >
-                  <input type="radio" name={`${ids}-token`} value={kind} checked={request.tokenKind === kind} disabled={missing} onChange={() => set({ tokenKind: kind })} className="sr-only" />
+                  <input
+                    type="radio"
+                    name={`${ids}-token`}
+                    value={kind}
+                    checked={request.tokenKind === kind}
+                    disabled={missing}
+                    onChange={() => set({ tokenKind: kind })}
+                    className="sr-only"
+                  />
                   {kind}
                 </label>
               );
@@ -258,13 +286,28 @@ export function RequestForm({ request, onChange, installations, catalog, catalog
             <label htmlFor={`${ids}-cursor`} className="mb-1 block text-xs font-medium text-slate-600">
               cursor
             </label>
-            <input id={`${ids}-cursor`} value={request.cursor} onChange={(e) => set({ cursor: e.target.value })} placeholder="(first page)" spellCheck={false} autoComplete="off" className={`${INPUT} font-mono`} />
+            <input
+              id={`${ids}-cursor`}
+              value={request.cursor}
+              onChange={(e) => set({ cursor: e.target.value })}
+              placeholder="(first page)"
+              spellCheck={false}
+              autoComplete="off"
+              className={`${INPUT} font-mono`}
+            />
           </div>
           <div>
             <label htmlFor={`${ids}-limit`} className="mb-1 block text-xs font-medium text-slate-600">
               limit
             </label>
-            <input id={`${ids}-limit`} value={request.limit} onChange={(e) => set({ limit: e.target.value })} inputMode="numeric" placeholder="default" className={`${INPUT} font-mono`} />
+            <input
+              id={`${ids}-limit`}
+              value={request.limit}
+              onChange={(e) => set({ limit: e.target.value })}
+              inputMode="numeric"
+              placeholder="default"
+              className={`${INPUT} font-mono`}
+            />
           </div>
           <div>
             <label htmlFor={`${ids}-max-pages`} className="mb-1 block text-xs font-medium text-slate-600">
@@ -287,14 +330,32 @@ export function RequestForm({ request, onChange, installations, catalog, catalog
       <div className="space-y-2">
         {free.map(({ pair, index }) => (
           <div key={rowKeys.current.keys[index]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
-            <input aria-label={`Parameter ${index + 1} name`} value={pair.key} onChange={(e) => setPair(index, { key: e.target.value })} placeholder="name" spellCheck={false} className={`${INPUT} font-mono`} />
-            <input aria-label={`Parameter ${index + 1} value`} value={pair.value} onChange={(e) => setPair(index, { value: e.target.value })} placeholder="value" spellCheck={false} className={`${INPUT} font-mono`} />
+            <input
+              aria-label={`Parameter ${index + 1} name`}
+              value={pair.key}
+              onChange={(e) => setPair(index, { key: e.target.value })}
+              placeholder="name"
+              spellCheck={false}
+              className={`${INPUT} font-mono`}
+            />
+            <input
+              aria-label={`Parameter ${index + 1} value`}
+              value={pair.value}
+              onChange={(e) => setPair(index, { value: e.target.value })}
+              placeholder="value"
+              spellCheck={false}
+              className={`${INPUT} font-mono`}
+            />
             <button type="button" aria-label={`Remove parameter ${index + 1}`} onClick={() => removePair(index)} className={BUTTON.ghost}>
               ✕
             </button>
           </div>
         ))}
-        <button type="button" onClick={() => set({ extra: [...request.extra, { key: "", value: "", free: true }] })} className="text-sm font-medium text-emerald-800 hover:underline">
+        <button
+          type="button"
+          onClick={() => set({ extra: [...request.extra, { key: "", value: "", free: true }] })}
+          className="text-sm font-medium text-emerald-800 hover:underline"
+        >
           + Add parameter
         </button>
         <p className="text-xs text-slate-500">

@@ -50,7 +50,15 @@ export interface WalkSummary {
  * What went over the wire for the last call, with the token masked, and the same request as curl. While a
  * Fetch all is shown it says what the walk asked for instead: its many upstream calls happen on the server.
  */
-export function RequestInspector({ result, walk = null, knownMethod = false }: { result: ApiCallResult | null; walk?: WalkSummary | null; knownMethod?: boolean }) {
+export function RequestInspector({
+  result,
+  walk = null,
+  knownMethod = false,
+}: {
+  result: ApiCallResult | null;
+  walk?: WalkSummary | null;
+  knownMethod?: boolean;
+}) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const [language, setLanguage] = useState<"curl" | "javascript" | "python">("curl");
   const curl = useMemo(() => (!walk && result?.wire ? buildCurl(result.wire) : null), [result, walk]);
@@ -99,8 +107,8 @@ export function RequestInspector({ result, walk = null, knownMethod = false }: {
       {walk ? (
         <div className="space-y-2 text-sm">
           <p className="text-slate-600">
-            Fetch all walks every page on the server, so there is no single request to copy: the inspector and Copy as curl cover
-            single calls (Send, Next, Previous).
+            Fetch all walks every page on the server, so there is no single request to copy: the inspector and Copy as curl cover single calls (Send, Next,
+            Previous).
           </p>
           <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1">
             <dt className="text-xs text-slate-500">method</dt>
@@ -201,7 +209,10 @@ export function RequestInspector({ result, walk = null, knownMethod = false }: {
                     ]}
                   />
                 </div>
-                <pre className="whitespace-pre-wrap break-all rounded bg-[#0f172a] p-3 font-mono text-xs leading-5 text-[#f1f5f9]" data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}>
+                <pre
+                  className="whitespace-pre-wrap break-all rounded bg-[#0f172a] p-3 font-mono text-xs leading-5 text-[#f1f5f9]"
+                  data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}
+                >
                   {snippet}
                 </pre>
                 <p className="mt-1 text-xs text-slate-500">

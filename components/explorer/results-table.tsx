@@ -126,14 +126,7 @@ export function ResultsTable({
         </div>
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize(), minWidth: MIN_WIDTHS[kind] }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <TableRow
-              key={v.key}
-              position={v.index}
-              start={v.start}
-              kind={kind}
-              item={items[rows ? rows[v.index]! : v.index]}
-              template={template}
-            />
+            <TableRow key={v.key} position={v.index} start={v.start} kind={kind} item={items[rows ? rows[v.index]! : v.index]} template={template} />
           ))}
         </div>
         {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{filtering ? "No row matches the filter." : emptyText}</p>}

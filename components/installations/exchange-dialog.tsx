@@ -31,16 +31,16 @@ export function ExchangeDialog({
       onClose={onClose}
     >
       <p>
-        <code className="rounded bg-slate-100 px-1 font-mono text-xs">oauth.v2.exchange</code> turns a long-lived token into an expiring access token (12
-        hours) with a single-use refresh token. Switchboard keeps both sealed in this browser&apos;s session and refreshes them for you.
+        <code className="rounded bg-slate-100 px-1 font-mono text-xs">oauth.v2.exchange</code> turns a long-lived token into an expiring access token (12 hours)
+        with a single-use refresh token. Switchboard keeps both sealed in this browser&apos;s session and refreshes them for you.
       </p>
       <ul className="list-disc space-y-1 pl-5">
         <li>
           <strong>The original token stops working</strong> as soon as it is exchanged, wherever else it is used.
         </li>
         <li>
-          <strong>Do not revoke the original afterwards:</strong> revoking it revokes the whole installation, and the app must be installed again. Use
-          auth.test to confirm it no longer works.
+          <strong>Do not revoke the original afterwards:</strong> revoking it revokes the whole installation, and the app must be installed again. Use auth.test
+          to confirm it no longer works.
         </li>
         <li>A token can be exchanged only once.</li>
       </ul>

@@ -20,9 +20,17 @@ export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expires
   if (expiresAt === null) return null;
   if (now === null) return <span className="text-xs text-slate-600">…</span>;
   const remaining = expiresAt - (now + skewMs);
-  const tone = remaining <= 0 ? "bg-rose-50 text-rose-700 ring-rose-200" : remaining <= refreshWindowS * 1000 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-emerald-50 text-emerald-800 ring-emerald-200";
+  const tone =
+    remaining <= 0
+      ? "bg-rose-50 text-rose-700 ring-rose-200"
+      : remaining <= refreshWindowS * 1000
+        ? "bg-amber-50 text-amber-800 ring-amber-200"
+        : "bg-emerald-50 text-emerald-800 ring-emerald-200";
   return (
-    <span className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`} title={new Date(expiresAt).toLocaleString()}>
+    <span
+      className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`}
+      title={new Date(expiresAt).toLocaleString()}
+    >
       <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3" fill="none" stroke="currentColor" strokeWidth="1.6">
         <circle cx="8" cy="9" r="5.5" />
         <path d="M8 6v3l2 1.5M6.5 1.5h3" strokeLinecap="round" />

@@ -60,7 +60,8 @@ function everythingThatDies(installation: InstallationView, held: HeldToken[]): 
     ...(installation.incomingWebhook
       ? [
           <>
-            The incoming webhook to <PlatformText>{installation.incomingWebhook.channel}</PlatformText> (<Masked>{installation.incomingWebhook.maskedUrl}</Masked>)
+            The incoming webhook to <PlatformText>{installation.incomingWebhook.channel}</PlatformText> (
+            <Masked>{installation.incomingWebhook.maskedUrl}</Masked>)
           </>,
         ]
       : []),
@@ -125,7 +126,12 @@ export function InstallationCard({
         kind,
         token,
         owner: kind === "bot" ? installation.botUserId : installation.authedUserId,
-        diagram: { kind, state: tokenStateAt(facts, phase, now), holdsRefresh: holdsRefreshToken(facts, phase), transitions: consoleTransitionsFor(facts, phase, now) },
+        diagram: {
+          kind,
+          state: tokenStateAt(facts, phase, now),
+          holdsRefresh: holdsRefreshToken(facts, phase),
+          transitions: consoleTransitionsFor(facts, phase, now),
+        },
       },
     ];
   });
@@ -191,7 +197,13 @@ export function InstallationCard({
         ? "Nothing is revoked: its tokens keep working on the platform, but this console deletes its only copy of them, so it can no longer use, refresh or revoke them. Uninstall first if they must stop working."
         : "Its record and timeline are removed from this browser. Nothing changes on the platform.",
       dies: [
-        ...(alive ? held.map(({ kind, token }) => <>This console&apos;s copy of the {KIND_LABEL[kind]} <Masked>{token.masked}</Masked></>) : []),
+        ...(alive
+          ? held.map(({ kind, token }) => (
+              <>
+                This console&apos;s copy of the {KIND_LABEL[kind]} <Masked>{token.masked}</Masked>
+              </>
+            ))
+          : []),
         <>The timeline of this installation ({installation.timeline.length} entries)</>,
       ],
       confirmLabel: "Forget",

@@ -46,7 +46,11 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {emulator && (
-            <InstallLink href="/oauth/install?app=legacy" full={full} className="rounded-md bg-white px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+            <InstallLink
+              href="/oauth/install?app=legacy"
+              full={full}
+              className="rounded-md bg-white px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+            >
               Install the legacy app
             </InstallLink>
           )}
@@ -90,8 +94,8 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         <section className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
           <h2 className="text-base font-semibold text-slate-900">No installations in this session yet</h2>
           <p className="mx-auto mt-1 max-w-md text-sm text-slate-600">
-            Use <strong>Add to workspace</strong> to install the app through {emulator ? "the emulator's" : "the platform's"} consent page. The
-            tokens it issues stay on the server.
+            Use <strong>Add to workspace</strong> to install the app through {emulator ? "the emulator's" : "the platform's"} consent page. The tokens it issues
+            stay on the server.
           </p>
         </section>
       )}

@@ -83,7 +83,12 @@ const ARROWS: Arrow[] = [
     badge: { text: "2·7", x: 179, y: 158 },
     labels: [{ text: "revoke", x: 179, y: 144, anchor: "middle", small: true }],
   },
-  { transitions: ["refresh"], path: "M201 262 H159", badge: { text: "4", x: 179, y: 262 }, labels: [{ text: "refresh", x: 179, y: 248, anchor: "middle", small: true }] },
+  {
+    transitions: ["refresh"],
+    path: "M201 262 H159",
+    badge: { text: "4", x: 179, y: 262 },
+    labels: [{ text: "refresh", x: 179, y: 248, anchor: "middle", small: true }],
+  },
   {
     transitions: ["revoke_with_rotation", "prune_oldest"],
     path: "M140 292 L213 334",
@@ -186,7 +191,13 @@ export function LifecycleDiagram({
 
   return (
     <div className="space-y-3">
-      <svg role="img" aria-labelledby={`${titleId} ${descId}`} viewBox="0 0 360 512" className="block h-auto w-full max-w-[26rem]" data-testid="lifecycle-diagram">
+      <svg
+        role="img"
+        aria-labelledby={`${titleId} ${descId}`}
+        viewBox="0 0 360 512"
+        className="block h-auto w-full max-w-[26rem]"
+        data-testid="lifecycle-diagram"
+      >
         <title id={titleId}>{`Token lifecycle of ${name}`}</title>
         <desc id={descId}>{description}</desc>
         <defs>
@@ -202,7 +213,9 @@ export function LifecycleDiagram({
           const stroke = lit ? "stroke-emerald-700" : "stroke-slate-400";
           return (
             <g key={i}>
-              {arrow.joins?.map((join) => <path key={join} d={join} fill="none" strokeWidth={lit ? 2.5 : 1.5} className={stroke} />)}
+              {arrow.joins?.map((join) => (
+                <path key={join} d={join} fill="none" strokeWidth={lit ? 2.5 : 1.5} className={stroke} />
+              ))}
               <path d={arrow.path} fill="none" strokeWidth={lit ? 2.5 : 1.5} className={stroke} markerEnd={`url(#${markerId}-${lit ? "lit" : "idle"})`} />
               {arrow.badge && (
                 <g>
@@ -214,7 +227,14 @@ export function LifecycleDiagram({
                     rx={8}
                     className={lit ? "fill-emerald-700" : "fill-white stroke-slate-400"}
                   />
-                  <text x={arrow.badge.x} y={arrow.badge.y + 3.5} textAnchor="middle" fontSize="10" fontWeight="700" className={lit ? "fill-white" : "fill-slate-700"}>
+                  <text
+                    x={arrow.badge.x}
+                    y={arrow.badge.y + 3.5}
+                    textAnchor="middle"
+                    fontSize="10"
+                    fontWeight="700"
+                    className={lit ? "fill-white" : "fill-slate-700"}
+                  >
                     {arrow.badge.text}
                   </text>
                 </g>
@@ -293,9 +313,18 @@ export function LifecycleDiagram({
               {LIFECYCLE_STATES.map((state) => {
                 const here = occupants.get(state.id) ?? [];
                 return (
-                  <li key={state.id} aria-current={here.length > 0 ? "true" : undefined} className={here.length > 0 ? "font-medium text-slate-900" : "text-slate-700"}>
+                  <li
+                    key={state.id}
+                    aria-current={here.length > 0 ? "true" : undefined}
+                    className={here.length > 0 ? "font-medium text-slate-900" : "text-slate-700"}
+                  >
                     {state.label}: {state.summary}
-                    {here.length > 0 && <strong className="text-emerald-800"> Current: {here.map((w) => (w === "installation" ? "the installation" : KIND_LABEL[w as TokenKind])).join(", ")}.</strong>}
+                    {here.length > 0 && (
+                      <strong className="text-emerald-800">
+                        {" "}
+                        Current: {here.map((w) => (w === "installation" ? "the installation" : KIND_LABEL[w as TokenKind])).join(", ")}.
+                      </strong>
+                    )}
                   </li>
                 );
               })}
@@ -308,9 +337,8 @@ export function LifecycleDiagram({
                 const offered = offeredFor(t);
                 return (
                   <li key={t.id} aria-current={offered.length > 0 ? "true" : undefined} className="text-slate-700">
-                    <span className="font-mono text-xs text-slate-600">{t.specRow ? `Row ${t.specRow}` : "Console"}</span> ·{" "}
-                    {t.state} → <span className="font-medium text-slate-900">{t.trigger}</span> ({t.condition}) →{" "}
-                    {t.next}. {t.also}
+                    <span className="font-mono text-xs text-slate-600">{t.specRow ? `Row ${t.specRow}` : "Console"}</span> · {t.state} →{" "}
+                    <span className="font-medium text-slate-900">{t.trigger}</span> ({t.condition}) → {t.next}. {t.also}
                     {offered.length > 0 && <strong className="text-emerald-800"> The console can take it now for {offered.join(" and ")}.</strong>}
                   </li>
                 );

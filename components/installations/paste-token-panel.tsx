@@ -117,7 +117,13 @@ export function PasteTokenPanel({ emulator }: { emulator: boolean }) {
           {message.text}
         </p>
       )}
-      <ExchangeDialog open={confirming} tokenLabel="the pasted token" busy={isMutating} onClose={() => setConfirming(false)} onConfirm={() => void exchange()} />
+      <ExchangeDialog
+        open={confirming}
+        tokenLabel="the pasted token"
+        busy={isMutating}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => void exchange()}
+      />
     </section>
   );
 }

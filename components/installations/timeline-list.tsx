@@ -71,7 +71,12 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
   const headingId = useId();
   const rows: Row[] = [
     ...keyed(entries),
-    ...unsaved.map((entry) => ({ key: `unsaved-${entry.at}-${entry.title}`, at: entry.at, text: { title: entry.title, detail: entry.detail, tone: "error" as const }, unsaved: true })),
+    ...unsaved.map((entry) => ({
+      key: `unsaved-${entry.at}-${entry.title}`,
+      at: entry.at,
+      text: { title: entry.title, detail: entry.detail, tone: "error" as const },
+      unsaved: true,
+    })),
   ].sort((a, b) => b.at - a.at);
   const today = new Date().toDateString();
 
@@ -89,7 +94,12 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
         <p className="text-sm text-slate-600">Nothing recorded yet.</p>
       ) : (
         // Focusable so that a keyboard can scroll it.
-        <div role="log" aria-label={`Timeline of ${name}`} tabIndex={0} className="max-h-[24rem] overflow-y-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-600">
+        <div
+          role="log"
+          aria-label={`Timeline of ${name}`}
+          tabIndex={0}
+          className="max-h-[24rem] overflow-y-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-600"
+        >
           <ol className="divide-y divide-slate-100">
             {rows.map((row) => {
               const { time, date } = formatTime(row.at);

@@ -70,7 +70,10 @@ export function TokenRow({
       </div>
       <div className="min-w-0 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
-          <code className={`rounded bg-slate-900 px-2 py-0.5 font-mono text-xs text-emerald-300 ${dead || state === "revoked" ? "line-through decoration-rose-400" : ""}`} data-testid={`${kind}-token`}>
+          <code
+            className={`rounded bg-slate-900 px-2 py-0.5 font-mono text-xs text-emerald-300 ${dead || state === "revoked" ? "line-through decoration-rose-400" : ""}`}
+            data-testid={`${kind}-token`}
+          >
             {token.masked}
           </code>
           <TokenState state={state} token={token} skewMs={skewMs} refreshWindowS={refreshWindowS} />

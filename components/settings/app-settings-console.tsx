@@ -35,7 +35,10 @@ function BackendLine({ overview }: { overview: AppConfigOverview }) {
     return (
       <p className="flex flex-wrap items-center gap-2">
         <Badge tone="neutral">emulator admin surface</Badge>
-        <span>Read and changed through the embedded emulator&apos;s admin surface, from the server. Keep a configuration token to use the platform&apos;s App Manifest API instead.</span>
+        <span>
+          Read and changed through the embedded emulator&apos;s admin surface, from the server. Keep a configuration token to use the platform&apos;s App
+          Manifest API instead.
+        </span>
       </p>
     );
   }
@@ -44,8 +47,8 @@ function BackendLine({ overview }: { overview: AppConfigOverview }) {
       <p className="flex flex-wrap items-center gap-2">
         <Badge tone="ok">App Manifest API</Badge>
         <span>
-          Read with <code>apps.manifest.export</code>, changed with <code>apps.manifest.validate</code> and <code>apps.manifest.update</code>, with
-          your configuration token: the calls the real platform answers.
+          Read with <code>apps.manifest.export</code>, changed with <code>apps.manifest.validate</code> and <code>apps.manifest.update</code>, with your
+          configuration token: the calls the real platform answers.
         </span>
       </p>
     );
@@ -112,10 +115,14 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
       <header className="space-y-2">
         <h1 className="text-xl font-semibold tracking-tight text-slate-900">App settings</h1>
         <p className="max-w-3xl text-sm text-slate-600">
-          Your app&apos;s credentials, redirect URLs, scopes, event subscriptions, token rotation and manifest. Secrets and tokens stay on the
-          server: you only ever see them masked.
+          Your app&apos;s credentials, redirect URLs, scopes, event subscriptions, token rotation and manifest. Secrets and tokens stay on the server: you only
+          ever see them masked.
         </p>
-        {data && <div className="text-sm text-slate-600"><BackendLine overview={data} /></div>}
+        {data && (
+          <div className="text-sm text-slate-600">
+            <BackendLine overview={data} />
+          </div>
+        )}
       </header>
 
       {overview.error && (
@@ -131,9 +138,9 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
             <section className="rounded-lg border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600">
               <h2 className="text-base font-semibold text-slate-900">Paste an app configuration token to begin</h2>
               <p className="mt-1">
-                The platform&apos;s App Manifest API reads and changes an app&apos;s configuration with an app configuration token, which you
-                generate on your Your Apps page (api.slack.com/apps) under “Your App Configuration Tokens”, for the workspace the app belongs to.
-                It lives 12 hours; the console rotates it with its refresh token before then.
+                The platform&apos;s App Manifest API reads and changes an app&apos;s configuration with an app configuration token, which you generate on your
+                Your Apps page (api.slack.com/apps) under “Your App Configuration Tokens”, for the workspace the app belongs to. It lives 12 hours; the console
+                rotates it with its refresh token before then.
               </p>
             </section>
           )}

@@ -11,15 +11,7 @@ import { formatRemaining } from "./format";
  * The app configuration token: what is kept (masked), the paste form, rotation and forgetting, and with the
  * embedded emulator its stand-in for the platform's "Generate Token".
  */
-export function ConfigTokenPanel({
-  overview,
-  busy,
-  onAction,
-}: {
-  overview: AppConfigOverview;
-  busy: boolean;
-  onAction: RunAction;
-}) {
+export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppConfigOverview; busy: boolean; onAction: RunAction }) {
   const [token, setToken] = useState("");
   const [refreshToken, setRefreshToken] = useState("");
   const now = useNow(1000);
@@ -66,9 +58,7 @@ export function ConfigTokenPanel({
                 Forget it
               </button>
             </div>
-            <p className="text-xs text-slate-500">
-              Forgetting only removes it from this browser; it stays valid at the platform until it expires.
-            </p>
+            <p className="text-xs text-slate-500">Forgetting only removes it from this browser; it stays valid at the platform until it expires.</p>
           </>
         ) : (
           <p className="text-slate-600">
@@ -81,9 +71,9 @@ export function ConfigTokenPanel({
         <form onSubmit={(e) => void paste(e)} className="space-y-2 border-t border-slate-100 pt-3">
           <p className="font-medium text-slate-800">{kept ? "Paste another pair" : "Paste a configuration token"}</p>
           <p className="text-xs text-slate-500">
-            On the platform: your Your Apps page (api.slack.com/apps) → “Your App Configuration Tokens” → Generate Token, for the
-            workspace the app belongs to. The console rotates the pair at once with <code>tooling.tokens.rotate</code>, so the refresh
-            token you paste is spent: a pair can have only one holder.
+            On the platform: your Your Apps page (api.slack.com/apps) → “Your App Configuration Tokens” → Generate Token, for the workspace the app belongs to.
+            The console rotates the pair at once with <code>tooling.tokens.rotate</code>, so the refresh token you paste is spent: a pair can have only one
+            holder.
           </p>
           <label className="block">
             <span className="text-xs font-medium text-slate-600">Access token</span>
@@ -120,8 +110,8 @@ export function ConfigTokenPanel({
               Generate a configuration token (emulator)
             </button>
             <p className="text-xs text-slate-500">
-              The emulator standing in for the platform&apos;s Your Apps page: the pair goes straight into this browser&apos;s sealed
-              cookie, never onto the page.
+              The emulator standing in for the platform&apos;s Your Apps page: the pair goes straight into this browser&apos;s sealed cookie, never onto the
+              page.
             </p>
           </div>
         )}

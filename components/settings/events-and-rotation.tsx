@@ -20,8 +20,8 @@ function VerificationState({ verification }: { verification: RequestUrlVerificat
       <>
         <Badge tone="neutral">not reported</Badge>
         <p className="mt-1 text-xs text-slate-500">
-          The App Manifest API does not report it. The platform sends a url_verification challenge whenever the request URL is set or
-          changed; to send another, use Retry beside the Request URL on the app&apos;s Event Subscriptions page.
+          The App Manifest API does not report it. The platform sends a url_verification challenge whenever the request URL is set or changed; to send another,
+          use Retry beside the Request URL on the app&apos;s Event Subscriptions page.
         </p>
       </>
     );
@@ -58,7 +58,9 @@ export function EventSubscriptions({ settings, busy, onAction }: { settings: App
     >
       <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)]">
         <dt className="text-slate-500">Request URL</dt>
-        <dd className="break-all font-mono text-xs text-slate-900">{events.requestUrl ? <PlatformText>{events.requestUrl}</PlatformText> : <span className="font-sans text-slate-500">none: events go nowhere</span>}</dd>
+        <dd className="break-all font-mono text-xs text-slate-900">
+          {events.requestUrl ? <PlatformText>{events.requestUrl}</PlatformText> : <span className="font-sans text-slate-500">none: events go nowhere</span>}
+        </dd>
         <dt className="text-slate-500">Verification</dt>
         <dd>{events.requestUrl ? <VerificationState verification={events.verification} /> : <span className="text-slate-500">—</span>}</dd>
         <dt className="text-slate-500">Bot events</dt>
@@ -82,8 +84,8 @@ export function RotationConsequences() {
         Access tokens then expire <strong>12 hours</strong> after they are issued, and come with a single-use refresh token.
       </li>
       <li>
-        Every token issued from then on, and every long-lived token migrated with <code>oauth.v2.exchange</code>, must be refreshed within
-        12 hours, or calls with it fail with <code>token_expired</code>.
+        Every token issued from then on, and every long-lived token migrated with <code>oauth.v2.exchange</code>, must be refreshed within 12 hours, or calls
+        with it fail with <code>token_expired</code>.
       </li>
       <li>
         <strong>It cannot be turned off again.</strong> Long-lived tokens issued before keep working until each is exchanged.

@@ -9,6 +9,10 @@ export function formatRemaining(at: number, now: number): string {
 
 /** A file name for an app's manifest download: the app's name in lowercase letters, digits and dashes. */
 export function manifestFileName(name: string, extension: "json" | "yaml"): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "app";
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "app";
   return `${slug}-manifest.${extension}`;
 }

@@ -15,7 +15,10 @@ function Step({ number, title, done, children }: { number: number; title: string
   return (
     <li className="relative rounded-md border border-slate-200 p-3 sm:p-4" aria-label={`Step ${number}: ${title}`}>
       <div className="flex items-start gap-2">
-        <span aria-hidden className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ${done ? "bg-emerald-700 text-white" : "bg-slate-200 text-slate-700"}`}>
+        <span
+          aria-hidden
+          className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs font-semibold ${done ? "bg-emerald-700 text-white" : "bg-slate-200 text-slate-700"}`}
+        >
           {number}
         </span>
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1 pt-0.5">
@@ -29,7 +32,11 @@ function Step({ number, title, done, children }: { number: number; title: string
 }
 
 function Outcome({ tone, children }: { tone: "ok" | "error" | "neutral"; children: ReactNode }) {
-  const tones = { ok: "border-emerald-200 bg-emerald-50 text-emerald-950", error: "border-rose-200 bg-rose-50 text-rose-900", neutral: "border-slate-200 bg-slate-50 text-slate-700" };
+  const tones = {
+    ok: "border-emerald-200 bg-emerald-50 text-emerald-950",
+    error: "border-rose-200 bg-rose-50 text-rose-900",
+    neutral: "border-slate-200 bg-slate-50 text-slate-700",
+  };
   return <div className={`rounded-md border px-3 py-2 text-sm ${tones[tone]}`}>{children}</div>;
 }
 
@@ -45,7 +52,9 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
   const [confirming, setConfirming] = useState<{ installation: AppInstallation; kind: "bot" | "user"; masked: string } | null>(null);
   const longLived = settings.installations.flatMap((i) => i.tokens.filter((t) => !t.rotating).map((t) => ({ installation: i, token: t })));
   const exchangedHere = Object.values(outcomes);
-  const recordedOriginals = settings.installations.flatMap((i) => (i.emulatorTokens ?? []).filter((t) => t.state === "exchanged").map((t) => ({ installation: i, token: t })));
+  const recordedOriginals = settings.installations.flatMap((i) =>
+    (i.emulatorTokens ?? []).filter((t) => t.state === "exchanged").map((t) => ({ installation: i, token: t })),
+  );
   const nothingToMigrate = settings.tokenRotationEnabled && longLived.length === 0 && exchangedHere.length === 0 && recordedOriginals.length === 0;
 
   async function exchange() {
@@ -72,10 +81,12 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
 
       <Step number={2} title="Exchange each long-lived token, once" done={settings.installations.length > 0 ? longLived.length === 0 : null}>
         <p>
-          <code>oauth.v2.exchange</code> turns each long-lived token into an expiring one (12 hours) with a refresh token. A token can be
-          exchanged only once; the original stops working at once.
+          <code>oauth.v2.exchange</code> turns each long-lived token into an expiring one (12 hours) with a refresh token. A token can be exchanged only once;
+          the original stops working at once.
         </p>
-        {settings.installations.length === 0 && <Outcome tone="neutral">No installation of this app in this browser session: install it to migrate its tokens here.</Outcome>}
+        {settings.installations.length === 0 && (
+          <Outcome tone="neutral">No installation of this app in this browser session: install it to migrate its tokens here.</Outcome>
+        )}
         <ul className="space-y-2">
           {settings.installations.flatMap((installation) =>
             installation.tokens.map((token) => {
@@ -111,17 +122,19 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
             }),
           )}
         </ul>
-        {!settings.tokenRotationEnabled && longLived.length > 0 && <p className="text-xs text-slate-500">Step 1 first: the platform refuses an exchange while rotation is off (token_rotation_not_enabled).</p>}
+        {!settings.tokenRotationEnabled && longLived.length > 0 && (
+          <p className="text-xs text-slate-500">Step 1 first: the platform refuses an exchange while rotation is off (token_rotation_not_enabled).</p>
+        )}
       </Step>
 
       <Step number={3} title="Never revoke an original after the exchange" done={null}>
         <p>
-          <code>auth.revoke</code> with an exchanged original does not revoke just that token: it revokes the whole installation, and the app must
-          be installed again.
+          <code>auth.revoke</code> with an exchanged original does not revoke just that token: it revokes the whole installation, and the app must be installed
+          again.
         </p>
         <Outcome tone="neutral">
-          The console keeps no copy of an original once exchanged: nothing on this page, or elsewhere in the console, can revoke one. Remove the
-          originals from wherever else you kept them.
+          The console keeps no copy of an original once exchanged: nothing on this page, or elsewhere in the console, can revoke one. Remove the originals from
+          wherever else you kept them.
         </Outcome>
         {recordedOriginals.length > 0 && (
           <Outcome tone="ok">
@@ -130,10 +143,14 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
         )}
       </Step>
 
-      <Step number={4} title="Confirm with auth.test that the originals no longer work" done={exchangedHere.length > 0 ? exchangedHere.every((o) => !o.original.authTest.ok) : null}>
+      <Step
+        number={4}
+        title="Confirm with auth.test that the originals no longer work"
+        done={exchangedHere.length > 0 ? exchangedHere.every((o) => !o.original.authTest.ok) : null}
+      >
         <p>
-          The console calls <code>auth.test</code> with each original right after exchanging it, while the original is still in that request&apos;s
-          memory on the server, and then drops it.
+          The console calls <code>auth.test</code> with each original right after exchanging it, while the original is still in that request&apos;s memory on
+          the server, and then drops it.
         </p>
         {exchangedHere.map((o) => (
           <Outcome key={o.original.masked} tone={o.original.authTest.ok ? "error" : "ok"}>
@@ -162,7 +179,9 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
     <Panel title="Rotation migration guide">
       {nothingToMigrate ? (
         <details>
-          <summary className="cursor-pointer text-sm text-slate-600">Nothing to migrate: rotation is on and this session holds no long-lived token of this app. Show the steps</summary>
+          <summary className="cursor-pointer text-sm text-slate-600">
+            Nothing to migrate: rotation is on and this session holds no long-lived token of this app. Show the steps
+          </summary>
           <div className="mt-3">{steps}</div>
         </details>
       ) : (

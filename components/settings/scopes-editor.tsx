@@ -47,7 +47,10 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
           );
         })}
         {removed.map((scope) => (
-          <li key={`removed-${scope}`} className="inline-flex items-center rounded-md bg-rose-50 px-2 py-0.5 font-mono text-xs text-rose-700 line-through ring-1 ring-inset ring-rose-600/20">
+          <li
+            key={`removed-${scope}`}
+            className="inline-flex items-center rounded-md bg-rose-50 px-2 py-0.5 font-mono text-xs text-rose-700 line-through ring-1 ring-inset ring-rose-600/20"
+          >
             {scope}
             <span className="sr-only"> (removed)</span>
           </li>
@@ -116,7 +119,12 @@ export function OAuthAndPermissions({
         <ScopeList kind="bot" saved={settings.scopes.bot} draft={bot} onChange={setBot} />
         <ScopeList kind="user" saved={settings.scopes.user} draft={user} onChange={setUser} />
         <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3">
-          <button type="button" className={BUTTON.primary} disabled={!changed || busy} onClick={() => void onAction({ kind: "scopes", appId: settings.appId, bot, user })}>
+          <button
+            type="button"
+            className={BUTTON.primary}
+            disabled={!changed || busy}
+            onClick={() => void onAction({ kind: "scopes", appId: settings.appId, bot, user })}
+          >
             Save scopes
           </button>
           <button
@@ -143,8 +151,8 @@ function ReinstallLinks({ settings }: { settings: AppSettingsView }) {
   return (
     <div role="status" className="space-y-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-3 text-sm text-emerald-950">
       <p>
-        <strong>Scopes saved in the manifest.</strong> An installation gets them only through a new install; the platform keeps the scopes it
-        granted before (removing one takes an uninstall).
+        <strong>Scopes saved in the manifest.</strong> An installation gets them only through a new install; the platform keeps the scopes it granted before
+        (removing one takes an uninstall).
       </p>
       <div className="flex flex-wrap gap-2">
         {settings.installations.map((installation) => (

@@ -24,7 +24,9 @@ export function ChannelMessages({ channelId, channelName }: { channelId: string;
         </span>
       </header>
       {error ? (
-        <p role="alert" className="px-4 py-4 text-sm text-rose-700">{error.message}</p>
+        <p role="alert" className="px-4 py-4 text-sm text-rose-700">
+          {error.message}
+        </p>
       ) : !data ? (
         <p className="px-4 py-4 text-sm text-slate-500">Loading…</p>
       ) : data.messages.length === 0 ? (

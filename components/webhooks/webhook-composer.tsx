@@ -55,8 +55,7 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
           <p className="truncate text-xs text-slate-500">
             {webhook ? (
               <>
-                To <PlatformText className="font-medium text-slate-700">{webhook.label}</PlatformText> ·{" "}
-                <span className="font-mono">{webhook.maskedUrl}</span>
+                To <PlatformText className="font-medium text-slate-700">{webhook.label}</PlatformText> · <span className="font-mono">{webhook.maskedUrl}</span>
               </>
             ) : (
               "Pick or add a webhook first."
@@ -146,7 +145,10 @@ function SendResult({ outcome }: { outcome: Outcome }) {
           <span className="text-amber-700">· Retry-After {outcome.answer.retryAfterS} s</span>
         )}
       </div>
-      <pre aria-label="Response body" className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-white/80 px-2.5 py-1.5 font-mono text-xs text-slate-800 ring-1 ring-slate-200">
+      <pre
+        aria-label="Response body"
+        className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-white/80 px-2.5 py-1.5 font-mono text-xs text-slate-800 ring-1 ring-slate-200"
+      >
         {body ? <PlatformText>{body}</PlatformText> : "(empty body)"}
         {outcome.kind === "answer" && outcome.answer.truncated ? "\n… (only the first 4 KB were read)" : ""}
       </pre>

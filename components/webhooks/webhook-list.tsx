@@ -6,15 +6,7 @@ import { useAddWebhook, useRemoveWebhook } from "@/lib/swr/use-webhooks";
 import type { WebhookView } from "@/lib/webhooks/types";
 
 /** The session's webhooks as a radio group: the browser only ever holds their ids and masked URLs. */
-export function WebhookList({
-  webhooks,
-  selectedId,
-  onSelect,
-}: {
-  webhooks: WebhookView[];
-  selectedId: string | null;
-  onSelect: (id: string) => void;
-}) {
+export function WebhookList({ webhooks, selectedId, onSelect }: { webhooks: WebhookView[]; selectedId: string | null; onSelect: (id: string) => void }) {
   const remove = useRemoveWebhook();
   return (
     <section aria-labelledby="webhooks-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -23,8 +15,11 @@ export function WebhookList({
       </h2>
       {webhooks.length === 0 ? (
         <p className="px-4 py-4 text-sm text-slate-600">
-          None yet. <a className="font-medium text-emerald-700 underline" href="/oauth/install">Install the app</a> with the{" "}
-          <code className="rounded bg-slate-100 px-1 text-xs">incoming-webhook</code> scope and pick a channel, or paste a webhook URL below.
+          None yet.{" "}
+          <a className="font-medium text-emerald-700 underline" href="/oauth/install">
+            Install the app
+          </a>{" "}
+          with the <code className="rounded bg-slate-100 px-1 text-xs">incoming-webhook</code> scope and pick a channel, or paste a webhook URL below.
         </p>
       ) : (
         <div role="radiogroup" aria-label="Webhook to post through" className="divide-y divide-slate-100">

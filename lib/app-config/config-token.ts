@@ -122,10 +122,7 @@ export { deleteConfigToken as forgetConfigToken, readConfigToken };
  * A call with the configuration token, kept fresh: rotated first when it expires within the refresh window,
  * and rotated and retried once when the platform still says it is dead (its clock ran ahead of ours).
  */
-export async function callWithConfigToken(
-  runtime: AppConfigRuntime,
-  call: (token: string) => Promise<PlatformCallResult>,
-): Promise<PlatformCallResult> {
+export async function callWithConfigToken(runtime: AppConfigRuntime, call: (token: string) => Promise<PlatformCallResult>): Promise<PlatformCallResult> {
   let stored = await readConfigToken();
   if (!stored) throw new AppError("config_token_required");
   if (stored.expiresAt - runtime.now() <= runtime.refreshWindowS * 1000) stored = await rotateStored(stored, runtime);

@@ -68,7 +68,10 @@ export async function callEmulatorAdmin(runtime: AppConfigRuntime, path: string,
 
 function failed(path: string, answer: AdminAnswer): AppError {
   const code = typeof answer.body.error === "string" ? answer.body.error : `http_${answer.status}`;
-  return new AppError({ relayed: code, status: answer.status >= 400 && answer.status < 500 ? answer.status : 502 }, { message: `The emulator's admin surface answered ${path} with ${code}.` });
+  return new AppError(
+    { relayed: code, status: answer.status >= 400 && answer.status < 500 ? answer.status : 502 },
+    { message: `The emulator's admin surface answered ${path} with ${code}.` },
+  );
 }
 
 async function listAdminApps(runtime: AppConfigRuntime) {
@@ -92,7 +95,10 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
       // The app's rotation as it is (the manifest as given may leave the setting out).
       const manifest: AppManifest = {
         ...rest,
-        settings: { ...(typeof settings === "object" && settings !== null && !Array.isArray(settings) ? settings : {}), token_rotation_enabled: app.token_rotation_enabled },
+        settings: {
+          ...(typeof settings === "object" && settings !== null && !Array.isArray(settings) ? settings : {}),
+          token_rotation_enabled: app.token_rotation_enabled,
+        },
       };
       return {
         appId,

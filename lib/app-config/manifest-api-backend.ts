@@ -31,7 +31,8 @@ async function call(runtime: AppConfigRuntime, method: string, params: Record<st
 
 function failure(method: string, appId: string, result: PlatformCallResult): AppError {
   const code = platformErrorCode(result) ?? `http_${result.status}`;
-  if (code === "app_not_found" || code === "invalid_app_id") return appNotFound(appId, `that this configuration token can manage (the platform answered ${code})`);
+  if (code === "app_not_found" || code === "invalid_app_id")
+    return appNotFound(appId, `that this configuration token can manage (the platform answered ${code})`);
   if (code === "invalid_manifest") return new ManifestRefusedError(problemsOf(result));
   return new AppError("platform_error", { message: `The platform answered ${method} with ${code}.` });
 }

@@ -51,5 +51,12 @@ export function withTokenRotation(manifest: AppManifest): AppManifest {
 
 /** A scope list as a person types it: names separated by commas or spaces, duplicates dropped, order kept. */
 export function parseScopeList(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

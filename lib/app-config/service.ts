@@ -216,7 +216,12 @@ async function changeManifest(appId: string, change: (manifest: AppManifest) => 
 }
 
 /** POST /api/app-config/apps/{appId}/scopes: the app's bot and user scopes; installations get them by reinstalling. */
-export function changeAppScopes(appId: string, bot: string[], user: string[], runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ManifestChangeResult> {
+export function changeAppScopes(
+  appId: string,
+  bot: string[],
+  user: string[],
+  runtime: AppConfigRuntime = getAppConfigRuntime(),
+): Promise<ManifestChangeResult> {
   if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes");
   return changeManifest(appId, (manifest) => withScopes(manifest, bot, user), runtime);
 }
@@ -277,7 +282,12 @@ function authTestOutcome(result: { ok: boolean; body: unknown }): { ok: boolean;
  * then auth.test with the original, still in this request's memory, to confirm it no longer works. The
  * original is never stored, answered or revoked: auth.revoke with it would revoke the whole installation.
  */
-export async function exchangeForMigration(appId: string, installationId: string, kind: TokenKind, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<MigrationExchangeResult> {
+export async function exchangeForMigration(
+  appId: string,
+  installationId: string,
+  kind: TokenKind,
+  runtime: AppConfigRuntime = getAppConfigRuntime(),
+): Promise<MigrationExchangeResult> {
   const installation = (await getSessionInstallations()).find((i) => i.id === installationId && i.appId === appId);
   if (!installation) throw new AppError("unknown_installation", { message: `This session holds no installation ${installationId} of app ${appId}.` });
   const original = requireLongLivedToken(installation, kind);

@@ -19,7 +19,9 @@ export interface WorkspaceShape {
 /** The workspaces of a shape: the first from the seed (as with one workspace), each other from the seed and its number. */
 function createWorkspaces(shape: WorkspaceShape): Workspace[] {
   return Array.from({ length: Math.max(1, shape.workspaces) }, (_, i) =>
-    i === 0 ? createWorkspace({ seed: shape.seed, users: shape.users }) : createWorkspace({ seed: `${shape.seed}#${i + 1}`, users: shape.users, name: `Emulated Workspace ${i + 1}` }),
+    i === 0
+      ? createWorkspace({ seed: shape.seed, users: shape.users })
+      : createWorkspace({ seed: `${shape.seed}#${i + 1}`, users: shape.users, name: `Emulated Workspace ${i + 1}` }),
   );
 }
 

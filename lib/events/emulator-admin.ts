@@ -32,7 +32,10 @@ async function callAdmin(path: string, init?: RequestInit): Promise<Record<strin
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || body.ok !== true) {
     const code = typeof body.error === "string" ? body.error : `http_${response.status}`;
-    throw new AppError({ relayed: code, status: response.status >= 400 && response.status < 500 ? response.status : 502 }, { message: `The emulator answered ${code}.` });
+    throw new AppError(
+      { relayed: code, status: response.status >= 400 && response.status < 500 ? response.status : 502 },
+      { message: `The emulator answered ${code}.` },
+    );
   }
   return body;
 }

@@ -84,7 +84,6 @@ export class EventFeed implements EventSink {
   }
 }
 
-
 /** The process's feed, on globalThis so that every route bundle (and dev reloads) share it. */
 export function getEventFeed(): EventFeed {
   return processSingleton("eventFeed", () => new EventFeed());

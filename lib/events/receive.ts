@@ -108,10 +108,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   return new Response(null, { status: 200 });
 }
 
-type BodyRead =
-  | { problem: null; text: string }
-  | { problem: "too_large" }
-  | { problem: "too_slow" | "aborted"; receivedBytes: number; ms: number };
+type BodyRead = { problem: null; text: string } | { problem: "too_large" } | { problem: "too_slow" | "aborted"; receivedBytes: number; ms: number };
 
 /**
  * The body as text, read until `limit` bytes (stops reading there: too_large) or `timeoutMs` (too_slow).

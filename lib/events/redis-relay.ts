@@ -113,16 +113,25 @@ export class RedisEventRelay implements EventSink {
       return;
     }
     this.pending += 1;
-    this.forwarding = this.forwarding.then(() => this.forward(event)).finally(() => {
-      this.pending -= 1;
-    });
+    this.forwarding = this.forwarding
+      .then(() => this.forward(event))
+      .finally(() => {
+        this.pending -= 1;
+      });
   }
 
   /** Closes both connections (tests, and servers shutting down). */
   async close(): Promise<void> {
     // QUIT waits for a connection; one that is not up (Redis unreachable) is simply dropped.
     await Promise.all(
-      [this.subscriber, this.publisher].map((c) => (c.status === "ready" ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect())),
+      [this.subscriber, this.publisher].map((c) =>
+        c.status === "ready"
+          ? c.quit().then(
+              () => undefined,
+              () => c.disconnect(),
+            )
+          : c.disconnect(),
+      ),
     );
   }
 

@@ -22,18 +22,13 @@ export function signRequest(signingSecret: string, timestamp: string, rawBody: s
   return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${rawBody}`).digest("hex")}`;
 }
 
-const secretsOf = (signingSecrets: string | readonly string[]) =>
-  (typeof signingSecrets === "string" ? [signingSecrets] : signingSecrets).filter(Boolean);
+const secretsOf = (signingSecrets: string | readonly string[]) => (typeof signingSecrets === "string" ? [signingSecrets] : signingSecrets).filter(Boolean);
 
 /**
  * What can be checked before the body is read: a signing secret to verify with, a timestamp inside the
  * replay window, a well-formed signature. A request that fails here is refused without waiting for its body.
  */
-export function checkSignatureHeaders(
-  headers: SignatureHeaders,
-  signingSecrets: string | readonly string[],
-  nowMs: number = Date.now(),
-): SignatureCheck {
+export function checkSignatureHeaders(headers: SignatureHeaders, signingSecrets: string | readonly string[], nowMs: number = Date.now()): SignatureCheck {
   if (secretsOf(signingSecrets).length === 0) return { ok: false, reason: "No signing secret is configured (SIGNING_SECRET)." };
   if (!headers.timestamp || !/^\d{1,12}$/.test(headers.timestamp)) {
     return { ok: false, reason: "X-Slack-Request-Timestamp is missing or not a number." };
@@ -53,11 +48,7 @@ export function checkSignatureHeaders(
  * events for. The timestamp window stops replays of captured requests; each comparison runs in constant
  * time over equal-length buffers so it leaks nothing about an expected signature.
  */
-export function verifyRequestSignature(
-  parts: SignedRequestParts,
-  signingSecrets: string | readonly string[],
-  nowMs: number = Date.now(),
-): SignatureCheck {
+export function verifyRequestSignature(parts: SignedRequestParts, signingSecrets: string | readonly string[], nowMs: number = Date.now()): SignatureCheck {
   const headersCheck = checkSignatureHeaders(parts, signingSecrets, nowMs);
   if (!headersCheck.ok) return headersCheck;
   // Both headers are there and well-formed once checkSignatureHeaders passed.

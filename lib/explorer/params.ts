@@ -30,7 +30,6 @@ export interface ExplorerRequest {
   extra: ParamPair[];
 }
 
-
 /** Query keys of /api/call itself, which a free parameter must not shadow. */
 const RESERVED_KEYS = new Set(["installation", "token"]);
 

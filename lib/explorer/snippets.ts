@@ -66,7 +66,10 @@ export function buildJavaScriptSnippet(wire: WireRequest, options: { knownMethod
   const { method, apiUrl, args } = readWire(wire);
   const clientOptions = apiUrl === PLATFORM_API_URL ? "" : `, { slackApiUrl: ${JSON.stringify(apiUrl)} }`;
   const argText = Object.keys(args).length > 0 ? jsLiteral(args, "") : "";
-  const call = options.knownMethod && method.split(".").every((part) => IDENTIFIER.test(part)) ? `client.${method}(${argText})` : `client.apiCall(${JSON.stringify(method)}${argText ? `, ${argText}` : ""})`;
+  const call =
+    options.knownMethod && method.split(".").every((part) => IDENTIFIER.test(part))
+      ? `client.${method}(${argText})`
+      : `client.apiCall(${JSON.stringify(method)}${argText ? `, ${argText}` : ""})`;
   return [
     `import { WebClient } from "@slack/web-api";`,
     ``,

@@ -48,12 +48,7 @@ const TEXT_COLLATOR = new Intl.Collator(undefined, { numeric: true });
  * types sorts as a spreadsheet does: numbers, then text, then false and true, reversed when descending;
  * missing values come last either way.
  */
-export function sortRows(
-  rows: readonly number[],
-  keys: readonly SortKey[],
-  direction: SortDirection,
-  collator: Intl.Collator = TEXT_COLLATOR,
-): number[] {
+export function sortRows(rows: readonly number[], keys: readonly SortKey[], direction: SortDirection, collator: Intl.Collator = TEXT_COLLATOR): number[] {
   const numbers: number[] = [];
   const texts: number[] = [];
   const falses: number[] = [];
@@ -69,9 +64,7 @@ export function sortRows(
   const sign = direction === "ascending" ? 1 : -1;
   const byNumber = sortByNumber(numbers, keys, sign);
   const byText = sortByText(texts, keys, sign, collator);
-  return sign === 1
-    ? [...byNumber, ...byText, ...falses, ...trues, ...missing]
-    : [...trues, ...falses, ...byText, ...byNumber, ...missing];
+  return sign === 1 ? [...byNumber, ...byText, ...falses, ...trues, ...missing] : [...trues, ...falses, ...byText, ...byNumber, ...missing];
 }
 
 /** The order `sortRows` makes, as a comparator: used to place a few new rows among many sorted ones. */
@@ -215,7 +208,7 @@ function encodeKeys(texts: readonly string[], { weights, top }: CharacterWeights
     const text = texts[position]!;
     // `at` steps by `count`: the next code unit of this text's key.
     let at = position;
-    for (let i = 0; i < text.length && at < end; ) {
+    for (let i = 0; i < text.length && at < end;) {
       const code = text.charCodeAt(i);
       if (!isDigit(code)) {
         const w = weights[code]!;

@@ -36,7 +36,14 @@ export async function streamSessionWalk(method: string, query: FetchAllQuery, si
     signal,
     call: (pageParams, pageSignal) =>
       runWithCookieJar(jar, () =>
-        callAsInstallation({ installationId: query.installationId, tokenKind: query.tokenKind, method, params: pageParams, httpMethod: "GET", signal: pageSignal }),
+        callAsInstallation({
+          installationId: query.installationId,
+          tokenKind: query.tokenKind,
+          method,
+          params: pageParams,
+          httpMethod: "GET",
+          signal: pageSignal,
+        }),
       ),
     describeError: (error) =>
       isAppError(error) ? { error: error.code, message: error.message } : { error: "internal_error", message: "The walk failed on the server." },

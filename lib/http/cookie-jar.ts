@@ -111,7 +111,10 @@ export class RequestCookieJar implements CookieJar {
         await finish();
       } catch (error) {
         // The write made during the request stands: it was up to date when it was made.
-        logger.warn({ err: error instanceof Error ? error.message : String(error) }, "a cookie could not be brought up to date before the response: the request's own write stands");
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "a cookie could not be brought up to date before the response: the request's own write stands",
+        );
       }
     }
   }
@@ -153,7 +156,11 @@ export async function getCookieJar(): Promise<CookieJar> {
       const value = store.get(name)?.value;
       return value === undefined ? [] : [value];
     },
-    list: (prefix) => store.getAll().filter((c) => c.name.startsWith(prefix)).map((c) => ({ name: c.name, value: c.value })),
+    list: (prefix) =>
+      store
+        .getAll()
+        .filter((c) => c.name.startsWith(prefix))
+        .map((c) => ({ name: c.name, value: c.value })),
     set: (name, value, options) =>
       store.set(name, value, {
         maxAge: options.maxAgeS,

@@ -54,7 +54,8 @@ function checkOrigin(request: Request, mutating: boolean) {
   const fetchSite = request.headers.get("sec-fetch-site");
   const allowed = new Set([getConfig().appOrigin, new URL(request.url).origin]);
   if (origin && origin !== "null") {
-    if (!allowed.has(origin)) throw new AppError("forbidden_origin", { message: `Requests from ${origin} are not allowed: this route only answers the console's own pages.` });
+    if (!allowed.has(origin))
+      throw new AppError("forbidden_origin", { message: `Requests from ${origin} are not allowed: this route only answers the console's own pages.` });
     return;
   }
   if (fetchSite === "cross-site" || fetchSite === "same-site") {
@@ -98,7 +99,12 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
         let forwarded = request;
         if (request.method !== "GET" && request.method !== "HEAD") {
           const body = await readLimitedBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-          forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit | undefined, signal: request.signal });
+          forwarded = new Request(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: body as BodyInit | undefined,
+            signal: request.signal,
+          });
         }
         return await handler(forwarded, context);
       } catch (error) {

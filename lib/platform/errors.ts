@@ -20,7 +20,10 @@ export const PLATFORM_ERRORS = {
   not_authed: { status: 401, message: "No token was sent." },
   invalid_token: { status: 400, message: "The platform does not recognise this token, or it belongs to another app." },
   token_already_exchanged: { status: 409, message: "This token was already exchanged: a long-lived token can be exchanged only once." },
-  token_rotation_not_enabled: { status: 400, message: "The app that issued this token does not have token rotation turned on, so its tokens cannot be exchanged." },
+  token_rotation_not_enabled: {
+    status: 400,
+    message: "The app that issued this token does not have token rotation turned on, so its tokens cannot be exchanged.",
+  },
   ratelimited: { status: 429, message: "The platform is rate limiting this app: wait and try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -34,7 +37,8 @@ export class PlatformError extends AppError {
   readonly result: PlatformCallResult;
 
   constructor(method: string, result: PlatformCallResult) {
-    const code = typeof (result.body as { error?: unknown } | undefined)?.error === "string" ? (result.body as { error: string }).error : `http_${result.status}`;
+    const code =
+      typeof (result.body as { error?: unknown } | undefined)?.error === "string" ? (result.body as { error: string }).error : `http_${result.status}`;
     const known = isKnown(code) ? PLATFORM_ERRORS[code] : undefined;
     const status = result.status === 429 ? 429 : (known?.status ?? (result.status >= 500 ? 502 : 400));
     const message = known?.message ?? `The platform answered ${method} with ${code}.`;

@@ -36,12 +36,27 @@ export interface OAuthCallOptions {
   signal?: AbortSignal;
 }
 
-const optionalString = z.string().nullish().transform((v) => v ?? undefined);
-const named = z.object({ id: z.string(), name: z.string().nullish().transform((v) => v ?? "") }).nullish().transform((v) => v ?? undefined);
+const optionalString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
+const named = z
+  .object({
+    id: z.string(),
+    name: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ""),
+  })
+  .nullish()
+  .transform((v) => v ?? undefined);
 const tokenFields = {
   access_token: optionalString,
   refresh_token: optionalString,
-  expires_in: z.number().nullish().transform((v) => v ?? undefined),
+  expires_in: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? undefined),
   token_type: optionalString,
   scope: optionalString,
 };
@@ -53,13 +68,14 @@ const GrantSchema = z.object({
   team: named,
   enterprise: named,
   authed_user: z.object({ id: optionalString, ...tokenFields }).nullish(),
-  incoming_webhook: z
-    .object({ url: z.string(), channel: optionalString, channel_id: optionalString, configuration_url: optionalString })
-    .nullish(),
+  incoming_webhook: z.object({ url: z.string(), channel: optionalString, channel_id: optionalString, configuration_url: optionalString }).nullish(),
 });
 
 function splitScopes(scope: string | undefined): string[] {
-  return (scope ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (scope ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function issued(fields: { access_token?: string; refresh_token?: string; expires_in?: number; scope?: string }): IssuedToken | undefined {
@@ -103,7 +119,11 @@ export function reshapeTokenGrant(body: unknown): TokenGrant {
   return grant;
 }
 
-async function tokenCall(method: string, options: OAuthCallOptions, params: Record<string, string>): Promise<{ grant: TokenGrant; result: PlatformCallResult }> {
+async function tokenCall(
+  method: string,
+  options: OAuthCallOptions,
+  params: Record<string, string>,
+): Promise<{ grant: TokenGrant; result: PlatformCallResult }> {
   const result = await callMethod({
     baseUrl: options.baseUrl,
     method,

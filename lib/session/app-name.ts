@@ -17,13 +17,19 @@ const AdminApps = z.object({ ok: z.literal(true), apps: z.array(z.object({ app_i
 export async function lookupAppName(appId: string | undefined, runtime: SessionRuntime): Promise<string | undefined> {
   if (!appId || getConfig().upstream.kind !== "emulator") return undefined;
   try {
-    const request = new Request(`${runtime.baseUrl}/admin/apps`, { headers: { origin: new URL(runtime.baseUrl).origin }, signal: AbortSignal.timeout(runtime.timeoutMs) });
+    const request = new Request(`${runtime.baseUrl}/admin/apps`, {
+      headers: { origin: new URL(runtime.baseUrl).origin },
+      signal: AbortSignal.timeout(runtime.timeoutMs),
+    });
     const response = runtime.transport ? await runtime.transport(request) : await fetch(request, { cache: "no-store" });
     const parsed = AdminApps.safeParse(await response.json());
     const name = parsed.success ? parsed.data.apps.find((app) => app.app_id === appId)?.name : undefined;
     return name?.trim().slice(0, MAX_APP_NAME_CHARS) || undefined;
   } catch (error) {
-    logger.warn({ appId, err: error instanceof Error ? error.name : "unknown" }, "the emulator did not tell the app's name: the installation is named by its app id");
+    logger.warn(
+      { appId, err: error instanceof Error ? error.name : "unknown" },
+      "the emulator did not tell the app's name: the installation is named by its app id",
+    );
     return undefined;
   }
 }

@@ -24,7 +24,8 @@ async function readBody(request: Request): Promise<{ form: Record<string, string
     } catch {
       throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
     }
-    if (!data || typeof data !== "object" || Array.isArray(data)) throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
+    if (!data || typeof data !== "object" || Array.isArray(data))
+      throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
     return { json: Object.fromEntries(Object.entries(data).filter(([key, v]) => v !== undefined && !isCredentialKey(key))) };
   }
   if (!text.trim()) return { form: {} };
@@ -40,8 +41,14 @@ const MAX_WIRE_BODY_IN_HEADER = 4096;
  * cut to a size every proxy accepts.
  */
 function wireHeader(wire: WireRequest): string {
-  const body = wire.body !== undefined && wire.body.length > MAX_WIRE_BODY_IN_HEADER ? `${wire.body.slice(0, MAX_WIRE_BODY_IN_HEADER)}…(${wire.body.length} characters)` : wire.body;
-  return JSON.stringify({ ...wire, ...(body !== undefined ? { body } : {}) }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const body =
+    wire.body !== undefined && wire.body.length > MAX_WIRE_BODY_IN_HEADER
+      ? `${wire.body.slice(0, MAX_WIRE_BODY_IN_HEADER)}…(${wire.body.length} characters)`
+      : wire.body;
+  return JSON.stringify({ ...wire, ...(body !== undefined ? { body } : {}) }).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

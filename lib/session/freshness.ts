@@ -68,8 +68,7 @@ export function needsProactiveRefresh(token: StoredToken, nowMs: number, windowS
 }
 
 export type RefreshOutcome =
-  | { outcome: "refreshed"; installation: InstallationRecord }
-  | { outcome: "needs_reinstall"; installation: InstallationRecord; error: AppError };
+  { outcome: "refreshed"; installation: InstallationRecord } | { outcome: "needs_reinstall"; installation: InstallationRecord; error: AppError };
 
 export function needsReinstallError(installation: InstallationRecord): AppError {
   return new AppError("needs_reinstall", {
@@ -103,24 +102,46 @@ export function withFailedRefresh(installation: InstallationRecord, kind: TokenK
   if (!refreshToken || isConsoleError(error, "refresh_coordination_unavailable")) return installation;
   return {
     ...installation,
-    timeline: prependEntry(installation.timeline, { at: nowMs, type: "refresh_failed", token: kind, masked: maskToken(refreshToken), error: failureCode(error), reinstall: false, by: timelineCause(by) }),
+    timeline: prependEntry(installation.timeline, {
+      at: nowMs,
+      type: "refresh_failed",
+      token: kind,
+      masked: maskToken(refreshToken),
+      error: failureCode(error),
+      reinstall: false,
+      by: timelineCause(by),
+    }),
   };
 }
 
 /** The installation with the expiry of its `kind` token in the timeline, once per token. */
-export function withNoticedExpiry(installation: InstallationRecord, kind: TokenKind, noticed: "clock" | "platform", by: string, nowMs: number): InstallationRecord {
+export function withNoticedExpiry(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  noticed: "clock" | "platform",
+  by: string,
+  nowMs: number,
+): InstallationRecord {
   const token = installation[kind];
   if (!token) return installation;
   const masked = maskToken(token.value);
   if (installation.timeline?.some((e) => e.type === "expired" && e.token === kind && e.masked === masked)) return installation;
-  return { ...installation, timeline: prependEntry(installation.timeline, { at: nowMs, type: "expired", token: kind, masked, noticed, by: timelineCause(by) }) };
+  return {
+    ...installation,
+    timeline: prependEntry(installation.timeline, { at: nowMs, type: "expired", token: kind, masked, noticed, by: timelineCause(by) }),
+  };
 }
 
 /**
  * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
  * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
  */
-export async function refreshInstallationToken(installation: InstallationRecord, kind: TokenKind, runtime: SessionRuntime, cause: RefreshCause = REQUESTED): Promise<RefreshOutcome> {
+export async function refreshInstallationToken(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  runtime: SessionRuntime,
+  cause: RefreshCause = REQUESTED,
+): Promise<RefreshOutcome> {
   const token = installation[kind];
   if (!token?.refreshToken) {
     throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
@@ -142,14 +163,19 @@ export async function refreshInstallationToken(installation: InstallationRecord,
       return await attempt(runtime.timeoutMs);
     } catch (error) {
       if (!isUnknownOutcome(error)) throw error;
-      logger.warn({ installation: installation.id, kind, err: error instanceof AppError ? error.code : "unknown" }, "refresh answer lost: asking again with the same refresh token");
+      logger.warn(
+        { installation: installation.id, kind, err: error instanceof AppError ? error.code : "unknown" },
+        "refresh answer lost: asking again with the same refresh token",
+      );
       answerNow(refreshStillUnanswered(runtime.timeoutMs));
       return recoverLostRefresh(attempt, runtime.timeoutMs, startedAt);
     }
   });
   // Requests that joined a refresh under recovery wait no longer than a request may.
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const waitedTooLong = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(refreshStillUnanswered(runtime.timeoutMs)), runtime.timeoutMs + 1_000)));
+  const waitedTooLong = new Promise<never>(
+    (_, reject) => (deadline = setTimeout(() => reject(refreshStillUnanswered(runtime.timeoutMs)), runtime.timeoutMs + 1_000)),
+  );
   // Whatever this request stops waiting for still settles: never as an unhandled rejection.
   for (const settled of [refreshing, firstAttemptLost, waitedTooLong]) settled.catch(() => {});
   let fresh: StoredToken;
@@ -204,7 +230,10 @@ async function followKeptRefreshes(token: StoredToken, runtime: SessionRuntime, 
     } catch (error) {
       // A refresh in hand already spent the old refresh token: losing it to a failed lookup would leave
       // the cookie with a dead refresh token. Settle for what is in hand.
-      logger.warn({ installation: installationId, kind, err: error instanceof Error ? error.message : String(error) }, "kept refresh lookup failed: keeping the pair in hand");
+      logger.warn(
+        { installation: installationId, kind, err: error instanceof Error ? error.message : String(error) },
+        "kept refresh lookup failed: keeping the pair in hand",
+      );
       break;
     }
     if (!newer) break;

@@ -107,7 +107,12 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     const issued = [fresh.bot, fresh.user].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,
-      timeline: prependEntry(fresh.timeline, { at: now, type: previous ? "reinstalled" : "installed", tokens: issued, by: previous ? "Reinstall (OAuth install)" : "OAuth install" }),
+      timeline: prependEntry(fresh.timeline, {
+        at: now,
+        type: previous ? "reinstalled" : "installed",
+        tokens: issued,
+        by: previous ? "Reinstall (OAuth install)" : "OAuth install",
+      }),
     };
     await saveInstallation(installation);
     logger.info({ installation: installation.id, team: installation.team.id }, "installed");

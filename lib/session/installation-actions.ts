@@ -12,7 +12,14 @@ import {
   type PlatformCallResult,
 } from "@/lib/platform";
 import { lookupAppName } from "./app-name";
-import { callWithFreshToken, needsReinstallError, reconcileWithKeptRefreshes, refreshInstallationToken, withFailedRefresh, withNoticedExpiry } from "./freshness";
+import {
+  callWithFreshToken,
+  needsReinstallError,
+  reconcileWithKeptRefreshes,
+  refreshInstallationToken,
+  withFailedRefresh,
+  withNoticedExpiry,
+} from "./freshness";
 import {
   installationFromGrant,
   installationIdFor,
@@ -67,7 +74,8 @@ export async function getConsoleSession(): Promise<ConsoleSession> {
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];
-        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", "GET /api/session", now);
+        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now)
+          noticed = withNoticedExpiry(noticed, kind, "clock", "GET /api/session", now);
       }
     }
     if (noticed !== installation) noticed = await save(noticed);
@@ -144,7 +152,14 @@ export interface CallAsInstallationOptions {
  * The installation once an answer proved one of its tokens dead (token-lifecycle.ts, verdictForError):
  * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline.
  */
-function withVerdict(installation: InstallationRecord, kind: TokenKind, verdict: DeadTokenVerdict | null, error: string, entry: TimelineEntry, nowMs: number): InstallationRecord {
+function withVerdict(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  verdict: DeadTokenVerdict | null,
+  error: string,
+  entry: TimelineEntry,
+  nowMs: number,
+): InstallationRecord {
   const token = installation[kind];
   let updated: InstallationRecord = { ...installation, timeline: prependEntry(installation.timeline, entry) };
   if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
@@ -173,7 +188,15 @@ export async function callAsInstallation(options: CallAsInstallationOptions): Pr
     const verdict = verdictForError(error, { rotating: Boolean(token.refreshToken) });
     if (verdict) {
       const now = runtime.now();
-      const entry: TimelineEntry = { at: now, type: "found_dead", token: options.tokenKind, masked: maskToken(token.value), error, verdict, by: timelineCause(options.by ?? `${options.method} call`) };
+      const entry: TimelineEntry = {
+        at: now,
+        type: "found_dead",
+        token: options.tokenKind,
+        masked: maskToken(token.value),
+        error,
+        verdict,
+        by: timelineCause(options.by ?? `${options.method} call`),
+      };
       await persist(withVerdict(current, options.tokenKind, verdict, error, entry, now));
     }
   }
@@ -185,7 +208,11 @@ export async function callAsInstallation(options: CallAsInstallationOptions): Pr
  * POST /api/tokens/test: auth.test with one token (kept fresh), its answer in the timeline; an answer that
  * proves the token dead updates the installation at once.
  */
-export async function testSessionToken(installationId: string, kind: TokenKind, by = "a test request"): Promise<{ result: PlatformCallResult; refreshed: boolean; installation: InstallationView }> {
+export async function testSessionToken(
+  installationId: string,
+  kind: TokenKind,
+  by = "a test request",
+): Promise<{ result: PlatformCallResult; refreshed: boolean; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
   const persist = persistIfChanged(installation);
   const runtime = getSessionRuntime();
@@ -278,7 +305,10 @@ function maskedTokensOf(installation: InstallationRecord): string[] {
  * its tokens or webhook, as an uninstalled installation: its timeline says what happened, and Reinstall
  * brings it back (Forget removes it).
  */
-export async function uninstallSessionInstallation(installationId: string, by = "an uninstall request"): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
+export async function uninstallSessionInstallation(
+  installationId: string,
+  by = "an uninstall request",
+): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
   const kind: TokenKind = installation.bot ? "bot" : "user";
   const runtime = getSessionRuntime();
@@ -335,9 +365,7 @@ async function assertRoomForPastedToken(token: string, appKey: AppKey): Promise<
   });
 }
 
-export type ExchangeRequest =
-  | { installationId: string; tokenKind: TokenKind }
-  | { pastedToken: string; appKey: AppKey };
+export type ExchangeRequest = { installationId: string; tokenKind: TokenKind } | { pastedToken: string; appKey: AppKey };
 
 /**
  * oauth.v2.exchange: a long-lived token becomes an expiring one with a refresh token, and the original
@@ -369,7 +397,14 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
     ({ grant } = await exchangeLongLivedToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(appKey), token, timeoutMs: runtime.timeoutMs }));
   } catch (error) {
     if (previous && isPlatformError(error)) {
-      const entry: TimelineEntry = { at: runtime.now(), type: "exchange_failed", token: kind, masked: maskToken(token), error: timelineErrorCode(error.platformCode), by: cause };
+      const entry: TimelineEntry = {
+        at: runtime.now(),
+        type: "exchange_failed",
+        token: kind,
+        masked: maskToken(token),
+        error: timelineErrorCode(error.platformCode),
+        by: cause,
+      };
       await save({ ...previous, timeline: prependEntry(previous.timeline, entry) }).catch(() => {});
     }
     throw error;
@@ -384,7 +419,14 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
   const now = runtime.now();
   const installation = await save({
     ...exchanged,
-    timeline: prependEntry(exchanged.timeline, { at: now, type: "exchanged", token: kind, from: maskToken(token), to: maskToken(issued?.value ?? ""), by: cause }),
+    timeline: prependEntry(exchanged.timeline, {
+      at: now,
+      type: "exchanged",
+      token: kind,
+      from: maskToken(token),
+      to: maskToken(issued?.value ?? ""),
+      by: cause,
+    }),
   });
   return toInstallationView(installation);
 }

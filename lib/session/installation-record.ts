@@ -115,7 +115,9 @@ export function requireToken(installation: InstallationRecord, kind: TokenKind):
 export function requireLongLivedToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
   const token = requireToken(installation, kind);
   if (token.refreshToken) {
-    throw new AppError("already_rotating", { message: `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.` });
+    throw new AppError("already_rotating", {
+      message: `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.`,
+    });
   }
   return token;
 }

@@ -64,7 +64,10 @@ async function readStates(): Promise<OAuthStateCookie> {
 export async function createOAuthState(appKey: AppKey, nowMs: number): Promise<string> {
   const state = randomBytes(32).toString("base64url");
   const current = await readStates();
-  const pending = [...current.pending.filter((p) => p.expiresAt + REMEMBER_MS > nowMs), { hash: hashState(state), expiresAt: nowMs + STATE_TTL_S * 1000, appKey }].slice(-MAX_PENDING);
+  const pending = [
+    ...current.pending.filter((p) => p.expiresAt + REMEMBER_MS > nowMs),
+    { hash: hashState(state), expiresAt: nowMs + STATE_TTL_S * 1000, appKey },
+  ].slice(-MAX_PENDING);
   const used = current.used.filter((u) => u.expiresAt + REMEMBER_MS > nowMs);
   await writeSealedCookie(OAUTH_STATE_COOKIE, { pending, used } satisfies OAuthStateCookie, COOKIE_TTL_S);
   return state;

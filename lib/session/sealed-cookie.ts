@@ -112,7 +112,9 @@ export async function writeSealedCookie(name: string, value: unknown, maxAgeS: n
   const seal = await sealValue(value, getConfig().sessionPasswords, maxAgeS);
   const cookie = physicalName(name);
   if (cookie.length + seal.length > MAX_SEALED_COOKIE_BYTES) {
-    throw new AppError("cookie_too_large", { message: `This data does not fit in one browser cookie (${seal.length} bytes sealed, at most ${MAX_SEALED_COOKIE_BYTES}).` });
+    throw new AppError("cookie_too_large", {
+      message: `This data does not fit in one browser cookie (${seal.length} bytes sealed, at most ${MAX_SEALED_COOKIE_BYTES}).`,
+    });
   }
   const jar = await getCookieJar();
   jar.set(cookie, seal, cookieAttributes(maxAgeS));

@@ -75,7 +75,11 @@ export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
         tone: entry.scope === "token" ? "warn" : "error",
       };
     case "revoke_failed":
-      return { title: `Revoke of ${KIND_LABEL[entry.token]} failed: ${entry.error}`, detail: `auth.revoke on ${entry.masked} answered ${entry.error}${by}`, tone: "error" };
+      return {
+        title: `Revoke of ${KIND_LABEL[entry.token]} failed: ${entry.error}`,
+        detail: `auth.revoke on ${entry.masked} answered ${entry.error}${by}`,
+        tone: "error",
+      };
     case "exchanged":
       return {
         title: `Exchanged ${KIND_LABEL[entry.token]}`,
@@ -95,7 +99,11 @@ export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
         tone: "warn",
       };
     case "uninstalled":
-      return { title: "Uninstalled", detail: `apps.uninstall revoked every token${entry.tokens.length > 0 ? `: ${entry.tokens.join(", ")}` : ""}${by}`, tone: "error" };
+      return {
+        title: "Uninstalled",
+        detail: `apps.uninstall revoked every token${entry.tokens.length > 0 ? `: ${entry.tokens.join(", ")}` : ""}${by}`,
+        tone: "error",
+      };
     case "uninstall_failed":
       return { title: `Uninstall failed: ${entry.error}`, detail: `apps.uninstall answered ${entry.error}${by}`, tone: "error" };
   }

@@ -50,13 +50,26 @@ const errorCode = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 const kind = z.enum(["bot", "user"]);
 const verdict = z.enum(["token_revoked", "needs_reinstall"]);
 
-const base = { at: z.number(), by: z.string().regex(/^[\x20-\x7e]{1,96}$/).optional() };
+const base = {
+  at: z.number(),
+  by: z
+    .string()
+    .regex(/^[\x20-\x7e]{1,96}$/)
+    .optional(),
+};
 
 export const timelineEntrySchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.enum(["installed", "reinstalled"]), tokens: z.array(masked).max(4) }),
   z.object({ ...base, type: z.literal("tested"), token: kind, masked, ok: z.boolean(), error: errorCode.optional(), verdict: verdict.optional() }),
   z.object({ ...base, type: z.literal("found_dead"), token: kind, masked, error: errorCode, verdict }),
-  z.object({ ...base, type: z.literal("refreshed"), token: kind, from: masked, to: masked, reason: z.enum(["proactive", "on_expiry", "requested", "elsewhere"]) }),
+  z.object({
+    ...base,
+    type: z.literal("refreshed"),
+    token: kind,
+    from: masked,
+    to: masked,
+    reason: z.enum(["proactive", "on_expiry", "requested", "elsewhere"]),
+  }),
   z.object({ ...base, type: z.literal("refresh_failed"), token: kind, masked, error: errorCode, reinstall: z.boolean() }),
   z.object({ ...base, type: z.literal("revoked"), token: kind, masked, scope: z.enum(["token", "installation"]) }),
   z.object({ ...base, type: z.literal("revoke_failed"), token: kind, masked, error: errorCode }),
@@ -71,12 +84,14 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
  * A stored timeline, read leniently: an entry this version does not know (or that fails the masking check)
  * is dropped rather than making the whole installation unreadable.
  */
-export const timelineSchema = z
-  .array(z.unknown())
-  .transform((entries) => entries.flatMap((entry) => {
-    const parsed = timelineEntrySchema.safeParse(entry);
-    return parsed.success ? [parsed.data] : [];
-  }).slice(0, MAX_TIMELINE_ENTRIES));
+export const timelineSchema = z.array(z.unknown()).transform((entries) =>
+  entries
+    .flatMap((entry) => {
+      const parsed = timelineEntrySchema.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    })
+    .slice(0, MAX_TIMELINE_ENTRIES),
+);
 
 /** An error code fit for the timeline: what the platform or the console named it, or `unknown_error`. */
 export function timelineErrorCode(code: string | undefined | null): string {

@@ -33,10 +33,12 @@ export type ApiCallArg = CallRequest;
 /** The platform's headers the console passed on, by the names it lists in x-upstream-headers. */
 function upstreamHeaders(response: Response): Record<string, string> {
   const names = (response.headers.get("x-upstream-headers") ?? "").split(",").filter(Boolean);
-  return Object.fromEntries(names.flatMap((name) => {
-    const value = response.headers.get(name);
-    return value === null ? [] : [[name, value]];
-  }));
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = response.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    }),
+  );
 }
 
 function parseWire(header: string | null): WireRequest | null {

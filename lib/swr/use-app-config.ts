@@ -42,7 +42,10 @@ export type AppConfigActionResult =
 async function run(action: AppConfigAction): Promise<AppConfigActionResult> {
   switch (action.kind) {
     case "scopes":
-      return { kind: "scopes", result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/scopes`, jsonBody({ bot: action.bot, user: action.user })) };
+      return {
+        kind: "scopes",
+        result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/scopes`, jsonBody({ bot: action.bot, user: action.user })),
+      };
     case "rotation":
       return { kind: "rotation", result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/rotation`, jsonBody({ confirm: true })) };
     case "verify":
@@ -50,10 +53,16 @@ async function run(action: AppConfigAction): Promise<AppConfigActionResult> {
     case "exchange":
       return {
         kind: "exchange",
-        result: await fetchJson<MigrationExchangeResult>(`${appKey(action.appId)}/exchange`, jsonBody({ installation: action.installation, token: action.token, confirm: true })),
+        result: await fetchJson<MigrationExchangeResult>(
+          `${appKey(action.appId)}/exchange`,
+          jsonBody({ installation: action.installation, token: action.token, confirm: true }),
+        ),
       };
     case "paste-token":
-      return { kind: "token", result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token", jsonBody({ token: action.token, refreshToken: action.refreshToken })) };
+      return {
+        kind: "token",
+        result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token", jsonBody({ token: action.token, refreshToken: action.refreshToken })),
+      };
     case "rotate-token":
       return { kind: "token", result: await fetchJson<ConfigTokenAnswer>("/api/app-config/token/rotate", { method: "POST" }) };
     case "generate-token":

@@ -57,8 +57,7 @@ export function useEventFeed() {
 
 /** The emulator's "mention the app" (POST /api/emulator/mention). */
 export function useMentionApp() {
-  return useSWRMutation<MentionResult, Error, string, { installationId: string; text?: string }>(
-    "/api/emulator/mention",
-    (key, { arg }) => fetchJson<MentionResult>(key, jsonBody(arg)),
+  return useSWRMutation<MentionResult, Error, string, { installationId: string; text?: string }>("/api/emulator/mention", (key, { arg }) =>
+    fetchJson<MentionResult>(key, jsonBody(arg)),
   );
 }

@@ -157,7 +157,12 @@ export function useFetchAll() {
           }
         } catch (error) {
           if (controller.signal.aborted) return;
-          state = apply(state, { type: "error", error: "network_error", message: error instanceof Error ? error.message : String(error), page: state.pages + 1 });
+          state = apply(state, {
+            type: "error",
+            error: "network_error",
+            message: error instanceof Error ? error.message : String(error),
+            page: state.pages + 1,
+          });
         }
         latest.current = state;
         next(null, state);

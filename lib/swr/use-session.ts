@@ -19,9 +19,7 @@ export interface TokenArg {
   token: TokenKind;
 }
 
-export type ExchangeArg =
-  | { installation: string; token: TokenKind; confirm: true }
-  | { pastedToken: string; app: AppKey; confirm: true };
+export type ExchangeArg = { installation: string; token: TokenKind; confirm: true } | { pastedToken: string; app: AppKey; confirm: true };
 
 export type SessionAction =
   | { kind: "test" | "refresh" | "revoke"; arg: TokenArg }
@@ -61,10 +59,14 @@ function withInstallation(result: InstallationActionAnswer, current: ConsoleSess
  * at once; the session is read again after each action all the same (a refresh may have changed others).
  */
 export function useSessionAction() {
-  return useSWRMutation<InstallationActionAnswer, ConsoleRequestError, string, SessionAction, ConsoleSession | undefined>(KEY, (_key, { arg }) => runAction(arg), {
-    populateCache: withInstallation,
-    revalidate: true,
-  });
+  return useSWRMutation<InstallationActionAnswer, ConsoleRequestError, string, SessionAction, ConsoleSession | undefined>(
+    KEY,
+    (_key, { arg }) => runAction(arg),
+    {
+      populateCache: withInstallation,
+      revalidate: true,
+    },
+  );
 }
 
 /** Reads the session again now (after a failed action, whose record the server may have kept). */

@@ -4,7 +4,7 @@
  */
 const HINTS: Record<string, string> = {
   invalid_payload: "The body is not valid JSON, or its fields have the wrong shape. Check the JSON payload.",
-  no_text: "The payload has nothing to post: add a \"text\" field (or blocks or attachments, with text as the fallback notifications show).",
+  no_text: 'The payload has nothing to post: add a "text" field (or blocks or attachments, with text as the fallback notifications show).',
   invalid_token: "The webhook's secret is wrong or was revoked. Reinstall the app, or paste the current URL.",
   action_prohibited: "An admin restricted posting to this channel. Pick another channel when you reinstall.",
   channel_not_found: "The webhook's channel was deleted or renamed. Reinstall the app and pick a channel again.",
@@ -20,5 +20,7 @@ export function hintForWebhookAnswer(status: number, body: string): string | nul
   if (status === 200) return null;
   if (status === 429) return "Rate limited: webhooks accept about one message per second. Wait for Retry-After seconds and send again.";
   const code = body.trim();
-  return HINTS[code] ?? (status >= 500 ? "The platform failed on its side. Try again in a moment." : "The platform refused the message; its answer above says why.");
+  return (
+    HINTS[code] ?? (status >= 500 ? "The platform failed on its side. Try again in a moment." : "The platform refused the message; its answer above says why.")
+  );
 }

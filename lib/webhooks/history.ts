@@ -90,7 +90,10 @@ function shortenRecord(record: WebhookSendRecord): WebhookSendRecord {
  * (never inside one) and ends in "…".
  */
 function clip(text: string, max: { chars: number; bytes: number }): string {
-  const flat = text.replace(/\s+/g, " ").replace(/\p{Cs}/gu, "\uFFFD").trim();
+  const flat = text
+    .replace(/\s+/g, " ")
+    .replace(/\p{Cs}/gu, "\uFFFD")
+    .trim();
   const characters = Array.from(flat);
   if (characters.length <= max.chars && Buffer.byteLength(flat, "utf8") <= max.bytes) return flat;
   let kept = "";

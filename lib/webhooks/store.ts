@@ -82,7 +82,10 @@ export async function addPastedWebhook(url: string, label: string): Promise<Past
  * and a lone surrogate U+FFFD, so a label of at most 60 characters takes at most 180 bytes.
  */
 function displayLabel(label: string): string {
-  return label.replace(/[\p{Cc}\s]+/gu, " ").replace(/\p{Cs}/gu, "\uFFFD").trim();
+  return label
+    .replace(/[\p{Cc}\s]+/gu, " ")
+    .replace(/\p{Cs}/gu, "\uFFFD")
+    .trim();
 }
 
 /** Forgets a pasted webhook; false when there was none with that id. */

@@ -3,8 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { defaultAppCredentials } from "../../lib/emulator";
 import { postEmulatorAdmin } from "./support/emulator-admin";
 
-const sign = (secret: string, timestamp: string, body: string) =>
-  `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+const sign = (secret: string, timestamp: string, body: string) => `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 
 async function install(page: Page) {
   await page.goto("/oauth/install");

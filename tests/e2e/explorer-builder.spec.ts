@@ -86,7 +86,10 @@ test("sends chat.postMessage as a JSON POST with blocks, and the message arrives
   await openExplorer(page);
   const method = page.getByRole("combobox", { name: "Method" });
   await method.fill("chat.postMessage");
-  await page.getByRole("listbox", { name: "Web API catalog" }).getByRole("option", { name: /^chat\.postMessage/ }).click();
+  await page
+    .getByRole("listbox", { name: "Web API catalog" })
+    .getByRole("option", { name: /^chat\.postMessage/ })
+    .click();
   // A write with a bot token defaults to a JSON POST, and has no paging fields.
   await expect(page.getByRole("button", { name: "POST JSON" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByLabel("cursor", { exact: true })).toHaveCount(0);
@@ -121,7 +124,9 @@ test("sends chat.postMessage as a JSON POST with blocks, and the message arrives
   await expect(page.getByRole("table", { name: "Response headers" })).toContainText("chat:write");
 
   // The emulator's channel has the message, blocks as given.
-  const state = (await (await request.get("/emulator/admin/state")).json()) as { channels: Array<{ id: string; messages: Array<{ ts: string; blocks?: unknown }> }> };
+  const state = (await (await request.get("/emulator/admin/state")).json()) as {
+    channels: Array<{ id: string; messages: Array<{ ts: string; blocks?: unknown }> }>;
+  };
   const posted = state.channels.find((c) => c.id === body.channel)?.messages.find((m) => m.ts === body.ts);
   expect(posted?.blocks).toEqual(blocks);
 });
@@ -185,7 +190,10 @@ test("an unknown method suggests the nearest catalog names", async ({ page }) =>
 
 /** The standalone emulator (npm run emulator), with the same seed and size as the console's embedded one. */
 async function startStandaloneEmulator(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/emulator-server.ts", "--port", "0", "--users", "3000"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, EMULATOR_EVENTS_URL: "" } });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/emulator-server.ts", "--port", "0", "--users", "3000"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, EMULATOR_EVENTS_URL: "" },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -200,7 +208,9 @@ async function startStandaloneEmulator(): Promise<{ url: string; child: ChildPro
 
 /** A bot token from the standalone emulator, through its consent page and oauth.v2.access. */
 async function standaloneBotToken(base: string): Promise<string> {
-  const apps = (await (await fetch(`${base}/admin/apps`)).json()) as { apps: Array<{ token_rotation_enabled: boolean; client_id: string; client_secret: string; authorize_url: string }> };
+  const apps = (await (await fetch(`${base}/admin/apps`)).json()) as {
+    apps: Array<{ token_rotation_enabled: boolean; client_id: string; client_secret: string; authorize_url: string }>;
+  };
   const app = apps.apps.find((a) => a.token_rotation_enabled)!;
   // Only the scope the calls need: incoming-webhook would ask the consent page for a channel too.
   const authorize = new URL(app.authorize_url);
@@ -212,7 +222,12 @@ async function standaloneBotToken(base: string): Promise<string> {
   const callback = new URL(allowed.headers.get("location") ?? "");
   const access = await fetch(`${base}/api/oauth.v2.access`, {
     method: "POST",
-    body: new URLSearchParams({ code: callback.searchParams.get("code") ?? "", client_id: app.client_id, client_secret: app.client_secret, redirect_uri: `${callback.origin}${callback.pathname}` }),
+    body: new URLSearchParams({
+      code: callback.searchParams.get("code") ?? "",
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      redirect_uri: `${callback.origin}${callback.pathname}`,
+    }),
   });
   const grant = (await access.json()) as { ok: boolean; access_token: string };
   expect(grant.ok).toBe(true);

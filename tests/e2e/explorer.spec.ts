@@ -322,6 +322,9 @@ test("method and parameters live in the URL, so a view reloads", async ({ page }
   // The JSON view opens a node at a time.
   await page.getByRole("button", { name: "JSON", exact: true }).click();
   await expect(page.getByRole("button", { name: "JSON", exact: true })).toHaveAttribute("aria-pressed", "true");
-  await page.getByRole("tree", { name: "JSON response" }).getByRole("button", { name: /channels/ }).click();
+  await page
+    .getByRole("tree", { name: "JSON response" })
+    .getByRole("button", { name: /channels/ })
+    .click();
   await expect(page.getByRole("tree", { name: "JSON response" }).getByRole("button", { name: /^▸?\s*0:/ })).toBeVisible();
 });

@@ -134,7 +134,10 @@ test("exchange of a legacy app's long-lived token explains token_rotation_not_en
   await expect(confirm).toBeDisabled();
   await dialog.getByRole("checkbox").check();
   await confirm.click();
-  const latest = card.getByRole("log", { name: /^Timeline of / }).getByRole("listitem").first();
+  const latest = card
+    .getByRole("log", { name: /^Timeline of / })
+    .getByRole("listitem")
+    .first();
   await expect(latest).toContainText("Exchange of bot token failed: token_rotation_not_enabled");
   await expect(latest).toContainText("does not have token rotation turned on");
   await expect(bot.getByText("long-lived · never expires")).toBeVisible();
@@ -147,7 +150,10 @@ test("revoke, refresh, uninstall and forget from the console", async ({ page }) 
   const card = page.locator("article[data-installation]");
   const bot = card.getByRole("group", { name: "Bot token" });
 
-  const latest = card.getByRole("log", { name: /^Timeline of / }).getByRole("listitem").first();
+  const latest = card
+    .getByRole("log", { name: /^Timeline of / })
+    .getByRole("listitem")
+    .first();
 
   await bot.getByRole("button", { name: "Revoke" }).click();
   await expect(latest).toContainText("Revoked bot token");

@@ -35,7 +35,10 @@ async function shoot(page: Page, card: Locator, name: string) {
     // Nothing scrolls sideways: the page is no wider than the window.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await card.screenshot({ path: `${SHOTS}/lifecycle-${name}-${width}.png` });
-    await card.locator("section").filter({ has: page.getByRole("heading", { name: "Timeline" }) }).screenshot({ path: `${SHOTS}/lifecycle-timeline-${name}-${width}.png` });
+    await card
+      .locator("section")
+      .filter({ has: page.getByRole("heading", { name: "Timeline" }) })
+      .screenshot({ path: `${SHOTS}/lifecycle-timeline-${name}-${width}.png` });
     await diagram(card).screenshot({ path: `${SHOTS}/lifecycle-diagram-${name}-${width}.png` });
   }
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -48,7 +51,9 @@ test("a rotating token's life: test, refresh, revoke, expiry on the emulator's c
   await expect(entries(card).first()).toContainText("Installed");
 
   // The diagram says where each token is, and what the console can do from there.
-  await expect(diagram(card)).toHaveAccessibleName(/The bot token is in "Expiring access token", with its single-use refresh token\. The user token is in "Expiring access token"/);
+  await expect(diagram(card)).toHaveAccessibleName(
+    /The bot token is in "Expiring access token", with its single-use refresh token\. The user token is in "Expiring access token"/,
+  );
   await expect(diagram(card)).toHaveAccessibleName(/From here the console can take: refresh \(4\), revoke \(6\), uninstall \(8\)\./);
   await card.getByText("The diagram as text").click();
   const states = card.getByRole("list", { name: "States" });
@@ -135,7 +140,9 @@ test("a rotating token's life: test, refresh, revoke, expiry on the emulator's c
   await expect(page.getByRole("status").filter({ hasText: "Forgot Switchboard Rotation in Emulated Workspace in this browser" })).toBeVisible();
 });
 
-test("a failed test that proves a long-lived token dead turns the installation to needs reinstall at once, with Reinstall and no Exchange", async ({ page }) => {
+test("a failed test that proves a long-lived token dead turns the installation to needs reinstall at once, with Reinstall and no Exchange", async ({
+  page,
+}) => {
   const card = await install(page, true);
   await expect(card.getByRole("heading", { name: "Switchboard Legacy in Emulated Workspace" })).toBeVisible();
   const bot = card.getByRole("group", { name: "Bot token" });

@@ -92,7 +92,9 @@ test("turns rotation on for the legacy app and migrates its long-lived tokens wi
 
   // Step 2 and 4: each token exchanged once, and its original tried with auth.test.
   for (const kind of ["bot", "user"] as const) {
-    await step(2).getByRole("button", { name: `Exchange ${kind} token…` }).click();
+    await step(2)
+      .getByRole("button", { name: `Exchange ${kind} token…` })
+      .click();
     const confirm = page.getByRole("dialog", { name: /Exchange the/ });
     await confirm.getByRole("checkbox").check();
     await confirm.getByRole("button", { name: "Exchange" }).click();
@@ -134,7 +136,10 @@ test("downloads the manifest as JSON and as YAML", async ({ page }) => {
 
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download JSON" }).click()]);
   expect(json.suggestedFilename()).toBe("switchboard-rotation-manifest.json");
-  const manifest = JSON.parse(await readFile((await json.path())!, "utf8")) as { display_information: { name: string }; settings: { token_rotation_enabled: boolean } };
+  const manifest = JSON.parse(await readFile((await json.path())!, "utf8")) as {
+    display_information: { name: string };
+    settings: { token_rotation_enabled: boolean };
+  };
   expect(manifest.display_information.name).toBe("Switchboard Rotation");
   expect(manifest.settings.token_rotation_enabled).toBe(true);
 

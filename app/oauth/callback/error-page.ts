@@ -51,7 +51,10 @@ const PLATFORM_ERRORS = new Map<string, string>([
   ["invalid_request", "The platform found the install request malformed: a parameter missing, repeated or not valid."],
   ["unauthorized_client", "The platform does not let this app install this way."],
   ["unsupported_response_type", "The platform does not answer install requests of this kind."],
-  ["invalid_scope", "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES with the app's settings."],
+  [
+    "invalid_scope",
+    "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES with the app's settings.",
+  ],
   ["server_error", "The platform failed while handling the install. Try again."],
   ["temporarily_unavailable", "The platform cannot take installs right now. Try again in a few minutes."],
 ]);
@@ -66,7 +69,8 @@ function describePlatformError(code: string): { code: string; text: string } {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /** The console's dark colours (app/globals.css), for the system setting or the theme switch's choice. */
-const DARK = "color-scheme:dark;--bg:#020617;--card:#0f172a;--ink:#f1f5f9;--muted:#cbd5e1;--line:#334155;--code-bg:#450a0a;--code-ink:#fecaca;--code-line:#7f1d1d;--accent:#a7f3d0;--accent-ink:#0f172a";
+const DARK =
+  "color-scheme:dark;--bg:#020617;--card:#0f172a;--ink:#f1f5f9;--muted:#cbd5e1;--line:#334155;--code-bg:#450a0a;--code-ink:#fecaca;--code-line:#7f1d1d;--accent:#a7f3d0;--accent-ink:#0f172a";
 const DARK_SELECTORS = `:root[data-theme=dark]{${DARK}}@media (prefers-color-scheme:dark){:root:not([data-theme=light]){${DARK}}}`;
 
 /**

@@ -9,7 +9,10 @@ export const GET = handleRoute(
   async (request) => {
     const outcome = await completeInstall(new URL(request.url).searchParams);
     if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail, outcome.platformError);
-    return new Response(null, { status: 303, headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" },
+    });
   },
   // A page the browser navigates to (from "Add to workspace", and back from the platform).
   { navigable: true },

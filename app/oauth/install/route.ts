@@ -5,11 +5,18 @@ import { APP_KEYS, beginInstall } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-const scopeList = z.string().trim().regex(/^[A-Za-z0-9:._,\s-]*$/, "scopes are names separated by commas").max(2000);
+const scopeList = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9:._,\s-]*$/, "scopes are names separated by commas")
+  .max(2000);
 const Query = z.object({
   scope: scopeList.optional(),
   user_scope: scopeList.optional(),
-  team: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "a team id such as T0123ABCD").optional(),
+  team: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, "a team id such as T0123ABCD")
+    .optional(),
   app: z.enum(APP_KEYS).optional(),
 });
 

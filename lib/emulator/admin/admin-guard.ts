@@ -34,7 +34,10 @@ export function checkAdminRequest(request: Request, ownOrigins: ReadonlySet<stri
   }
   if (isReadMethod(request.method.toUpperCase())) return;
   if ((!origin || origin === "null") && fetchSite !== "same-origin") {
-    throw refuse("missing_origin", `The admin surface changes state only for requests with an Origin header naming the emulator (${[...ownOrigins][0] ?? "its own origin"}).`);
+    throw refuse(
+      "missing_origin",
+      `The admin surface changes state only for requests with an Origin header naming the emulator (${[...ownOrigins][0] ?? "its own origin"}).`,
+    );
   }
   const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {

@@ -110,9 +110,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       ...(t.exchangedFor ? { exchanged_for: maskToken(t.exchangedFor) } : {}),
     })),
     config_tokens: describeConfigTokens(state, now, options.refreshGraceSeconds),
-    channels: ws.channels
-      .filter((c) => channelMessages(ws, c.id).length > 0)
-      .map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
+    channels: ws.channels.filter((c) => channelMessages(ws, c.id).length > 0).map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
     event_deliveries: describeDeliveries(state, ws.team.id),
     base_url: baseUrl,
   };
@@ -144,9 +142,7 @@ const ResetBody = z.object({
 export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void {
   const ok = (body: Record<string, unknown>) => jsonResponse({ ok: true, ...body });
 
-  router.get("/admin/apps", (ctx: RequestContext) =>
-    ok({ apps: [...runtime.state.apps.values()].map((a) => describeApp(a, ctx.baseUrl)) }),
-  );
+  router.get("/admin/apps", (ctx: RequestContext) => ok({ apps: [...runtime.state.apps.values()].map((a) => describeApp(a, ctx.baseUrl)) }));
 
   router.post("/admin/apps", async (ctx) => {
     const body = await readJson(ctx.request, AppBody);

@@ -13,14 +13,15 @@ export function showIndexPage(ctx: RequestContext): Response {
   const ws = state.workspace;
   const rows = [...state.apps.values()]
     .map((app) => {
-      const rotation = app.tokenRotationEnabled
-        ? `<span class="badge">rotation on</span>`
-        : `<span class="badge off">rotation off</span>`;
-      const install = app.redirectUrls.length > 0
-        ? `<a class="button primary" href="${escapeHtml(authorizeUrl(app, baseUrl))}">Install ${escapeHtml(app.name)}</a>`
-        : `<span class="meta">no redirect URL</span>`;
-      return `<tr id="app-${escapeHtml(app.id)}"><td><strong>${escapeHtml(app.name)}</strong><div class="meta">${escapeHtml(app.id)}</div></td>` +
-        `<td><code>${escapeHtml(app.clientId)}</code></td><td>${rotation}</td><td>${install}</td></tr>`;
+      const rotation = app.tokenRotationEnabled ? `<span class="badge">rotation on</span>` : `<span class="badge off">rotation off</span>`;
+      const install =
+        app.redirectUrls.length > 0
+          ? `<a class="button primary" href="${escapeHtml(authorizeUrl(app, baseUrl))}">Install ${escapeHtml(app.name)}</a>`
+          : `<span class="meta">no redirect URL</span>`;
+      return (
+        `<tr id="app-${escapeHtml(app.id)}"><td><strong>${escapeHtml(app.name)}</strong><div class="meta">${escapeHtml(app.id)}</div></td>` +
+        `<td><code>${escapeHtml(app.clientId)}</code></td><td>${rotation}</td><td>${install}</td></tr>`
+      );
     })
     .join("");
   const admin = ["apps", "state", "clock"]

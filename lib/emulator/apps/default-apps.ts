@@ -36,7 +36,10 @@ export function defaultAppCredentials(seed: string, key: DefaultAppKey): AppCred
 export function appCredentials(seed: string, key: string): AppCredentials {
   const h = digest(seed, `app:${key}`);
   return {
-    appId: `A0${h.slice(0, 9).toUpperCase().replace(/[^0-9A-Z]/g, "X")}`,
+    appId: `A0${h
+      .slice(0, 9)
+      .toUpperCase()
+      .replace(/[^0-9A-Z]/g, "X")}`,
     clientId: `${digits(h, 13)}.${digits(h.slice(26), 13)}`,
     clientSecret: digest(seed, `client_secret:${key}`).slice(0, 32),
     signingSecret: digest(seed, `signing_secret:${key}`).slice(0, 32),
@@ -80,10 +83,7 @@ export function defaultAppManifests(options: DefaultManifestOptions = {}): AppMa
   return (["rotation", "legacy"] as const).map((key) => ({
     display_information: {
       name: DEFAULT_APP_NAMES[key],
-      description:
-        key === "rotation"
-          ? "Expiring access tokens with single-use refresh tokens."
-          : "Long-lived tokens; exchange them with oauth.v2.exchange.",
+      description: key === "rotation" ? "Expiring access tokens with single-use refresh tokens." : "Long-lived tokens; exchange them with oauth.v2.exchange.",
     },
     features: { bot_user: { display_name: key === "rotation" ? "switchboard" : "switchboard-legacy", always_online: true } },
     oauth_config: {

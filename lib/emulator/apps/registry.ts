@@ -20,17 +20,17 @@ export const AppManifestSchema = z.looseObject({
   _metadata: z.looseObject({ major_version: z.number().int().optional(), minor_version: z.number().int().optional() }).optional(),
   display_information: z.looseObject(
     {
-      name: z
-        .string({ error: "The app needs a name." })
-        .trim()
-        .min(1, "The app needs a name.")
-        .max(35, "An app name has at most 35 characters."),
+      name: z.string({ error: "The app needs a name." }).trim().min(1, "The app needs a name.").max(35, "An app name has at most 35 characters."),
       description: z.string().max(140, "A short description has at most 140 characters.").optional(),
       background_color: z
         .string()
         .regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, "A background color is a hex color such as #4A154B.")
         .optional(),
-      long_description: z.string().min(175, "A long description has 175 to 4000 characters.").max(4000, "A long description has 175 to 4000 characters.").optional(),
+      long_description: z
+        .string()
+        .min(175, "A long description has 175 to 4000 characters.")
+        .max(4000, "A long description has 175 to 4000 characters.")
+        .optional(),
     },
     { error: "display_information (with the app's name) is required." },
   ),
@@ -119,7 +119,12 @@ type ManifestOptions = Pick<ResolvedOptions, "seed" | "eventRequestUrls" | "even
 export type ManifestPurpose = { replaces: App } | { creates: true } | { alone: true };
 
 /** Checks a manifest as the platform's manifest methods do: the schema, then what it would mean for the emulator's apps. */
-export function checkManifest(state: EmulatorState, input: unknown, options: Pick<ResolvedOptions, "seed" | "eventRequestUrls">, purpose: ManifestPurpose): ManifestCheck {
+export function checkManifest(
+  state: EmulatorState,
+  input: unknown,
+  options: Pick<ResolvedOptions, "seed" | "eventRequestUrls">,
+  purpose: ManifestPurpose,
+): ManifestCheck {
   const parsed = AppManifestSchema.safeParse(input);
   if (!parsed.success) {
     return { problems: parsed.error.issues.map((issue) => ({ message: issue.message, pointer: `/${issue.path.map(String).join("/")}` })) };

@@ -1,12 +1,7 @@
 /** Minimal HTML rendering for the emulator's pages: escaping, one shared layout with inline CSS, the error page. */
 
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 const STYLE = `
@@ -69,10 +64,7 @@ ${body}
 
 /** The page a person sees instead of the one asked for (PageError): never a redirect. */
 export function renderErrorPage(title: string, detail: string): string {
-  return layout(
-    title,
-    `<div class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></div>`,
-  );
+  return layout(title, `<div class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></div>`);
 }
 
 export function htmlResponse(html: string, status = 200): Response {

@@ -91,9 +91,7 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
         type: "event_callback",
         event_id: eventId,
         event_time: Math.floor(ctx.clock.now() / 1000),
-        authorizations: [
-          { enterprise_id: null, team_id: ws.team.id, user_id: installation.botUserId, is_bot: true, is_enterprise_install: false },
-        ],
+        authorizations: [{ enterprise_id: null, team_id: ws.team.id, user_id: installation.botUserId, is_bot: true, is_enterprise_install: false }],
         is_ext_shared_channel: false,
       },
     };
@@ -158,7 +156,11 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const app = state.apps.get(installation.appId);
   const url = app && eventRequestUrlOf(app, ctx.options);
   if (app && url && !(await isVerifiedRequestUrl(app, url))) {
-    throw new WebApiError("request_url_not_verified", { app_id: app.id, request_url_verification: describeVerification(app.requestUrlVerification) }, { status: 409 });
+    throw new WebApiError(
+      "request_url_not_verified",
+      { app_id: app.id, request_url_verification: describeVerification(app.requestUrlVerification) },
+      { status: 409 },
+    );
   }
 
   installation.joinedChannels.add(channel.id);

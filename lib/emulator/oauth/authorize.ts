@@ -84,10 +84,7 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
   if (botScopes.length === 0 && userScopes.length === 0) {
     throw new PageError(400, "No permissions were requested", "The link has neither scope nor user_scope (no_scopes).");
   }
-  const undeclared = [
-    ...botScopes.filter((s) => !app.botScopes.includes(s)),
-    ...userScopes.filter((s) => !app.userScopes.includes(s)),
-  ];
+  const undeclared = [...botScopes.filter((s) => !app.botScopes.includes(s)), ...userScopes.filter((s) => !app.userScopes.includes(s))];
   if (undeclared.length > 0) {
     throw new PageError(
       400,
@@ -122,9 +119,7 @@ export function showConsentPage(ctx: RequestContext): Response {
       teamDomain: ws.team.domain,
       botScopes: request.botScopes,
       userScopes: request.userScopes,
-      ...(request.wantsWebhook
-        ? { channels: postableChannels(ws).map((c) => ({ id: c.id, name: c.name })), selectedChannelId: generalChannel(ws).id }
-        : {}),
+      ...(request.wantsWebhook ? { channels: postableChannels(ws).map((c) => ({ id: c.id, name: c.name })), selectedChannelId: generalChannel(ws).id } : {}),
       actionUrl: `${ctx.baseUrl}/oauth/v2/authorize${url.search}`,
       ...(otherWorkspaces.length > 0 ? { otherWorkspaces: otherWorkspaces.map((w) => ({ name: w.team.name, url: switchTo(w.team.id) })) } : {}),
     }),

@@ -39,7 +39,10 @@ export function pick<T>(list: readonly T[], r: number): T {
 
 export function hex(r: () => number, length: number): string {
   let out = "";
-  while (out.length < length) out += Math.floor(r() * 0x10000).toString(16).padStart(4, "0");
+  while (out.length < length)
+    out += Math.floor(r() * 0x10000)
+      .toString(16)
+      .padStart(4, "0");
   return out.slice(0, length);
 }
 
@@ -69,4 +72,3 @@ export function unscrambleId(keys: ScrambleKeys, prefix: IdPrefix, id: string): 
   const index = (Math.imul((n - keys.add) >>> 0, keys.mulInverse) - ID_STREAMS[prefix] * 0x1000_0000) >>> 0;
   return scrambleId(keys, prefix, index) === id ? index : -1;
 }
-

@@ -49,11 +49,17 @@ export function avatarUrl(baseUrl: string, userId: string, avatarHash: string, s
 }
 
 function normalize(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ø/g, "o").replace(/Ø/g, "O");
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ø/g, "o")
+    .replace(/Ø/g, "O");
 }
 
 function slug(text: string): string {
-  return normalize(text).toLowerCase().replace(/[^a-z0-9]+/g, "");
+  return normalize(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "");
 }
 
 // Normalizing is the costliest step of generating a member: do it once per name, not once per member.

@@ -9,16 +9,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type {
-  ArgumentType,
-  BodyEncoding,
-  CatalogArgument,
-  CatalogError,
-  CatalogMethod,
-  CatalogScopes,
-  HttpVerb,
-  RateTier,
-} from "./types";
+import type { ArgumentType, BodyEncoding, CatalogArgument, CatalogError, CatalogMethod, CatalogScopes, HttpVerb, RateTier } from "./types";
 
 const OpenApiParameter = z.object({
   name: z.string(),
@@ -119,10 +110,7 @@ function cleanText(text: string): string {
 }
 
 const DEFAULT_STATEMENT = /\bdefault(?:s to| is| value is|:)/gi;
-const STATED_DEFAULTS = [
-  /\bdefault(?:s to| is| value is|:)\s*`([^`]+)`/i,
-  /\bdefault(?:s to| is|:)\s*(true|false|-?\d+)(?=[.,;)]|$)/i,
-];
+const STATED_DEFAULTS = [/\bdefault(?:s to| is| value is|:)\s*`([^`]+)`/i, /\bdefault(?:s to| is|:)\s*(true|false|-?\d+)(?=[.,;)]|$)/i];
 
 /**
  * A default the description states as a value ("Defaults to `false`", "(default: false)"), not as prose
@@ -224,9 +212,7 @@ function buildScopes(name: string, { operation, platform }: Sources): CatalogSco
   const token = operation?.parameters.find((parameter) => parameter.name === "token");
   const described = /Requires scope: `([^`]+)`/.exec(token?.description ?? "")?.[1];
   const secured = (operation?.security ?? []).flatMap((requirement) => Object.values(requirement).flat());
-  const scopes = [...new Set([described, ...secured])]
-    .filter((scope): scope is string => scope !== undefined && scope !== "none")
-    .sort(compare);
+  const scopes = [...new Set([described, ...secured])].filter((scope): scope is string => scope !== undefined && scope !== "none").sort(compare);
   return { bot: scopes, user: scopes, byTokenKind: false };
 }
 
@@ -271,11 +257,7 @@ function mentionsNextCursor(body: Record<string, unknown> | undefined): boolean 
  * (schema or example) or says in the cursor's own description that its value is a `next_cursor`. The list
  * is the first top-level array the success schema, then the examples, show.
  */
-function buildPagination(
-  { operation, platform }: Sources,
-  args: readonly CatalogArgument[],
-  openapi: OpenApi,
-): CatalogMethod["pagination"] {
+function buildPagination({ operation, platform }: Sources, args: readonly CatalogArgument[], openapi: OpenApi): CatalogMethod["pagination"] {
   if (!args.some((argument) => argument.name === "cursor")) return undefined;
   const success = operation?.responses["200"];
   const schema = resolveRef(success?.schema, openapi);
@@ -433,7 +415,7 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
     "",
     'import type { CatalogError, CatalogMethod, CatalogScopes } from "./types";',
     "",
-    "const codes = (list: string): CatalogError[] => list.split(\" \").map((code) => ({ code }));",
+    'const codes = (list: string): CatalogError[] => list.split(" ").map((code) => ({ code }));',
     "const anyToken = (scopes: readonly string[]): CatalogScopes => ({ bot: scopes, user: scopes, byTokenKind: false });",
     "",
     ...[...shared].map(([value, name]) => `const ${name} = ${JSON.stringify(value)};`),

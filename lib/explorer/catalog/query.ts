@@ -130,18 +130,15 @@ function rank(method: CatalogMethod, words: readonly string[]): Ranked | null {
  * must match. An empty query matches every method, in catalog order.
  */
 export function searchMethods(catalog: readonly CatalogMethod[], query: string, limit = Infinity): CatalogMethod[] {
-  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== "");
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   if (words.length === 0) return catalog.slice(0, limit);
   return catalog
     .map((method) => rank(method, words))
     .filter((ranked): ranked is Ranked => ranked !== null)
-    .sort(
-      (a, b) =>
-        a.kind - b.kind ||
-        a.spread - b.spread ||
-        a.method.name.length - b.method.name.length ||
-        (a.method.name < b.method.name ? -1 : 1),
-    )
+    .sort((a, b) => a.kind - b.kind || a.spread - b.spread || a.method.name.length - b.method.name.length || (a.method.name < b.method.name ? -1 : 1))
     .slice(0, limit)
     .map((ranked) => ranked.method);
 }

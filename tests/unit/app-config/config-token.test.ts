@@ -70,7 +70,10 @@ describe("pasting a configuration token", () => {
   it("refuses a pair whose refresh token was already used, keeps nothing, and asks for a new paste", async () => {
     const b = console.browser();
     const pair = await issueConfigToken(console);
-    const spent = await fetch(`${console.emulatorOrigin}/emulator/api/tooling.tokens.rotate`, { method: "POST", body: new URLSearchParams({ refresh_token: pair.refresh_token }) });
+    const spent = await fetch(`${console.emulatorOrigin}/emulator/api/tooling.tokens.rotate`, {
+      method: "POST",
+      body: new URLSearchParams({ refresh_token: pair.refresh_token }),
+    });
     expect(await spent.json()).toMatchObject({ ok: true });
 
     const response = await paste(b, pair);
@@ -81,7 +84,10 @@ describe("pasting a configuration token", () => {
 
   it("refuses what is not a configuration token pair before asking the platform anything", async () => {
     const b = console.browser();
-    const response = await b.send(tokenRoute, "/api/app-config/token", { method: "POST", json: { token: "xoxb-1234567890-abcdefghij", refreshToken: "xoxe-1-abcdefghijkl" } });
+    const response = await b.send(tokenRoute, "/api/app-config/token", {
+      method: "POST",
+      json: { token: "xoxb-1234567890-abcdefghij", refreshToken: "xoxe-1-abcdefghijkl" },
+    });
     expect(response.status).toBe(422);
     expect(b.cookies.has("sb_appcfg")).toBe(false);
   });

@@ -42,7 +42,39 @@ describe("toYaml", () => {
   });
 
   it("quotes every string a YAML reader would take for something else", () => {
-    const risky = ["", "yes", "No", "off", "null", "~", "true", "123", "1e3", "0x1F", "-lead", "a: b", "ends:", "#hash", "two words", " pad", "@at", "*star", "&amp", "!tag", "%pct", "[x]", "{x}", "a,b", "?q", "|pipe", ">fold", "'single'", "line\nbreak", "tab\there", "ünïcode"];
+    const risky = [
+      "",
+      "yes",
+      "No",
+      "off",
+      "null",
+      "~",
+      "true",
+      "123",
+      "1e3",
+      "0x1F",
+      "-lead",
+      "a: b",
+      "ends:",
+      "#hash",
+      "two words",
+      " pad",
+      "@at",
+      "*star",
+      "&amp",
+      "!tag",
+      "%pct",
+      "[x]",
+      "{x}",
+      "a,b",
+      "?q",
+      "|pipe",
+      ">fold",
+      "'single'",
+      "line\nbreak",
+      "tab\there",
+      "ünïcode",
+    ];
     for (const value of risky) {
       const line = toYaml({ k: value }).slice("k: ".length, -1);
       expect(line.startsWith('"'), value).toBe(true);

@@ -11,7 +11,9 @@ describe("bench HTTP checks", () => {
   });
 
   it("a 200 that is not JSON says so, with what it was", async () => {
-    await expect(expectJson(new Response("<html>sign in</html>"), "GET /api/session")).rejects.toThrow("GET /api/session (not JSON): HTTP 200 <html>sign in</html>");
+    await expect(expectJson(new Response("<html>sign in</html>"), "GET /api/session")).rejects.toThrow(
+      "GET /api/session (not JSON): HTTP 200 <html>sign in</html>",
+    );
   });
 
   it("a platform answer with ok:false stops with the platform's error", async () => {

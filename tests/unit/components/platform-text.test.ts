@@ -5,11 +5,19 @@ import { JsonString, PlatformJson, PlatformText } from "@/components/platform-te
 
 const RLO = "\u202E";
 /** The text a reader sees, from markup: elements removed, entities read back. */
-const textOf = (html: string) => html.replace(/<[^>]+>/g, "").replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, "")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&amp;", "&")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">");
 
 describe("PlatformText", () => {
   it("puts platform text in a <bdi>, which browsers isolate", () => {
-    expect(renderToStaticMarkup(createElement(PlatformText, { className: "truncate", children: `invoice${RLO}txt.exe` }))).toBe(`<bdi class="truncate">invoice${RLO}txt.exe</bdi>`);
+    expect(renderToStaticMarkup(createElement(PlatformText, { className: "truncate", children: `invoice${RLO}txt.exe` }))).toBe(
+      `<bdi class="truncate">invoice${RLO}txt.exe</bdi>`,
+    );
   });
 });
 

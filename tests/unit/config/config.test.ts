@@ -36,7 +36,13 @@ describe("configuration", () => {
     const message = problemsOf({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com" });
     expect(message).toContain("CLIENT_ID is required when PLATFORM_BASE_URL is set");
     expect(message).toContain("CLIENT_SECRET is required");
-    const { config } = parse({ SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com/", CLIENT_ID: "1.2", CLIENT_SECRET: "s", SIGNING_SECRET: "x" });
+    const { config } = parse({
+      SESSION_PASSWORD: PASSWORD,
+      PLATFORM_BASE_URL: "https://slack.com/",
+      CLIENT_ID: "1.2",
+      CLIENT_SECRET: "s",
+      SIGNING_SECRET: "x",
+    });
     expect(config.upstream).toEqual({ kind: "platform", baseUrl: "https://slack.com" });
     expect(config.eventSigningSecrets).toEqual(["x"]);
   });

@@ -85,7 +85,13 @@ describe("GET /admin/state", () => {
     }
     const state = JSON.parse(text) as Json;
     const byMask = (t: string) => state.tokens.find((x: Json) => x.masked === `${/^(xoxe\.xox[bp]-|xox[bp]-|xoxe-)/.exec(t)?.[0]}…${t.slice(-4)}`);
-    expect(byMask(a.access_token)).toMatchObject({ kind: "bot", state: "active", rotating: true, issued_at: expect.any(String), expires_at: expect.any(String) });
+    expect(byMask(a.access_token)).toMatchObject({
+      kind: "bot",
+      state: "active",
+      rotating: true,
+      issued_at: expect.any(String),
+      expires_at: expect.any(String),
+    });
     expect(byMask(a.refresh_token)).toMatchObject({ kind: "refresh", state: "revoked", used_at: expect.any(String) });
     expect(byMask(a.authed_user.access_token)).toMatchObject({ kind: "user", state: "revoked", revoked_at: expect.any(String) });
     expect(byMask(b.access_token)).toMatchObject({ kind: "bot", state: "active", rotating: false, expires_at: null });
@@ -102,7 +108,13 @@ describe("GET /admin/state", () => {
     await h.refresh(rotation, a.refresh_token);
     const posted = await h.call("chat.postMessage", { channel: a.incoming_webhook.channel_id, text: "from the API" }, { token: a.access_token });
     expect(posted.body.ok).toBe(true);
-    const hook = await h.emulator.fetch(new Request(a.incoming_webhook.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "from a webhook" }) }));
+    const hook = await h.emulator.fetch(
+      new Request(a.incoming_webhook.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "from a webhook" }),
+      }),
+    );
     expect(await hook.text()).toBe("ok");
 
     const state = (await h.admin("state")).body;
@@ -321,7 +333,8 @@ describe("who may use the admin surface", () => {
 
     it("refuses another origin's reset and takes one whose Origin names the emulator", async () => {
       server = await startEmulatorServer({ users: 5 });
-      const reset = (origin: string) => fetch(`${server!.url}/admin/reset`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" });
+      const reset = (origin: string) =>
+        fetch(`${server!.url}/admin/reset`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" });
       const refused = await reset("https://evil.example");
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ ok: false, error: "forbidden_origin" });

@@ -59,7 +59,13 @@ describe("app configuration tokens", () => {
     expect(JSON.stringify(state)).not.toContain(issued.token);
     expect(JSON.stringify(state)).not.toContain(issued.refresh_token);
     expect(state.config_tokens).toEqual([
-      expect.objectContaining({ kind: "access", masked: `xoxe.xoxp-…${issued.token.slice(-4)}`, state: "active", team_id: ws.team.id, user_id: issued.user_id }),
+      expect.objectContaining({
+        kind: "access",
+        masked: `xoxe.xoxp-…${issued.token.slice(-4)}`,
+        state: "active",
+        team_id: ws.team.id,
+        user_id: issued.user_id,
+      }),
       expect.objectContaining({ kind: "refresh", masked: `xoxe-…${issued.refresh_token.slice(-4)}`, state: "active" }),
     ]);
   });
@@ -79,7 +85,11 @@ describe("app configuration tokens", () => {
   it("are shown only to the emulator's own origin: another site's page cannot have one issued", async () => {
     const h = createHarness();
     const response = await h.emulator.fetch(
-      new Request(`${h.base}/admin/config-tokens`, { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" }, body: "{}" }),
+      new Request(`${h.base}/admin/config-tokens`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", "content-type": "application/json" },
+        body: "{}",
+      }),
     );
     expect(response.status).toBe(403);
     expect(h.emulator.state.configTokens.size).toBe(0);
@@ -89,7 +99,9 @@ describe("app configuration tokens", () => {
     const h = createHarness();
     const page = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
     expect(page).toContain("App configuration tokens");
-    expect(page).toContain(`curl -X POST -H &#39;Origin: ${ORIGIN}&#39; -H &#39;Content-Type: application/json&#39; -d &#39;{}&#39; ${h.base}/admin/config-tokens`);
+    expect(page).toContain(
+      `curl -X POST -H &#39;Origin: ${ORIGIN}&#39; -H &#39;Content-Type: application/json&#39; -d &#39;{}&#39; ${h.base}/admin/config-tokens`,
+    );
   });
 
   it("are refused by the methods of an installation: not_allowed_token_type, token_expired after 12 hours; a refresh token is invalid_auth", async () => {
@@ -190,8 +202,17 @@ describe("apps.manifest.export", () => {
       _metadata: { major_version: 1, minor_version: 1 },
       display_information: { name: "Switchboard Rotation" },
       features: { bot_user: { display_name: "switchboard" } },
-      oauth_config: { redirect_urls: ["http://localhost:3000/oauth/callback"], scopes: { bot: expect.arrayContaining(["chat:write"]), user: expect.arrayContaining(["users:read"]) } },
-      settings: { token_rotation_enabled: true, org_deploy_enabled: false, socket_mode_enabled: false, is_hosted: false, event_subscriptions: { bot_events: ["app_mention"] } },
+      oauth_config: {
+        redirect_urls: ["http://localhost:3000/oauth/callback"],
+        scopes: { bot: expect.arrayContaining(["chat:write"]), user: expect.arrayContaining(["users:read"]) },
+      },
+      settings: {
+        token_rotation_enabled: true,
+        org_deploy_enabled: false,
+        socket_mode_enabled: false,
+        is_hosted: false,
+        event_subscriptions: { bot_events: ["app_mention"] },
+      },
     });
     expect((await exported(h, token, legacy.app_id)).settings.token_rotation_enabled).toBe(false);
   });
@@ -246,7 +267,10 @@ describe("apps.manifest.validate", () => {
     });
     // On its own (no app_id) the same manifest is valid: it could still make a new app.
     expect((await h.call("apps.manifest.validate", { manifest: withoutRotation }, { token })).body).toEqual({ ok: true, errors: [] });
-    expect((await h.call("apps.manifest.validate", { manifest: withoutRotation, app_id: "A0NOSUCHAPP" }, { token })).body).toEqual({ ok: false, error: "invalid_app_id" });
+    expect((await h.call("apps.manifest.validate", { manifest: withoutRotation, app_id: "A0NOSUCHAPP" }, { token })).body).toEqual({
+      ok: false,
+      error: "invalid_app_id",
+    });
   });
 
   it("answers invalid_arguments without a manifest and invalid_manifest for one that is not JSON", async () => {
@@ -258,7 +282,11 @@ describe("apps.manifest.validate", () => {
       error: "invalid_manifest",
       errors: [{ message: expect.any(String), pointer: "/" }],
     });
-    expect((await h.call("apps.manifest.validate", { manifest: "[]" }, { token })).body).toMatchObject({ ok: false, error: "invalid_manifest", errors: [{ pointer: "/" }] });
+    expect((await h.call("apps.manifest.validate", { manifest: "[]" }, { token })).body).toMatchObject({
+      ok: false,
+      error: "invalid_manifest",
+      errors: [{ pointer: "/" }],
+    });
   });
 });
 
@@ -276,7 +304,10 @@ describe("apps.manifest.update", () => {
       permissions_updated: false,
     });
 
-    const moreScopes = { ...renamed, oauth_config: { ...renamed.oauth_config, scopes: { ...renamed.oauth_config.scopes, bot: [...renamed.oauth_config.scopes.bot, "reactions:write"] } } };
+    const moreScopes = {
+      ...renamed,
+      oauth_config: { ...renamed.oauth_config, scopes: { ...renamed.oauth_config.scopes, bot: [...renamed.oauth_config.scopes.bot, "reactions:write"] } },
+    };
     expect((await h.call("apps.manifest.update", { app_id: rotation.app_id, manifest: JSON.stringify(moreScopes) }, { token })).body).toEqual({
       ok: true,
       app_id: rotation.app_id,
@@ -311,7 +342,10 @@ describe("apps.manifest.update", () => {
     const { token } = await configTokens(h);
     const manifest = await exported(h, token, legacy.app_id);
     const rotating = { ...manifest, settings: { ...manifest.settings, token_rotation_enabled: true } };
-    expect((await h.call("apps.manifest.update", { app_id: legacy.app_id, manifest: JSON.stringify(rotating) }, { token })).body).toMatchObject({ ok: true, permissions_updated: false });
+    expect((await h.call("apps.manifest.update", { app_id: legacy.app_id, manifest: JSON.stringify(rotating) }, { token })).body).toMatchObject({
+      ok: true,
+      permissions_updated: false,
+    });
     expect((await h.apps()).legacy.token_rotation_enabled).toBe(true);
 
     const { body } = await h.call("apps.manifest.update", { app_id: legacy.app_id, manifest: JSON.stringify(manifest) }, { token });
@@ -344,7 +378,10 @@ describe("apps.manifest.update", () => {
     const { rotation } = await h.apps();
     const { token } = await configTokens(h);
     const manifest = await exported(h, token, rotation.app_id);
-    const body = await callJson(h, "apps.manifest.update", token, { app_id: rotation.app_id, manifest: { ...manifest, display_information: { name: "Switchboard Rotation", description: "JSON" } } });
+    const body = await callJson(h, "apps.manifest.update", token, {
+      app_id: rotation.app_id,
+      manifest: { ...manifest, display_information: { name: "Switchboard Rotation", description: "JSON" } },
+    });
     expect(body).toEqual({ ok: true, app_id: rotation.app_id, permissions_updated: false });
     expect((await exported(h, token, rotation.app_id)).display_information.description).toBe("JSON");
   });
@@ -374,7 +411,12 @@ describe("apps.manifest.create and apps.manifest.delete", () => {
     expect(created).toEqual({
       ok: true,
       app_id: expect.stringMatching(/^A/),
-      credentials: { client_id: expect.any(String), client_secret: expect.any(String), verification_token: expect.any(String), signing_secret: expect.any(String) },
+      credentials: {
+        client_id: expect.any(String),
+        client_secret: expect.any(String),
+        verification_token: expect.any(String),
+        signing_secret: expect.any(String),
+      },
       oauth_authorize_url: expect.stringContaining(`${h.base}/oauth/v2/authorize?client_id=${created.credentials.client_id}`),
     });
     const app = (await h.apps()).all.find((a) => a.app_id === created.app_id)!;
@@ -411,7 +453,11 @@ describe("@slack/web-api WebClient against the emulator over HTTP", () => {
     try {
       const slackApiUrl = `http://127.0.0.1:${server.port}/api/`;
       const issued = (await (
-        await fetch(`${server.url}/admin/config-tokens`, { method: "POST", headers: { origin: new URL(server.url).origin, "content-type": "application/json" }, body: "{}" })
+        await fetch(`${server.url}/admin/config-tokens`, {
+          method: "POST",
+          headers: { origin: new URL(server.url).origin, "content-type": "application/json" },
+          body: "{}",
+        })
       ).json()) as Json;
       const apps = ((await (await fetch(`${server.url}/admin/apps`)).json()) as Json).apps as Json[];
       const legacy = apps.find((a) => a.name === "Switchboard Legacy")!;
@@ -423,11 +469,21 @@ describe("@slack/web-api WebClient against the emulator over HTTP", () => {
       // What export answers is what update takes; the SDK types the two apart.
       const next = { ...manifest, settings: { ...manifest?.settings, token_rotation_enabled: true } } as AppsManifestUpdateArguments["manifest"];
       expect((await client.apps.manifest.validate({ app_id: legacy.app_id, manifest: next })).ok).toBe(true);
-      expect(await client.apps.manifest.update({ app_id: legacy.app_id, manifest: next })).toMatchObject({ ok: true, app_id: legacy.app_id, permissions_updated: false });
+      expect(await client.apps.manifest.update({ app_id: legacy.app_id, manifest: next })).toMatchObject({
+        ok: true,
+        app_id: legacy.app_id,
+        permissions_updated: false,
+      });
 
       const anonymous = new WebClient(undefined, options);
       const rotated = await anonymous.tooling.tokens.rotate({ refresh_token: issued.refresh_token });
-      expect(rotated).toMatchObject({ ok: true, token: expect.stringMatching(/^xoxe\.xoxp-1-/), refresh_token: expect.stringMatching(/^xoxe-1-/), team_id: issued.team_id, user_id: issued.user_id });
+      expect(rotated).toMatchObject({
+        ok: true,
+        token: expect.stringMatching(/^xoxe\.xoxp-1-/),
+        refresh_token: expect.stringMatching(/^xoxe-1-/),
+        team_id: issued.team_id,
+        user_id: issued.user_id,
+      });
       expect(rotated.exp! - rotated.iat!).toBe(TWELVE_HOURS_S);
       const renewed = new WebClient(rotated.token, options);
       expect((await renewed.apps.manifest.export({ app_id: legacy.app_id })).manifest?.settings?.token_rotation_enabled).toBe(true);

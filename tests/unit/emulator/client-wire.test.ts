@@ -32,7 +32,11 @@ describe("a parameterless call with an empty JSON body", () => {
     const { rotation } = await h.apps();
     const grant = await h.install(rotation);
     const response = await h.emulator.fetch(
-      new Request(`${h.base}/api/auth.test`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${grant.access_token}` }, body: "{nope" }),
+      new Request(`${h.base}/api/auth.test`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${grant.access_token}` },
+        body: "{nope",
+      }),
     );
     expect(await response.json()).toEqual({ ok: false, error: "invalid_json" });
   });

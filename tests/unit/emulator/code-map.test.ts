@@ -13,8 +13,12 @@ function tableAfter(heading: RegExp): string[][] {
   const lines = section.slice(section.search(heading)).split("\n");
   const start = lines.findIndex((line) => line.startsWith("|"));
   const end = lines.findIndex((line, i) => i > start && !line.startsWith("|"));
-  return lines
-    .slice(start + 2, end === -1 ? undefined : end).map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
+  return lines.slice(start + 2, end === -1 ? undefined : end).map((row) =>
+    row
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
 }
 
 /** The `…`-quoted names of a cell. */

@@ -4,7 +4,8 @@ const ORIGIN = "http://localhost:3998";
 
 async function loadEmbedded() {
   vi.resetModules();
-  for (const [key, value] of Object.entries({ PLATFORM_BASE_URL: "", APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "x".repeat(32), LOG_LEVEL: "silent" })) vi.stubEnv(key, value);
+  for (const [key, value] of Object.entries({ PLATFORM_BASE_URL: "", APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "x".repeat(32), LOG_LEVEL: "silent" }))
+    vi.stubEnv(key, value);
   return import("@/lib/emulator/embedded");
 }
 
@@ -49,7 +50,11 @@ describe("the embedded emulator", () => {
     emulator.state.faults.methods = ["oauth.v2.access"];
     const caller = new AbortController();
     const refresh = handleEmbeddedEmulatorRequest(
-      cancellableRequest(`${base}/api/oauth.v2.access`, new URLSearchParams({ ...credentials, grant_type: "refresh_token", refresh_token: granted.refresh_token }), caller.signal),
+      cancellableRequest(
+        `${base}/api/oauth.v2.access`,
+        new URLSearchParams({ ...credentials, grant_type: "refresh_token", refresh_token: granted.refresh_token }),
+        caller.signal,
+      ),
     );
     setTimeout(() => caller.abort(), 50);
     const answer = (await (await refresh).json()) as { ok: boolean };

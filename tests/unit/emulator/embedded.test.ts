@@ -37,7 +37,10 @@ describe("the embedded emulator's mount", () => {
         new Request("http://localhost:3999/emulator/admin/apps", {
           method: "POST",
           headers: { origin: "http://localhost:3999", "content-type": "application/json" },
-          body: JSON.stringify({ ...manifest, settings: { ...manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
+          body: JSON.stringify({
+            ...manifest,
+            settings: { ...manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } },
+          }),
         }),
       );
     for (const elsewhere of ["http://127.0.0.1:8080/admin", "http://localhost:3999/api/events/../session", "http://169.254.169.254/latest/meta-data"]) {

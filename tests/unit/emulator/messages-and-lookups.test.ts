@@ -44,7 +44,8 @@ describe("conversations.history", () => {
     const { h, token, channel } = await setUp();
     const ts: string[] = [];
     for (let i = 1; i <= 4; i++) ts.push((await post(h, token, { channel, text: `m${i}` })).ts);
-    const texts = async (params: Record<string, string>) => ((await h.call("conversations.history", { channel, ...params }, { token })).body.messages as Json[]).map((m) => m.text);
+    const texts = async (params: Record<string, string>) =>
+      ((await h.call("conversations.history", { channel, ...params }, { token })).body.messages as Json[]).map((m) => m.text);
     expect(await texts({ oldest: ts[0]!, latest: ts[3]! })).toEqual(["m3", "m2"]);
     expect(await texts({ oldest: ts[0]!, latest: ts[3]!, inclusive: "true" })).toEqual(["m4", "m3", "m2", "m1"]);
     expect((await h.call("conversations.history", { channel, oldest: "yesterday" }, { token })).body.error).toBe("invalid_ts_oldest");
@@ -135,7 +136,10 @@ describe("users.info and users.lookupByEmail", () => {
     expect((await h.call("users.info", { user: "U0NOBODY1" }, { token })).body.error).toBe("user_not_found");
     expect((await h.call("users.lookupByEmail", { email: "nobody@example.com" }, { token })).body.error).toBe("users_not_found");
     const narrow = await setUp(["users:read"]);
-    expect((await narrow.h.call("users.lookupByEmail", { email: member.profile.email }, { token: narrow.token })).body).toMatchObject({ error: "missing_scope", needed: "users:read.email" });
+    expect((await narrow.h.call("users.lookupByEmail", { email: member.profile.email }, { token: narrow.token })).body).toMatchObject({
+      error: "missing_scope",
+      needed: "users:read.email",
+    });
   });
 });
 

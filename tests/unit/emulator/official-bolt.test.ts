@@ -158,7 +158,11 @@ describe("an unmodified @slack/bolt app against the standalone emulator", () => 
     try {
       const install = await fetch(`${boltUrl}/slack/install`, { redirect: "manual" });
       expect(install.status).toBe(302);
-      const stateCookie = install.headers.getSetCookie().find((c) => c.startsWith("slack-app-oauth-state="))?.split(";")[0] ?? "";
+      const stateCookie =
+        install.headers
+          .getSetCookie()
+          .find((c) => c.startsWith("slack-app-oauth-state="))
+          ?.split(";")[0] ?? "";
       const authorize = install.headers.get("location") ?? "";
       expect(authorize.startsWith(`${emulatorUrl}/oauth/v2/authorize?`)).toBe(true);
 

@@ -33,7 +33,13 @@ async function appNamed(name: string): Promise<Json> {
 /** Clicks Allow on the consent page: the form posts back to the authorize URL and answers 302 with a code. */
 async function authorize(app: Json, scope: string[], userScope: string[], channelId?: string): Promise<string> {
   const url = new URL(`${server.url}/oauth/v2/authorize`);
-  url.search = new URLSearchParams({ client_id: app.client_id, scope: scope.join(","), user_scope: userScope.join(","), redirect_uri: REDIRECT_URI, state: "sdk" }).toString();
+  url.search = new URLSearchParams({
+    client_id: app.client_id,
+    scope: scope.join(","),
+    user_scope: userScope.join(","),
+    redirect_uri: REDIRECT_URI,
+    state: "sdk",
+  }).toString();
   const page = await fetch(url);
   expect(page.status).toBe(200);
   const action = /<form[^>]*action="([^"]+)"/.exec(await page.text())?.[1]?.replace(/&amp;/g, "&");
@@ -82,7 +88,7 @@ describe("@slack/web-api WebClient against the emulator over HTTP", () => {
     let pages = 0;
     for await (const page of client.paginate("users.list", { token: botToken, limit: 200 })) {
       pages += 1;
-      for (const member of ((page as { members?: { id: string }[] }).members ?? [])) ids.add(member.id);
+      for (const member of (page as { members?: { id: string }[] }).members ?? []) ids.add(member.id);
     }
     // Every member exactly once: the generated members plus the bot user of the installed app.
     expect(ids.size).toBe(memberCount(server.emulator.state.workspace));
@@ -109,10 +115,15 @@ describe("@slack/web-api WebClient against the emulator over HTTP", () => {
     const longLived = access.access_token as string;
     expect(longLived).toMatch(/^xoxb-/);
 
-    const refused = await client.oauth.v2.exchange({ client_id: app.client_id, client_secret: app.client_secret, token: longLived }).catch((e: WebAPIPlatformError) => e);
+    const refused = await client.oauth.v2
+      .exchange({ client_id: app.client_id, client_secret: app.client_secret, token: longLived })
+      .catch((e: WebAPIPlatformError) => e);
     expect((refused as WebAPIPlatformError).data?.error).toBe("token_rotation_not_enabled");
 
-    const turnedOn = await admin("apps", { app_id: app.app_id, manifest: { ...app.manifest, settings: { ...app.manifest.settings, token_rotation_enabled: true } } });
+    const turnedOn = await admin("apps", {
+      app_id: app.app_id,
+      manifest: { ...app.manifest, settings: { ...app.manifest.settings, token_rotation_enabled: true } },
+    });
     expect(turnedOn.ok).toBe(true);
 
     const exchanged = await client.oauth.v2.exchange({ client_id: app.client_id, client_secret: app.client_secret, token: longLived });

@@ -95,7 +95,9 @@ describe("row 1: a long-lived token and oauth.v2.exchange, first exchange", () =
     const installed = await h.install(legacy);
     await enableRotation(h, legacy);
     expect((await h.call("oauth.v2.exchange", { token: installed.access_token })).body.error).toBe("invalid_client_id");
-    expect((await h.call("oauth.v2.exchange", { token: installed.access_token, client_id: legacy.client_id, client_secret: "x" })).body.error).toBe("bad_client_secret");
+    expect((await h.call("oauth.v2.exchange", { token: installed.access_token, client_id: legacy.client_id, client_secret: "x" })).body.error).toBe(
+      "bad_client_secret",
+    );
   });
 });
 
@@ -263,7 +265,12 @@ describe("row 4: a refresh token and oauth.v2.access with grant_type=refresh_tok
     const h = createHarness();
     const { rotation } = await h.apps();
     const installed = await h.install(rotation);
-    const { body } = await h.call("oauth.v2.access", { grant_type: "refresh_token", refresh_token: installed.refresh_token, client_id: rotation.client_id, client_secret: "x" });
+    const { body } = await h.call("oauth.v2.access", {
+      grant_type: "refresh_token",
+      refresh_token: installed.refresh_token,
+      client_id: rotation.client_id,
+      client_secret: "x",
+    });
     expect(body.error).toBe("bad_client_secret");
     // The refused call did not use the refresh token up.
     expect((await h.refresh(rotation, installed.refresh_token)).ok).toBe(true);
@@ -410,7 +417,9 @@ describe("row 8: an installation and apps.uninstall", () => {
     const { rotation, legacy } = await h.apps();
     const installed = await h.install(rotation);
     const token = { token: installed.access_token };
-    expect((await h.call("apps.uninstall", { client_id: legacy.client_id, client_secret: legacy.client_secret }, token)).body.error).toBe("client_id_token_mismatch");
+    expect((await h.call("apps.uninstall", { client_id: legacy.client_id, client_secret: legacy.client_secret }, token)).body.error).toBe(
+      "client_id_token_mismatch",
+    );
     expect((await h.call("apps.uninstall", { client_id: rotation.client_id, client_secret: "x" }, token)).body.error).toBe("bad_client_secret");
     expect((await h.call("apps.uninstall", {}, token)).body.error).toBe("invalid_client_id");
     expect((await h.call("apps.uninstall", { client_id: rotation.client_id, client_secret: rotation.client_secret })).body.error).toBe("not_authed");

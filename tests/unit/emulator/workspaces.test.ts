@@ -33,7 +33,7 @@ describe("an emulated platform with several workspaces", () => {
     expect(inSecond.team.id).toBe(second);
     expect((await h.authTest(inSecond.access_token)).team_id).toBe(second);
 
-    const members = async (token: string) => ((await h.call("users.list", { limit: "100" }, { token })).body.members as { id: string; team_id: string }[]);
+    const members = async (token: string) => (await h.call("users.list", { limit: "100" }, { token })).body.members as { id: string; team_id: string }[];
     const firstMembers = await members(inFirst.access_token);
     const secondMembers = await members(inSecond.access_token);
     expect(firstMembers).toHaveLength(26);

@@ -117,10 +117,23 @@ describe("stream limits", () => {
 
   it("name a session by its installations, not by anything it can change", () => {
     expect(sessionStreamKey([])).toBeNull();
-    const one = sessionStreamKey([{ id: "T1-A1", installedAt: 1 }, { id: "T2-A1", installedAt: 2 }]);
-    expect(sessionStreamKey([{ id: "T2-A1", installedAt: 2 }, { id: "T1-A1", installedAt: 1 }])).toBe(one);
+    const one = sessionStreamKey([
+      { id: "T1-A1", installedAt: 1 },
+      { id: "T2-A1", installedAt: 2 },
+    ]);
+    expect(
+      sessionStreamKey([
+        { id: "T2-A1", installedAt: 2 },
+        { id: "T1-A1", installedAt: 1 },
+      ]),
+    ).toBe(one);
     // Another browser's install of the same app into the same workspace is another session.
-    expect(sessionStreamKey([{ id: "T1-A1", installedAt: 3 }, { id: "T2-A1", installedAt: 2 }])).not.toBe(one);
+    expect(
+      sessionStreamKey([
+        { id: "T1-A1", installedAt: 3 },
+        { id: "T2-A1", installedAt: 2 },
+      ]),
+    ).not.toBe(one);
   });
 });
 
@@ -128,7 +141,10 @@ describe("GET /api/events/stream past its limits", () => {
   it("answers 429 with Retry-After, and opens again once a stream closes", async () => {
     const open = () => {
       const abort = new AbortController();
-      return { abort, response: STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal, headers: { "x-switchboard-request": "1" } })) };
+      return {
+        abort,
+        response: STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal, headers: { "x-switchboard-request": "1" } })),
+      };
     };
     const streams = [];
     for (let i = 0; i < MAX_ANONYMOUS_STREAMS; i++) {

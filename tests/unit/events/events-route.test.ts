@@ -38,7 +38,9 @@ beforeEach(() => getEventFeed().clear());
 
 describe("POST /api/events", () => {
   it("echoes the challenge of a signed url_verification request", async () => {
-    const response = await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" })));
+    const response = await POST(
+      signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" })),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
   });

@@ -112,7 +112,11 @@ describe("mention the app, end to end", () => {
     const rotation = apps.apps.find((a) => a.name === "Switchboard Rotation")!;
 
     unavailable = true;
-    const failed = await fetch(`${origin}/emulator/admin/apps/${rotation.app_id}/verify`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" });
+    const failed = await fetch(`${origin}/emulator/admin/apps/${rotation.app_id}/verify`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(await failed.json()).toMatchObject({ request_url_verification: { state: "failed", failure: "http_error", status: 503 } });
 
     // Still unavailable: the console says why no event can arrive, and posts nothing.

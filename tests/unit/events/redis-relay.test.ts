@@ -147,7 +147,9 @@ describe("the event relay between instances", () => {
     await readUntil("event: snapshot");
 
     // A url_verification carries no workspace, so a viewer without installations is shown it.
-    other.relay.publish(received("", { envelopeType: "url_verification", eventType: null, teamId: null, payload: { type: "url_verification", challenge: "relayed-challenge" } }));
+    other.relay.publish(
+      received("", { envelopeType: "url_verification", eventType: null, teamId: null, payload: { type: "url_verification", challenge: "relayed-challenge" } }),
+    );
     await readUntil("relayed-challenge");
     expect(text).toContain("event: received");
     abort.abort();
@@ -191,7 +193,11 @@ describe("the event relay between instances", () => {
       other.relay.publish(received(text, i === 0 ? { payload: { event: { type: "app_mention", text }, padding } } : {}));
     }
     await last;
-    const seen = getEventFeed().recent().map(textOf).filter((t) => t?.startsWith("in order ")).reverse();
+    const seen = getEventFeed()
+      .recent()
+      .map(textOf)
+      .filter((t) => t?.startsWith("in order "))
+      .reverse();
     expect(seen).toEqual(texts);
   });
 

@@ -88,8 +88,8 @@ describe("GET /api/call/{method}/all", () => {
     // Make sure the token is one the emulator issued just now, then bring it within a minute of its expiry
     // as the emulator sees it (the console still thinks it has hours left, so nothing refreshes up front).
     const grants = async () =>
-      ((await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { installations: Array<{ refresh_grants: number }> })
-        .installations[0]!.refresh_grants;
+      ((await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { installations: Array<{ refresh_grants: number }> }).installations[0]!
+        .refresh_grants;
     await events(await walk({ limit: "50" }));
     await advance(43_200 - 60);
     const grantsBefore = await grants();

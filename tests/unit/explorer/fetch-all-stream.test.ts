@@ -110,7 +110,13 @@ describe("GET /api/call/{method}/all's stream, over the emulator", () => {
     const { emulator } = startEmulator({ users: 300 });
     const { botToken } = await install(emulator);
     const { call } = emulatorCaller(emulator, botToken);
-    const response = await streamAllPages({ call, params: { cursor: "dXNlcjpVMDAwMDAwMDE=" }, maxPages: 10, signal: new AbortController().signal, describeError });
+    const response = await streamAllPages({
+      call,
+      params: { cursor: "dXNlcjpVMDAwMDAwMDE=" },
+      maxPages: 10,
+      signal: new AbortController().signal,
+      describeError,
+    });
     expect(await readAll(response)).toEqual([{ type: "error", error: "invalid_cursor", page: 1 }]);
   });
 });

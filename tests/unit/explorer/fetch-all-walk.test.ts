@@ -30,9 +30,7 @@ async function collect(gen: AsyncGenerator<{ event: FetchAllEvent }>) {
 describe("the fetch-all walk", () => {
   it("follows next_cursor across a short page and stops only when it is empty", async () => {
     const upstream = scripted([page(["U1", "U2"], "c2="), page(["U3"], "c3="), page(["U4", "U5"], null)]);
-    const events = await collect(
-      walkAllPages({ call: upstream.call, params: { limit: "2" }, maxPages: 100, signal: new AbortController().signal }),
-    );
+    const events = await collect(walkAllPages({ call: upstream.call, params: { limit: "2" }, maxPages: 100, signal: new AbortController().signal }));
     expect(events.map((e) => e.type)).toEqual(["page", "page", "page", "done"]);
     expect(upstream.calls).toEqual([{ limit: "2" }, { limit: "2", cursor: "c2=" }, { limit: "2", cursor: "c3=" }]);
     expect(events.at(-1)).toMatchObject({ type: "done", pages: 3, items: 5, capped: false });
@@ -67,9 +65,7 @@ describe("the fetch-all walk", () => {
 
   it("ends with the platform's error, such as invalid_cursor", async () => {
     const bad: UpstreamPage = { status: 200, body: { ok: false, error: "invalid_cursor" }, rawText: "", durationMs: 1 };
-    const events = await collect(
-      walkAllPages({ call: scripted([bad]).call, params: { cursor: "x" }, maxPages: 5, signal: new AbortController().signal }),
-    );
+    const events = await collect(walkAllPages({ call: scripted([bad]).call, params: { cursor: "x" }, maxPages: 5, signal: new AbortController().signal }));
     expect(events).toEqual([{ type: "error", error: "invalid_cursor", page: 1 }]);
   });
 

@@ -8,7 +8,7 @@ describe("the JSON viewer's tree", () => {
     expect(summarize(big)).toBe("{ 2 keys }");
     expect(summarize(big.members)).toBe("[ 100,000 items ]");
     expect(summarize([1])).toBe("[ 1 item ]");
-    expect(summarize("a\"b")).toBe('"a\\"b"');
+    expect(summarize('a"b')).toBe('"a\\"b"');
     expect(summarize(null)).toBe("null");
   });
 
@@ -22,6 +22,9 @@ describe("the JSON viewer's tree", () => {
 
   it("tells the kinds apart", () => {
     expect([kindOf({}), kindOf([]), kindOf("s"), kindOf(1), kindOf(false), kindOf(null)]).toEqual(["object", "array", "string", "number", "boolean", "null"]);
-    expect(childSlice({ a: 1, b: 2, c: 3 }, 1, 3)).toEqual([["b", 2], ["c", 3]]);
+    expect(childSlice({ a: 1, b: 2, c: 3 }, 1, 3)).toEqual([
+      ["b", 2],
+      ["c", 3],
+    ]);
   });
 });

@@ -20,7 +20,11 @@ describe("Send from the form during a walk by hand", () => {
   });
 
   it("starts again when the method, installation or token changed, even with the same cursor", () => {
-    for (const form of [{ ...shown, method: "conversations.list" }, { ...shown, installation: "T2-A1" }, { ...shown, tokenKind: "user" as const }]) {
+    for (const form of [
+      { ...shown, method: "conversations.list" },
+      { ...shown, installation: "T2-A1" },
+      { ...shown, tokenKind: "user" as const },
+    ]) {
       expect(stackForSend(onPage3, shown, form).continues).toBe(false);
     }
   });

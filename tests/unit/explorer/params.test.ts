@@ -96,7 +96,16 @@ describe("the request builder", () => {
   });
 
   it("sends a value that is not what its type says as the string it is, for the platform to judge", () => {
-    const call = buildCall({ ...post, extra: [{ key: "blocks", value: "[not json" }, { key: "unfurl_links", value: "maybe" }] }, types);
+    const call = buildCall(
+      {
+        ...post,
+        extra: [
+          { key: "blocks", value: "[not json" },
+          { key: "unfurl_links", value: "maybe" },
+        ],
+      },
+      types,
+    );
     expect(JSON.parse(call.body ?? "")).toEqual({ blocks: "[not json", unfurl_links: "maybe" });
     expect(argumentProblem("json", "[not json")).toBe("is not valid JSON");
     expect(argumentProblem("boolean", "maybe")).toBe("expects true or false");
@@ -126,7 +135,16 @@ describe("the request builder", () => {
     expect(moved).toMatchObject({ limit: "", cursor: "", extra: [{ key: "limit", value: "50" }] });
     expect(methodParams({ cursor: "", limit: "", extra: [{ key: "limit", value: "10" }] })).toEqual({ limit: "10" });
     // A paginated method's own limit field wins over a parameter of the same name.
-    expect(methodParams({ cursor: "c=", limit: "5", extra: [{ key: "limit", value: "10" }, { key: "cursor", value: "x" }] })).toEqual({ limit: "5", cursor: "c=" });
+    expect(
+      methodParams({
+        cursor: "c=",
+        limit: "5",
+        extra: [
+          { key: "limit", value: "10" },
+          { key: "cursor", value: "x" },
+        ],
+      }),
+    ).toEqual({ limit: "5", cursor: "c=" });
   });
 });
 

@@ -15,7 +15,12 @@ function jsonPost(base: string) {
     method: "POST",
     url: `${base}/api/chat.postMessage`,
     headers: { authorization: "Bearer xoxe.xoxb-…a1b2", "content-type": "application/json; charset=utf-8" },
-    body: JSON.stringify({ channel: "general", text: "it's shipped", unfurl_links: false, blocks: [{ type: "section", text: { type: "mrkdwn", text: "*shipped*" } }] }),
+    body: JSON.stringify({
+      channel: "general",
+      text: "it's shipped",
+      unfurl_links: false,
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: "*shipped*" } }],
+    }),
   };
 }
 
@@ -24,7 +29,9 @@ let token: string;
 
 beforeAll(async () => {
   emulator = await startEmulatorServer({ port: 0, users: 30, seed: "snippets" });
-  const admin = (await (await fetch(`${emulator.url}/admin/apps`)).json()) as { apps: Array<{ token_rotation_enabled: boolean; client_id: string; client_secret: string; authorize_url: string }> };
+  const admin = (await (await fetch(`${emulator.url}/admin/apps`)).json()) as {
+    apps: Array<{ token_rotation_enabled: boolean; client_id: string; client_secret: string; authorize_url: string }>;
+  };
   const app = admin.apps.find((a) => a.token_rotation_enabled)!;
   // Only the scope the calls need: incoming-webhook would ask the consent page for a channel too.
   const authorize = new URL(app.authorize_url);
@@ -37,7 +44,12 @@ beforeAll(async () => {
   const grant = (await (
     await fetch(`${emulator.url}/api/oauth.v2.access`, {
       method: "POST",
-      body: new URLSearchParams({ code: callback.searchParams.get("code") ?? "", client_id: app.client_id, client_secret: app.client_secret, redirect_uri: `${callback.origin}${callback.pathname}` }),
+      body: new URLSearchParams({
+        code: callback.searchParams.get("code") ?? "",
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        redirect_uri: `${callback.origin}${callback.pathname}`,
+      }),
     })
   ).json()) as { access_token: string };
   token = grant.access_token;
@@ -72,7 +84,12 @@ describe("the request as code", () => {
   });
 
   it("a method outside the catalog goes through apiCall; the platform's own URL is left out", () => {
-    const wire = { method: "POST", url: "https://slack.com/api/teams.secret", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1&token=xoxb-x" };
+    const wire = {
+      method: "POST",
+      url: "https://slack.com/api/teams.secret",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1&token=xoxb-x",
+    };
     const snippet = buildJavaScriptSnippet(wire, { knownMethod: false });
     expect(snippet).toContain(`new WebClient(process.env.TOKEN);`);
     expect(snippet).toContain(`client.apiCall("teams.secret", {\n  a: "1",\n})`);
@@ -89,7 +106,12 @@ describe("the request as code", () => {
     expect(json).toContain('"unfurl_links": False');
     const get = buildPythonSnippet({ method: "GET", url: "https://slack.com/api/users.list?limit=50&cursor=dXNlcjpVMDYxTkZUVDI%3D", headers: {} });
     expect(get).toContain('http_verb="GET", params={\n    "limit": "50",\n    "cursor": "dXNlcjpVMDYxTkZUVDI=",\n}');
-    const form = buildPythonSnippet({ method: "POST", url: "https://slack.com/api/conversations.join", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "channel=C1" });
+    const form = buildPythonSnippet({
+      method: "POST",
+      url: "https://slack.com/api/conversations.join",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "channel=C1",
+    });
     expect(form).toContain('http_verb="POST", data={');
   });
 });

@@ -82,13 +82,16 @@ describe("sorting", () => {
 
   it("gives exactly the collator's order over names, ids and emails, accents and punctuation included", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
     const parts = ["ann", "Ann", "Zoë", "zoe", "Émile", "emile", "Øvrebø", "o'brien", "O-Brien"];
     parts.push("straße", "strasse", "李", "ß", "æ", "ae");
     const texts = Array.from({ length: 3000 }, () => {
       const shape = pick(["name", "email", "id"]);
-      if (shape === "id") return `U${Math.floor(random() * 1e6).toString(36).toUpperCase()}${pick(["", "0", "07", "10"])}`;
+      if (shape === "id")
+        return `U${Math.floor(random() * 1e6)
+          .toString(36)
+          .toUpperCase()}${pick(["", "0", "07", "10"])}`;
       const name = `${pick(parts)}${pick([".", "_", " ", "-", ""])}${pick(parts)}${pick(["", "2", "10", "007"])}`;
       return shape === "email" ? `${name.toLowerCase()}@example.com` : name;
     });
@@ -163,7 +166,7 @@ describe("TableView", () => {
 
   it("places rows that stream in exactly where a fresh sort puts them", () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const streamed: unknown[] = [];
     const view = new TableView("channels", streamed, COLLATOR);
     const sort = { column: "num_members", direction: "descending" } as const;

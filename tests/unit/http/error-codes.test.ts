@@ -26,7 +26,10 @@ describe("the console's error codes", () => {
     expect(named.length).toBeGreaterThan(20);
     for (const { code, status } of named) {
       const row = rowIn(CONSOLE_ERRORS, code) ?? rowIn(PLATFORM_ERRORS, code);
-      expect(row?.status, `the README's ${status} \`${code}\`: neither one of the console's codes nor a platform code the console relays with that status`).toBe(status);
+      expect(
+        row?.status,
+        `the README's ${status} \`${code}\`: neither one of the console's codes nor a platform code the console relays with that status`,
+      ).toBe(status);
     }
   });
 
@@ -38,7 +41,10 @@ describe("the console's error codes", () => {
 describe("an AppError", () => {
   it("answers with its code's status and message, or the message its throw site gives, never another status", () => {
     expect(new AppError("needs_reinstall")).toMatchObject({ code: "needs_reinstall", status: 409, message: CONSOLE_ERRORS.needs_reinstall.message });
-    expect(new AppError("payload_too_large", { message: "The request body is larger than 8 bytes." })).toMatchObject({ status: 413, message: "The request body is larger than 8 bytes." });
+    expect(new AppError("payload_too_large", { message: "The request body is larger than 8 bytes." })).toMatchObject({
+      status: 413,
+      message: "The request body is larger than 8 bytes.",
+    });
   });
 
   it("keeps a code relayed from upstream apart from the console's own of the same name", () => {

@@ -55,14 +55,18 @@ describe("handleRoute", () => {
     // Sec-Fetch-Site: none without a navigation is not the console's fetch either.
     expect((await get({ "sec-fetch-site": "none" })).status).toBe(403);
     // The console's own fetch (and EventSource) goes through.
-    expect((await get({ "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty", "x-switchboard-request": "1" })).status).toBe(200);
+    expect((await get({ "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty", "x-switchboard-request": "1" })).status).toBe(
+      200,
+    );
     // A state-changing route refuses a navigation (a form posted from the console's own page included).
     expect((await post({ origin: ORIGIN, "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" })).status).toBe(403);
   });
 
   it("lets the pages a browser navigates to (the OAuth install and callback) be navigated to", async () => {
     const page = handleRoute(() => new Response("page"), { navigable: true });
-    const response = await page(new Request(`${ORIGIN}/oauth/install`, { headers: { "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }));
+    const response = await page(
+      new Request(`${ORIGIN}/oauth/install`, { headers: { "sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }),
+    );
     expect(response.status).toBe(200);
   });
 

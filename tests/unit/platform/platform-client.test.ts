@@ -2,7 +2,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import { callMethod, encodeCursorParam, isLoopbackUrl, maskToken, platformErrorCode, readNextCursor, refreshAccessToken, reshapeTokenGrant } from "@/lib/platform";
+import {
+  callMethod,
+  encodeCursorParam,
+  isLoopbackUrl,
+  maskToken,
+  platformErrorCode,
+  readNextCursor,
+  refreshAccessToken,
+  reshapeTokenGrant,
+} from "@/lib/platform";
 
 describe("maskToken", () => {
   it("keeps the kind prefix and the last four characters", () => {
@@ -72,7 +81,9 @@ describe("callMethod against the emulator", () => {
   beforeAll(async () => {
     upstream = await startEmulatorServer({ users: 20, seed: "platform-tests" });
     stalled = createServer(() => {});
-    limited = createServer((_req, res) => res.writeHead(429, { "retry-after": "7", "content-type": "application/json" }).end('{"ok":false,"error":"ratelimited"}'));
+    limited = createServer((_req, res) =>
+      res.writeHead(429, { "retry-after": "7", "content-type": "application/json" }).end('{"ok":false,"error":"ratelimited"}'),
+    );
     await Promise.all([stalled, limited].map((s) => new Promise<void>((r) => s.listen(0, "127.0.0.1", r))));
   });
   afterAll(async () => {
@@ -96,7 +107,11 @@ describe("callMethod against the emulator", () => {
 
   it("masks the secrets of OAuth calls in the wire record", async () => {
     const app = defaultAppCredentials("platform-tests", "rotation");
-    const error = await refreshAccessToken({ baseUrl: upstream.url, credentials: app, refreshToken: ["xoxe", "1", "unknown", "refresh", "token", "abcd"].join("-") }).catch((e: unknown) => e);
+    const error = await refreshAccessToken({
+      baseUrl: upstream.url,
+      credentials: app,
+      refreshToken: ["xoxe", "1", "unknown", "refresh", "token", "abcd"].join("-"),
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "invalid_refresh_token", status: 409 });
     const wire = (error as { result: { wire: { body: string } } }).result.wire;
     expect(wire.body).toContain("refresh_token=xoxe-%E2%80%A6abcd");

@@ -70,7 +70,8 @@ beforeEach(async () => {
 const admin = (path: string, body: unknown) =>
   fetch(`${origin}/emulator/admin/${path}`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: JSON.stringify(body) });
 
-const call = (method: string, query = "") => browser.send(callGet, `/api/call/${method}?installation=${installation}&token=bot${query}`, { params: { method } });
+const call = (method: string, query = "") =>
+  browser.send(callGet, `/api/call/${method}?installation=${installation}&token=bot${query}`, { params: { method } });
 
 describe("GET /api/call/{method} with the embedded emulator of this process", () => {
   it("calls it in the process, not over HTTP, with the same answer and headers", async () => {

@@ -92,7 +92,8 @@ beforeEach(() => {
   front.rewrite = undefined;
 });
 
-const call = (method: string, query = "") => browser.send(callGet, `/api/call/${method}?installation=${installation}&token=bot${query}`, { params: { method } });
+const call = (method: string, query = "") =>
+  browser.send(callGet, `/api/call/${method}?installation=${installation}&token=bot${query}`, { params: { method } });
 
 const forwardedNames = (response: Response) => (response.headers.get("x-upstream-headers") ?? "").split(",").filter(Boolean);
 
@@ -167,11 +168,20 @@ describe("GET /api/call/{method}: the platform's answer headers", () => {
 
 describe("a POST through /api/call keeps its encoding on the way to the platform", () => {
   const post = (method: string, body: string, contentType: string) =>
-    browser.send(callPost, `/api/call/${method}?installation=${installation}&token=bot`, { method: "POST", params: { method }, headers: { "content-type": contentType }, body });
+    browser.send(callPost, `/api/call/${method}?installation=${installation}&token=bot`, {
+      method: "POST",
+      params: { method },
+      headers: { "content-type": contentType },
+      body,
+    });
 
   it("sends a JSON body on as JSON, values keeping their types, without credentials", async () => {
     const blocks = [{ type: "section", text: { type: "mrkdwn", text: "*built*" } }];
-    const response = await post("chat.postMessage", JSON.stringify({ channel: "general", text: "built", blocks, unfurl_links: false, token: "xoxb-not-mine" }), "application/json");
+    const response = await post(
+      "chat.postMessage",
+      JSON.stringify({ channel: "general", text: "built", blocks, unfurl_links: false, token: "xoxb-not-mine" }),
+      "application/json",
+    );
     expect(response.status).toBe(200);
     const answer = (await response.json()) as { ok: boolean; message: { blocks: unknown } };
     expect(answer).toMatchObject({ ok: true, message: { blocks } });
@@ -183,7 +193,11 @@ describe("a POST through /api/call keeps its encoding on the way to the platform
   });
 
   it("sends a form body on as a form body", async () => {
-    const response = await post("chat.postMessage", new URLSearchParams({ channel: "general", text: "form", token: "xoxb-not-mine" }).toString(), "application/x-www-form-urlencoded");
+    const response = await post(
+      "chat.postMessage",
+      new URLSearchParams({ channel: "general", text: "form", token: "xoxb-not-mine" }).toString(),
+      "application/x-www-form-urlencoded",
+    );
     expect(response.status).toBe(200);
     expect(front.lastApiRequest?.contentType).toBe("application/x-www-form-urlencoded");
     expect(Object.fromEntries(new URLSearchParams(front.lastApiRequest!.body))).toEqual({ channel: "general", text: "form" });

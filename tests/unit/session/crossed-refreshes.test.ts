@@ -27,7 +27,9 @@ beforeAll(async () => {
   testConsole = await startTestConsole({ REDIS_URL: redis.url, REFRESH_WINDOW_S: "43200" }, { refreshGraceSeconds: 0 });
   inspector = new Redis(redis.url);
   for (let i = 0; i < 2; i++) {
-    instances.push(new RedisRefreshCoordinator({ url: redis.url, passwords: getConfig().sessionPasswords, resultTtlMs: REFRESH_RESULT_TTL_MS, lockTtlMs: 10_000 }));
+    instances.push(
+      new RedisRefreshCoordinator({ url: redis.url, passwords: getConfig().sessionPasswords, resultTtlMs: REFRESH_RESULT_TTL_MS, lockTtlMs: 10_000 }),
+    );
   }
 });
 afterAll(async () => {

@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 async function installedBrowser() {
@@ -41,7 +45,8 @@ async function refreshGrants(): Promise<number> {
   return state.installations.reduce((sum, i) => sum + i.refresh_grants, 0);
 }
 
-const authTest = (browser: TestBrowser, id: string) => browser.send(callRoute, `/api/call/auth.test?installation=${id}&token=bot`, { params: { method: "auth.test" } });
+const authTest = (browser: TestBrowser, id: string) =>
+  browser.send(callRoute, `/api/call/auth.test?installation=${id}&token=bot`, { params: { method: "auth.test" } });
 
 describe("freshness", () => {
   it("decides a proactive refresh by the window", () => {
@@ -55,7 +60,11 @@ describe("freshness", () => {
     const { browser } = await installedBrowser();
     const installation = await storedIn(browser);
     // Our clock says the token has 5 minutes left: the call must not even try the old token.
-    const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+    const runtime: SessionRuntime = {
+      ...getSessionRuntime(),
+      coordinator: new InMemoryRefreshCoordinator(),
+      now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
+    };
     const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime);
     expect(outcome.refreshed).toBe(true);
     expect(outcome.result.ok).toBe(true);
@@ -67,7 +76,11 @@ describe("freshness", () => {
   it("does not refresh a token outside the window", async () => {
     const { browser } = await installedBrowser();
     const installation = await storedIn(browser);
-    const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator() });
+    const outcome = await callWithFreshToken(
+      installation,
+      { tokenKind: "bot", method: "auth.test" },
+      { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator() },
+    );
     expect(outcome.refreshed).toBe(false);
     expect(outcome.installation).toBe(installation);
     expect(await refreshGrants()).toBe(0);

@@ -135,7 +135,15 @@ describe("Add to workspace", () => {
   it("names the platform's known error codes, and shows any other code as unknown", async () => {
     const b = browser();
     const page = async (error: string) => (await b.send(callbackRoute, `/oauth/callback?${new URLSearchParams({ error, state: "x" })}`)).text();
-    for (const code of ["access_denied", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_scope", "server_error", "temporarily_unavailable"]) {
+    for (const code of [
+      "access_denied",
+      "invalid_request",
+      "unauthorized_client",
+      "unsupported_response_type",
+      "invalid_scope",
+      "server_error",
+      "temporarily_unavailable",
+    ]) {
       expect(await page(code)).toContain(`data-platform-error="${code}"`);
     }
     expect(await page("invalid_scope")).toContain("The platform stopped the install");

@@ -36,14 +36,20 @@ describe("installations named by the emulator's app names", () => {
   });
   afterAll(() => testConsole.close());
   beforeEach(async () => {
-    await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+    await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+      method: "POST",
+      headers: { origin: testConsole.origin, "content-type": "application/json" },
+      body: "{}",
+    });
   });
 
   it("names the console's app and the legacy app, installed into one workspace, apart", async () => {
     const browser = new TestBrowser(testConsole.origin);
     expect((await installIn(browser)).status).toBe(303);
     expect((await installIn(browser, "?app=legacy")).status).toBe(303);
-    const { installations } = (await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { name: string; app: { name: string | null } }[] };
+    const { installations } = (await (await browser.send(sessionRoute, "/api/session")).json()) as {
+      installations: { name: string; app: { name: string | null } }[];
+    };
     expect(installations.map((i) => i.name)).toEqual(["Switchboard Rotation in Emulated Workspace", "Switchboard Legacy in Emulated Workspace"]);
     expect(installations.map((i) => i.app.name)).toEqual(["Switchboard Rotation", "Switchboard Legacy"]);
   });

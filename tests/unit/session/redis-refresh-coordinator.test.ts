@@ -40,7 +40,11 @@ afterAll(async () => {
   await redis?.stop();
 });
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
   await inspector.flushall();
 });
 

@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 async function installed(): Promise<InstallationRecord> {
@@ -63,7 +67,11 @@ describe("a refresh that succeeded upstream", () => {
 });
 
 async function faults(body: Record<string, unknown>) {
-  const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 
@@ -73,7 +81,11 @@ describe("an early refresh that fails for a passing reason", () => {
     // The platform fails every refresh with a 500 for now; the token has 5 minutes left by our clock.
     await faults({ error_rate: 1, methods: ["oauth.v2.access"] });
     try {
-      const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+      const runtime: SessionRuntime = {
+        ...getSessionRuntime(),
+        coordinator: new InMemoryRefreshCoordinator(),
+        now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
+      };
       const written: InstallationRecord[] = [];
       const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
         written.push(i);
@@ -91,7 +103,11 @@ describe("an early refresh that fails for a passing reason", () => {
     const installation = await installed();
     await faults({ error_rate: 1, methods: ["oauth.v2.access"] });
     try {
-      const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) + 60_000 };
+      const runtime: SessionRuntime = {
+        ...getSessionRuntime(),
+        coordinator: new InMemoryRefreshCoordinator(),
+        now: () => (installation.bot?.expiresAt ?? 0) + 60_000,
+      };
       const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).status).toBeGreaterThanOrEqual(500);
@@ -103,9 +119,17 @@ describe("an early refresh that fails for a passing reason", () => {
   it("still fails the call when the platform refuses the refresh token for good", async () => {
     const installation = await installed();
     // Spend the refresh token elsewhere (no grace period), then try the early refresh with it.
-    const spent = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 });
+    const spent = await callWithFreshToken(
+      installation,
+      { tokenKind: "bot", method: "auth.test" },
+      { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 },
+    );
     expect(spent.refreshed).toBe(true);
-    const runtime: SessionRuntime = { ...getSessionRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
+    const runtime: SessionRuntime = {
+      ...getSessionRuntime(),
+      coordinator: new InMemoryRefreshCoordinator(),
+      now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
+    };
     const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "needs_reinstall", status: 409 });
   });

@@ -19,7 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 interface View {
@@ -46,7 +50,11 @@ const call = (browser: TestBrowser, method: string, query: string, init: Request
   browser.send(init.method === "POST" ? callPost : callGet, `/api/call/${method}?${query}`, { ...init, params: { method } });
 
 const admin = (path: string, body: unknown) =>
-  fetch(`${testConsole.origin}/emulator/admin/${path}`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${testConsole.origin}/emulator/admin/${path}`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("GET and POST /api/call/{method}", () => {
   it("answers the platform's JSON as it came, with the upstream time, the refresh flag and the masked request", async () => {
@@ -67,7 +75,10 @@ describe("GET and POST /api/call/{method}", () => {
 
   it("walks users.list with the cursor sent as %3D", async () => {
     const { browser, id } = await installed();
-    const first = (await (await call(browser, "users.list", `installation=${id}&limit=3`)).json()) as { members: unknown[]; response_metadata: { next_cursor: string } };
+    const first = (await (await call(browser, "users.list", `installation=${id}&limit=3`)).json()) as {
+      members: unknown[];
+      response_metadata: { next_cursor: string };
+    };
     // Pages may come short (spec 4.7): only next_cursor says whether there is more.
     expect(first.members.length).toBeGreaterThan(0);
     expect(first.members.length).toBeLessThanOrEqual(3);
@@ -84,7 +95,11 @@ describe("GET and POST /api/call/{method}", () => {
     const { browser, id } = await installed();
     const json = await call(browser, "auth.test", `installation=${id}`, { method: "POST", json: { ping: true } });
     expect(((await json.json()) as { ok: boolean }).ok).toBe(true);
-    expect(JSON.parse(json.headers.get("x-upstream-request") ?? "{}")).toMatchObject({ method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: '{"ping":true}' });
+    expect(JSON.parse(json.headers.get("x-upstream-request") ?? "{}")).toMatchObject({
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: '{"ping":true}',
+    });
     const form = await call(browser, "users.list", `installation=${id}`, {
       method: "POST",
       body: "limit=4",
@@ -247,7 +262,13 @@ describe("exchange", () => {
     const [after] = await session(browser);
     expect(after?.bot).toEqual(before?.bot);
     expect(after?.state).toBe("active");
-    expect(after?.timeline[0]).toMatchObject({ type: "exchange_failed", token: "bot", masked: before?.bot?.masked, error: "token_rotation_not_enabled", by: "Exchange button" });
+    expect(after?.timeline[0]).toMatchObject({
+      type: "exchange_failed",
+      token: "bot",
+      masked: before?.bot?.masked,
+      error: "token_rotation_not_enabled",
+      by: "Exchange button",
+    });
   });
 
   it("exchanges a pasted long-lived token once rotation is on, and tracks it as an installation", async () => {
@@ -285,9 +306,14 @@ describe("exchange", () => {
     expect(((await (await call(browser, "auth.test", `installation=${tracked?.id}`)).json()) as { ok: boolean }).ok).toBe(true);
 
     // The original stops working, and cannot be exchanged a second time.
-    const original = (await (await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${access.access_token}` } })).json()) as { ok: boolean };
+    const original = (await (
+      await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${access.access_token}` } })
+    ).json()) as { ok: boolean };
     expect(original.ok).toBe(false);
-    const again = await browser.send(exchangeRoute, "/api/tokens/exchange", { method: "POST", json: { pastedToken: access.access_token, app: "legacy", confirm: true } });
+    const again = await browser.send(exchangeRoute, "/api/tokens/exchange", {
+      method: "POST",
+      json: { pastedToken: access.access_token, app: "legacy", confirm: true },
+    });
     expect(again.status).toBeGreaterThanOrEqual(400);
   });
 

@@ -59,7 +59,8 @@ describe("sealing", () => {
   it("reads a cookie it has read before as its own copy each time, and as absent once its seal expires", async () => {
     const seal = await sealValue({ v: "kept", list: ["a"] }, { "1": process.env.SESSION_PASSWORD! }, 120);
     const schema = z.object({ v: z.string(), list: z.array(z.string()) });
-    const read = () => runWithCookieJar(new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: `sb_x=${seal}` } })), () => readSealedCookie("sb_x", schema));
+    const read = () =>
+      runWithCookieJar(new RequestCookieJar(new Request(testConsole.origin, { headers: { cookie: `sb_x=${seal}` } })), () => readSealedCookie("sb_x", schema));
     const first = await read();
     expect(first).toEqual({ v: "kept", list: ["a"] });
     first!.list.push("changed by the first request");

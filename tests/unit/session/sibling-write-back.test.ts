@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {

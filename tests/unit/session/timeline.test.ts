@@ -10,7 +10,13 @@ import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { unsealValue, type InstallationRecord, type TimelineEntry } from "@/lib/session";
-import { INSTALLATION_COOKIE_BUDGET_BYTES, installationCookieBudget, listInstallations, MAX_INSTALLATIONS, saveInstallation } from "@/lib/session/installation-store";
+import {
+  INSTALLATION_COOKIE_BUDGET_BYTES,
+  installationCookieBudget,
+  listInstallations,
+  MAX_INSTALLATIONS,
+  saveInstallation,
+} from "@/lib/session/installation-store";
 import { MAX_TIMELINE_ENTRIES, timelineSchema } from "@/lib/session/timeline";
 import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
 import { installIn } from "./support/install";
@@ -26,7 +32,11 @@ beforeEach(async () => {
 });
 
 const admin = (path: string, body: unknown) =>
-  fetch(`${testConsole.origin}/emulator/admin/${path}`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${testConsole.origin}/emulator/admin/${path}`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 interface TokenView {
   masked: string;
@@ -167,7 +177,10 @@ describe("an installation's timeline", () => {
   it(`is bounded: at most ${MAX_TIMELINE_ENTRIES} entries, the newest kept, in a cookie within its share of the header`, async () => {
     const { browser, id } = await installed();
     for (let i = 0; i < 26; i++) {
-      await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", { installation: id, token: i % 4 < 2 ? "bot" : "user" });
+      await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", {
+        installation: id,
+        token: i % 4 < 2 ? "bot" : "user",
+      });
       expect((await cookieContent(browser, id)).bytes).toBeLessThanOrEqual(installationCookieBudget(1));
     }
     const [view] = await session(browser);
@@ -179,14 +192,19 @@ describe("an installation's timeline", () => {
 
   it(`keeps every installation cookie of a full session within ${INSTALLATION_COOKIE_BUDGET_BYTES} bytes, trimming the oldest entries when another installation arrives`, async () => {
     const { browser, id } = await installed();
-    for (let i = 0; i < 20; i++) await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", { installation: id, token: i % 4 < 2 ? "bot" : "user" });
+    for (let i = 0; i < 20; i++)
+      await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", {
+        installation: id,
+        token: i % 4 < 2 ? "bot" : "user",
+      });
     const before = (await session(browser))[0]!.timeline;
     expect(before).toHaveLength(MAX_TIMELINE_ENTRIES);
     // Three more installations, of other workspaces (the emulator has one; the tokens are the same kind).
     const jar = new RequestCookieJar(browser.request("/"));
     await runWithCookieJar(jar, async () => {
       const [real] = await listInstallations();
-      for (let i = 2; i <= MAX_INSTALLATIONS; i++) await saveInstallation({ ...real!, id: `TFULL${i}-${real!.appId}`, team: { id: `TFULL${i}`, name: `Workspace ${i}` }, timeline: [] });
+      for (let i = 2; i <= MAX_INSTALLATIONS; i++)
+        await saveInstallation({ ...real!, id: `TFULL${i}-${real!.appId}`, team: { id: `TFULL${i}`, name: `Workspace ${i}` }, timeline: [] });
     });
     browser.absorb(jar.applyTo(new Response(null)));
     const installationCookies = [...browser.cookies].filter(([name]) => name.startsWith("sb_inst_"));
@@ -252,7 +270,10 @@ describe("a call that proves a token dead", () => {
     const { browser, id } = await installed("?app=legacy");
     // The platform forgets every token (the emulator reset): the long-lived token is now unknown to it.
     await admin("reset", {});
-    const answer = (await (await action(browser, testRoute, "/api/tokens/test", { installation: id, token: "bot" })).json()) as { ok: boolean; installation: View };
+    const answer = (await (await action(browser, testRoute, "/api/tokens/test", { installation: id, token: "bot" })).json()) as {
+      ok: boolean;
+      installation: View;
+    };
     expect(answer.ok).toBe(false);
     expect(answer.installation).toMatchObject({ state: "needs_reinstall", problem: "invalid_auth" });
     expect(answer.installation.timeline[0]).toMatchObject({ type: "tested", ok: false, error: "invalid_auth", verdict: "needs_reinstall", by: "Test button" });
@@ -284,6 +305,12 @@ describe("a call that proves a token dead", () => {
     expect(((await call.json()) as { error: string }).error).toBe("invalid_auth");
     const [view] = await session(browser);
     expect(view!.user?.revoked).toBe(true);
-    expect(view!.timeline[0]).toMatchObject({ type: "found_dead", token: "user", error: "invalid_auth", verdict: "token_revoked", by: "GET /api/call/users.list" });
+    expect(view!.timeline[0]).toMatchObject({
+      type: "found_dead",
+      token: "user",
+      error: "invalid_auth",
+      verdict: "token_revoked",
+      by: "GET /api/call/users.list",
+    });
   });
 });

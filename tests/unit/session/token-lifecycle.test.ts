@@ -27,7 +27,12 @@ const HOUR = 3600_000;
 
 const longLived: TokenFacts = { rotating: false, expiresAt: null, revoked: false };
 const expiring = (expiresAt = NOW + 12 * HOUR): TokenFacts => ({ rotating: true, expiresAt, revoked: false });
-const facts = (token: TokenFacts, rotationEnabled: boolean, extra: Partial<LifecycleFacts> = {}): LifecycleFacts => ({ phase: "active", rotationEnabled, token, ...extra });
+const facts = (token: TokenFacts, rotationEnabled: boolean, extra: Partial<LifecycleFacts> = {}): LifecycleFacts => ({
+  phase: "active",
+  rotationEnabled,
+  token,
+  ...extra,
+});
 
 function taken(from: LifecycleFacts, id: TransitionId, at = NOW) {
   const outcome = applyTransition(from, id, at);
@@ -91,7 +96,14 @@ describe("the spec's table, row by row", () => {
   });
 
   it("row 3 · Expiring access token, 12 hours pass, not refreshed in time: expired, and a call with it returns an error", () => {
-    expect(row(3)).toMatchObject({ id: "expire", state: "Expiring access token", trigger: "12 hours pass (expires_in seconds)", condition: "Not refreshed in time", to: "expired", action: null });
+    expect(row(3)).toMatchObject({
+      id: "expire",
+      state: "Expiring access token",
+      trigger: "12 hours pass (expires_in seconds)",
+      condition: "Not refreshed in time",
+      to: "expired",
+      action: null,
+    });
     const token = taken(facts(longLived, true), "exchange").facts.token;
     expect(tokenStateAt(token, "active", NOW + 12 * HOUR - 1)).toBe("expiring");
     expect(applyTransition(facts(token, true), "expire", NOW + 12 * HOUR - 1)).toEqual({ ok: false, refusal: "not_expired_yet" });
@@ -144,7 +156,14 @@ describe("the spec's table, row by row", () => {
   });
 
   it("row 6 · Any access token, auth.revoke, the app has token rotation: that single token is revoked, the installation stays", () => {
-    expect(row(6)).toMatchObject({ id: "revoke_with_rotation", state: "Any access token", trigger: "auth.revoke", condition: "App has token rotation", to: "revoked", action: "revoke" });
+    expect(row(6)).toMatchObject({
+      id: "revoke_with_rotation",
+      state: "Any access token",
+      trigger: "auth.revoke",
+      condition: "App has token rotation",
+      to: "revoked",
+      action: "revoke",
+    });
     expect(row(6).also).toMatch(/^The installation stays/);
     expect(revokeTransitionFor({ rotationEnabled: true, token: expiring() })).toBe("revoke_with_rotation");
     expect(offered(expiring())).toEqual(["refresh", "revoke_with_rotation"]);
@@ -177,7 +196,15 @@ describe("the spec's table, row by row", () => {
   });
 
   it("row 8 · Installation, apps.uninstall, any app with or without rotation: uninstalled, every token revoked", () => {
-    expect(row(8)).toMatchObject({ id: "uninstall", state: "Installation", trigger: "apps.uninstall", condition: "Any app, with or without rotation", next: "Uninstalled", also: "All tokens of the installation are revoked.", to: "uninstalled" });
+    expect(row(8)).toMatchObject({
+      id: "uninstall",
+      state: "Installation",
+      trigger: "apps.uninstall",
+      condition: "Any app, with or without rotation",
+      next: "Uninstalled",
+      also: "All tokens of the installation are revoked.",
+      to: "uninstalled",
+    });
     expect(installationTransitions("active").map((t) => t.id)).toEqual(["uninstall"]);
     for (const [token, rotation] of [
       [expiring(), true],
@@ -242,7 +269,8 @@ describe("what a failed call proves", () => {
   });
 
   it("proves nothing on other errors", () => {
-    for (const error of ["ratelimited", "missing_scope", "channel_not_found", "not_authed", undefined]) expect(verdictForError(error, { rotating: true })).toBeNull();
+    for (const error of ["ratelimited", "missing_scope", "channel_not_found", "not_authed", undefined])
+      expect(verdictForError(error, { rotating: true })).toBeNull();
   });
 });
 

@@ -46,20 +46,27 @@ describe("a session holding all it may hold", () => {
     await runWithCookieJar(jar, async () => {
       const held = await getSessionInstallations();
       const real = held[0]!;
-      for (let i = 2; i < MAX_INSTALLATIONS; i++) await saveInstallation({ ...real, id: `TFULL${i}-${real.appId}`, team: { id: `TFULL${i}`, name: JAPANESE_LABEL } });
+      for (let i = 2; i < MAX_INSTALLATIONS; i++)
+        await saveInstallation({ ...real, id: `TFULL${i}-${real.appId}`, team: { id: `TFULL${i}`, name: JAPANESE_LABEL } });
       for (const installation of await getSessionInstallations()) await saveInstallation({ ...installation, timeline: fullTimeline() });
       expect(held).toHaveLength(2);
     });
     browser.absorb(jar.applyTo(new Response(null)));
     // Five pasted webhooks with the longest URLs and labels allowed.
     for (let i = 0; i < MAX_PASTED_WEBHOOKS; i++) {
-      const url = `https://hooks.slack.com/services/T${"0".repeat(40)}${i}/B${"0".repeat(40)}${i}/${"abcdefghijklmnopqrstuvwx".repeat(10)}`.slice(0, MAX_PASTED_URL_CHARS);
+      const url = `https://hooks.slack.com/services/T${"0".repeat(40)}${i}/B${"0".repeat(40)}${i}/${"abcdefghijklmnopqrstuvwx".repeat(10)}`.slice(
+        0,
+        MAX_PASTED_URL_CHARS,
+      );
       expect((await browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url, label: JAPANESE_LABEL } })).status).toBe(201);
     }
     // A full send history of long Japanese messages, and installs started in several tabs.
     const installation = ((await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { id: string }[] }).installations[0]!.id;
     for (let i = 0; i < 8; i++) {
-      const sent = await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: `inst-${installation}`, text: `${JAPANESE_LABEL}${i}`.repeat(3) } });
+      const sent = await browser.send(sendRoute, "/api/webhooks/send", {
+        method: "POST",
+        json: { webhookId: `inst-${installation}`, text: `${JAPANESE_LABEL}${i}`.repeat(3) },
+      });
       expect(sent.status).toBe(200);
     }
     for (let i = 0; i < 6; i++) await browser.send(installRoute, "/oauth/install");

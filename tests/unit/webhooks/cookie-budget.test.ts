@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 /** 60 characters: the longest label a pasted webhook may have. */

@@ -38,7 +38,9 @@ describe("a send whose history cannot be saved", () => {
     const response = await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: "delivered once" } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, status: 200, body: "ok" });
-    const state = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { channels: Array<{ id: string; messages: Array<{ text: string }> }> };
+    const state = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as {
+      channels: Array<{ id: string; messages: Array<{ text: string }> }>;
+    };
     expect(state.channels.find((c) => c.id === webhook.channelId)?.messages.map((m) => m.text)).toEqual(["delivered once"]);
   });
 });

@@ -18,7 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
-  await fetch(`${testConsole.origin}/emulator/admin/reset`, { method: "POST", headers: { origin: testConsole.origin, "content-type": "application/json" }, body: "{}" });
+  await fetch(`${testConsole.origin}/emulator/admin/reset`, {
+    method: "POST",
+    headers: { origin: testConsole.origin, "content-type": "application/json" },
+    body: "{}",
+  });
 });
 
 interface ListBody {
@@ -103,7 +107,10 @@ describe("POST /api/webhooks/send", () => {
   it("keeps the history to the last 6 sends, in a small cookie", async () => {
     const { browser, webhook } = await installedBrowser();
     for (let i = 0; i < 9; i += 1) {
-      await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: `message ${i} ${"long text ".repeat(200)}` } });
+      await browser.send(sendRoute, "/api/webhooks/send", {
+        method: "POST",
+        json: { webhookId: webhook.id, text: `message ${i} ${"long text ".repeat(200)}` },
+      });
     }
     const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
     expect(list.history).toHaveLength(6);
@@ -153,8 +160,15 @@ describe("POST /api/webhooks/send", () => {
 
   it("says a body that is not JSON is not JSON", async () => {
     const { browser } = await installedBrowser();
-    for (const [route, path] of [[sendRoute, "/api/webhooks/send"], [pasteRoute, "/api/webhooks"]] as const) {
-      const response = await browser.send(route, path, { method: "POST", body: "text=hello", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    for (const [route, path] of [
+      [sendRoute, "/api/webhooks/send"],
+      [pasteRoute, "/api/webhooks"],
+    ] as const) {
+      const response = await browser.send(route, path, {
+        method: "POST",
+        body: "text=hello",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toBe("invalid_json");
     }
@@ -203,7 +217,9 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
   it("seals a pasted URL, lists it masked, sends through it, and forgets it", async () => {
     // A webhook URL of this emulator, as a developer would copy it from the app's configuration.
     const { webhook } = await installedBrowser();
-    const granted = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as { installations: Array<{ incoming_webhook: { hook_id: string } | null }> };
+    const granted = (await (await fetch(`${testConsole.origin}/emulator/admin/state`)).json()) as {
+      installations: Array<{ incoming_webhook: { hook_id: string } | null }>;
+    };
     expect(granted.installations[0]?.incoming_webhook).not.toBeNull();
     const browser = new TestBrowser(testConsole.origin);
     // A made-up secret, assembled so that no webhook-looking URL sits in the repository.
@@ -226,7 +242,10 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
   it("holds at most 5 pasted webhooks", async () => {
     const browser = new TestBrowser(testConsole.origin);
     const paste = (i: number) =>
-      browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url: `https://hooks.slack.com/services/T0000000/B000000${i}/abcdefghijklmnopqrstuvw${i}` } });
+      browser.send(pasteRoute, "/api/webhooks", {
+        method: "POST",
+        json: { url: `https://hooks.slack.com/services/T0000000/B000000${i}/abcdefghijklmnopqrstuvw${i}` },
+      });
     for (let i = 0; i < 5; i += 1) expect((await paste(i)).status).toBe(201);
     expect((await paste(5)).status).toBe(409);
     expect(browser.cookies.get("sb_webhooks")?.length).toBeLessThan(2600);

@@ -94,11 +94,9 @@ describe("the webhook proxy opens no connection for a refused URL", () => {
 
   it("refuses a body over 40 KB with 413 before connecting", async () => {
     const before = target.connections;
-    const outcome = await sendToWebhook(
-      `http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`,
-      JSON.stringify({ text: "x".repeat(41 * 1024) }),
-      { policy },
-    );
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x".repeat(41 * 1024) }), {
+      policy,
+    });
     expect(outcome).toMatchObject({ kind: "refused", status: 413 });
     expect(target.connections).toBe(before);
   });
@@ -144,7 +142,10 @@ describe("the webhook proxy sends an allowed URL, bounded", () => {
 
   it("gives up after the timeout with 504", async () => {
     target.answer = () => {};
-    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), { policy, timeoutMs: 300 });
+    const outcome = await sendToWebhook(`http://127.0.0.1:${target.port}/emulator/services/T1/B1/secret`, JSON.stringify({ text: "x" }), {
+      policy,
+      timeoutMs: 300,
+    });
     expect(outcome).toMatchObject({ kind: "failed", status: 504 });
   });
 

@@ -7,8 +7,14 @@ import { handleRoute, parseJsonBody } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 const Body = z.object({
-  token: z.string().trim().regex(/^xoxe\.xoxp-[A-Za-z0-9-]{8,300}$/, "an app configuration token (xoxe.xoxp-…)"),
-  refreshToken: z.string().trim().regex(/^xoxe-[A-Za-z0-9-]{8,300}$/, "its refresh token (xoxe-…)"),
+  token: z
+    .string()
+    .trim()
+    .regex(/^xoxe\.xoxp-[A-Za-z0-9-]{8,300}$/, "an app configuration token (xoxe.xoxp-…)"),
+  refreshToken: z
+    .string()
+    .trim()
+    .regex(/^xoxe-[A-Za-z0-9-]{8,300}$/, "its refresh token (xoxe-…)"),
 });
 
 export const POST = handleRoute(

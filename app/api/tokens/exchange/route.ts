@@ -14,7 +14,11 @@ const Body = z
     confirm: confirmed,
     installation: InstallationIdSchema.optional(),
     token: TokenKindSchema.default("bot"),
-    pastedToken: z.string().trim().regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token").optional(),
+    pastedToken: z
+      .string()
+      .trim()
+      .regex(/^xox[bp]-[A-Za-z0-9-]{8,250}$/, "a long-lived bot (xoxb-…) or user (xoxp-…) token")
+      .optional(),
     app: appKeySchema.default("console"),
   })
   .refine((b) => (b.installation === undefined) !== (b.pastedToken === undefined), "give either an installation or a pastedToken");

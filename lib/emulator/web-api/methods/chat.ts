@@ -44,7 +44,8 @@ function requireOwnMessage(ctx: MethodContext, channel: Channel, refusal: string
   if (!message) throw new WebApiError("message_not_found");
   const caller = ctx.caller as Caller;
   // A bot changes only its own messages; a user token, only its user's.
-  const own = caller.token.family === "bot" ? message.bot_id === caller.installation.botId : message.user === caller.installation.authedUserId && !message.bot_id;
+  const own =
+    caller.token.family === "bot" ? message.bot_id === caller.installation.botId : message.user === caller.installation.authedUserId && !message.bot_id;
   if (!own) throw new WebApiError(refusal);
   return message;
 }

@@ -151,7 +151,10 @@ export const conversationsMethods: MethodDefinition[] = [
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
     handler({ params, ws, state, clock, options, caller }) {
-      const types = (params.types || "public_channel").split(",").map((t) => t.trim()).filter(Boolean);
+      const types = (params.types || "public_channel")
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean);
       if (types.some((t) => !CONVERSATION_TYPES.has(t))) throw new WebApiError("invalid_types");
       // The workspace has public channels only, so asking for other types lists nothing.
       const channels = types.includes("public_channel") ? ws.channels : [];
@@ -192,9 +195,7 @@ export const conversationsMethods: MethodDefinition[] = [
       const already = isMember(caller, channel);
       if (caller && caller.token.family === "bot") caller.installation.joinedChannels.add(channel.id);
       const record = { ...conversationRecord(state, ws, channel, caller), is_member: true };
-      return already
-        ? { channel: record, warning: "already_in_channel", response_metadata: { warnings: ["already_in_channel"] } }
-        : { channel: record };
+      return already ? { channel: record, warning: "already_in_channel", response_metadata: { warnings: ["already_in_channel"] } } : { channel: record };
     },
   },
   {

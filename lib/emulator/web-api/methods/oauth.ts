@@ -5,14 +5,7 @@
 import { workspaceOf } from "../../store";
 import { WebApiError } from "../../core/errors";
 import { incomingWebhookUrl, installFromCode, type IssuedTokens } from "../../oauth/installations";
-import {
-  EXPIRING_TOKEN_LIFETIME_S,
-  enforceActiveTokenLimit,
-  isRefreshGraceOver,
-  issueRotatingPair,
-  secondsUntilExpiry,
-  tokenState,
-} from "../../tokens/tokens";
+import { EXPIRING_TOKEN_LIFETIME_S, enforceActiveTokenLimit, isRefreshGraceOver, issueRotatingPair, secondsUntilExpiry, tokenState } from "../../tokens/tokens";
 import type { App, Installation, MethodContext, MethodDefinition, TokenRecord } from "../../types";
 
 /** Fields every OAuth response carries about the app and the workspace. */

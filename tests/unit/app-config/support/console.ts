@@ -32,10 +32,7 @@ export interface AppConfigConsole {
  * (`emulator`), or as the real platform would be, through PLATFORM_BASE_URL with the app's credentials
  * (`platform`), where the console may use nothing but the platform's own methods.
  */
-export async function startAppConfigConsole(
-  upstream: Upstream,
-  options: { refreshGraceSeconds?: number; appOrigin?: string } = {},
-): Promise<AppConfigConsole> {
+export async function startAppConfigConsole(upstream: Upstream, options: { refreshGraceSeconds?: number; appOrigin?: string } = {}): Promise<AppConfigConsole> {
   const emulator = await startEmulatorServer({
     basePath: "/emulator",
     users: 30,

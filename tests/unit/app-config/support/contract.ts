@@ -87,7 +87,9 @@ export function runAppConfigContract(setup: ContractSetup) {
         credentials: { clientId: secrets.clientId, clientSecret: `…${secrets.clientSecret.slice(-4)}`, signingSecret: `…${secrets.signingSecret.slice(-4)}` },
       });
       expect(app.manifest).toMatchObject({ display_information: { name: "Switchboard Rotation" }, settings: { token_rotation_enabled: true } });
-      expect(app.installations).toEqual([expect.objectContaining({ appKey: "console", tokens: expect.arrayContaining([expect.objectContaining({ kind: "bot", rotating: true })]) })]);
+      expect(app.installations).toEqual([
+        expect.objectContaining({ appKey: "console", tokens: expect.arrayContaining([expect.objectContaining({ kind: "bot", rotating: true })]) }),
+      ]);
     });
 
     it("changes the scopes in the manifest, then a reinstall with the new scopes grants them", async () => {
@@ -96,7 +98,11 @@ export function runAppConfigContract(setup: ContractSetup) {
       const before = await settings(b, apps.rotation);
       const bot = [...before.scopes.bot, "reactions:read"];
       const user = [...before.scopes.user, "reactions:read"];
-      const response = await b.send(scopesRoute, `/api/app-config/apps/${apps.rotation}/scopes`, { method: "POST", json: { bot, user }, params: { appId: apps.rotation } });
+      const response = await b.send(scopesRoute, `/api/app-config/apps/${apps.rotation}/scopes`, {
+        method: "POST",
+        json: { bot, user },
+        params: { appId: apps.rotation },
+      });
       expect(response.status).toBe(200);
       const changed = await json<ManifestChangeResult>(response);
       expect(changed.permissionsUpdated).toBe(true);
@@ -143,7 +149,11 @@ export function runAppConfigContract(setup: ContractSetup) {
     it("shows the request URL's verification and verifies again where the backend can, and says so where it cannot", async () => {
       const b = await browser();
       const app = await settings(b, apps.rotation);
-      const response = await b.send(verifyRoute, `/api/app-config/apps/${apps.rotation}/verify`, { method: "POST", json: {}, params: { appId: apps.rotation } });
+      const response = await b.send(verifyRoute, `/api/app-config/apps/${apps.rotation}/verify`, {
+        method: "POST",
+        json: {},
+        params: { appId: apps.rotation },
+      });
       if (setup.backend === "emulator-admin") {
         expect(app.events.canVerify).toBe(true);
         expect(app.events.verification).toMatchObject({ url: app.events.requestUrl, state: expect.stringMatching(/verified|pending/) });
@@ -154,7 +164,10 @@ export function runAppConfigContract(setup: ContractSetup) {
         expect(app.events.canVerify).toBe(false);
         expect(app.events.verification).toBeUndefined();
         expect(response.status).toBe(409);
-        expect(await json<{ error: string; message: string }>(response)).toMatchObject({ error: "verify_not_available", message: expect.stringContaining("Event Subscriptions") });
+        expect(await json<{ error: string; message: string }>(response)).toMatchObject({
+          error: "verify_not_available",
+          message: expect.stringContaining("Event Subscriptions"),
+        });
       }
     });
 
@@ -176,10 +189,15 @@ export function runAppConfigContract(setup: ContractSetup) {
       if (legacyInstalled) expect((await installIn(b, "?app=legacy")).status).toBe(303);
       let app = await settings(b, apps.legacy);
       expect(app.tokenRotationEnabled).toBe(false);
-      if (legacyInstalled) expect(app.installations[0]!.tokens.map((t) => [t.kind, t.rotating])).toEqual([["bot", false], ["user", false]]);
+      if (legacyInstalled)
+        expect(app.installations[0]!.tokens.map((t) => [t.kind, t.rotating])).toEqual([
+          ["bot", false],
+          ["user", false],
+        ]);
 
       // Step 1: irreversible, so only when confirmed.
-      const rotation = (json: unknown) => b.send(rotationRoute, `/api/app-config/apps/${apps.legacy}/rotation`, { method: "POST", json, params: { appId: apps.legacy } });
+      const rotation = (json: unknown) =>
+        b.send(rotationRoute, `/api/app-config/apps/${apps.legacy}/rotation`, { method: "POST", json, params: { appId: apps.legacy } });
       expect((await rotation({})).status).toBe(422);
       expect((await settings(b, apps.legacy)).tokenRotationEnabled).toBe(false);
       const turned = await rotation({ confirm: true });
@@ -195,14 +213,22 @@ export function runAppConfigContract(setup: ContractSetup) {
       // Steps 2 and 4: each token exchanged once, and the original tried with auth.test right away.
       const id = installationId(b);
       const exchange = (kind: "bot" | "user") =>
-        b.send(exchangeRoute, `/api/app-config/apps/${apps.legacy}/exchange`, { method: "POST", json: { installation: id, token: kind, confirm: true }, params: { appId: apps.legacy } });
+        b.send(exchangeRoute, `/api/app-config/apps/${apps.legacy}/exchange`, {
+          method: "POST",
+          json: { installation: id, token: kind, confirm: true },
+          params: { appId: apps.legacy },
+        });
       for (const kind of ["bot", "user"] as const) {
         const response = await exchange(kind);
         expect(response.status).toBe(200);
         const exchanged = await json<MigrationExchangeResult>(response);
         expect(exchanged.original.authTest).toEqual({ ok: false, error: "token_expired" });
         expect(exchanged.original.masked).toMatch(kind === "bot" ? /^xoxb-…/ : /^xoxp-…/);
-        expect(exchanged.replacement).toMatchObject({ masked: expect.stringMatching(/^xoxe\.xox[bp]-…/), authTest: { ok: true, error: null }, expiresAt: expect.any(Number) });
+        expect(exchanged.replacement).toMatchObject({
+          masked: expect.stringMatching(/^xoxe\.xox[bp]-…/),
+          authTest: { ok: true, error: null },
+          expiresAt: expect.any(Number),
+        });
         app = exchanged.settings;
       }
       expect(app.installations[0]!.tokens.every((t) => t.rotating)).toBe(true);

@@ -108,9 +108,7 @@ export function createHarness(options: EmulatorOptions = {}) {
   async function decide(url: string, decision: "allow" | "deny", channelId?: string): Promise<Response> {
     const form = new URLSearchParams({ decision });
     if (channelId) form.set("channel_id", channelId);
-    return emulator.fetch(
-      new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form }),
-    );
+    return emulator.fetch(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form }));
   }
 
   async function authorizeCode(app: AdminApp, opts: InstallOptions = {}): Promise<string> {

@@ -49,7 +49,10 @@ describe("app_mention delivery", () => {
         new Request(`${BASE}/admin/apps`, {
           method: "POST",
           headers: ADMIN_HEADERS,
-          body: JSON.stringify({ ...app.manifest, settings: { ...app.manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } } }),
+          body: JSON.stringify({
+            ...app.manifest,
+            settings: { ...app.manifest.settings, event_subscriptions: { request_url: requestUrl, bot_events: ["app_mention"] } },
+          }),
         }),
       );
 
@@ -102,7 +105,14 @@ describe("app_mention delivery", () => {
 
     const state = (await (await emulator.fetch(new Request(`${BASE}/admin/state`))).json()) as { event_deliveries: Json[] };
     expect(state.event_deliveries).toMatchObject([
-      { event_id: payload.event_id, event_type: "app_mention", app_id: app.id, url: EVENTS_URL, state: "delivered", attempts: [{ retry_num: 0, status: 200, failure: null }] },
+      {
+        event_id: payload.event_id,
+        event_type: "app_mention",
+        app_id: app.id,
+        url: EVENTS_URL,
+        state: "delivered",
+        attempts: [{ retry_num: 0, status: 200, failure: null }],
+      },
     ]);
     expect(JSON.stringify(state.event_deliveries)).not.toContain(payload.token as string);
   });
@@ -206,7 +216,9 @@ describe("app_mention delivery", () => {
     expect(app.tokenRotationEnabled).toBe(true);
     expect(await callApi(emulator, "auth.revoke", {}, botToken)).toMatchObject({ ok: true, revoked: true });
     expect(await callApi(emulator, "auth.test", {}, botToken)).toMatchObject({ ok: false, error: "token_revoked" });
-    const mention = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ app_id: app.id }) }));
+    const mention = await emulator.fetch(
+      new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ app_id: app.id }) }),
+    );
     expect(mention.status).toBe(200);
     await settleEventDeliveries(emulator.state);
     expect(requests).toHaveLength(1);
@@ -222,7 +234,9 @@ describe("app_mention delivery", () => {
     expect(endpoint.requests.map((r) => (JSON.parse(r.body) as { api_app_id: string }).api_app_id)).toEqual([mentioned.app.id]);
 
     const app = mentioned.app;
-    expect(await callApi(emulator, "apps.uninstall", { client_id: app.clientId, client_secret: app.clientSecret }, mentioned.botToken)).toMatchObject({ ok: true });
+    expect(await callApi(emulator, "apps.uninstall", { client_id: app.clientId, client_secret: app.clientSecret }, mentioned.botToken)).toMatchObject({
+      ok: true,
+    });
     await callApi(emulator, "chat.postMessage", { channel: "general", text: `<@${mentioned.botUserId}> two` }, poster.botToken);
     await settleEventDeliveries(emulator.state);
     expect(endpoint.requests).toHaveLength(1);
@@ -231,7 +245,11 @@ describe("app_mention delivery", () => {
   it("is delivered for a webhook message that mentions the bot", async () => {
     const { emulator, requests, botUserId, webhookUrl, general } = await setup();
     const response = await emulator.fetch(
-      new Request(webhookUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: `<@${botUserId}> from a hook` }) }),
+      new Request(webhookUrl!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: `<@${botUserId}> from a hook` }),
+      }),
     );
     expect(await response.text()).toBe("ok");
     await settleEventDeliveries(emulator.state);
@@ -242,7 +260,11 @@ describe("app_mention delivery", () => {
   it("is delivered by the admin surface's mention action, posted by a member in the chosen channel", async () => {
     const { emulator, requests, botUserId, installationId } = await setup();
     const response = await emulator.fetch(
-      new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ installation_id: installationId, channel: "random", text: "can you help?" }) }),
+      new Request(`${BASE}/admin/mention`, {
+        method: "POST",
+        headers: ADMIN_HEADERS,
+        body: JSON.stringify({ installation_id: installationId, channel: "random", text: "can you help?" }),
+      }),
     );
     const result = (await response.json()) as Json;
     const random = emulator.state.workspace.channels.find((c) => c.name === "random")!;
@@ -253,9 +275,13 @@ describe("app_mention delivery", () => {
     expect(result.event_ids).toEqual([payload.event_id]);
     expect(emulator.state.workspace.messages.get(random.id)?.at(-1)).toMatchObject({ text: `<@${botUserId}> can you help?`, via: "admin" });
 
-    const missing = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ installation_id: "I0NOPE" }) }));
+    const missing = await emulator.fetch(
+      new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ installation_id: "I0NOPE" }) }),
+    );
     expect(missing.status).toBe(404);
-    const invalid = await emulator.fetch(new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ channel: 5 }) }));
+    const invalid = await emulator.fetch(
+      new Request(`${BASE}/admin/mention`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ channel: 5 }) }),
+    );
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ ok: false, error: "invalid_arguments" });
   });

@@ -87,7 +87,12 @@ describe("users.list pagination", () => {
     const tamperedBytes = Buffer.from(cursor, "base64");
     tamperedBytes[6] = (tamperedBytes[6] as number) ^ 0x04;
     const other = createEmulator({ seed: "workspace-tests", users: 500 });
-    const foreign = encodeCursor(other.state.workspace.cursorSecret, { method: "users.list", teamId: emulator.state.workspace.team.id, kind: "user" }, "U01WWACT9", clock.now());
+    const foreign = encodeCursor(
+      other.state.workspace.cursorSecret,
+      { method: "users.list", teamId: emulator.state.workspace.team.id, kind: "user" },
+      "U01WWACT9",
+      clock.now(),
+    );
 
     const bad = {
       gibberish: "not a cursor at all",

@@ -83,7 +83,9 @@ describe("incoming webhooks", () => {
 
   it("answers 429 with Retry-After once rate limits are on and the webhook is over its rate", async () => {
     const { emulator, webhookUrl, clock } = await installWithHook();
-    const toggled = await emulator.fetch(new Request(`${BASE}/admin/rate-limits`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ enabled: true }) }));
+    const toggled = await emulator.fetch(
+      new Request(`${BASE}/admin/rate-limits`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ enabled: true }) }),
+    );
     expect(toggled.status).toBe(200);
     for (let i = 0; i < WEBHOOK_MESSAGES_PER_MINUTE; i++) expect((await post(emulator, webhookUrl, JSON.stringify({ text: `m${i}` }))).status).toBe(200);
     const limited = await post(emulator, webhookUrl, JSON.stringify({ text: "one too many" }));

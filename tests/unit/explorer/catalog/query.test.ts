@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  findMethod,
-  groupByFamily,
-  isPaginated,
-  nearestMethodNames,
-  scopeCheck,
-  searchMethods,
-} from "@/lib/explorer/catalog/query";
+import { findMethod, groupByFamily, isPaginated, nearestMethodNames, scopeCheck, searchMethods } from "@/lib/explorer/catalog/query";
 import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
 import type { CatalogMethod } from "@/lib/explorer/catalog/types";
 
@@ -86,10 +79,7 @@ describe("Grouping methods by family", () => {
       "files.sharedPublicURL",
       "files.upload",
     ]);
-    expect(groups.find((group) => group.family === "admin.apps")?.methods.map((m) => m.name)).toEqual([
-      "admin.apps.approve",
-      "admin.apps.restrict",
-    ]);
+    expect(groups.find((group) => group.family === "admin.apps")?.methods.map((m) => m.name)).toEqual(["admin.apps.approve", "admin.apps.restrict"]);
     expect(new Set(groups.map((group) => group.family)).size).toBe(groups.length);
   });
 });

@@ -20,7 +20,12 @@ export interface TestConsole {
 
 /** Starts the emulator and points the (not yet read) configuration at it. Call before any getConfig(). */
 export async function startTestConsole(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number } = {}): Promise<TestConsole> {
-  const emulator = await startEmulatorServer({ basePath: "/emulator", users: 50, seed: "session-tests", refreshGraceSeconds: options.refreshGraceSeconds ?? 60 });
+  const emulator = await startEmulatorServer({
+    basePath: "/emulator",
+    users: 50,
+    seed: "session-tests",
+    refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
+  });
   const origin = `http://127.0.0.1:${emulator.port}`;
   Object.assign(process.env, {
     APP_ORIGIN: origin,
@@ -103,7 +108,12 @@ export async function consentAt(authorizeUrl: string, decision: "allow" | "deny"
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html.slice(0, 300)}`);
   const channel = /<option value="([^"]+)" selected/.exec(html)?.[1];
   const form = new URLSearchParams({ decision, ...(channel ? { channel_id: channel } : {}) });
-  const answer = await fetch(authorizeUrl, { method: "POST", body: form, redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const answer = await fetch(authorizeUrl, {
+    method: "POST",
+    body: form,
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
   const location = answer.headers.get("location");
   if (answer.status !== 302 || !location) throw new Error(`consent answered ${answer.status}`);
   return location;

@@ -52,7 +52,9 @@ export async function startRedis(): Promise<TestRedis> {
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const failed = new Promise<never>((_, reject) => {
-    child.once("error", (error: NodeJS.ErrnoException) => reject(new Error(error.code === "ENOENT" ? MISSING : `redis-server did not start: ${error.message}`)));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === "ENOENT" ? MISSING : `redis-server did not start: ${error.message}`)),
+    );
     child.once("exit", (code) => reject(new Error(`redis-server exited with code ${code}: ${stderr.trim()}`)));
   });
   failed.catch(() => {});

@@ -6,8 +6,7 @@ import { handleRoute } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  async (request, { params }) =>
-    streamSessionWalk(String((await params).method ?? ""), parseFetchAllQuery(new URL(request.url).searchParams), request.signal),
+  async (request, { params }) => streamSessionWalk(String((await params).method ?? ""), parseFetchAllQuery(new URL(request.url).searchParams), request.signal),
   // A method called through GET can still change state: only the console's own pages may start a walk.
   { rejectCrossSite: true },
 );
