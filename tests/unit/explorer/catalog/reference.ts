@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { readMethodReference } from "@/lib/explorer/catalog/generate";
 
-/** The platform's reference, where scripts/generate-method-catalog.ts reads it: ../shared/reference from the repository. */
-export const REFERENCE_DIR = fileURLToPath(new URL("../../../../../shared/reference", import.meta.url));
+/** The platform's reference, where scripts/generate-method-catalog.ts reads it: docs/reference in the repository. */
+export const REFERENCE_DIR = fileURLToPath(new URL("../../../../docs/reference", import.meta.url));
 
 export const GENERATED_FILE = fileURLToPath(new URL("../../../../lib/explorer/catalog/methods.generated.ts", import.meta.url));
 
