@@ -207,7 +207,8 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         aria-expanded={open}
         aria-controls={listId}
         aria-activedescendant={activeMethod ? optionId(activeMethod.name) : undefined}
-        aria-invalid={invalid}
+        // While the list is open the text is a search ("post message"), not yet a method name to judge.
+        aria-invalid={invalid && !open}
         aria-describedby={describedBy}
         value={value}
         placeholder={catalog ? "Search methods: users.list, post message…" : "users.list"}
@@ -228,7 +229,7 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         onClick={() => !open && catalog && openList(null)}
         spellCheck={false}
         autoComplete="off"
-        className={`${INPUT} font-mono ${invalid ? "border-rose-400 focus:border-rose-500 focus:ring-rose-500/30" : ""}`}
+        className={`${INPUT} font-mono ${invalid && !open ? "border-rose-400 focus:border-rose-500 focus:ring-rose-500/30" : ""}`}
       />
       <div
         ref={popupRef}
