@@ -75,30 +75,8 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
             The console rotates the pair at once with <code>tooling.tokens.rotate</code>, so the refresh token you paste is spent: a pair can have only one
             holder.
           </p>
-          <label className="block">
-            <span className="text-xs font-medium text-slate-600">Access token</span>
-            <input
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              className={`${INPUT} font-mono`}
-              placeholder="xoxe.xoxp-1-…"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-            />
-          </label>
-          <label className="block">
-            <span className="text-xs font-medium text-slate-600">Refresh token</span>
-            <input
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              className={`${INPUT} font-mono`}
-              placeholder="xoxe-1-…"
-              value={refreshToken}
-              onChange={(e) => setRefreshToken(e.target.value)}
-            />
-          </label>
+          <SecretField label="Access token" placeholder="xoxe.xoxp-1-…" value={token} onChange={setToken} />
+          <SecretField label="Refresh token" placeholder="xoxe-1-…" value={refreshToken} onChange={setRefreshToken} />
           <button type="submit" className={BUTTON.primary} disabled={busy || !token.trim() || !refreshToken.trim()}>
             Keep this token
           </button>
@@ -117,5 +95,23 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
         )}
       </div>
     </Panel>
+  );
+}
+
+/** One half of a pasted pair: typed as a password (never shown, never autofilled or spell-checked). */
+function SecretField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange(value: string): void }) {
+  return (
+    <label className="block">
+      <span className="text-xs font-medium text-slate-600">{label}</span>
+      <input
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        className={`${INPUT} font-mono`}
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
   );
 }
