@@ -28,10 +28,11 @@ import {
   tokenFingerprint,
   toInstallationView,
   type InstallationRecord,
+  type StoredToken,
 } from "./installation-record";
 import type { AppKey, InstallationView } from "./installation-view";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
-import { getSessionRuntime } from "./runtime";
+import { getSessionRuntime, type SessionRuntime } from "./runtime";
 import { beforeCookiesSent } from "./sealed-cookie";
 import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
@@ -150,7 +151,9 @@ export interface CallAsInstallationOptions {
 
 /**
  * The installation once an answer proved one of its tokens dead (token-lifecycle.ts, verdictForError):
- * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline.
+ * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline. A token
+ * that alone died (its app has rotation) leaves the installation as it is while another of its tokens
+ * still works or can be renewed; with none left, only a reinstall gives the console a token again.
  */
 function withVerdict(
   installation: InstallationRecord,
@@ -162,9 +165,52 @@ function withVerdict(
 ): InstallationRecord {
   const token = installation[kind];
   let updated: InstallationRecord = { ...installation, timeline: prependEntry(installation.timeline, entry) };
-  if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
   if (verdict === "token_revoked" && token && !token.revoked) updated = { ...updated, [kind]: { ...token, revoked: true }, updatedAt: nowMs };
+  if (verdict === "token_revoked" && !TOKEN_KINDS.some((k) => isUsable(updated[k]))) verdict = "needs_reinstall";
+  if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
   return updated;
+}
+
+/** A token that works, or that its refresh token can replace. */
+function isUsable(token: StoredToken | undefined): boolean {
+  return Boolean(token && (!token.revoked || token.refreshToken));
+}
+
+/** A rotating token of the installation proves its app has rotation, which cannot be turned off (spec 3, row 9). */
+function provesRotation(installation: InstallationRecord): boolean {
+  return TOKEN_KINDS.some((k) => Boolean(installation[k]?.refreshToken));
+}
+
+/**
+ * What a dead answer to the `kind` token proves, and nothing more. A long-lived token's death takes the
+ * whole authorization with it only when its app has no rotation (spec 3, row 7, "usually"); when the
+ * console cannot tell, the installation's other token says, with auth.test, the spec's way to confirm a
+ * token no longer works: still working, only this token died; dead too, the authorization did. An answer
+ * that proves nothing (a timeout) kills nothing that was not proven dead.
+ */
+async function judgeDeadToken(installation: InstallationRecord, kind: TokenKind, error: string, runtime: SessionRuntime): Promise<DeadTokenVerdict | null> {
+  const token = installation[kind];
+  if (!token) return null;
+  const rotating = Boolean(token.refreshToken);
+  const verdict = verdictForError(error, { rotating }, rotating || provesRotation(installation));
+  if (verdict !== "needs_reinstall" || error === "account_inactive") return verdict;
+  // Known dead already, and judged then: the answer confirms it and proves nothing of the others.
+  if (token.revoked) return "token_revoked";
+  const sibling = TOKEN_KINDS.map((k) => installation[k]).find((t) => t && t !== token && !t.revoked);
+  if (!sibling) return verdict;
+  return (await siblingIsDead(sibling, runtime)) ? "needs_reinstall" : "token_revoked";
+}
+
+async function siblingIsDead(sibling: StoredToken, runtime: SessionRuntime): Promise<boolean> {
+  const probe = await callMethod({
+    baseUrl: runtime.baseUrl,
+    token: sibling.value,
+    method: "auth.test",
+    timeoutMs: runtime.timeoutMs,
+    ...(runtime.transport ? { transport: runtime.transport } : {}),
+  }).catch(() => null);
+  if (!probe || probe.ok) return false;
+  return verdictForError(answerError(probe), { rotating: Boolean(sibling.refreshToken) }) !== null;
 }
 
 /** The code of a failed answer: the platform's, or its HTTP status. */
@@ -185,7 +231,7 @@ export async function callAsInstallation(options: CallAsInstallationOptions): Pr
   const token = current[options.tokenKind];
   if (!result.ok && token) {
     const error = answerError(result);
-    const verdict = verdictForError(error, { rotating: Boolean(token.refreshToken) });
+    const verdict = await judgeDeadToken(current, options.tokenKind, error, runtime);
     if (verdict) {
       const now = runtime.now();
       const entry: TimelineEntry = {
@@ -220,7 +266,7 @@ export async function testSessionToken(
   const token = requireToken(current, kind);
   const now = runtime.now();
   const error = result.ok ? undefined : answerError(result);
-  const verdict = error ? verdictForError(error, { rotating: Boolean(token.refreshToken) }) : null;
+  const verdict = error ? await judgeDeadToken(current, kind, error, runtime) : null;
   const entry: TimelineEntry = {
     at: now,
     type: "tested",
@@ -258,9 +304,26 @@ export async function refreshSessionToken(installationId: string, kind: TokenKin
 }
 
 /**
- * auth.revoke on one access token. With rotation only that token dies (a refresh gets a new one); a
- * long-lived token takes the whole authorization with it, so the installation then needs reinstalling.
- * Either way, and when the platform refuses, the timeline says so.
+ * What a successful auth.revoke took: only that token when its app has rotation (spec 3, row 6), the whole
+ * authorization when it has not (row 7). A rotating token says so by itself, or a rotating sibling; for a
+ * long-lived token of an app the console cannot tell, its sibling answers auth.test: still working, only
+ * the revoked token died. With no token left that works, only a reinstall helps either way.
+ */
+async function revokedScope(installation: InstallationRecord, kind: TokenKind, runtime: SessionRuntime): Promise<"token" | "installation"> {
+  const token = installation[kind];
+  if (token?.refreshToken) return "token";
+  const others = TOKEN_KINDS.filter((k) => k !== kind).map((k) => installation[k]);
+  const sibling = others.find((t) => t && !t.revoked);
+  if (!sibling && !others.some((t) => t?.refreshToken)) return "installation";
+  if (!sibling) return "token";
+  if (sibling.refreshToken) return "token";
+  return (await siblingIsDead(sibling, runtime)) ? "installation" : "token";
+}
+
+/**
+ * auth.revoke on one access token. With rotation only that token dies (a rotating one's refresh gets a new
+ * one); without, a long-lived token takes the whole authorization with it, so the installation then needs
+ * reinstalling (revokedScope). Either way, and when the platform refuses, the timeline says so.
  */
 export async function revokeSessionToken(
   installationId: string,
@@ -277,7 +340,7 @@ export async function revokeSessionToken(
   const cause = timelineCause(by);
   let updated: InstallationRecord;
   if (result.ok) {
-    const scope = token.refreshToken ? "token" : "installation";
+    const scope = await revokedScope(installation, kind, runtime);
     const timeline = prependEntry(installation.timeline, { at: now, type: "revoked", token: kind, masked, scope, by: cause });
     updated =
       scope === "token"
@@ -286,7 +349,7 @@ export async function revokeSessionToken(
   } else {
     const error = answerError(result);
     const entry: TimelineEntry = { at: now, type: "revoke_failed", token: kind, masked, error, by: cause };
-    updated = withVerdict(installation, kind, verdictForError(error, { rotating: Boolean(token.refreshToken) }), error, entry, now);
+    updated = withVerdict(installation, kind, await judgeDeadToken(installation, kind, error, runtime), error, entry, now);
   }
   updated = await save(updated);
   return { result, installation: toInstallationView(updated) };
@@ -338,7 +401,7 @@ export async function uninstallSessionInstallation(
   const error = answerError(result);
   const token = current[kind];
   const entry: TimelineEntry = { at: now, type: "uninstall_failed", error, by: cause };
-  const updated = withVerdict(current, kind, token ? verdictForError(error, { rotating: Boolean(token.refreshToken) }) : null, error, entry, now);
+  const updated = withVerdict(current, kind, token ? await judgeDeadToken(current, kind, error, runtime) : null, error, entry, now);
   await persist(updated);
   return { result, installation: toInstallationView(updated) };
 }
@@ -416,6 +479,8 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
   const appName = previous?.appName ? undefined : await lookupAppName(grant.appId ?? previous?.appId, runtime);
   const exchanged = installationFromGrant(grant, appKey, runtime.now(), previous, appName);
   const issued = exchanged[kind] ?? exchanged.bot ?? exchanged.user;
+  // The tokens of an authorization that died stay dead: the record says which it no longer keeps.
+  const dropped = previous ? TOKEN_KINDS.flatMap((k) => (previous?.[k] && !exchanged[k] ? [maskToken(previous[k].value)] : [])) : [];
   const now = runtime.now();
   const installation = await save({
     ...exchanged,
@@ -425,6 +490,7 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
       token: kind,
       from: maskToken(token),
       to: maskToken(issued?.value ?? ""),
+      ...(dropped.length > 0 ? { dropped } : {}),
       by: cause,
     }),
   });

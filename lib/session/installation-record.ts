@@ -132,19 +132,36 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
 }
 
 /**
- * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Fields the grant
- * does not carry keep their previous values, so exchanging only the bot token keeps the user token.
+ * What of a previous record's authorization a new grant may keep: everything while it lives, so exchanging
+ * only the bot token keeps the user token; nothing once it died (needs reinstall, or uninstalled), since
+ * its tokens and webhook died with it (spec 3, rows 2, 7 and 8). A token that works again (an exchanged
+ * one, pasted) comes from another authorization and never brings them back.
+ */
+export function livingAuthorization(previous: InstallationRecord | undefined): Pick<InstallationRecord, "bot" | "user" | "incomingWebhook"> {
+  if (!previous || previous.state !== "active" || previous.uninstalledAt) return {};
+  return {
+    ...(previous.bot ? { bot: previous.bot } : {}),
+    ...(previous.user ? { user: previous.user } : {}),
+    ...(previous.incomingWebhook ? { incomingWebhook: previous.incomingWebhook } : {}),
+  };
+}
+
+/**
+ * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Tokens and the
+ * webhook the grant does not carry keep their previous values while the previous authorization lives
+ * (livingAuthorization); names and ids always do.
  */
 export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: InstallationRecord, appName?: string): InstallationRecord {
   const team = grant.team ?? previous?.team;
   if (!team) throw new Error("the platform's answer names no team");
   const appId = grant.appId ?? previous?.appId;
-  const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : previous?.bot;
-  const user = grant.user ? storedTokenFrom(grant.user, nowMs) : previous?.user;
+  const kept = livingAuthorization(previous);
+  const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : kept.bot;
+  const user = grant.user ? storedTokenFrom(grant.user, nowMs) : kept.user;
   const enterprise = grant.enterprise ?? previous?.enterprise;
   const botUserId = grant.botUserId ?? previous?.botUserId;
   const authedUserId = grant.authedUserId ?? previous?.authedUserId;
-  const incomingWebhook = grant.incomingWebhook ?? previous?.incomingWebhook;
+  const incomingWebhook = grant.incomingWebhook ?? kept.incomingWebhook;
   const name = (appName ?? previous?.appName)?.slice(0, MAX_APP_NAME_CHARS);
   return {
     id: previous?.id ?? installationIdFor(team.id, appId, appKey),

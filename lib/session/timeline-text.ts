@@ -24,9 +24,14 @@ export interface TimelineText {
   tone: "ok" | "error" | "warn" | "neutral";
 }
 
-function verdictText(v: DeadTokenVerdict | undefined, kindLabel: string): string {
+/** A masked rotating token starts with xoxe. (maskToken keeps the prefix). */
+const isRotatingMask = (masked: string) => masked.startsWith("xoxe.");
+
+function verdictText(v: DeadTokenVerdict | undefined, kindLabel: string, masked: string): string {
   if (v === "needs_reinstall") return " The installation needs reinstalling.";
-  if (v === "token_revoked") return ` The ${kindLabel} is revoked: Refresh issues a new one.`;
+  if (v === "token_revoked" && isRotatingMask(masked)) return ` The ${kindLabel} is revoked: Refresh issues a new one.`;
+  if (v === "token_revoked")
+    return ` Only this long-lived ${kindLabel} is dead: the installation and its other token live on. Reinstall for a new ${kindLabel}.`;
   return "";
 }
 
@@ -47,14 +52,14 @@ export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
         ? { title: `Tested ${label}: ok`, detail: `auth.test with ${entry.masked} answered ok${by}`, tone: "ok" }
         : {
             title: `Tested ${label}: ${entry.error ?? "error"}`,
-            detail: `auth.test with ${entry.masked} answered ${entry.error ?? "an error"}.${verdictText(entry.verdict, label)}${by}`,
+            detail: `auth.test with ${entry.masked} answered ${entry.error ?? "an error"}.${verdictText(entry.verdict, label, entry.masked)}${by}`,
             tone: entry.verdict ? "error" : "warn",
           };
     }
     case "found_dead":
       return {
         title: `${KIND_LABEL[entry.token][0]!.toUpperCase()}${KIND_LABEL[entry.token].slice(1)} found dead: ${entry.error}`,
-        detail: `The platform answered ${entry.error} to ${entry.masked}.${verdictText(entry.verdict, KIND_LABEL[entry.token])}${by}`,
+        detail: `The platform answered ${entry.error} to ${entry.masked}.${verdictText(entry.verdict, KIND_LABEL[entry.token], entry.masked)}${by}`,
         tone: "error",
       };
     case "refreshed":
@@ -83,7 +88,9 @@ export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
     case "exchanged":
       return {
         title: `Exchanged ${KIND_LABEL[entry.token]}`,
-        detail: `${entry.from} → ${entry.to} with a refresh token (oauth.v2.exchange). The original no longer works: never revoke it${by}`,
+        detail: `${entry.from} → ${entry.to} with a refresh token (oauth.v2.exchange). The original no longer works: never revoke it${
+          entry.dropped?.length ? `. No longer kept: ${entry.dropped.join(", ")}, dead with the authorization that needed reinstalling` : ""
+        }${by}`,
         tone: "ok",
       };
     case "exchange_failed":

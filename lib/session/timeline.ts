@@ -33,7 +33,8 @@ export type TimelineEntry = EntryBase &
     | { type: "refresh_failed"; token: TokenKind; masked: string; error: string; reinstall: boolean }
     | { type: "revoked"; token: TokenKind; masked: string; scope: "token" | "installation" }
     | { type: "revoke_failed"; token: TokenKind; masked: string; error: string }
-    | { type: "exchanged"; token: TokenKind; from: string; to: string }
+    /** `dropped`: tokens of a dead authorization the exchange did not bring back (masked). */
+    | { type: "exchanged"; token: TokenKind; from: string; to: string; dropped?: string[] }
     | { type: "exchange_failed"; token: TokenKind; masked: string; error: string }
     | { type: "expired"; token: TokenKind; masked: string; noticed: "clock" | "platform" }
     | { type: "uninstalled"; tokens: string[] }
@@ -73,7 +74,7 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("refresh_failed"), token: kind, masked, error: errorCode, reinstall: z.boolean() }),
   z.object({ ...base, type: z.literal("revoked"), token: kind, masked, scope: z.enum(["token", "installation"]) }),
   z.object({ ...base, type: z.literal("revoke_failed"), token: kind, masked, error: errorCode }),
-  z.object({ ...base, type: z.literal("exchanged"), token: kind, from: masked, to: masked }),
+  z.object({ ...base, type: z.literal("exchanged"), token: kind, from: masked, to: masked, dropped: z.array(masked).max(2).optional() }),
   z.object({ ...base, type: z.literal("exchange_failed"), token: kind, masked, error: errorCode }),
   z.object({ ...base, type: z.literal("expired"), token: kind, masked, noticed: z.enum(["clock", "platform"]) }),
   z.object({ ...base, type: z.literal("uninstalled"), tokens: z.array(masked).max(4) }),

@@ -152,7 +152,8 @@ export const LIFECYCLE_TRANSITIONS: readonly LifecycleTransition[] = [
     id: "revoke_with_rotation",
     specRow: 6,
     state: "Any access token",
-    from: ["expiring", "refresh_token"],
+    // Any: a long-lived token not yet exchanged too, once its app has rotation (the emulator revokes only it).
+    from: ["long_lived", "expiring", "refresh_token"],
     to: "revoked",
     trigger: "auth.revoke",
     condition: "App has token rotation",
@@ -250,17 +251,26 @@ export function holdsRefreshToken(token: TokenFacts, phase: InstallationPhase): 
 }
 
 /**
- * The transitions the console can take for this token from where it stands, in the order its buttons
- * show: exchange (once) and revoke for a long-lived token, with rotation turned on first on the app settings
- * page; refresh and revoke for an expiring one; refresh alone once it expired or was revoked (its refresh
- * token issues a new pair); reinstall once the installation is gone. Never exchange on a revoked or dead
- * token, never refresh without a refresh token.
+ * Whether the app has token rotation, as far as the console knows: true or false when it could read the
+ * app's setting (the emulator, or the platform with a configuration token), null when it cannot.
  */
-export function consoleTransitionsFor(token: TokenFacts, phase: InstallationPhase, nowMs: number): LifecycleTransition[] {
+export type KnownRotation = boolean | null;
+
+/**
+ * The transitions the console can take for this token from where it stands, in the order its buttons
+ * show: for a long-lived token, exchange (once) and revoke when its app has rotation; turning rotation on
+ * (the app settings page) and the revoke that takes the installation with it when it has not; all three
+ * when the console cannot tell, and the platform then says. Refresh and revoke for an expiring one; refresh
+ * alone once it expired or was revoked (its refresh token issues a new pair); reinstall once the
+ * installation is gone. Never exchange on a revoked or dead token, never refresh without a refresh token.
+ */
+export function consoleTransitionsFor(token: TokenFacts, phase: InstallationPhase, nowMs: number, rotation: KnownRotation = null): LifecycleTransition[] {
   const state = tokenStateAt(token, phase, nowMs);
   const ids: TransitionId[] = (() => {
     switch (state) {
       case "long_lived":
+        if (rotation === true) return ["exchange", "revoke_with_rotation"];
+        if (rotation === false) return ["turn_on_rotation", "revoke_without_rotation"];
         return ["exchange", "turn_on_rotation", "revoke_without_rotation"];
       case "expiring":
         return ["refresh", "revoke_with_rotation"];
@@ -284,22 +294,25 @@ export function installationTransitions(phase: InstallationPhase): LifecycleTran
 
 /**
  * What an error answered with a token proves (auth.test, or any call): `account_inactive` means the
- * installation is gone; `token_revoked` and `invalid_auth` kill that one token when it rotates (its refresh
- * token may still issue a new one: spec row 6) and the whole authorization when it is long-lived (row 7);
- * `token_expired` on a long-lived token means it was exchanged elsewhere, and only a reinstall gives this
- * console a token again. Anything else proves nothing.
+ * installation is gone (row 8). `token_revoked` and `invalid_auth` kill that one token when its app has
+ * rotation (row 6: a rotating token's refresh token may still issue a new one) and the whole authorization
+ * when it has not (row 7). `token_expired` on a long-lived token means it was exchanged elsewhere (row 1):
+ * with rotation that token alone is dead. Anything else proves nothing. Whether the app has rotation is
+ * the token's own word unless the caller knows better: a rotating token of the same installation proves
+ * it (rotation cannot be turned off, row 9).
  */
 export type DeadTokenVerdict = "token_revoked" | "needs_reinstall";
 
-export function verdictForError(error: string | undefined, token: Pick<TokenFacts, "rotating">): DeadTokenVerdict | null {
+export function verdictForError(error: string | undefined, token: Pick<TokenFacts, "rotating">, rotationEnabled = token.rotating): DeadTokenVerdict | null {
   switch (error) {
     case "account_inactive":
       return "needs_reinstall";
     case "token_revoked":
     case "invalid_auth":
-      return token.rotating ? "token_revoked" : "needs_reinstall";
+      return token.rotating || rotationEnabled ? "token_revoked" : "needs_reinstall";
     case "token_expired":
-      return token.rotating ? null : "needs_reinstall";
+      if (token.rotating) return null;
+      return rotationEnabled ? "token_revoked" : "needs_reinstall";
     default:
       return null;
   }

@@ -268,9 +268,30 @@ describe("what a failed call proves", () => {
     expect(verdictForError("token_expired", { rotating: true })).toBeNull();
   });
 
+  it("kills only that long-lived token when its app has rotation (row 6), a token_expired one too (exchanged elsewhere, row 1)", () => {
+    expect(verdictForError("token_revoked", { rotating: false }, true)).toBe("token_revoked");
+    expect(verdictForError("invalid_auth", { rotating: false }, true)).toBe("token_revoked");
+    expect(verdictForError("token_expired", { rotating: false }, true)).toBe("token_revoked");
+    expect(verdictForError("account_inactive", { rotating: false }, true)).toBe("needs_reinstall");
+  });
+
   it("proves nothing on other errors", () => {
     for (const error of ["ratelimited", "missing_scope", "channel_not_found", "not_authed", undefined])
       expect(verdictForError(error, { rotating: true })).toBeNull();
+  });
+});
+
+describe("what the console offers for a long-lived token follows the app's rotation setting when it is known", () => {
+  const offeredWith = (rotation: boolean | null) => consoleTransitionsFor(longLived, "active", NOW, rotation).map((t) => t.id);
+  it("offers exchange and the single-token revoke (row 6) with rotation on, and no Turn on rotation", () => {
+    expect(offeredWith(true)).toEqual(["exchange", "revoke_with_rotation"]);
+    expect(lifecycleTransition("revoke_with_rotation").from).toContain("long_lived");
+  });
+  it("offers turning rotation on and the revoke that takes the installation (row 7) with rotation off, and no exchange the platform would refuse", () => {
+    expect(offeredWith(false)).toEqual(["turn_on_rotation", "revoke_without_rotation"]);
+  });
+  it("offers all three, the guided flow, when the console cannot tell", () => {
+    expect(offeredWith(null)).toEqual(["exchange", "turn_on_rotation", "revoke_without_rotation"]);
   });
 });
 
