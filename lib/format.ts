@@ -1,6 +1,38 @@
-/** The wall-clock time of an epoch-ms instant, to the second, in the reader's locale (feeds, histories). */
-export function formatClockTime(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+/**
+ * Times of day, one way everywhere: to the second, as the reader's locale writes them ("2:21:37 PM" in
+ * en-US, "14:21:37" in en-GB), in the reader's time zone. `locale` and `timeZone` are for tests; pages
+ * leave them out, and write times only in the browser (components/local-time.tsx), whose locale and zone
+ * are the person's, where the server's are not.
+ */
+export interface TimeFormatOptions {
+  locale?: string;
+  timeZone?: string;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(withDate: boolean, options: TimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${withDate ? "d" : "t"}|${options.locale ?? ""}|${options.timeZone ?? ""}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(options.locale, {
+      ...(withDate ? { dateStyle: "medium" as const } : {}),
+      timeStyle: "medium",
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
+/** The time of day of an epoch-ms instant: "2:21:37 PM", "14:21:37". */
+export function formatClockTime(ms: number, options: TimeFormatOptions = {}): string {
+  return formatter(false, options).format(ms);
+}
+
+/** An instant with its date, the time written as formatClockTime writes it: "Nov 25, 2026, 2:21:37 PM". */
+export function formatDateTime(ms: number, options: TimeFormatOptions = {}): string {
+  return formatter(true, options).format(ms);
 }
 
 /** A duration: "87 ms", "1.25 s", "12.4 s". */

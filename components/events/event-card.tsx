@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReceivedEvent } from "@/lib/events/feed";
-import { formatClockTime } from "@/lib/format";
+import { LocalTime } from "@/components/local-time";
 import { PlatformJson, PlatformText } from "@/components/platform-text";
 
 /** The human part of an event, when it has one (a mention's text). */
@@ -38,9 +38,7 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
             )}
           </span>
         )}
-        <time dateTime={new Date(event.receivedAt).toISOString()} className="ml-auto tabular-nums text-slate-500">
-          {formatClockTime(event.receivedAt)}
-        </time>
+        <LocalTime at={event.receivedAt} className="ml-auto tabular-nums text-slate-500" />
       </header>
       <div className="px-4 pb-3 pt-1.5">
         {text && (

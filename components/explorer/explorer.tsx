@@ -3,6 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
+import { LocalTime } from "@/components/local-time";
 import { SegmentedControl } from "@/components/segmented-control";
 import { summarizeAnswer } from "@/lib/explorer/answer-summary";
 import { findMethod, isPaginated } from "@/lib/explorer/catalog";
@@ -359,7 +360,7 @@ export function Explorer() {
                   answered <span className="font-mono">{restored.summary}</span>
                 </>
               ) : null}{" "}
-              at {new Date(restored.at).toLocaleTimeString()}. {restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
+              at <LocalTime at={restored.at} />. {restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
             </p>
           )}
           {result && !showAll && sent && (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useNow } from "@/components/use-now";
+import { formatDateTime } from "@/lib/format";
 
 function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
@@ -29,7 +30,7 @@ export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expires
   return (
     <span
       className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`}
-      title={new Date(expiresAt).toLocaleString()}
+      title={`Expires ${formatDateTime(expiresAt)}`}
     >
       <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3" fill="none" stroke="currentColor" strokeWidth="1.6">
         <circle cx="8" cy="9" r="5.5" />

@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/session/timeline";
 import { describeTimelineEntry, type TimelineText } from "@/lib/session/timeline-text";
+import { LocalTime } from "@/components/local-time";
 
 /** A result the server could not put in the timeline (the request failed before it reached the platform): shown, marked, not kept. */
 export interface UnsavedEntry {
@@ -17,14 +18,6 @@ const DOT: Record<TimelineText["tone"], string> = {
   error: "bg-rose-600",
   neutral: "bg-slate-400",
 };
-
-function formatTime(at: number): { time: string; date: string } {
-  const d = new Date(at);
-  return {
-    time: d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
-    date: d.toLocaleDateString("en-GB", { day: "numeric", month: "short" }),
-  };
-}
 
 type Row = { key: string; at: number; text: TimelineText; unsaved: boolean };
 
@@ -78,7 +71,6 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
       unsaved: true,
     })),
   ].sort((a, b) => b.at - a.at);
-  const today = new Date().toDateString();
 
   return (
     <section aria-labelledby={headingId} className="space-y-2">
@@ -102,13 +94,9 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
         >
           <ol className="divide-y divide-slate-100">
             {rows.map((row) => {
-              const { time, date } = formatTime(row.at);
               return (
-                <li key={row.key} className="grid gap-x-3 px-3 py-2 sm:grid-cols-[6.5rem_minmax(0,1fr)]">
-                  <time dateTime={new Date(row.at).toISOString()} className="pt-0.5 font-mono text-xs tabular-nums text-slate-600">
-                    {time}
-                    {new Date(row.at).toDateString() !== today && <span className="sm:block"> {date}</span>}
-                  </time>
+                <li key={row.key} className="grid gap-x-3 px-3 py-2 sm:grid-cols-[7rem_minmax(0,1fr)]">
+                  <LocalTime at={row.at} date="auto" className="pt-0.5 text-xs tabular-nums text-slate-600" />
                   <div className="min-w-0">
                     <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
                       <span aria-hidden className={`h-2 w-2 shrink-0 rounded-full ${DOT[row.text.tone]}`} />

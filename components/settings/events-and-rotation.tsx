@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Badge, BUTTON, Panel } from "@/components/ui/primitives";
+import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
 import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
@@ -33,7 +34,7 @@ function VerificationState({ verification }: { verification: RequestUrlVerificat
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="verification">
       <Badge tone={tone}>{verification.state}</Badge>
       <span className="text-xs text-slate-500">
-        {new Date(verification.at).toLocaleString()}
+        <LocalTime at={Date.parse(verification.at)} date="always" />
         {verification.durationMs !== null && ` · ${verification.durationMs} ms`}
         {verification.status !== null && ` · HTTP ${verification.status}`}
         {why && ` · ${why}`}

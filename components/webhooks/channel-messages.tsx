@@ -1,11 +1,11 @@
 "use client";
 
 import { PlatformText } from "@/components/platform-text";
-import { formatClockTime } from "@/lib/format";
+import { LocalTime } from "@/components/local-time";
 import { useEmulatorChannel } from "@/lib/swr/use-webhooks";
 
 /** A message ts ("1700000000.000100") is epoch seconds, then a sequence number. */
-const time = (ts: string) => formatClockTime(Number(ts.split(".")[0]) * 1000);
+const sentAt = (ts: string) => Number(ts.split(".")[0]) * 1000;
 
 /** The webhook's channel in the embedded emulator, so the developer sees the message arrive. */
 export function ChannelMessages({ channelId, channelName }: { channelId: string; channelName: string }) {
@@ -40,7 +40,7 @@ export function ChannelMessages({ channelId, channelName }: { channelId: string;
               <div className="flex items-center gap-2 text-[11px] text-slate-500">
                 <PlatformText className="font-semibold text-slate-700">{message.author}</PlatformText>
                 <span className="rounded bg-slate-100 px-1 py-px">{message.via}</span>
-                <time className="ml-auto tabular-nums">{time(message.ts)}</time>
+                <LocalTime at={sentAt(message.ts)} className="ml-auto tabular-nums" />
               </div>
               <p className="mt-0.5 whitespace-pre-wrap break-words text-sm text-slate-800">
                 <PlatformText>{message.text}</PlatformText>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { WebhookSendRecord } from "@/lib/webhooks/types";
-import { formatClockTime } from "@/lib/format";
+import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
 
@@ -27,9 +27,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
                   <PlatformText>{entry.webhookLabel}</PlatformText> · <PlatformText className="font-mono">{entry.result}</PlatformText>
                 </span>
               </span>
-              <time dateTime={new Date(entry.sentAt).toISOString()} className="shrink-0 tabular-nums text-slate-500">
-                {formatClockTime(entry.sentAt)}
-              </time>
+              <LocalTime at={entry.sentAt} className="shrink-0 tabular-nums text-slate-500" />
             </li>
           ))}
         </ol>
