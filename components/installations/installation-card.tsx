@@ -5,6 +5,7 @@ import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { useNow } from "@/components/use-now";
 import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/session/installation-view";
+import { describeTimelineEntry } from "@/lib/session/timeline-text";
 import type { TokenKind } from "@/lib/session/token-kind";
 import {
   consoleTransitionsFor,
@@ -12,10 +13,14 @@ import {
   installationTransitions,
   reinstallReason,
   tokenStateAt,
+  type KnownRotation,
   type LifecycleTransition,
 } from "@/lib/session/token-lifecycle";
+import { useAppSettings } from "@/lib/swr/use-app-config";
 import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
+import type { InstallationActionAnswer } from "@/lib/session/installation-actions";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ActionOutcome } from "./action-outcome";
 import { ExchangeDialog } from "./exchange-dialog";
 import { reinstallHref } from "./install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
@@ -31,6 +36,60 @@ const ACTION_LABEL: Record<SessionAction["kind"], string> = {
   uninstall: "Uninstall",
   forget: "Forget",
 };
+
+/** The token actions whose result shows beside the token's buttons. */
+type TokenActionKind = "test" | "refresh" | "revoke" | "exchange";
+const OUTCOME_ACTION: Record<TokenActionKind, ActionOutcome["action"]> = { test: "Test", refresh: "Refresh", revoke: "Revoke", exchange: "Exchange" };
+
+/**
+ * What an action's answer says, for beside its button: Test's auth.test answer (team, user, url) and
+ * otherwise the words of the timeline entry the server recorded for it, or the console's message.
+ */
+function outcomeOf(action: TokenActionKind, kind: TokenKind, answer: InstallationActionAnswer | null, error: Error | null, at: number): ActionOutcome {
+  const entry = answer?.installation?.timeline[0];
+  const described = entry && "token" in entry && entry.token === kind ? describeTimelineEntry(entry) : null;
+  const platformError = (answer?.platform as { error?: unknown } | null | undefined)?.error;
+  if (error) {
+    const code = (error as Error & { code?: string }).code;
+    return { action: OUTCOME_ACTION[action], tone: "error", result: code && code !== "http_error" ? code : "failed", detail: error.message, at };
+  }
+  if (action === "test" && answer?.ok) {
+    return {
+      action: "Test",
+      tone: "ok",
+      result: "ok",
+      detail: answer.refreshed ? "The token was refreshed first (it was about to expire)." : "",
+      identity: answer.identity ?? null,
+      at,
+    };
+  }
+  if (answer && !answer.ok) {
+    return {
+      action: OUTCOME_ACTION[action],
+      tone: "error",
+      result: typeof platformError === "string" ? platformError : "error",
+      detail: described?.detail ?? "",
+      at,
+    };
+  }
+  return { action: OUTCOME_ACTION[action], tone: described?.tone === "warn" ? "warn" : "ok", result: "ok", detail: described?.detail ?? "", at };
+}
+
+/**
+ * The app's token rotation setting, where the console can read it (the embedded emulator, or the platform
+ * with a configuration token: the app settings' own route), for an installation holding a long-lived token,
+ * the only kind whose buttons depend on it. A rotating token proves it on (rotation cannot be turned off).
+ * "loading" until the answer comes; null when it cannot be known.
+ */
+function useKnownRotation(installation: InstallationView, holdsLongLived: boolean): KnownRotation | "loading" {
+  const proved = Boolean(installation.bot?.rotating || installation.user?.rotating);
+  const appId = holdsLongLived && !proved ? installation.app.id : null;
+  const { data, error } = useAppSettings(appId);
+  if (proved) return true;
+  if (!appId) return null;
+  if (data) return data.tokenRotationEnabled;
+  return error ? null : "loading";
+}
 
 interface HeldToken {
   kind: TokenKind;
@@ -109,6 +168,7 @@ export function InstallationCard({
   const [unsaved, setUnsaved] = useState<UnsavedEntry[]>([]);
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [exchanging, setExchanging] = useState<TokenKind | null>(null);
+  const [outcomes, setOutcomes] = useState<Partial<Record<TokenKind, ActionOutcome>>>({});
   const titleId = useId();
   const clock = useNow(1000);
   const now = (clock ?? Date.now()) + skewMs;
@@ -117,10 +177,14 @@ export function InstallationCard({
   const workspace = installation.team.name || installation.team.id;
   const appLabel = installation.app.name ?? installation.app.id ?? "the app";
 
+  const holdsLongLived =
+    phase === "active" && (["bot", "user"] as const).some((kind) => installation[kind] && !installation[kind].rotating && !installation[kind].revoked);
+  const rotation = useKnownRotation(installation, holdsLongLived);
   const held: HeldToken[] = (["bot", "user"] as const).flatMap((kind) => {
     const token = installation[kind];
     if (!token) return [];
     const facts = tokenFactsOf(token);
+    const state = tokenStateAt(facts, phase, now);
     return [
       {
         kind,
@@ -128,9 +192,11 @@ export function InstallationCard({
         owner: kind === "bot" ? installation.botUserId : installation.authedUserId,
         diagram: {
           kind,
-          state: tokenStateAt(facts, phase, now),
+          state,
           holdsRefresh: holdsRefreshToken(facts, phase),
-          transitions: consoleTransitionsFor(facts, phase, now),
+          // A long-lived token's buttons wait for the app's rotation setting rather than change under the pointer.
+          transitions:
+            state === "long_lived" && rotation === "loading" ? [] : consoleTransitionsFor(facts, phase, now, rotation === "loading" ? null : rotation),
         },
       },
     ];
@@ -144,15 +210,28 @@ export function InstallationCard({
    */
   async function run(action: SessionAction, what: string) {
     const newest = installation.timeline[0]?.at ?? 0;
+    const kind = "arg" in action && "token" in action.arg ? action.arg.token : null;
+    const tokenAction = action.kind === "test" || action.kind === "refresh" || action.kind === "revoke" || action.kind === "exchange" ? action.kind : null;
+    const show = (answer: InstallationActionAnswer | null, error: Error | null) => {
+      if (kind && tokenAction) setOutcomes((previous) => ({ ...previous, [kind]: outcomeOf(tokenAction, kind, answer, error, Date.now() + skewMs) }));
+    };
+    if (kind) setOutcomes((previous) => ({ ...previous, [kind]: undefined }));
     try {
       const result = await trigger(action);
+      show(result, null);
       if (action.kind === "forget" && result.ok !== false) onForgotten(name);
     } catch (error) {
+      const failure = error instanceof Error ? error : new Error("The request failed.");
       const fresh = await revalidate().catch(() => undefined);
       const after = fresh?.installations.find((i) => i.id === installation.id);
-      if (after && (after.timeline[0]?.at ?? 0) > newest) return;
-      const message = error instanceof Error ? error.message : "The request failed.";
-      setUnsaved((previous) => [{ at: Date.now() + skewMs, title: `${ACTION_LABEL[action.kind]} ${what}: failed`, detail: message }, ...previous].slice(0, 5));
+      const recorded = after && (after.timeline[0]?.at ?? 0) > newest ? after.timeline[0] : undefined;
+      // The server's words for it when it recorded the failure (an exchange refused, with its advice).
+      const advice = recorded && "token" in recorded && recorded.token === kind ? describeTimelineEntry(recorded).detail : null;
+      show(null, advice ? Object.assign(new Error(advice), { code: (failure as Error & { code?: string }).code }) : failure);
+      if (recorded) return;
+      setUnsaved((previous) =>
+        [{ at: Date.now() + skewMs, title: `${ACTION_LABEL[action.kind]} ${what}: failed`, detail: failure.message }, ...previous].slice(0, 5),
+      );
     }
   }
 
@@ -162,8 +241,23 @@ export function InstallationCard({
       case "refresh":
         return void run({ kind: "refresh", arg: target }, KIND_LABEL[kind]);
       case "revoke_with_rotation":
-        // Only this token dies, and its refresh token issues a new one: nothing to confirm.
-        return void run({ kind: "revoke", arg: target }, KIND_LABEL[kind]);
+        if (installation[kind]?.rotating) {
+          // Only this token dies, and its refresh token issues a new one: nothing to confirm.
+          return void run({ kind: "revoke", arg: target }, KIND_LABEL[kind]);
+        }
+        return setConfirm({
+          title: `Revoke the long-lived ${KIND_LABEL[kind]}?`,
+          lead: `The app has token rotation, so auth.revoke revokes this ${KIND_LABEL[kind]} alone: the installation stays. A long-lived token has no refresh token, so only a reinstall gives a new one; exchange it instead to keep it working with a refresh token.`,
+          dies: held
+            .filter((h) => h.kind === kind)
+            .map(({ token }) => (
+              <>
+                The {KIND_LABEL[kind]} <Masked>{token.masked}</Masked>
+              </>
+            )),
+          confirmLabel: `Revoke the ${KIND_LABEL[kind]}`,
+          onConfirm: () => void run({ kind: "revoke", arg: target }, KIND_LABEL[kind]),
+        });
       case "revoke_without_rotation":
         return setConfirm({
           title: `Revoke the long-lived ${KIND_LABEL[kind]}?`,
@@ -275,6 +369,8 @@ export function InstallationCard({
               holdsRefresh={diagram.holdsRefresh}
               transitions={diagram.transitions}
               settingsHref={settingsHref}
+              rotation={rotation === "loading" ? null : rotation}
+              outcome={outcomes[kind] ?? null}
               skewMs={skewMs}
               refreshWindowS={refreshWindowS}
               busy={isMutating}

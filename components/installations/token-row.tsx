@@ -3,7 +3,8 @@
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import type { TokenView } from "@/lib/session/installation-view";
 import type { TokenKind } from "@/lib/session/token-kind";
-import { lifecycleState, type LifecycleStateId, type LifecycleTransition } from "@/lib/session/token-lifecycle";
+import { lifecycleState, type KnownRotation, type LifecycleStateId, type LifecycleTransition } from "@/lib/session/token-lifecycle";
+import { ActionOutcomeStatus, type ActionOutcome } from "./action-outcome";
 import { ExpiryCountdown } from "./expiry-countdown";
 
 /** What a person reads next to the masked token: the state, with a countdown only while the token can expire. */
@@ -40,6 +41,8 @@ export function TokenRow({
   holdsRefresh,
   transitions,
   settingsHref,
+  rotation,
+  outcome,
   skewMs,
   refreshWindowS,
   busy,
@@ -54,6 +57,10 @@ export function TokenRow({
   transitions: LifecycleTransition[];
   /** The app settings page for this app (turning rotation on), when the app is known. */
   settingsHref: string | null;
+  /** The app's token rotation setting, when the console knows it: the words beside Turn on rotation follow it. */
+  rotation: KnownRotation;
+  /** The last Test, Refresh, Exchange or Revoke of this token, shown beside the buttons. */
+  outcome: ActionOutcome | null;
   skewMs: number;
   refreshWindowS: number;
   busy: boolean;
@@ -94,6 +101,11 @@ export function TokenRow({
             </li>
           ))}
         </ul>
+        {rotation === false && transitions.some((t) => t.id === "turn_on_rotation") && (
+          <p className="text-xs text-slate-700">
+            Token rotation is off for this app, so there is no Exchange: the platform would refuse it until rotation is on.
+          </p>
+        )}
         {(onTest || transitions.some((t) => t.action !== "reinstall")) && (
           <div className="flex flex-wrap items-center gap-1.5 pt-1">
             {onTest && (
@@ -124,7 +136,8 @@ export function TokenRow({
                 case "revoke":
                   return (
                     <button key={t.id} type="button" className={BUTTON.danger} disabled={busy} onClick={() => onTransition(t)}>
-                      {t.id === "revoke_without_rotation" ? "Revoke…" : "Revoke"}
+                      {/* A long-lived token's revoke asks first: nothing brings it back but a reinstall. */}
+                      {t.id === "revoke_without_rotation" || !token.rotating ? "Revoke…" : "Revoke"}
                     </button>
                   );
                 default:
@@ -133,6 +146,7 @@ export function TokenRow({
             })}
           </div>
         )}
+        <ActionOutcomeStatus kind={kind} outcome={outcome} />
       </div>
     </div>
   );

@@ -25,6 +25,7 @@ export {
   type InstallationState,
   type InstallationView,
   type NamedApp,
+  type TokenIdentity,
   type TokenView,
 } from "./installation-view";
 export { TOKEN_KINDS, type TokenKind } from "./token-kind";

@@ -30,7 +30,7 @@ import {
   type InstallationRecord,
   type StoredToken,
 } from "./installation-record";
-import type { AppKey, InstallationView } from "./installation-view";
+import type { AppKey, InstallationView, TokenIdentity } from "./installation-view";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
 import { getSessionRuntime, type SessionRuntime } from "./runtime";
 import { beforeCookiesSent } from "./sealed-cookie";
@@ -96,6 +96,8 @@ export interface InstallationActionAnswer {
   platform?: unknown;
   /** Test: whether the token was refreshed before auth.test. */
   refreshed?: boolean;
+  /** Test: who the token is, as auth.test answered it; null when it failed. */
+  identity?: TokenIdentity | null;
   /** The installation as the action left it, its timeline included (all but forget). */
   installation?: InstallationView;
   /** Forget: the id of the installation forgotten. */
@@ -250,6 +252,14 @@ export async function callAsInstallation(options: CallAsInstallationOptions): Pr
   return Object.assign(result, { refreshed });
 }
 
+/** auth.test's answer as the console's own shape; null for a failed one. */
+function identityOf(result: PlatformCallResult): TokenIdentity | null {
+  if (!result.ok || typeof result.body !== "object" || result.body === null) return null;
+  const body = result.body as Record<string, unknown>;
+  const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
+  return { team: text("team"), teamId: text("team_id"), user: text("user"), userId: text("user_id"), url: text("url") };
+}
+
 /**
  * POST /api/tokens/test: auth.test with one token (kept fresh), its answer in the timeline; an answer that
  * proves the token dead updates the installation at once.
@@ -258,7 +268,7 @@ export async function testSessionToken(
   installationId: string,
   kind: TokenKind,
   by = "a test request",
-): Promise<{ result: PlatformCallResult; refreshed: boolean; installation: InstallationView }> {
+): Promise<{ result: PlatformCallResult; refreshed: boolean; identity: TokenIdentity | null; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
   const persist = persistIfChanged(installation);
   const runtime = getSessionRuntime();
@@ -279,7 +289,7 @@ export async function testSessionToken(
   };
   const updated = withVerdict(current, kind, verdict, error ?? "", entry, now);
   await persist(updated);
-  return { result, refreshed, installation: toInstallationView(updated) };
+  return { result, refreshed, identity: identityOf(result), installation: toInstallationView(updated) };
 }
 
 /**

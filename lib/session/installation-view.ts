@@ -28,6 +28,15 @@ export interface TokenView {
   scopes: string[];
 }
 
+/** What auth.test says a working token is: its workspace, its user (the bot user for a bot token) and the workspace's URL. */
+export interface TokenIdentity {
+  team: string | null;
+  teamId: string | null;
+  user: string | null;
+  userId: string | null;
+  url: string | null;
+}
+
 /** What the browser may see of an installation: no token, refresh token or webhook URL. */
 export interface InstallationView {
   id: string;

@@ -117,7 +117,13 @@ test("a cancelled install and a replayed callback get a 400 page that says which
   await expect(page.locator("article[data-installation]")).toHaveCount(1);
 });
 
-test("exchange of a legacy app's long-lived token explains token_rotation_not_enabled after the confirmation", async ({ page }) => {
+test("where the console cannot read the app's rotation setting, Exchange is offered and explains token_rotation_not_enabled after the confirmation", async ({
+  page,
+}) => {
+  // As against the platform without a configuration token: the app's settings cannot be read.
+  await page.route("**/api/app-config/apps/**", (route) =>
+    route.fulfill({ status: 409, json: { ok: false, error: "config_token_required", message: "Paste an app configuration token first." } }),
+  );
   await page.goto("/");
   await page.getByRole("link", { name: "Install the legacy app" }).click();
   await page.getByRole("button", { name: "Allow" }).click();
@@ -140,7 +146,12 @@ test("exchange of a legacy app's long-lived token explains token_rotation_not_en
     .first();
   await expect(latest).toContainText("Exchange of bot token failed: token_rotation_not_enabled");
   await expect(latest).toContainText("does not have token rotation turned on");
+  // The same beside the button, where it was asked.
+  const result = bot.getByRole("status", { name: "Bot token: last result" });
+  await expect(result).toContainText("Exchange: token_rotation_not_enabled");
+  await expect(result).toContainText("does not have token rotation turned on");
   await expect(bot.getByText("long-lived · never expires")).toBeVisible();
+  await expect(bot.getByRole("link", { name: "Turn on rotation (app settings)" })).toBeVisible();
 });
 
 test("revoke, refresh, uninstall and forget from the console", async ({ page }) => {

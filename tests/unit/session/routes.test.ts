@@ -169,6 +169,17 @@ describe("GET and POST /api/call/{method}", () => {
 });
 
 describe("token actions", () => {
+  it("answers Test with who the token is, as auth.test says: team, user and url, for beside the button", async () => {
+    const { browser, id } = await installed();
+    const test = await browser.send(testRoute, "/api/tokens/test", { method: "POST", json: { installation: id, token: "bot" } });
+    const answer = (await test.json()) as { ok: boolean; identity: Record<string, string | null> };
+    expect(answer.ok).toBe(true);
+    expect(answer.identity).toMatchObject({ team: "Emulated Workspace", url: `${testConsole.origin}/emulator/` });
+    expect(answer.identity.user).toBeTruthy();
+    expect(answer.identity.teamId).toMatch(/^T/);
+    expect(answer.identity.userId).toMatch(/^[UW]/);
+  });
+
   it("tests, refreshes, revokes and refreshes again", async () => {
     const { browser, id } = await installed();
     const test = await browser.send(testRoute, "/api/tokens/test", { method: "POST", json: { installation: id, token: "bot" } });

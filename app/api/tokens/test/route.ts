@@ -9,9 +9,9 @@ export const dynamic = "force-dynamic";
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, refreshed, installation } = await testSessionToken(body.installation, body.token, "Test button");
+    const { result, refreshed, identity, installation } = await testSessionToken(body.installation, body.token, "Test button");
     throwIfRateLimited("auth.test", result);
-    const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, refreshed, installation };
+    const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, refreshed, identity, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } });
   },
   { mutating: true },
