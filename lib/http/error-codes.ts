@@ -38,6 +38,10 @@ export const CONSOLE_ERRORS = {
     status: 503,
     message: "Refresh coordination is unavailable, so the token was not refreshed. The stored tokens are unchanged; try again shortly.",
   },
+  refresh_in_progress: {
+    status: 503,
+    message: "Another request is refreshing this token and has not finished yet. The stored tokens are unchanged: try again in a few seconds.",
+  },
   cookie_too_large: { status: 507, message: "This data does not fit in one browser cookie." },
 
   // The Events API request URL and the live feed (lib/events)
