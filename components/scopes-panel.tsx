@@ -1,5 +1,6 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import { PlatformText } from "@/components/platform-text";
+import { ScopeName } from "@/components/scope-name";
 import type { InstallationView } from "@/lib/session/installation-view";
 
 /** What each console feature needs from the installation's bot token. */
@@ -73,7 +74,9 @@ export function ScopesPanel({ installation, focus = [] }: { installation: Instal
                   {focused && <span className="ml-1.5 rounded bg-emerald-100 px-1 py-px text-[10px] font-medium text-emerald-800">this page</span>}
                 </td>
                 <td className="px-2 py-2">
-                  <code className="break-all rounded bg-slate-100 px-1 py-px font-mono text-[11px] text-slate-700">{scope}</code>
+                  <code className="rounded bg-slate-100 px-1 py-px font-mono text-[11px] text-slate-700">
+                    <ScopeName name={scope} />
+                  </code>
                 </td>
                 <td className="px-4 py-2 text-right">
                   {ok ? (

@@ -9,6 +9,8 @@ import { defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator";
  */
 
 const MIN_PASSWORD_LENGTH = 32;
+/** The platform's spec leaves the grace period of a used refresh token "not shown"; the emulator's default is 60 s. */
+const DEFAULT_REFRESH_GRACE_S = 60;
 
 const emptyAsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUnset, z.string().trim().optional());
@@ -77,6 +79,11 @@ const EnvSchema = z.object({
   SESSION_PASSWORD: optionalString,
   /** Refresh a token proactively when it expires within this many seconds. */
   REFRESH_WINDOW_S: intWithDefault(600, 0, 43_200),
+  /**
+   * The platform's grace period for a used refresh token, which its spec does not give: unset, the embedded
+   * emulator's EMULATOR_REFRESH_GRACE_S with the emulator, else 60 (the emulator's default).
+   */
+  REFRESH_GRACE_S: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).optional()),
   UPSTREAM_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   /** Comma-separated hosts an incoming-webhook URL may point at (the real platform's webhook host). */
   WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
@@ -113,6 +120,11 @@ export interface Config {
   /** iron-session's password map: the highest id seals, every id unseals. */
   sessionPasswords: Record<string, string>;
   refreshWindowS: number;
+  /**
+   * How long after its first use the platform still answers a refresh token (with the same new pair). A
+   * refresh result the console keeps for a pasted credential (the app configuration token) lives no longer.
+   */
+  refreshGraceS: number;
   upstreamTimeoutMs: number;
   webhookHosts: string[];
   redisUrl: string | undefined;
@@ -211,6 +223,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     userScopes: e.USER_SCOPES,
     sessionPasswords,
     refreshWindowS: e.REFRESH_WINDOW_S,
+    refreshGraceS: e.REFRESH_GRACE_S ?? (upstream.kind === "emulator" ? e.EMULATOR_REFRESH_GRACE_S : DEFAULT_REFRESH_GRACE_S),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     webhookHosts: e.WEBHOOK_HOSTS.map((h) => h.toLowerCase()),
     redisUrl: e.REDIS_URL,

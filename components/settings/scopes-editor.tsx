@@ -3,7 +3,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
-import { parseScopeList } from "@/lib/app-config/manifest";
+import { ScopeName } from "@/components/scope-name";
+import { parseScopeList, scopeProblems } from "@/lib/app-config/manifest";
 import type { AppSettingsView } from "@/lib/app-config/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 
@@ -11,15 +12,21 @@ type Kind = "bot" | "user";
 
 function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string[]; draft: string[]; onChange: (next: string[]) => void }) {
   const [adding, setAdding] = useState("");
+  const [problems, setProblems] = useState<string[]>([]);
   const inputId = useId();
+  const problemId = `${inputId}-problem`;
   const label = kind === "bot" ? "Bot token scopes" : "User token scopes";
   const removed = saved.filter((s) => !draft.includes(s));
 
+  // What the platform would refuse (invalid_scope) stays in the field with the reason; the rest is added.
   function add(event: FormEvent) {
     event.preventDefault();
-    const more = parseScopeList(adding).filter((s) => !draft.includes(s));
+    const typed = parseScopeList(adding).filter((s) => !draft.includes(s));
+    const refused = typed.filter((s) => scopeProblems(kind, [s], saved).length > 0);
+    const more = typed.filter((s) => !refused.includes(s));
     if (more.length > 0) onChange([...draft, ...more]);
-    setAdding("");
+    setProblems(scopeProblems(kind, refused, saved));
+    setAdding(refused.join(" "));
   }
 
   return (
@@ -31,9 +38,9 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
           return (
             <li
               key={scope}
-              className={`inline-flex items-center gap-1 rounded-md py-0.5 pl-2 pr-1 font-mono text-xs ring-1 ring-inset ${added ? "bg-emerald-50 text-emerald-800 ring-emerald-600/30" : "bg-slate-50 text-slate-800 ring-slate-300"}`}
+              className={`inline-flex max-w-full items-center gap-1 rounded-md py-0.5 pl-2 pr-1 font-mono text-xs ring-1 ring-inset ${added ? "bg-emerald-50 text-emerald-800 ring-emerald-600/30" : "bg-slate-50 text-slate-800 ring-slate-300"}`}
             >
-              {scope}
+              <ScopeName name={scope} />
               {added && <span className="sr-only"> (added)</span>}
               <button
                 type="button"
@@ -49,9 +56,9 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
         {removed.map((scope) => (
           <li
             key={`removed-${scope}`}
-            className="inline-flex items-center rounded-md bg-rose-50 px-2 py-0.5 font-mono text-xs text-rose-700 line-through ring-1 ring-inset ring-rose-600/20"
+            className="inline-flex max-w-full items-center rounded-md bg-rose-50 px-2 py-0.5 font-mono text-xs text-rose-700 line-through ring-1 ring-inset ring-rose-600/20"
           >
-            {scope}
+            <ScopeName name={scope} />
             <span className="sr-only"> (removed)</span>
           </li>
         ))}
@@ -63,10 +70,15 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
         </label>
         <input
           id={inputId}
-          className={`${INPUT} max-w-xs font-mono`}
+          className={`${INPUT} min-w-0 max-w-xs font-mono ${problems.length > 0 ? "border-rose-500 focus:border-rose-600 focus:ring-rose-500/30" : ""}`}
           placeholder={kind === "bot" ? "reactions:read" : "search:read"}
           value={adding}
-          onChange={(e) => setAdding(e.target.value)}
+          onChange={(e) => {
+            setAdding(e.target.value);
+            setProblems([]);
+          }}
+          aria-invalid={problems.length > 0}
+          aria-describedby={problems.length > 0 ? problemId : undefined}
           spellCheck={false}
           autoCapitalize="off"
         />
@@ -74,6 +86,15 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
           Add<span className="sr-only"> {kind} scope</span>
         </button>
       </form>
+      {problems.length > 0 && (
+        <div id={problemId} role="alert" className="space-y-0.5 text-xs text-rose-800">
+          {problems.map((problem) => (
+            <p key={problem} className="break-words">
+              {problem} Not added: the platform would refuse it (invalid_scope).
+            </p>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

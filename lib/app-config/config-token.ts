@@ -42,38 +42,46 @@ function refused(reason: string): AppError {
   return new AppError("config_token_refused", { message: `${reason} Paste a new app configuration token (generate one on your Your Apps page).` });
 }
 
+/** tooling.tokens.rotate with this refresh token: the platform's answer, or why it refused. */
+async function callRotate(refreshToken: string, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
+  const result = await callMethod({
+    baseUrl: runtime.upstream.baseUrl,
+    method: "tooling.tokens.rotate",
+    params: { refresh_token: refreshToken },
+    timeoutMs: runtime.timeoutMs,
+  });
+  throwIfRateLimited("tooling.tokens.rotate", result);
+  const code = platformErrorCode(result);
+  if (code === "invalid_refresh_token") {
+    throw refused("The platform refused the configuration refresh token (invalid_refresh_token): it was used already, or revoked.");
+  }
+  const answer = RotateAnswer.safeParse(result.body);
+  if (!answer.success) {
+    throw new AppError("platform_error", { message: `The platform answered tooling.tokens.rotate with ${code ?? `HTTP ${result.status}`}.` });
+  }
+  const rotatedAt = runtime.now();
+  const { token, refresh_token, team_id, user_id, iat, exp } = answer.data;
+  // Its lifetime, not its exp: the platform's clock need not agree with this server's.
+  return {
+    token,
+    refreshToken: refresh_token,
+    expiresAt: rotatedAt + Math.max(0, exp - iat) * 1000,
+    rotatedAt,
+    ...(team_id ? { teamId: team_id } : {}),
+    ...(user_id ? { userId: user_id } : {}),
+  };
+}
+
 /**
- * tooling.tokens.rotate, once per refresh token whoever asks: concurrent requests share one call, and a
- * request that comes later with the same refresh token gets the pair it was exchanged for.
+ * The rotation of a refresh token this console keeps (its own cookie), once whoever asks: concurrent
+ * requests share one call, and a request a moment late with the same refresh token gets the pair it was
+ * exchanged for. That pair is kept no longer than the platform's grace period (REFRESH_GRACE_S), in which
+ * the platform itself would answer the same: a kept pair must never outlive the refresh token it replaced,
+ * or an old refresh token would go on handing out the live configuration token after the platform spent it.
  */
 function rotate(refreshToken: string, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
-  return runtime.coordinator.run(`app-config:${refreshTokenKey(refreshToken)}`, async () => {
-    const result = await callMethod({
-      baseUrl: runtime.upstream.baseUrl,
-      method: "tooling.tokens.rotate",
-      params: { refresh_token: refreshToken },
-      timeoutMs: runtime.timeoutMs,
-    });
-    throwIfRateLimited("tooling.tokens.rotate", result);
-    const code = platformErrorCode(result);
-    if (code === "invalid_refresh_token") {
-      throw refused("The platform refused the configuration refresh token (invalid_refresh_token): it was used already, or revoked.");
-    }
-    const answer = RotateAnswer.safeParse(result.body);
-    if (!answer.success) {
-      throw new AppError("platform_error", { message: `The platform answered tooling.tokens.rotate with ${code ?? `HTTP ${result.status}`}.` });
-    }
-    const rotatedAt = runtime.now();
-    const { token, refresh_token, team_id, user_id, iat, exp } = answer.data;
-    // Its lifetime, not its exp: the platform's clock need not agree with this server's.
-    return {
-      token,
-      refreshToken: refresh_token,
-      expiresAt: rotatedAt + Math.max(0, exp - iat) * 1000,
-      rotatedAt,
-      ...(team_id ? { teamId: team_id } : {}),
-      ...(user_id ? { userId: user_id } : {}),
-    };
+  return runtime.coordinator.run(`app-config:${refreshTokenKey(refreshToken)}`, () => callRotate(refreshToken, runtime), {
+    keepForMs: runtime.refreshGraceS * 1000,
   });
 }
 
@@ -82,7 +90,7 @@ function rotate(refreshToken: string, runtime: AppConfigRuntime): Promise<Stored
  * A kept result can be an old one (a cookie that came back late): its own refresh token is then rotated
  * in turn, a few times at most, until the access token has time left.
  */
-async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime, { pasted = false } = {}): Promise<StoredConfigToken> {
+async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
   let next = stored;
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -90,18 +98,23 @@ async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime
       if (next.expiresAt - runtime.now() > runtime.refreshWindowS * 1000) break;
     }
   } catch (error) {
-    // A refused paste leaves the pair kept before it, if any, alone.
-    if (!pasted && isConsoleError(error, "config_token_refused")) await deleteConfigToken();
+    if (isConsoleError(error, "config_token_refused")) await deleteConfigToken();
     throw error;
   }
   await writeConfigToken(next);
   return next;
 }
 
-/** A pasted pair: rotated at once, so the console knows when its access token expires and that the refresh token works. */
+/**
+ * A pasted pair: rotated at once, so the console knows when its access token expires and that the refresh
+ * token works. A pasted refresh token goes to the platform itself, never to a kept rotation result: it can
+ * come from anywhere (a clipboard, a chat, a ticket), and only the platform knows whether it is still good.
+ * Its refusal is final, and a pair kept before it stays as it was.
+ */
 export async function pasteConfigToken(token: string, refreshToken: string, runtime: AppConfigRuntime): Promise<ConfigTokenView> {
   if (token === refreshToken) throw new AppError("invalid_config_token");
-  const stored = await rotateStored({ token, refreshToken, expiresAt: 0, rotatedAt: 0 }, runtime, { pasted: true });
+  const stored = await callRotate(refreshToken, runtime);
+  await writeConfigToken(stored);
   return toConfigTokenView(stored);
 }
 

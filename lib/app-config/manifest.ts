@@ -1,3 +1,4 @@
+import { scopeProblem, type InstallTokenKind } from "@/lib/emulator/scopes";
 import type { AppManifest, JsonObject, JsonValue } from "./types";
 
 /**
@@ -59,4 +60,13 @@ export function parseScopeList(text: string): string[] {
         .filter(Boolean),
     ),
   ];
+}
+
+/**
+ * Why each of these scopes cannot go in `kind`'s list: the platform's own list (docs/reference/scopes.json,
+ * shared with the emulator), which its install answers with invalid_scope. A scope the manifest already
+ * holds (`kept`) is the platform's to judge: the recorded list may lag behind a scope it added since.
+ */
+export function scopeProblems(kind: InstallTokenKind, scopes: readonly string[], kept: readonly string[] = []): string[] {
+  return scopes.filter((scope) => !kept.includes(scope)).flatMap((scope) => scopeProblem(scope, kind) ?? []);
 }

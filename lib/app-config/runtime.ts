@@ -11,10 +11,12 @@ export interface AppConfigRuntime {
   refreshWindowS: number;
   /**
    * The same coordinator as the installations' refresh tokens: a configuration refresh token is single use
-   * too, so concurrent requests (other tabs, other instances with REDIS_URL) share one rotation, and a late
-   * request still holding the old refresh token gets the pair that replaced it.
+   * too, so concurrent requests (other tabs, other instances with REDIS_URL) share one rotation, and a
+   * request a moment late still holding the old refresh token gets the pair that replaced it.
    */
   coordinator: RefreshCoordinator;
+  /** The platform's grace period for a used refresh token (REFRESH_GRACE_S): a kept rotation lives no longer. */
+  refreshGraceS: number;
 }
 
 export function getAppConfigRuntime(): AppConfigRuntime {
@@ -25,5 +27,6 @@ export function getAppConfigRuntime(): AppConfigRuntime {
     timeoutMs: config.upstreamTimeoutMs,
     refreshWindowS: config.refreshWindowS,
     coordinator: getRefreshCoordinator(),
+    refreshGraceS: config.refreshGraceS,
   };
 }

@@ -18,7 +18,7 @@ import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./b
 import { currentConfigTokenView, readConfigToken } from "./config-token";
 import { writeConfigToken } from "./config-token-store";
 import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
-import { reshapeManifest, withScopes, withTokenRotation } from "./manifest";
+import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
 import { reinstallHref } from "./reinstall";
 import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
@@ -223,7 +223,16 @@ export function changeAppScopes(
   runtime: AppConfigRuntime = getAppConfigRuntime(),
 ): Promise<ManifestChangeResult> {
   if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes");
-  return changeManifest(appId, (manifest) => withScopes(manifest, bot, user), runtime);
+  return changeManifest(
+    appId,
+    (manifest) => {
+      const saved = reshapeManifest(manifest).scopes;
+      const problems = [...scopeProblems("bot", bot, saved.bot), ...scopeProblems("user", user, saved.user)];
+      if (problems.length > 0) throw new AppError("invalid_scope", { message: `${problems.join(" ")} Nothing was saved.` });
+      return withScopes(manifest, bot, user);
+    },
+    runtime,
+  );
 }
 
 /** POST /api/app-config/apps/{appId}/rotation: token rotation on, for good (the platform cannot turn it off). */

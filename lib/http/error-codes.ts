@@ -38,6 +38,10 @@ export const CONSOLE_ERRORS = {
     status: 503,
     message: "Refresh coordination is unavailable, so the token was not refreshed. The stored tokens are unchanged; try again shortly.",
   },
+  refresh_in_progress: {
+    status: 503,
+    message: "Another request is refreshing this token and has not finished yet. The stored tokens are unchanged: try again in a few seconds.",
+  },
   cookie_too_large: { status: 507, message: "This data does not fit in one browser cookie." },
 
   // The Events API request URL and the live feed (lib/events)
@@ -76,6 +80,10 @@ export const CONSOLE_ERRORS = {
   app_not_found: { status: 404, message: "No such app." },
   invalid_manifest: { status: 400, message: "The platform refused the manifest, so nothing changed." },
   no_scopes: { status: 400, message: "An app needs at least one bot or user scope." },
+  invalid_scope: {
+    status: 400,
+    message: "The platform has no such scope for this kind of token (its scopes page, api.slack.com/scopes, lists them), so nothing was saved.",
+  },
   no_request_url: { status: 409, message: "This app has no event request URL to verify." },
   verify_not_available: {
     status: 409,

@@ -24,6 +24,8 @@ const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "inva
 const MAX_CHAIN = 10;
 
 const RECOVERY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
+/** When a request that gave up waiting for another's refresh should try again: a live holder is done by then. */
+const REFRESH_IN_PROGRESS_RETRY_S = 5;
 
 /** Whether a failed refresh may have taken effect upstream: no answer, or the platform failing mid-way. */
 function isUnknownOutcome(error: unknown): boolean {
@@ -58,6 +60,19 @@ function refreshStillUnanswered(timeoutMs: number): AppError {
   return new AppError("upstream_timeout", {
     message: `The platform did not answer the token refresh within ${timeoutMs} ms. The console keeps asking in the background (the platform answers a repeated refresh with the same new tokens for a short while): try again in a few seconds.`,
     headers: { "Retry-After": "5" },
+  });
+}
+
+/**
+ * This request joined a refresh that another request holds (in this process, or on another instance
+ * through Redis) and waited as long as a request may. The platform has not been shown slow: the holder may
+ * still be waiting for it, or its process may have died holding the lock (README, "Running several
+ * instances", says what happens then).
+ */
+function refreshInProgress(waitedMs: number): AppError {
+  return new AppError("refresh_in_progress", {
+    message: `Another request is refreshing this token and had not finished after ${waitedMs} ms, so this call stopped waiting. The stored tokens are unchanged: try again in a few seconds.`,
+    headers: { "Retry-After": String(REFRESH_IN_PROGRESS_RETRY_S) },
   });
 }
 
@@ -171,11 +186,11 @@ export async function refreshInstallationToken(
       return recoverLostRefresh(attempt, runtime.timeoutMs, startedAt);
     }
   });
-  // Requests that joined a refresh under recovery wait no longer than a request may.
+  // Requests that joined a refresh someone else holds (under recovery, or behind another instance's lock)
+  // wait no longer than a request may. The one that started it learns of a lost answer sooner (504).
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const waitedTooLong = new Promise<never>(
-    (_, reject) => (deadline = setTimeout(() => reject(refreshStillUnanswered(runtime.timeoutMs)), runtime.timeoutMs + 1_000)),
-  );
+  const waitMs = runtime.timeoutMs + 1_000;
+  const waitedTooLong = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(refreshInProgress(waitMs)), waitMs)));
   // Whatever this request stops waiting for still settles: never as an unhandled rejection.
   for (const settled of [refreshing, firstAttemptLost, waitedTooLong]) settled.catch(() => {});
   let fresh: StoredToken;

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import type { RefreshCoordinator } from "./refresh-coordinator";
+import type { RefreshCoordinator, RunOptions } from "./refresh-coordinator";
 import { sealValue, unsealValue, type PasswordMap } from "./sealed-cookie";
 
 /** Deletes the lock only while it still holds our owner token: never another instance's newer lock. */
@@ -95,10 +95,11 @@ export class RedisRefreshCoordinator implements RefreshCoordinator {
     return kept.value;
   }
 
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  run<T>(key: string, fn: () => Promise<T>, options: RunOptions = {}): Promise<T> {
     const running = this.inFlight.get(key);
     if (running) return running as Promise<T>;
-    const task = this.runAcrossInstances(key, fn).finally(() => this.inFlight.delete(key));
+    const keepForMs = Math.min(options.keepForMs ?? this.options.resultTtlMs, this.options.resultTtlMs);
+    const task = this.runAcrossInstances(key, fn, keepForMs).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, task);
     return task;
   }
@@ -108,7 +109,7 @@ export class RedisRefreshCoordinator implements RefreshCoordinator {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  private async runAcrossInstances<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  private async runAcrossInstances<T>(key: string, fn: () => Promise<T>, keepForMs: number): Promise<T> {
     const lockKey = this.lockKey(key);
     const owner = randomBytes(16).toString("base64url");
     // A holder can spend at most one lock lifetime; after that the lock expires and a waiter takes over.
@@ -118,14 +119,14 @@ export class RedisRefreshCoordinator implements RefreshCoordinator {
       const kept = await this.lookup<T>(key);
       if (kept !== undefined) return kept;
       const locked = await this.command(() => this.redis.set(lockKey, owner, "PX", this.options.lockTtlMs, "NX"));
-      if (locked === "OK") return this.runHoldingLock(key, owner, fn);
+      if (locked === "OK") return this.runHoldingLock(key, owner, fn, keepForMs);
       await sleep(pollMs);
       pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
     }
     throw coordinationUnavailable("another server instance held this refresh token's lock for too long");
   }
 
-  private async runHoldingLock<T>(key: string, owner: string, fn: () => Promise<T>): Promise<T> {
+  private async runHoldingLock<T>(key: string, owner: string, fn: () => Promise<T>, keepForMs: number): Promise<T> {
     const lockKey = this.lockKey(key);
     // Between our last look and taking the lock, the previous holder may have kept its result.
     const kept = await this.lookup<T>(key).catch(async (error: unknown) => {
@@ -145,8 +146,9 @@ export class RedisRefreshCoordinator implements RefreshCoordinator {
       throw error;
     }
     try {
-      const seal = await sealValue({ value }, this.options.passwords, this.sealTtlS());
-      await this.redis.eval(KEEP_AND_RELEASE, 2, lockKey, this.resultKey(key), owner, seal, this.options.resultTtlMs);
+      const seal = await sealValue({ value }, this.options.passwords, Math.max(1, Math.ceil(keepForMs / 1000)));
+      // PX takes at least 1 ms: a result kept for no time at all still releases the lock.
+      await this.redis.eval(KEEP_AND_RELEASE, 2, lockKey, this.resultKey(key), owner, seal, Math.max(1, keepForMs));
     } catch (error) {
       // The refresh itself succeeded and its old refresh token is spent: the caller must get the new
       // pair. The lock expires on its own; another instance's caller could only refresh again.

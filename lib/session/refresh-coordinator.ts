@@ -10,9 +10,18 @@ import { INSTALLATION_MAX_AGE_S } from "./installation-store";
  * (redis-refresh-coordinator.ts); process-refresh-coordinator.ts chooses one by configuration.
  */
 export interface RefreshCoordinator {
-  run<T>(refreshTokenKey: string, fn: () => Promise<T>): Promise<T>;
+  run<T>(refreshTokenKey: string, fn: () => Promise<T>, options?: RunOptions): Promise<T>;
   /** The kept result for this key, if there is one: lets a caller follow a chain of refreshes. */
   lookup<T>(refreshTokenKey: string): Promise<T | undefined>;
+}
+
+export interface RunOptions {
+  /**
+   * How long this result is kept for late callers, when it must be shorter than the coordinator's own
+   * lifetime: an app configuration token's rotation is kept no longer than the platform's grace period
+   * (lib/app-config/config-token.ts says why).
+   */
+  keepForMs?: number;
 }
 
 /** The key of a refresh token: a hash, so the coordinator never holds the secret itself. */
@@ -59,7 +68,7 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
     return kept.value as T;
   }
 
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  async run<T>(key: string, fn: () => Promise<T>, options: RunOptions = {}): Promise<T> {
     const kept = await this.lookup<T>(key);
     if (kept !== undefined) return kept;
     const running = this.inFlight.get(key);
@@ -68,7 +77,7 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
       try {
         const value = await fn();
         this.prune();
-        this.results.set(key, { value, expiresAt: this.now() + this.resultTtlMs });
+        this.results.set(key, { value, expiresAt: this.now() + Math.min(options.keepForMs ?? this.resultTtlMs, this.resultTtlMs) });
         // A Map iterates in insertion order: the first entries are the oldest.
         for (const oldest of this.results.keys()) {
           if (this.results.size <= this.maxResults) break;
@@ -83,7 +92,11 @@ export class InMemoryRefreshCoordinator implements RefreshCoordinator {
     return task;
   }
 
-  /** Every result lives as long, so the expired ones are the first in insertion order. */
+  /**
+   * Most results live as long, so the expired ones are the first in insertion order. A shorter-lived one
+   * (keepForMs) behind a longer one stays until it is looked up or the cap evicts it: never found after
+   * its time, since lookup checks every expiry.
+   */
   private prune() {
     const now = this.now();
     for (const [key, kept] of this.results) {

@@ -7,6 +7,7 @@ import { appCredentials, DEFAULT_APP_NAMES, type DefaultAppKey } from "./default
 import { WebApiError } from "../core/errors";
 import type { App, AppManifest, EmulatorState, ResolvedOptions } from "../types";
 import { describeVerification, eventRequestUrlOf, verifyRequestUrl } from "../events/url-verification";
+import { scopeProblem, type InstallTokenKind } from "../scopes";
 
 const scopeName = z.string().regex(/^[a-z][a-z0-9_.:-]*$/, "A scope is named in lowercase, such as chat:write.");
 const webUrl = (message: string) => z.url({ protocol: /^https?$/, error: message });
@@ -131,6 +132,13 @@ export function checkManifest(
   }
   const manifest = parsed.data as AppManifest;
   const problems: ManifestProblem[] = [];
+  // The platform refuses a scope it does not know, or one its kind of token cannot have (invalid_scope).
+  for (const kind of ["bot", "user"] as const satisfies readonly InstallTokenKind[]) {
+    (manifest.oauth_config?.scopes?.[kind] ?? []).forEach((name, i) => {
+      const problem = scopeProblem(name, kind);
+      if (problem) problems.push({ message: `Invalid scope (invalid_scope): ${problem}`, pointer: `/oauth_config/scopes/${kind}/${i}` });
+    });
+  }
   const requestUrl = manifest.settings?.event_subscriptions?.request_url;
   if (requestUrl !== undefined && !isAllowedRequestUrl(options, requestUrl)) {
     problems.push({

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { findAppByClientId } from "../apps/registry";
+import { scopeProblem } from "../scopes";
 import { renderConsentPage } from "./consent-page";
 import { PageError } from "../core/errors";
 import { htmlResponse } from "../core/html";
@@ -83,6 +84,13 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
   const userScopes = splitScopes(query.get("user_scope"));
   if (botScopes.length === 0 && userScopes.length === 0) {
     throw new PageError(400, "No permissions were requested", "The link has neither scope nor user_scope (no_scopes).");
+  }
+  // Scopes the platform does not know, or that this kind of token cannot have: the platform's invalid_scope.
+  const invalid = [...botScopes.map((s) => scopeProblem(s, "bot")), ...userScopes.map((s) => scopeProblem(s, "user"))].filter(
+    (problem): problem is string => problem !== undefined,
+  );
+  if (invalid.length > 0) {
+    throw new PageError(400, "Invalid permissions requested", `${invalid.join(" ")} (invalid_scope)`);
   }
   const undeclared = [...botScopes.filter((s) => !app.botScopes.includes(s)), ...userScopes.filter((s) => !app.userScopes.includes(s))];
   if (undeclared.length > 0) {

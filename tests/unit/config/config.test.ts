@@ -88,4 +88,14 @@ describe("configuration", () => {
     expect(seeded.warnings).toEqual([]);
     expect(seeded.config.signingSecret).toBe(defaultAppCredentials("a private seed", "rotation").signingSecret);
   });
+
+  it("takes the platform's refresh grace period from REFRESH_GRACE_S, else the embedded emulator's, else 60 s", () => {
+    const platform = { SESSION_PASSWORD: PASSWORD, PLATFORM_BASE_URL: "https://slack.com", CLIENT_ID: "id", CLIENT_SECRET: "secret" };
+    expect(parse(platform).config.refreshGraceS).toBe(60);
+    expect(parse({ ...platform, REFRESH_GRACE_S: "30" }).config.refreshGraceS).toBe(30);
+    expect(parse({ SESSION_PASSWORD: PASSWORD }).config.refreshGraceS).toBe(60);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, EMULATOR_REFRESH_GRACE_S: "5" }).config.refreshGraceS).toBe(5);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, EMULATOR_REFRESH_GRACE_S: "5", REFRESH_GRACE_S: "0" }).config.refreshGraceS).toBe(0);
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, REFRESH_GRACE_S: "-1" })).toContain("REFRESH_GRACE_S");
+  });
 });

@@ -124,6 +124,16 @@ describe.each(implementations)("$name (refresh coordinator contract)", (implemen
     expect(await coordinator!.run("key-5", async () => ({ value: "next" }))).toEqual({ value: "next" });
   });
 
+  it("keeps a result for keepForMs when a run asks for less than the coordinator's lifetime, on every instance", async () => {
+    const [coordinator, other] = implementation.instances(2, MINUTE_MS);
+    await coordinator!.run("key-6", async () => "short-lived", { keepForMs: 1_000 });
+    expect(await other!.lookup("key-6")).toBe("short-lived");
+    await sleep(1_300);
+    expect(await coordinator!.lookup("key-6")).toBeUndefined();
+    expect(await other!.lookup("key-6")).toBeUndefined();
+    expect(await other!.run("key-6", async () => "asked again")).toBe("asked again");
+  });
+
   it("keeps each key's result apart", async () => {
     const [coordinator] = implementation.instances(1, MINUTE_MS);
     const [a, b] = await Promise.all([coordinator!.run("key-a", async () => "for a"), coordinator!.run("key-b", async () => "for b")]);

@@ -122,19 +122,27 @@ export function runAppConfigContract(setup: ContractSetup) {
       expect(session.installations[0]!.user.scopes).toContain("reactions:read");
     });
 
-    it("refuses a manifest the platform refuses, names each problem by its pointer, and changes nothing", async () => {
+    it("refuses a scope the platform does not have for that kind of token, names each, and changes nothing", async () => {
       const b = await browser();
       const before = await settings(b, apps.rotation);
       const response = await b.send(scopesRoute, `/api/app-config/apps/${apps.rotation}/scopes`, {
         method: "POST",
-        json: { bot: [...before.scopes.bot, "9lives"], user: before.scopes.user },
+        json: { bot: [...before.scopes.bot, "not-a-scope", "search:read"], user: [...before.scopes.user, "chat:write.public"] },
         params: { appId: apps.rotation },
       });
       expect(response.status).toBe(400);
       const refused = await json<{ error: string; message: string }>(response);
-      expect(refused.error).toBe("invalid_manifest");
-      expect(refused.message).toContain(`/oauth_config/scopes/bot/${before.scopes.bot.length}`);
+      expect(refused.error).toBe("invalid_scope");
+      expect(refused.message).toContain("not-a-scope is not a scope the platform knows");
+      expect(refused.message).toContain("search:read is a scope for user tokens, not a bot token scope");
+      expect(refused.message).toContain("chat:write.public is a scope for bot tokens, not a user token scope");
+      expect(refused.message).toContain("Nothing was saved.");
       expect((await settings(b, apps.rotation)).scopes).toEqual(before.scopes);
+      // Neither can an install ask the emulator for it.
+      const authorize = await b.send(installRoute, `/oauth/install?scope=${encodeURIComponent([...before.scopes.bot, "not-a-scope"].join(","))}`);
+      const consent = await fetch(authorize.headers.get("location")!);
+      expect(consent.status).toBe(400);
+      expect(await consent.text()).toContain("invalid_scope");
     });
 
     it("answers 404 app_not_found for an app the backend does not know, and 422 for what is not an app id", async () => {
