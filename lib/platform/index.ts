@@ -11,7 +11,7 @@ export {
   type PlatformTransport,
   type WireRequest,
 } from "./call-method";
-export { inProcessTransport, yieldToEventLoop } from "./in-process-transport";
+export { inProcessTransport } from "./in-process-transport";
 export { encodeCursorParam, readNextCursor } from "./cursor";
 export { isCredentialKey, methodParams } from "./credential-params";
 export { maskToken, maskWebhookUrl } from "./mask";

@@ -38,8 +38,9 @@ export function credentialsFor(appKey: AppKey): ClientCredentials {
  * emulator's route, the answer back through the socket): 2.5 ms of the 3.7 ms that /api/call added to a
  * 210 KB users.list page. The same instance answers either way, with the same answer. It exists once the
  * /emulator route has served a request (an install's consent page always has); until then, and in tests
- * that serve an emulator of their own over HTTP, calls go over the network. Each call lets the event loop
- * turn first (inProcessTransport), so that a walk of many pages leaves room for every other request.
+ * that serve an emulator of their own over HTTP, calls go over the network. Each call is started in an
+ * event-loop turn of its own (inProcessTransport), so that walks of many pages leave room for every other
+ * request.
  */
 function embeddedEmulatorTransport(): PlatformTransport | undefined {
   if (getConfig().upstream.kind !== "emulator") return undefined;
