@@ -8,6 +8,8 @@ import { QUICK } from "./mode";
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
+import { consoleFetchAllMainThreadSuite } from "./suites/console-fetch-all-main-thread";
+import { consoleWalksHealthSuite } from "./suites/console-walks-health";
 import { consoleFirstLoadSuite } from "./suites/console-first-load";
 import { consolePickerSuite } from "./suites/console-picker";
 import { consoleProxySuite } from "./suites/console-proxy";
@@ -21,6 +23,8 @@ const SUITES: BenchSuite[] = [
   // The console's suites share one production build and server (bench/suites/console-server.ts); the last stops it.
   consoleProxySuite,
   consoleFetchAllSuite,
+  consoleFetchAllMainThreadSuite,
+  consoleWalksHealthSuite,
   consoleFirstLoadSuite,
   consolePickerSuite,
   consoleEventViewersSuite,

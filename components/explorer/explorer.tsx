@@ -254,9 +254,9 @@ export function Explorer() {
       ok: all.status !== "error",
       ...(all.error ? { error: all.error } : {}),
       ms: (all.endedAt ?? Date.now()) - all.startedAt,
-      count: all.items.length,
+      count: all.count,
       pages: all.pages,
-      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${all.items.length.toLocaleString("en-US")} ${all.field} in ${all.pages} pages`,
+      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${all.count.toLocaleString("en-US")} ${all.field} in ${all.pages} pages`,
     });
   }, [all, all?.status, walk, history]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
@@ -269,7 +269,7 @@ export function Explorer() {
   const allJson = useMemo(
     // A walk appends to `items` in place: a copy per page lets the (memoised) tree see it grow, and is made
     // only while the JSON view is shown.
-    () => (all && showAllJson ? { method: all.method, pages: all.pages, count: all.items.length, [all.field]: all.items.slice() } : null),
+    () => (all && showAllJson ? { method: all.method, pages: all.pages, count: all.count, [all.field]: all.items.slice(0, all.count) } : null),
     // Its page count says when `items` grew.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `all` changes identity on every progress tick; these fields are what the copy depends on
     [all?.runId, all?.pages, all?.status, showAllJson],
@@ -346,7 +346,7 @@ export function Explorer() {
                 { value: "page", label: `Page by page (page ${page})` },
                 {
                   value: "all",
-                  label: `Fetch all (${all.items.length.toLocaleString("en-US")} items, ${walking ? "walking" : all.status})`,
+                  label: `Fetch all (${all.count.toLocaleString("en-US")} items, ${walking ? "walking" : all.status})`,
                 },
               ]}
             />

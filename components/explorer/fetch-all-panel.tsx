@@ -26,7 +26,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
   const active = state.status === "running" || state.status === "waiting";
   const now = useNow(200, active) ?? state.startedAt;
   const elapsed = (state.endedAt ?? now) - state.startedAt;
-  const rate = elapsed > 0 ? (state.items.length / elapsed) * 1000 : 0;
+  const rate = elapsed > 0 ? (state.count / elapsed) * 1000 : 0;
   const remaining = state.retryAt ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : null;
   // How many pages remain is unknown until next_cursor comes back empty: the bar pulses while pages arrive,
   // counts down a Retry-After wait, and fills when the walk ends.
@@ -54,7 +54,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
             Cancel
           </button>
         ) : (
-          state.items.length > 0 && (
+          state.count > 0 && (
             <>
               <button type="button" className={BUTTON.secondary} onClick={() => onDownload("json")}>
                 Download JSON
@@ -70,7 +70,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
       <div
         role="progressbar"
         aria-label="Fetch all progress"
-        aria-valuetext={`${state.pages} pages, ${state.items.length} items${state.status === "waiting" ? `, waiting ${remaining ?? 0} s` : ""}`}
+        aria-valuetext={`${state.pages} pages, ${state.count} items${state.status === "waiting" ? `, waiting ${remaining ?? 0} s` : ""}`}
         {...(active ? {} : { "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 100 })}
         className="h-2 overflow-hidden rounded-full bg-slate-100"
       >
@@ -78,7 +78,7 @@ export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) 
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite">
         <Stat label="Pages" value={<span data-testid="fetch-all-pages">{formatCount(state.pages)}</span>} />
-        <Stat label="Items" value={<span data-testid="fetch-all-items">{formatCount(state.items.length)}</span>} />
+        <Stat label="Items" value={<span data-testid="fetch-all-items">{formatCount(state.count)}</span>} />
         <Stat label="Elapsed" value={formatMs(elapsed)} />
         <Stat label="Rate" value={`${formatCount(Math.round(rate))} items/s`} />
       </dl>

@@ -10,7 +10,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** The upstream time of each page: a bar per page, and the spread. */
-export function PageTimings({ timings }: { timings: PageTiming[] }) {
+export function PageTimings({ timings }: { timings: readonly PageTiming[] }) {
   if (timings.length === 0) return null;
   const sorted = timings.map((t) => t.ms).sort((a, b) => a - b);
   const max = Math.max(1, sorted[sorted.length - 1]!);

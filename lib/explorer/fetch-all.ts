@@ -169,6 +169,8 @@ export async function* walkAllPages(options: WalkOptions): AsyncGenerator<WalkSt
 export interface StreamOptions extends Omit<WalkOptions, "firstPage"> {
   /** Turns an exception thrown by `call` into the code and message of the final "error" line. */
   describeError(error: unknown): { error: string; message: string };
+  /** Called once when the walk is over: its stream ended, was cancelled or failed, or `signal` aborted. */
+  onClose?: () => void;
 }
 
 const NDJSON_HEADERS = {
@@ -189,9 +191,19 @@ const NDJSON_HEADERS = {
  */
 export async function streamAllPages(options: StreamOptions): Promise<Response> {
   const abort = new AbortController();
-  const onAbort = () => abort.abort();
+  let closed = false;
+  const release = () => {
+    options.signal.removeEventListener("abort", onAbort);
+    if (closed) return;
+    closed = true;
+    options.onClose?.();
+  };
+  // A browser that goes away may leave the stream unread and never cancelled: the walk ends all the same.
+  function onAbort() {
+    abort.abort();
+    release();
+  }
   options.signal.addEventListener("abort", onAbort, { once: true });
-  const release = () => options.signal.removeEventListener("abort", onAbort);
 
   const { cursor, ...rest } = options.params;
   const firstParams = cursor ? { ...rest, cursor } : rest;

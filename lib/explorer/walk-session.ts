@@ -2,8 +2,10 @@ import "server-only";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation, getSessionInstallations, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
+import { sessionStreamKey } from "@/lib/events/viewers";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
+import { getWalkLimits } from "./walk-limits";
 
 /**
  * A walk streams its pages after the response headers are sent, so a token refreshed mid-walk could not be
@@ -22,30 +24,40 @@ export async function settleTokenForWalk(installationId: string, kind: TokenKind
 /**
  * GET /api/call/{method}/all: every page of `method` walked with the session's token and streamed as
  * NDJSON. The token is settled first, so a refresh is saved before the body starts; the browser going
- * away (Cancel, a closed tab) aborts `signal` and so the walk.
+ * away (Cancel, a closed tab) aborts `signal` and so the walk. A walk holds one of its session's and the
+ * process's places (walk-limits.ts) until its stream ends, or answers 429 too_many_walks.
  */
 export async function streamSessionWalk(method: string, query: FetchAllQuery, signal: AbortSignal): Promise<Response> {
   assertValidMethodName(method);
   // Pages after the first are fetched while the body streams, outside the route's async context: they
   // read the installation from this request's cookies all the same.
   const jar = await getCookieJar();
-  await settleTokenForWalk(query.installationId, query.tokenKind);
-  return streamAllPages({
-    params: query.params,
-    maxPages: query.maxPages,
-    signal,
-    call: (pageParams, pageSignal) =>
-      runWithCookieJar(jar, () =>
-        callAsInstallation({
-          installationId: query.installationId,
-          tokenKind: query.tokenKind,
-          method,
-          params: pageParams,
-          httpMethod: "GET",
-          signal: pageSignal,
-        }),
-      ),
-    describeError: (error) =>
-      isAppError(error) ? { error: error.code, message: error.message } : { error: "internal_error", message: "The walk failed on the server." },
-  });
+  // The same name for a browser session as its event streams are counted by: its sealed installations.
+  const sessionKey = sessionStreamKey(await getSessionInstallations()) ?? "";
+  const release = getWalkLimits().admit(sessionKey);
+  try {
+    await settleTokenForWalk(query.installationId, query.tokenKind);
+    return await streamAllPages({
+      params: query.params,
+      maxPages: query.maxPages,
+      signal,
+      onClose: release,
+      call: (pageParams, pageSignal) =>
+        runWithCookieJar(jar, () =>
+          callAsInstallation({
+            installationId: query.installationId,
+            tokenKind: query.tokenKind,
+            method,
+            params: pageParams,
+            httpMethod: "GET",
+            signal: pageSignal,
+          }),
+        ),
+      describeError: (error) =>
+        isAppError(error) ? { error: error.code, message: error.message } : { error: "internal_error", message: "The walk failed on the server." },
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

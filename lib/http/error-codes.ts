@@ -26,6 +26,9 @@ export const CONSOLE_ERRORS = {
   upstream_unreachable: { status: 502, message: "The platform could not be reached." },
   upstream_bad_answer: { status: 502, message: "The platform's answer did not have the expected shape." },
 
+  // Fetch all (lib/explorer)
+  too_many_walks: { status: 429, message: "The server runs as many Fetch all walks as it can at once: try again shortly." },
+
   // Installations and their tokens (lib/session)
   unknown_installation: { status: 404, message: "No installation with this id in this session." },
   no_token: { status: 400, message: "This installation has no token of this kind." },

@@ -11,6 +11,7 @@ export {
   type PlatformTransport,
   type WireRequest,
 } from "./call-method";
+export { inProcessTransport } from "./in-process-transport";
 export { encodeCursorParam, readNextCursor } from "./cursor";
 export { isCredentialKey, methodParams } from "./credential-params";
 export { maskToken, maskWebhookUrl } from "./mask";

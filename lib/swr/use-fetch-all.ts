@@ -4,32 +4,12 @@ import { useCallback, useRef, useState } from "react";
 import useSWRSubscription from "swr/subscription";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
-import { findCollection, type CollectionKind } from "@/lib/explorer/items";
+import { FetchAllProgress, type FetchAllState } from "@/lib/explorer/fetch-all-progress";
 
 /** One page of a walk, by hand or Fetch all: its items and upstream time. */
 import type { PageTiming } from "@/lib/explorer/page-walk";
 
-export type { PageTiming };
-
-export interface FetchAllState {
-  runId: number;
-  method: string;
-  status: "running" | "waiting" | "done" | "error" | "cancelled";
-  pages: number;
-  /** Every item so far, appended in place as pages arrive (a new array would cost O(n) per page). */
-  items: unknown[];
-  field: string;
-  kind: CollectionKind;
-  timings: PageTiming[];
-  startedAt: number;
-  endedAt: number | null;
-  /** While waiting out a 429: when the walk resumes (epoch ms) and the Retry-After it honours. */
-  retryAt: number | null;
-  retryAfterS: number | null;
-  capped: boolean;
-  error: string | null;
-  message: string | null;
-}
+export type { FetchAllState, PageTiming };
 
 interface Run {
   id: number;
@@ -38,54 +18,48 @@ interface Run {
   query: string;
 }
 
-function initialState(run: Run): FetchAllState {
-  return {
-    runId: run.id,
-    method: run.method,
-    status: "running",
-    pages: 0,
-    items: [],
-    field: "members",
-    kind: "members",
-    timings: [],
-    startedAt: Date.now(),
-    endedAt: null,
-    retryAt: null,
-    retryAfterS: null,
-    capped: false,
-    error: null,
-    message: null,
-  };
+/**
+ * The longest the reading loop works before it lets the browser paint and answer input. Pages of a few
+ * items arrive faster than they can be handled when the server is local: without a pause, a thousand of
+ * them are read in one task, and Cancel cannot be clicked until it ends.
+ */
+const SLICE_MS = 8;
+
+/** Resolves in a new task: after the browser has had the chance to render and to handle input. */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  // A message, unlike a zero timeout, is not clamped to 4 ms once timers nest.
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 }
 
-function apply(state: FetchAllState, event: FetchAllEvent): FetchAllState {
-  switch (event.type) {
-    case "page": {
-      const collection = findCollection(event.response);
-      if (collection) {
-        const target = state.items;
-        for (const item of collection.items) target.push(item);
-      }
-      return {
-        ...state,
-        status: "running",
-        pages: event.page,
-        field: collection?.field ?? state.field,
-        kind: collection?.kind ?? state.kind,
-        timings: [...state.timings, { page: event.page, count: event.count, ms: event.ms }],
-        retryAt: null,
-        retryAfterS: null,
-      };
-    }
-    case "ratelimited":
-      return { ...state, status: "waiting", retryAfterS: event.retryAfterS, retryAt: Date.now() + event.retryAfterS * 1000 };
-    case "done":
-      return { ...state, status: "done", capped: event.capped, endedAt: Date.now(), retryAt: null };
-    case "resume":
-      return state;
-    case "error":
-      return { ...state, status: "error", error: event.error, message: event.message ?? null, endedAt: Date.now(), retryAt: null };
-  }
+/**
+ * Calls `publish` at most once per animation frame however often `request` is called, so that a walk's
+ * pages cost one render a frame, not one each; `flush` publishes now (a walk's last word).
+ */
+function framePublisher(publish: () => void) {
+  let frame: number | null = null;
+  const cancel = () => {
+    if (frame !== null) cancelAnimationFrame(frame);
+    frame = null;
+  };
+  return {
+    request() {
+      frame ??= requestAnimationFrame(() => {
+        frame = null;
+        publish();
+      });
+    },
+    flush() {
+      cancel();
+      publish();
+    },
+    cancel,
+  };
 }
 
 /** Page numbers of a resumed request, counted from the start of the whole walk. */
@@ -106,11 +80,12 @@ function resumeQuery(query: string, cursor: string, walked: number): string {
 /**
  * "Fetch all": streams GET /api/call/{method}/all as an SWR subscription. Cancel unsubscribes, which aborts
  * the fetch; the server sees the disconnect and stops its upstream walk. What arrived before stays shown.
+ * The items stay in the walk's FetchAllProgress, outside React; React gets a snapshot once per frame.
  */
 export function useFetchAll() {
   const [run, setRun] = useState<Run | null>(null);
   const [cancelled, setCancelled] = useState<FetchAllState | null>(null);
-  const latest = useRef<FetchAllState | null>(null);
+  const progressRef = useRef<FetchAllProgress | null>(null);
   const nextId = useRef(1);
 
   const { data } = useSWRSubscription(
@@ -118,13 +93,15 @@ export function useFetchAll() {
     (_key, { next }: { next: (error?: Error | null, data?: FetchAllState) => void }) => {
       if (!run) return () => {};
       const controller = new AbortController();
-      let state = initialState(run);
-      latest.current = state;
-      next(null, state);
+      const progress = new FetchAllProgress(run.id, run.method);
+      progressRef.current = progress;
+      const frames = framePublisher(() => next(null, progress.snapshot()));
+      frames.flush();
       (async () => {
         let query = run.query;
         // Pages before the current request: a walk resumed in a new request numbers its pages from 1 again.
         let before = 0;
+        let sliceStarted = performance.now();
         try {
           for (;;) {
             const response = await fetch(`/api/call/${encodeURIComponent(run.method)}/all?${query}`, {
@@ -134,7 +111,7 @@ export function useFetchAll() {
             });
             if (!response.ok || !response.body) {
               const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
-              state = apply(state, { type: "error", error: body.error ?? `http_${response.status}`, message: body.message, page: state.pages + 1 });
+              progress.apply({ type: "error", error: body.error ?? `http_${response.status}`, message: body.message, page: progress.pages + 1 });
               break;
             }
             let resumeAt: string | null = null;
@@ -144,30 +121,36 @@ export function useFetchAll() {
                 resumeAt = event.cursor;
                 break;
               }
-              state = apply(state, renumber(event, before));
-              latest.current = state;
-              next(null, state);
+              progress.apply(renumber(event, before));
+              frames.request();
+              if (performance.now() - sliceStarted > SLICE_MS) {
+                await nextTask();
+                if (controller.signal.aborted) return;
+                sliceStarted = performance.now();
+              }
             }
             if (resumeAt === null) break;
-            before = state.pages;
+            before = progress.pages;
             query = resumeQuery(run.query, resumeAt, before);
           }
-          if (state.status === "running" || state.status === "waiting") {
-            state = apply(state, { type: "error", error: "stream_ended", message: "The console ended the stream early.", page: state.pages + 1 });
+          if (progress.active) {
+            progress.apply({ type: "error", error: "stream_ended", message: "The console ended the stream early.", page: progress.pages + 1 });
           }
         } catch (error) {
           if (controller.signal.aborted) return;
-          state = apply(state, {
+          progress.apply({
             type: "error",
             error: "network_error",
             message: error instanceof Error ? error.message : String(error),
-            page: state.pages + 1,
+            page: progress.pages + 1,
           });
         }
-        latest.current = state;
-        next(null, state);
+        frames.flush();
       })();
-      return () => controller.abort();
+      return () => {
+        frames.cancel();
+        controller.abort();
+      };
     },
   );
 
@@ -177,9 +160,10 @@ export function useFetchAll() {
   }, []);
 
   const cancel = useCallback(() => {
-    const last = latest.current;
-    if (last && (last.status === "running" || last.status === "waiting")) {
-      setCancelled({ ...last, status: "cancelled", endedAt: Date.now(), retryAt: null });
+    const progress = progressRef.current;
+    if (progress?.active) {
+      progress.cancel();
+      setCancelled(progress.snapshot());
     }
     setRun(null);
   }, []);

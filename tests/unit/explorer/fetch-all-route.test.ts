@@ -150,6 +150,36 @@ describe("GET /api/call/{method}/all", () => {
     expect(crossSite.status).toBe(403);
   });
 
+  it("runs two walks of a session at once and refuses a third with 429 too_many_walks and Retry-After, until one ends", async () => {
+    // Pages of one member are read as the browser reads them: an unread walk stays open, holding its place.
+    const first = await walk({ limit: "1" });
+    const second = await walk({ limit: "1" });
+    expect([first.status, second.status]).toEqual([200, 200]);
+
+    const third = await walk({ limit: "1" });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await third.json()).toMatchObject({ ok: false, error: "too_many_walks" });
+
+    // Cancel (the browser stops reading) gives its place back; so does a walk read to its end.
+    await first.body!.cancel();
+    expect((await events(second)).at(-1)).toMatchObject({ type: "done" });
+    const again = [await walk({ limit: "50" }), await walk({ limit: "50" })];
+    expect(again.map((r) => r.status)).toEqual([200, 200]);
+    for (const response of again) expect((await events(response)).at(-1)).toMatchObject({ type: "done" });
+  });
+
+  it("gives a walk's place back when it fails before its first page", async () => {
+    for (let i = 0; i < 3; i++) {
+      const refused = await walk({ cursor: "dXNlcjpVMDAwMDAwMDE=" });
+      expect(refused.status).toBe(200);
+      expect(await events(refused)).toEqual([{ type: "error", error: "invalid_cursor", page: 1 }]);
+    }
+    const unknown = () => browser.send(fetchAllRoute, `/api/call/users.list/all?installation=nope&token=bot`, { params: { method: "users.list" } });
+    for (let i = 0; i < 3; i++) expect((await unknown()).status).toBe(404);
+    expect((await walk({ limit: "50" })).status).toBe(200);
+  });
+
   it("never sends a token, in any line", async () => {
     const response = await walk({ limit: "50" });
     const text = await response.text();
