@@ -449,7 +449,7 @@ export function Explorer() {
           {showAll && walk ? (
             <RequestInspector result={null} walk={{ method: walk.request.method, params: methodParams(walk.request), maxPages: walk.maxPages }} />
           ) : (
-            <RequestInspector result={result} knownMethod={sentCatalogMethod !== undefined} />
+            <RequestInspector result={result} catalogMethod={sentCatalogMethod} />
           )}
           {(showAll || sentPaginated) && <PageTimings timings={showAll ? all.timings : pageTimings} />}
           <HistoryPanel

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SegmentedControl } from "@/components/segmented-control";
+import type { CatalogMethod } from "@/lib/explorer/catalog";
 import { buildCurl, isJsonBody } from "@/lib/explorer/curl";
 import { buildJavaScriptSnippet, buildPythonSnippet } from "@/lib/explorer/snippets";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
@@ -53,21 +54,22 @@ export interface WalkSummary {
 export function RequestInspector({
   result,
   walk = null,
-  knownMethod = false,
+  catalogMethod,
 }: {
   result: ApiCallResult | null;
   walk?: WalkSummary | null;
-  knownMethod?: boolean;
+  /** The sent method's catalog entry: the snippets call it by its own function, with its arguments' types. */
+  catalogMethod?: CatalogMethod;
 }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const [language, setLanguage] = useState<"curl" | "javascript" | "python">("curl");
   const curl = useMemo(() => (!walk && result?.wire ? buildCurl(result.wire) : null), [result, walk]);
   const snippet = useMemo(() => {
     if (walk || !result?.wire) return null;
-    if (language === "javascript") return buildJavaScriptSnippet(result.wire, { knownMethod });
-    if (language === "python") return buildPythonSnippet(result.wire);
+    if (language === "javascript") return buildJavaScriptSnippet(result.wire, { method: catalogMethod });
+    if (language === "python") return buildPythonSnippet(result.wire, { method: catalogMethod });
     return curl;
-  }, [curl, language, result, walk, knownMethod]);
+  }, [curl, language, result, walk, catalogMethod]);
   const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -77,9 +79,9 @@ export function RequestInspector({
   );
 
   const copy = async () => {
-    if (!curl) return;
+    if (!curl?.complete) return;
     try {
-      await navigator.clipboard.writeText(curl);
+      await navigator.clipboard.writeText(curl.code);
       setCopied("copied");
     } catch {
       setCopied("failed");
@@ -95,7 +97,14 @@ export function RequestInspector({
       title="Request inspector"
       actions={
         <>
-          <button type="button" className={BUTTON.secondary} onClick={copy} disabled={!curl} aria-label="Copy as curl">
+          <button
+            type="button"
+            className={BUTTON.secondary}
+            onClick={copy}
+            disabled={!curl?.complete}
+            aria-label="Copy as curl"
+            title={curl && !curl.complete ? curl.reason : undefined}
+          >
             {copied === "copied" ? "Copied ✓" : copied === "failed" ? "Copy failed" : "Copy as curl"}
           </button>
           <span role="status" aria-live="polite" className="sr-only">
@@ -209,12 +218,18 @@ export function RequestInspector({
                     ]}
                   />
                 </div>
-                <pre
-                  className="whitespace-pre-wrap break-all rounded bg-[#0f172a] p-3 font-mono text-xs leading-5 text-[#f1f5f9]"
-                  data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}
-                >
-                  {snippet}
-                </pre>
+                {snippet?.complete === false ? (
+                  <p role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-xs text-amber-950" data-testid="code-unavailable">
+                    {snippet.reason}
+                  </p>
+                ) : (
+                  <pre
+                    className="whitespace-pre-wrap break-all rounded bg-[#0f172a] p-3 font-mono text-xs leading-5 text-[#f1f5f9]"
+                    data-testid={language === "curl" ? "curl-preview" : "snippet-preview"}
+                  >
+                    {snippet?.code}
+                  </pre>
+                )}
                 <p className="mt-1 text-xs text-slate-500">
                   Export <code className="font-mono">TOKEN</code> first: the console never shows its value.
                 </p>

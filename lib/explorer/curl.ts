@@ -3,6 +3,7 @@
  * written as the shell variable $TOKEN and never as a value: the wire record the server returns is already
  * masked, and this replaces the masked value too, so the command is runnable once TOKEN is exported.
  * Other credentials a form body may carry (client_secret, refresh_token, code) become variables as well.
+ * A request known only in part (a record cut to fit a response header) gives no command, and says why.
  */
 
 export interface WireRequest {
@@ -10,6 +11,21 @@ export interface WireRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** Set when the record was cut to fit a response header: each cut part's length before the cut, in characters. */
+  cut?: { url?: number; body?: number };
+}
+
+/** Code for a request, or why there is none: a command built from part of a request would send something else. */
+export type RequestCode = { complete: true; code: string } | { complete: false; reason: string };
+
+/** Why no code can be written for a request, or null when it is whole. */
+export function incompleteReason(wire: WireRequest): string | null {
+  if (!wire.cut) return null;
+  const parts = [
+    wire.cut.url !== undefined ? `its URL (${wire.cut.url.toLocaleString("en-US")} characters)` : null,
+    wire.cut.body !== undefined ? `its body (${wire.cut.body.toLocaleString("en-US")} characters)` : null,
+  ].filter((part): part is string => part !== null);
+  return `Only part of this request is known (${parts.join(" and ") || "some of it"} did not fit the console's record of it), so no command is written: send it again from the explorer to get one.`;
 }
 
 /** Form fields that hold credentials, and the shell variable each becomes. */
@@ -27,14 +43,20 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The shell variable a credential field becomes, by an own-property check (`constructor` is no field of it). */
+function secretVariable(key: string): string | undefined {
+  return Object.hasOwn(SECRET_FIELDS, key) ? SECRET_FIELDS[key] : undefined;
+}
+
 /** A form body with credential fields removed; they are re-added by the caller as variables. */
 function splitForm(body: string): { plain: string; secrets: string[] } {
   const plain: string[] = [];
   const secrets: string[] = [];
   for (const pair of body.split("&")) {
     if (pair === "") continue;
-    const key = decodeURIComponent(pair.split("=")[0] ?? "").replace(/\+/g, " ");
-    if (key in SECRET_FIELDS) secrets.push(key);
+    // URLSearchParams decodes as the platform does and never throws on a malformed escape.
+    const key = [...new URLSearchParams(pair).keys()][0] ?? "";
+    if (secretVariable(key)) secrets.push(key);
     else plain.push(pair);
   }
   return { plain: plain.join("&"), secrets };
@@ -45,14 +67,14 @@ function urlArgument(url: string): string {
   const u = new URL(url);
   const secrets: string[] = [];
   for (const key of [...u.searchParams.keys()]) {
-    if (key in SECRET_FIELDS) {
+    if (secretVariable(key)) {
       secrets.push(key);
       u.searchParams.delete(key);
     }
   }
   if (secrets.length === 0) return shellQuote(u.toString());
   const sep = u.search ? "&" : "?";
-  const tail = secrets.map((k) => `${k}=$${SECRET_FIELDS[k]}`).join("&");
+  const tail = secrets.map((k) => `${k}=$${secretVariable(k)}`).join("&");
   return `${shellQuote(u.toString() + sep)}"${tail}"`;
 }
 
@@ -62,7 +84,9 @@ export function isJsonBody(wire: WireRequest): boolean {
   return type.toLowerCase().includes("application/json");
 }
 
-export function buildCurl(wire: WireRequest): string {
+export function buildCurl(wire: WireRequest): RequestCode {
+  const reason = incompleteReason(wire);
+  if (reason) return { complete: false, reason };
   const lines = [`curl -sS -X ${wire.method.toUpperCase()} ${urlArgument(wire.url)}`];
   for (const [name, value] of Object.entries(wire.headers)) {
     const lower = name.toLowerCase();
@@ -80,7 +104,7 @@ export function buildCurl(wire: WireRequest): string {
   } else if (wire.body) {
     const { plain, secrets } = splitForm(wire.body);
     if (plain) lines.push(`--data ${shellQuote(plain)}`);
-    for (const key of secrets) lines.push(`--data-urlencode "${key}=$${SECRET_FIELDS[key]}"`);
+    for (const key of secrets) lines.push(`--data-urlencode "${key}=$${secretVariable(key)}"`);
   }
-  return lines.join(" \\\n  ");
+  return { complete: true, code: lines.join(" \\\n  ") };
 }

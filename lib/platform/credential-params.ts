@@ -11,7 +11,6 @@ export function isCredentialKey(key: string): boolean {
 
 /** A method's parameters as a request gave them, without `ownKeys` (the console's) and without credentials. */
 export function methodParams(entries: Iterable<[string, string]>, ownKeys: ReadonlySet<string> = new Set()): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of entries) if (!ownKeys.has(key) && !isCredentialKey(key)) params[key] = value;
-  return params;
+  // Own properties whatever the name: an assignment would take `__proto__` for the object's prototype and lose it.
+  return Object.fromEntries([...entries].filter(([key]) => !ownKeys.has(key) && !isCredentialKey(key)));
 }

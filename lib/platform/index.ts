@@ -14,6 +14,7 @@ export {
 export { inProcessTransport } from "./in-process-transport";
 export { encodeCursorParam, readNextCursor } from "./cursor";
 export { isCredentialKey, methodParams } from "./credential-params";
+export { CALL_SELECTOR_KEYS, callArguments, parseCallBody, type CallBody } from "./call-arguments";
 export { maskToken, maskWebhookUrl } from "./mask";
 export { PLATFORM_ERRORS, PlatformError, isPlatformError, throwIfRateLimited, type KnownPlatformErrorCode } from "./errors";
 export {

@@ -1,54 +1,24 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { assertValidMethodName, isCredentialKey, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
+import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
 import { callAsInstallation } from "./installation-actions";
 import { InstallationIdSchema, TokenKindSchema } from "./route-schemas";
+import { wireHeader } from "./wire-header";
 
-/** Query parameters that pick the installation and token; everything else goes to the platform. */
+/** Query parameters that pick the installation and token (CALL_SELECTOR_KEYS); everything else goes to the platform. */
 const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
-const RESERVED = new Set(["installation", "token"]);
 
 /**
  * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,
  * which then travels on as JSON (blocks stay arrays, booleans booleans). Credentials are dropped from both.
  */
-async function readBody(request: Request): Promise<{ form: Record<string, string> } | { json: Record<string, unknown> }> {
-  const type = request.headers.get("content-type") ?? "";
-  const text = await request.text();
-  if (type.includes("application/json")) {
-    if (!text.trim()) return { json: {} };
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
-    }
-    if (!data || typeof data !== "object" || Array.isArray(data))
-      throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
-    return { json: Object.fromEntries(Object.entries(data).filter(([key, v]) => v !== undefined && !isCredentialKey(key))) };
-  }
-  if (!text.trim()) return { form: {} };
-  if (type.includes("application/x-www-form-urlencoded") || type === "") return { form: methodParams(new URLSearchParams(text)) };
+async function readBody(request: Request): Promise<CallBody> {
+  const body = parseCallBody(request.headers.get("content-type") ?? "", await request.text());
+  if (!("problem" in body)) return body;
+  if (body.problem === "invalid_json") throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
+  if (body.problem === "not_an_object") throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
   throw new AppError("unsupported_media_type");
-}
-
-/** A wire record's body beyond this is cut in the header: headers are not the place for large bodies. */
-const MAX_WIRE_BODY_IN_HEADER = 4096;
-
-/**
- * Header values are Latin-1: the masked wire record (with its "…") travels as ASCII-only JSON, its body
- * cut to a size every proxy accepts.
- */
-function wireHeader(wire: WireRequest): string {
-  const body =
-    wire.body !== undefined && wire.body.length > MAX_WIRE_BODY_IN_HEADER
-      ? `${wire.body.slice(0, MAX_WIRE_BODY_IN_HEADER)}…(${wire.body.length} characters)`
-      : wire.body;
-  return JSON.stringify({ ...wire, ...(body !== undefined ? { body } : {}) }).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /**
@@ -78,10 +48,8 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
-  const params = methodParams(url.searchParams, RESERVED);
-  const body = httpMethod === "POST" ? await readBody(request) : { form: {} };
-  // A JSON body goes on as JSON, with any query parameters among its arguments; a form body joins the query's.
-  const args = "json" in body ? { json: { ...params, ...body.json } } : { params: { ...params, ...body.form } };
+  const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
+  const args = callArguments(url.searchParams, body);
 
   const result = await callAsInstallation({
     installationId: selector.installation,

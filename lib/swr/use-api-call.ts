@@ -4,6 +4,7 @@ import useSWRMutation from "swr/mutation";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import type { WireRequest } from "@/lib/explorer/curl";
 import type { CallRequest } from "@/lib/explorer/params";
+import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
 
 /** One call through GET /api/call/{method}, as the explorer shows it. */
 export interface ApiCallResult {
@@ -19,7 +20,10 @@ export interface ApiCallResult {
   /** Browser to console and back, in ms. */
   roundTripMs: number;
   refreshed: boolean;
-  /** What the console sent upstream, token masked (x-upstream-request). */
+  /**
+   * What the console sent upstream, token masked: the request this call sent, aimed where the console's record
+   * (x-upstream-request) says, with the record's headers. The record alone (cut to fit a header) when that fails.
+   */
   wire: WireRequest | null;
   retryAfterS: number | null;
   /** The platform's answer headers the console passed on (named in x-upstream-headers): scopes, rate limits… */
@@ -49,6 +53,11 @@ function parseWire(header: string | null): WireRequest | null {
   } catch {
     return null;
   }
+}
+
+function upstreamWire(arg: ApiCallArg, header: string | null): WireRequest | null {
+  const recorded = parseWire(header);
+  return recorded && (sentUpstreamRequest(arg, recorded) ?? recorded);
 }
 
 async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiCallResult> {
@@ -97,7 +106,7 @@ async function callApi(_key: string, { arg }: { arg: ApiCallArg }): Promise<ApiC
     upstreamMs: upstream !== null && upstream !== "" ? Number(upstream) : null,
     roundTripMs,
     refreshed: response.headers.get("x-token-refreshed") === "true" || response.headers.get("x-token-refreshed") === "1",
-    wire: parseWire(response.headers.get("x-upstream-request")),
+    wire: upstreamWire(arg, response.headers.get("x-upstream-request")),
     retryAfterS: retryAfter ? Number(retryAfter) : null,
     headers: upstreamHeaders(response),
     at: Date.now(),

@@ -268,7 +268,7 @@ test("Copy as curl of a JSON POST runs against the standalone emulator with TOKE
     await expect(page.getByTestId("snippet-preview")).toContainText("new WebClient(process.env.TOKEN");
     await expect(page.getByTestId("snippet-preview")).toContainText("client.chat.postMessage({");
     await page.getByRole("button", { name: "slack_sdk" }).click();
-    await expect(page.getByTestId("snippet-preview")).toContainText('client.api_call("chat.postMessage", http_verb="POST", json={');
+    await expect(page.getByTestId("snippet-preview")).toContainText('client.chat_postMessage(\n    channel="general",');
   } finally {
     standalone.child.kill("SIGTERM");
   }
