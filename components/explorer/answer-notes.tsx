@@ -1,7 +1,8 @@
 "use client";
 
 import { reinstallHref } from "@/components/installations/install-href";
-import { nearestMethodNames, type CatalogMethod } from "@/lib/explorer/catalog";
+import type { CatalogMethod } from "@/lib/explorer/catalog";
+import { unknownMethodAdvice, type UpstreamKind } from "@/lib/explorer/method-suggestions";
 import type { TokenKind } from "@/lib/explorer/params";
 import type { InstallationView } from "@/lib/session/installation-view";
 
@@ -15,14 +16,17 @@ const splitScopes = (value: unknown) =>
 
 /**
  * What an error answer means and what to do about it: `missing_scope` names the scope needed and the ones
- * the token has, with a reinstall that asks for it; `unknown_method` offers the nearest catalog names;
- * any other code the catalog documents for the method gets its description.
+ * the token has, with a reinstall that asks for it; `unknown_method` says when the embedded emulator lacks a
+ * method of the platform's and offers the nearest names the upstream answers; any other code the catalog
+ * documents for the method gets its description.
  */
 export function AnswerNotes({
   body,
   method,
   catalog,
   catalogMethod,
+  upstream,
+  emulated,
   tokenKind,
   installation,
   onUseMethod,
@@ -31,6 +35,9 @@ export function AnswerNotes({
   method: string;
   catalog: readonly CatalogMethod[] | undefined;
   catalogMethod: CatalogMethod | undefined;
+  upstream: UpstreamKind | undefined;
+  /** The embedded emulator's own list of its methods, while it is the upstream. */
+  emulated: ReadonlyMap<string, { name: string }> | undefined;
   tokenKind: TokenKind;
   installation: InstallationView | undefined;
   onUseMethod(name: string): void;
@@ -66,22 +73,33 @@ export function AnswerNotes({
   }
 
   if (code === "unknown_method") {
-    const near = catalog ? nearestMethodNames(catalog, method) : [];
+    const advice = unknownMethodAdvice(method, upstream, catalog, emulated);
+    const near = advice.suggestions;
+    const names = near.map((name, i) => (
+      <span key={name}>
+        {i > 0 && ", "}
+        <button type="button" onClick={() => onUseMethod(name)} className="font-mono font-medium underline">
+          {name}
+        </button>
+      </span>
+    ));
     return (
       <div role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-950">
-        <p>
-          <strong className="font-semibold">unknown_method</strong>: the upstream does not answer <span className="font-mono">{method}</span>.
-          {near.length > 0 ? " Did you mean " : catalog && !catalogMethod ? " It is not in the platform's catalog either." : ""}
-          {near.map((name, i) => (
-            <span key={name}>
-              {i > 0 && ", "}
-              <button type="button" onClick={() => onUseMethod(name)} className="font-mono font-medium underline">
-                {name}
-              </button>
-            </span>
-          ))}
-          {near.length > 0 ? "?" : ""}
-        </p>
+        {advice.notImplemented ? (
+          <p>
+            <strong className="font-semibold">unknown_method</strong>: the embedded emulator does not implement <span className="font-mono">{method}</span>, a
+            method of the platform&apos;s catalog that the platform itself answers. The emulator implements {advice.implementedCount} methods, which it
+            describes itself (the method picker&apos;s details say whether it implements each).
+            {near.length > 0 && <> Near names it implements: {names}.</>}
+          </p>
+        ) : (
+          <p>
+            <strong className="font-semibold">unknown_method</strong>: the upstream does not answer <span className="font-mono">{method}</span>.
+            {near.length > 0 ? " Did you mean " : catalog && !catalogMethod ? " It is not in the platform's catalog either." : ""}
+            {names}
+            {near.length > 0 ? "?" : ""}
+          </p>
+        )}
       </div>
     );
   }

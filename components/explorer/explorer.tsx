@@ -324,6 +324,7 @@ export function Explorer() {
         installations={installations}
         catalog={catalog}
         catalogMethod={catalogMethod}
+        upstream={session.data?.upstream.kind}
         emulated={emulated}
         paginated={paginated}
         onSend={sendForm}
@@ -369,6 +370,8 @@ export function Explorer() {
               method={sent.method}
               catalog={catalog}
               catalogMethod={sentCatalogMethod}
+              upstream={session.data?.upstream.kind}
+              emulated={emulated}
               tokenKind={sent.tokenKind}
               installation={sentInstallation}
               onUseMethod={(name) => setRequest((r) => ({ ...r, method: name }))}

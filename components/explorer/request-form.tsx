@@ -4,6 +4,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
+import { answeredMethods, type UpstreamKind } from "@/lib/explorer/method-suggestions";
 import { isValidMethod, withParam, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
 import type { InstallationView } from "@/lib/session/installation-view";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
@@ -26,6 +27,8 @@ interface Props {
   catalog: readonly CatalogMethod[] | undefined;
   /** The request's method in the catalog (undefined while loading or when it is not there). */
   catalogMethod: CatalogMethod | undefined;
+  /** Which upstream the session calls (undefined while the session loads). */
+  upstream: UpstreamKind | undefined;
   /** The embedded emulator's own list of its methods (undefined against the real platform). */
   emulated: ReadonlyMap<string, EmulatedMethod> | undefined;
   /** Whether the method is cursor-paginated (the catalog says so, or the emulator does). */
@@ -99,6 +102,7 @@ export function RequestForm({
   installations,
   catalog,
   catalogMethod,
+  upstream,
   emulated,
   paginated,
   onSend,
@@ -140,7 +144,9 @@ export function RequestForm({
 
   const tokenScopes = { kind: request.tokenKind, granted: selected?.[request.tokenKind]?.scopes ?? null };
   const notInCatalog = catalog !== undefined && methodValid && request.method !== "" && !catalogMethod;
-  const suggestions = notInCatalog && catalog ? nearestMethodNames(catalog, request.method) : [];
+  // Only names the upstream answers: the embedded emulator's own when it is the upstream.
+  const answered = answeredMethods(upstream, catalog, emulated);
+  const suggestions = notInCatalog && answered ? nearestMethodNames(answered, request.method) : [];
 
   return (
     <form

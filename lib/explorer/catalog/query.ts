@@ -177,11 +177,12 @@ function nameDistance(typed: string, name: string, within: number): number {
 }
 
 /**
- * The catalog names nearest to a name the platform did not know (`unknown_method`): `users.lst` →
- * users.list, `conversation.history` → conversations.history. Only names close enough to be a slip
+ * The names nearest to a name the platform did not know (`unknown_method`), among the methods given (the
+ * catalog's, or those an emulator implements): `users.lst` → users.list, `conversation.history` →
+ * conversations.history. Only names close enough to be a slip
  * (a distance of at most a third of the typed name, and at least 2) are offered, nearest first.
  */
-export function nearestMethodNames(catalog: readonly CatalogMethod[], name: string, n = 3): string[] {
+export function nearestMethodNames(catalog: ReadonlyArray<Pick<CatalogMethod, "name">>, name: string, n = 3): string[] {
   const typed = name.trim().toLowerCase();
   if (typed === "") return [];
   const within = Math.max(2, Math.floor(typed.length / 3));
