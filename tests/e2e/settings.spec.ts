@@ -130,6 +130,80 @@ test("changes the bot scopes, then reinstalls with them", async ({ page }) => {
   expect(installations[0]!.bot.scopes).toContain("reactions:read");
 });
 
+test("refuses a scope the platform does not have, keeping what was typed and saying why, and adds the rest", async ({ page }) => {
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: /Switchboard Rotation/ })).toBeVisible();
+  const field = page.getByLabel("Add a bot scope");
+  const bot = page.getByRole("list", { name: "Bot token scopes" });
+  await field.pressSequentially("not-a-scope");
+  await page.getByRole("button", { name: "Add bot scope" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "not-a-scope" });
+  await expect(alert).toContainText("not-a-scope is not a scope the platform knows");
+  await expect(field).toHaveValue("not-a-scope");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(bot).not.toContainText("not-a-scope");
+
+  // A user token scope in the bot list is refused too; the good one beside it is added.
+  await field.fill("");
+  await field.pressSequentially("reactions:read search:read");
+  await field.press("Enter");
+  await expect(bot).toContainText("reactions:read");
+  await expect(bot).not.toContainText("search:read");
+  await expect(field).toHaveValue("search:read");
+  await expect(page.getByRole("alert").filter({ hasText: "search:read" })).toContainText("search:read is a scope for user tokens, not a bot token scope");
+  await shoot(page, "scopes-refused");
+  await page.getByRole("button", { name: "Save scopes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Scopes saved in the manifest" }).first()).toBeVisible();
+  const apps = await emulatorApps(page);
+  const scopes = (apps.find((a) => a.name === "Switchboard Rotation") as unknown as { scopes: { bot: string[] } }).scopes.bot;
+  expect(scopes).toContain("reactions:read");
+  expect(scopes).not.toContain("search:read");
+  expect(scopes).not.toContain("not-a-scope");
+});
+
+/** Scope names on the page that a line break cuts inside a word (anywhere but after their `:` or `.`). */
+async function scopesCutMidWord(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements.flatMap((element) => {
+      const chars: { ch: string; top: number }[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+        // The name only: not the screen-reader text (" (added)") nor the Remove button beside it.
+        if (node.parentElement?.closest(".sr-only, button")) continue;
+        for (let i = 0; i < node.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (rect && node.data[i]!.trim()) chars.push({ ch: node.data[i]!, top: Math.round(rect.top) });
+        }
+      }
+      const cut = chars.some((c, i) => i > 0 && c.top > chars[i - 1]!.top + 2 && !/[:.]/.test(chars[i - 1]!.ch));
+      return cut ? [chars.map((c) => c.ch).join("")] : [];
+    }),
+  );
+}
+
+test("at 390 px, scope names wrap only after their : or . on the settings page and in the scopes panel", async ({ page }) => {
+  await install(page, "/oauth/install");
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: /Switchboard Rotation/ })).toBeVisible();
+  const field = page.getByLabel("Add a bot scope");
+  await field.pressSequentially("conversations.connect:manage chat:write.customize");
+  await field.press("Enter");
+  await expect(page.getByRole("list", { name: "Bot token scopes" })).toContainText("conversations.connect:manage");
+  expect(await scopesCutMidWord(page, 'ul[aria-label$="token scopes"] > li')).toEqual([]);
+  await page.getByRole("list", { name: "Bot token scopes" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/scopes-editor-390.png`, fullPage: true });
+
+  await page.goto("/webhooks");
+  const panel = page.getByRole("region", { name: /^Scopes · / });
+  await expect(panel.getByRole("table")).toBeVisible();
+  expect(await scopesCutMidWord(page, "table code")).toEqual([]);
+  await panel.screenshot({ path: `${SCREENSHOTS}/scopes-panel-390.png` });
+});
+
 test("downloads the manifest as JSON and as YAML", async ({ page }) => {
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: /Switchboard Rotation/ })).toBeVisible();
