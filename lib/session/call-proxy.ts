@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
+import { parseJsonText } from "@/lib/http/json-body";
 import { assertValidMethodName, isCredentialKey, methodParams, throwIfRateLimited, type HttpMethod, type WireRequest } from "@/lib/platform";
 import { callAsInstallation } from "./installation-actions";
 import { InstallationIdSchema, TokenKindSchema } from "./route-schemas";
@@ -18,12 +19,7 @@ async function readBody(request: Request): Promise<{ form: Record<string, string
   const text = await request.text();
   if (type.includes("application/json")) {
     if (!text.trim()) return { json: {} };
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
-    }
+    const data = parseJsonText(text, new AppError("invalid_json", { message: "The request body is not valid JSON." }));
     if (!data || typeof data !== "object" || Array.isArray(data))
       throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
     return { json: Object.fromEntries(Object.entries(data).filter(([key, v]) => v !== undefined && !isCredentialKey(key))) };
