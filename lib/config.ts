@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator";
+import { DEFAULT_APP_NAMES, defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator";
 
 /**
  * The one place that reads the environment. Everything is validated once, at first use, and a bad
@@ -110,10 +110,12 @@ export interface Config {
   /** The console app's signing secret. */
   signingSecret: string;
   /**
-   * Verify the Events API requests that reach POST /api/events: the console app's, and with the embedded
-   * emulator its legacy app's too, whose installations the console also holds.
+   * The apps whose Events API requests POST /api/events verifies: the console app's, and with the embedded
+   * emulator its legacy app's too, whose installations the console also holds. Each with its app id and
+   * name where the console knows them (the emulator's default apps), so /events can say which app a
+   * url_verification, which names none, was for.
    */
-  eventSigningSecrets: string[];
+  eventSigners: Array<{ signingSecret: string; appId: string | null; appName: string | null }>;
   redirectUri: string;
   botScopes: string[];
   userScopes: string[];
@@ -185,7 +187,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   let clientId = e.CLIENT_ID;
   let clientSecret = e.CLIENT_SECRET;
   let signingSecret = e.SIGNING_SECRET;
-  let legacySigningSecret: string | undefined;
+  const eventSigners: Config["eventSigners"] = [];
   if (e.PLATFORM_BASE_URL) {
     upstream = { kind: "platform", baseUrl: e.PLATFORM_BASE_URL.replace(/\/+$/, "") };
     if (!clientId) problems.push("CLIENT_ID is required when PLATFORM_BASE_URL is set: copy it from your app's Basic Information page.");
@@ -202,9 +204,18 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     }
     clientId ??= app.clientId;
     clientSecret ??= app.clientSecret;
+    // A SIGNING_SECRET of its own is some other app's, whose id and name the console does not know.
+    const isDefaultApp = signingSecret === undefined || signingSecret === app.signingSecret;
     signingSecret ??= app.signingSecret;
-    legacySigningSecret = defaultAppCredentials(e.EMULATOR_SEED, "legacy").signingSecret;
+    eventSigners.push({
+      signingSecret,
+      appId: isDefaultApp ? app.appId : null,
+      appName: isDefaultApp ? DEFAULT_APP_NAMES.rotation : null,
+    });
+    const legacy = defaultAppCredentials(e.EMULATOR_SEED, "legacy");
+    eventSigners.push({ signingSecret: legacy.signingSecret, appId: legacy.appId, appName: DEFAULT_APP_NAMES.legacy });
   }
+  if (upstream.kind === "platform" && signingSecret) eventSigners.push({ signingSecret, appId: null, appName: null });
 
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -217,7 +228,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     clientId: clientId ?? "",
     clientSecret: clientSecret ?? "",
     signingSecret: signingSecret ?? "",
-    eventSigningSecrets: [signingSecret, legacySigningSecret].filter((s): s is string => Boolean(s)),
+    eventSigners,
     redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
     botScopes: e.BOT_SCOPES,
     userScopes: e.USER_SCOPES,

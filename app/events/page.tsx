@@ -2,13 +2,14 @@ import type { Metadata } from "next";
 import { EventInspector, type MentionTarget } from "@/components/events/event-inspector";
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
+import { eventAppNames } from "@/lib/events/app-names";
 import { getSessionInstallationViews } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
 
 export default async function EventsPage() {
-  const { appOrigin, upstream, redisUrl } = getConfig();
+  const { appOrigin, upstream, redisUrl, eventSigners } = getConfig();
   const installations = await getSessionInstallationViews();
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
@@ -26,7 +27,12 @@ export default async function EventsPage() {
             : "This feed lives in the server process: with several instances, set REDIS_URL so that each shows the events all of them received."}
         </p>
       </header>
-      <EventInspector requestUrl={`${appOrigin}/api/events`} emulator={upstream.kind === "emulator"} targets={targets} />
+      <EventInspector
+        requestUrl={`${appOrigin}/api/events`}
+        emulator={upstream.kind === "emulator"}
+        targets={targets}
+        appNames={eventAppNames(installations, eventSigners)}
+      />
       <InstallationScopes installations={installations} focus={["app_mentions:read"]} />
     </div>
   );

@@ -12,12 +12,21 @@ function summary(event: ReceivedEvent): string | null {
   return null;
 }
 
-export function EventCard({ event }: { event: ReceivedEvent }) {
+/**
+ * One received request. It names the app it was for (by name where the console knows it, else by id):
+ * the emulator's two default apps send identical url_verification requests, told apart only by this.
+ */
+export function EventCard({ event, appName }: { event: ReceivedEvent; appName?: string }) {
   const title = event.eventType ?? event.envelopeType;
   const text = summary(event);
   const inner = (event.payload as { event?: { channel?: unknown; user?: unknown } }).event;
+  const appId = event.appId ?? null;
+  const app = appName ?? appId;
   return (
-    <article aria-label={`${title} event${event.eventId ? ` ${event.eventId}` : ""}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+    <article
+      aria-label={`${title} event${event.eventId ? ` ${event.eventId}` : ""}${app ? ` for ${app}` : ""}`}
+      className="rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       <header className="flex flex-wrap items-center gap-2 px-4 pt-3 text-xs">
         <span className="rounded bg-violet-100 px-1.5 py-0.5 font-mono font-semibold text-violet-800">
           <PlatformText>{title}</PlatformText>
@@ -47,6 +56,23 @@ export function EventCard({ event }: { event: ReceivedEvent }) {
           </p>
         )}
         <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-[11px] text-slate-500">
+          {appId && (
+            <div>
+              <dt className="inline">app </dt>
+              <dd className="inline text-slate-700">
+                {appName && (
+                  <>
+                    <span className="font-medium">
+                      <PlatformText>{appName}</PlatformText>
+                    </span>{" "}
+                  </>
+                )}
+                <span className="font-mono">
+                  <PlatformText>{appId}</PlatformText>
+                </span>
+              </dd>
+            </div>
+          )}
           {event.eventId && (
             <div>
               <dt className="inline">event </dt>

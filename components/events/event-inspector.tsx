@@ -13,7 +13,18 @@ export interface MentionTarget {
 }
 
 /** /events: the request URL, "mention the app" (with the emulator), and the live feed, newest first. */
-export function EventInspector({ requestUrl, emulator, targets }: { requestUrl: string; emulator: boolean; targets: MentionTarget[] }) {
+export function EventInspector({
+  requestUrl,
+  emulator,
+  targets,
+  appNames,
+}: {
+  requestUrl: string;
+  emulator: boolean;
+  targets: MentionTarget[];
+  /** App names by app id, where the console knows them (lib/events/app-names.ts). */
+  appNames: Record<string, string>;
+}) {
   const { data, error } = useEventFeed();
   const events = data?.events ?? [];
   const connected = data?.connected ?? false;
@@ -54,7 +65,7 @@ export function EventInspector({ requestUrl, emulator, targets }: { requestUrl: 
           <ol aria-label="Received events" className="space-y-3">
             {events.map((event) => (
               <li key={event.id}>
-                <EventCard event={event} />
+                <EventCard event={event} appName={event.appId ? appNames[event.appId] : undefined} />
               </li>
             ))}
           </ol>

@@ -11,17 +11,21 @@
  * - `{base}/admin/…`: the development-only admin surface (JSON; same-origin requests only, see admin/admin-guard.ts)
  * - `{base}/`: an index page listing the apps
  *
+ * Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
+ * before any handler acts on it (core/request-body.ts).
+ *
  * It is framework-free: the console mounts it with one catch-all route (adapters/embedded.ts),
  * scripts/emulator-server.ts serves it over plain node:http (adapters/node-server.ts), and unit tests call
  * `fetch(new Request(...))` with a fake clock. Everything outside lib/emulator imports it through index.ts.
  */
-import { registerAdminRoutes } from "./admin/admin";
+import { parseAdminJson, registerAdminRoutes } from "./admin/admin";
 import { checkAdminRequest, isAdminPath } from "./admin/admin-guard";
 import { decideConsent, showConsentPage } from "./oauth/authorize";
 import { handleAvatar } from "./workspace/avatars";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
 import { defaultAppManifests } from "./apps/default-apps";
-import { errorToResponse, jsonResponse, PlainTextError, WebApiError } from "./core/errors";
+import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
+import { DEFAULT_BODY_LIMITS, detachBody } from "./core/request-body";
 import { mentionApp } from "./events/app-mention";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
 import { showIndexPage } from "./admin/index-page";
@@ -63,6 +67,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     eventsRequestUrl: options.eventsRequestUrl,
     deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
     eventRequestUrls: options.eventRequestUrls,
+    maxBodyBytes: { ...DEFAULT_BODY_LIMITS, ...options.maxBodyBytes },
   };
 }
 
@@ -86,16 +91,7 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   });
   router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
   registerAdminRoutes(router, runtime);
-  router.post("/admin/mention", async (ctx) => {
-    const text = await ctx.request.text();
-    let body: unknown;
-    try {
-      body = text.trim() === "" ? {} : JSON.parse(text);
-    } catch {
-      throw new WebApiError("invalid_json", {}, { status: 400 });
-    }
-    return jsonResponse({ ok: true, ...(await mentionApp(ctx, body)) });
-  });
+  router.post("/admin/mention", async (ctx) => jsonResponse({ ok: true, ...(await mentionApp(ctx, parseAdminJson(await ctx.request.text()))) }));
   return router;
 }
 
@@ -122,7 +118,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if ("allowed" in match) {
       return jsonResponse({ ok: false, error: "method_not_allowed" }, 405, { allow: match.allowed.join(", ") });
     }
-    const ctx: RequestContext = { request, state, clock, options: resolved, baseUrl: resolved.publicBaseUrl ?? `${url.origin}${basePath}` };
+    const ctx: RequestContext = {
+      request: await detachBody(request, path, resolved.maxBodyBytes),
+      state,
+      clock,
+      options: resolved,
+      baseUrl: resolved.publicBaseUrl ?? `${url.origin}${basePath}`,
+    };
     return match.handler(ctx, match.params);
   }
 

@@ -7,6 +7,13 @@
 export { createEmulator, type Emulator } from "./emulator";
 export { createFakeClock, type FakeClock } from "./core/clock";
 export { startEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from "./adapters/node-server";
-export { DEFAULT_REDIRECT_URL, EMULATOR_MOUNT_PATH, defaultAppCredentials, type AppCredentials, type DefaultAppKey } from "./apps/default-apps";
+export {
+  DEFAULT_APP_NAMES,
+  DEFAULT_REDIRECT_URL,
+  EMULATOR_MOUNT_PATH,
+  defaultAppCredentials,
+  type AppCredentials,
+  type DefaultAppKey,
+} from "./apps/default-apps";
 export { settleEventDeliveries } from "./events/deliveries";
 export type { App, AppManifest, Clock, DeliverEvent, EmulatorOptions, EmulatorState, ResolvedOptions } from "./types";

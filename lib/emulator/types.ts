@@ -1,12 +1,13 @@
 /**
  * The emulator's shared types: the contract between its folders (options, apps, installations, tokens,
  * codes, the state, a request's context, Web API methods). Types only, and it imports only modules that
- * never import it back (events/types.ts, workspace/workspace.ts), so any module may import it.
+ * never import it back (events/types.ts, workspace/workspace.ts, core/request-body.ts), so any module may import it.
  */
+import type { BodyLimits } from "./core/request-body";
 import type { EventLog, RequestUrlVerification } from "./events/types";
 import type { Workspace } from "./workspace/workspace";
 
-export type { Workspace };
+export type { BodyLimits, Workspace };
 
 /** A source of the current time, in epoch milliseconds. Tests inject a fake one. */
 export interface Clock {
@@ -77,6 +78,11 @@ export interface EmulatorOptions {
    * emulator allows only the console's own /api/events, so it cannot be aimed at another host.
    */
   eventRequestUrls?: string[];
+  /**
+   * The largest request body each surface reads, in bytes; past it the emulator answers 413 without reading
+   * further (default: 1 MB for Web API methods and OAuth, 64 KB for the admin surface, 40 KB for incoming webhooks).
+   */
+  maxBodyBytes?: Partial<BodyLimits>;
 }
 
 /** Options with every default filled in. */
@@ -95,6 +101,7 @@ export interface ResolvedOptions {
   deliverEvent: DeliverEvent;
   /** Undefined: any request URL. */
   eventRequestUrls: string[] | undefined;
+  maxBodyBytes: BodyLimits;
 }
 
 /** An app registered with the emulator: its manifest plus the credentials the platform would issue. */

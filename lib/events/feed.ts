@@ -11,6 +11,11 @@ export interface ReceivedEvent {
   eventType: string | null;
   eventId: string | null;
   teamId: string | null;
+  /**
+   * The app the request was for: the envelope's api_app_id, else the app whose signing secret signed it (a
+   * url_verification names no app). Null when neither tells; absent from events an older instance relayed.
+   */
+  appId?: string | null;
   /** X-Slack-Retry-Num and X-Slack-Retry-Reason, when the platform is retrying a delivery. */
   retryNum: number | null;
   retryReason: string | null;
@@ -32,6 +37,54 @@ export const EVENT_FEED_CAPACITY = 200;
 export const EVENT_FEED_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
+ * How deep an event's payload may nest to be kept as it came: the platform's envelopes need about 15 levels,
+ * and a payload much deeper would break whatever writes it out or shows it (JSON.stringify, the page's tree).
+ */
+export const MAX_EVENT_PAYLOAD_DEPTH = 64;
+
+/** Whether a value nests its arrays and objects deeper than `limit`, walked without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The event as kept and shown: a payload that cannot be written out or shown is replaced by a note saying so. */
+function keepable(event: ReceivedEvent): ReceivedEvent {
+  if (!nestsDeeperThan(event.payload, MAX_EVENT_PAYLOAD_DEPTH)) return event;
+  return { ...event, payload: { omitted: `The payload nests deeper than ${MAX_EVENT_PAYLOAD_DEPTH} levels, so it is not shown.` } };
+}
+
+const encoder = new TextEncoder();
+const encodedEvents = new WeakMap<ReceivedEvent, Uint8Array>();
+
+/**
+ * An event's JSON, encoded once for every stream and every snapshot: viewers are handed the same bytes,
+ * never copies, so a thousand viewers of a 1 MB event hold that megabyte once. (JSON.stringify escapes
+ * line breaks, so the text fits on one `data:` line.) It never throws: an event that cannot be written out
+ * at all is sent without its payload, so that no one event can break the feed of every viewer.
+ */
+export function encodeEvent(event: ReceivedEvent): Uint8Array {
+  let encoded = encodedEvents.get(event);
+  if (encoded === undefined) {
+    let text: string;
+    try {
+      text = JSON.stringify(event);
+    } catch {
+      text = JSON.stringify({ ...event, payload: { omitted: "The payload could not be written out, so it is not shown." } });
+    }
+    encoded = encoder.encode(text);
+    encodedEvents.set(event, encoded);
+  }
+  return encoded;
+}
+
+/**
  * An in-process feed of received events: a bounded ring of the latest ones and the live subscribers
  * (server-sent event streams). With several server instances, each has its own, and the Redis relay
  * (redis-relay.ts) puts every instance's received events into all of them.
@@ -46,7 +99,10 @@ export class EventFeed implements EventSink {
     private readonly maxBytes: number = EVENT_FEED_MAX_BYTES,
   ) {}
 
-  publish(event: ReceivedEvent): void {
+  publish(received: ReceivedEvent): void {
+    // Whatever it came from (this instance's request URL or another's relay), what is kept can be shown.
+    const event = keepable(received);
+    encodeEvent(event);
     this.events.push(event);
     this.bytes += event.bytes;
     // The oldest go first; the newest event always stays.

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import type { ConsoleErrorCode } from "@/lib/http/error-codes";
 import type { ErrorBody } from "@/lib/http/error-response";
+import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { logger } from "@/lib/log";
 import { readBounded } from "@/lib/read-bounded";
 import type { EventSink, ReceivedEvent } from "./feed";
@@ -17,9 +18,15 @@ export const MAX_EVENT_BODY_BYTES = 1024 * 1024;
  */
 export const EVENT_BODY_TIMEOUT_MS = 10_000;
 
+/** An app whose events this request URL receives: its signing secret, and its id when known. */
+export interface EventSigner {
+  signingSecret: string;
+  appId: string | null;
+}
+
 export interface ReceiveEventOptions {
-  /** The signing secrets of the apps whose events this request URL receives. */
-  signingSecrets: readonly string[];
+  /** The apps whose events this request URL receives. */
+  signers: readonly EventSigner[];
   /** Where a verified request goes: this instance's feed, and with Redis the other instances' too. */
   sink: EventSink;
   now?: () => number;
@@ -61,7 +68,8 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   const now = options.now ?? Date.now;
   const headers = { timestamp: request.headers.get("x-slack-request-timestamp"), signature: request.headers.get("x-slack-signature") };
   // Whatever the headers alone can refuse is refused before a byte of the body is waited for.
-  const headersCheck = checkSignatureHeaders(headers, options.signingSecrets, now());
+  const signingSecrets = options.signers.map((signer) => signer.signingSecret);
+  const headersCheck = checkSignatureHeaders(headers, signingSecrets, now());
   if (!headersCheck.ok) return refuse("invalid_signature", headersCheck.reason);
 
   const bodyTimeoutMs = options.bodyTimeoutMs ?? EVENT_BODY_TIMEOUT_MS;
@@ -76,15 +84,18 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
   }
   const rawBody = body.text;
 
-  const check = verifyRequestSignature({ ...headers, rawBody }, options.signingSecrets, now());
+  const check = verifyRequestSignature({ ...headers, rawBody }, signingSecrets, now());
   if (!check.ok) return refuse("invalid_signature", check.reason);
 
+  // Nesting deeper than any envelope of the platform's would break whatever writes the event out again (the feed of every viewer).
+  if (nestsDeeperThan(rawBody, MAX_JSON_BODY_DEPTH)) return refuse("json_too_deep", `Event requests nest at most ${MAX_JSON_BODY_DEPTH} levels deep.`);
   let envelope: z.infer<typeof Envelope>;
   try {
     envelope = Envelope.parse(JSON.parse(rawBody));
   } catch {
     return refuse("invalid_payload");
   }
+  const signer = options.signers.find((s) => s.signingSecret === check.signedWith);
 
   const retryNum = Number(request.headers.get("x-slack-retry-num"));
   const received: ReceivedEvent = {
@@ -94,6 +105,7 @@ export async function receiveEventRequest(request: Request, options: ReceiveEven
     eventType: envelope.event?.type ?? null,
     eventId: envelope.event_id ?? null,
     teamId: envelope.team_id ?? null,
+    appId: typeof envelope.api_app_id === "string" ? envelope.api_app_id : (signer?.appId ?? null),
     retryNum: request.headers.has("x-slack-retry-num") && Number.isInteger(retryNum) ? retryNum : null,
     retryReason: request.headers.get("x-slack-retry-reason"),
     bytes: Buffer.byteLength(rawBody, "utf8"),

@@ -35,6 +35,8 @@ const Relayed = z.object({
     eventType: z.string().nullable(),
     eventId: z.string().nullable(),
     teamId: z.string().nullable(),
+    // An instance of an older version relays events without it.
+    appId: z.string().nullable().default(null),
     retryNum: z.number().nullable(),
     retryReason: z.string().nullable(),
     bytes: z.number(),

@@ -4,6 +4,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export const MAX_REQUEST_AGE_S = 5 * 60;
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
+/** A verified request also says which signing secret signed it: which app it is for. */
+export type SignatureVerification = { ok: true; signedWith: string } | { ok: false; reason: string };
 
 export interface SignatureHeaders {
   /** X-Slack-Request-Timestamp: epoch seconds, as sent. */
@@ -48,16 +50,23 @@ export function checkSignatureHeaders(headers: SignatureHeaders, signingSecrets:
  * events for. The timestamp window stops replays of captured requests; each comparison runs in constant
  * time over equal-length buffers so it leaks nothing about an expected signature.
  */
-export function verifyRequestSignature(parts: SignedRequestParts, signingSecrets: string | readonly string[], nowMs: number = Date.now()): SignatureCheck {
+export function verifyRequestSignature(
+  parts: SignedRequestParts,
+  signingSecrets: string | readonly string[],
+  nowMs: number = Date.now(),
+): SignatureVerification {
   const headersCheck = checkSignatureHeaders(parts, signingSecrets, nowMs);
   if (!headersCheck.ok) return headersCheck;
   // Both headers are there and well-formed once checkSignatureHeaders passed.
   const given = Buffer.from(parts.signature ?? "", "utf8");
   const timestamp = parts.timestamp ?? "";
-  const matches = secretsOf(signingSecrets).map((secret) => {
+  const secrets = secretsOf(signingSecrets);
+  // Every secret is tried, so the time taken does not tell which one matched.
+  const matches = secrets.map((secret) => {
     const expected = Buffer.from(signRequest(secret, timestamp, parts.rawBody), "utf8");
     return expected.length === given.length && timingSafeEqual(expected, given);
   });
-  if (!matches.includes(true)) return { ok: false, reason: "X-Slack-Signature does not match the request." };
-  return { ok: true };
+  const signedWith = secrets[matches.indexOf(true)];
+  if (signedWith === undefined) return { ok: false, reason: "X-Slack-Signature does not match the request." };
+  return { ok: true, signedWith };
 }

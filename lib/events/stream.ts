@@ -1,4 +1,4 @@
-import type { EventFeed, ReceivedEvent } from "./feed";
+import { encodeEvent, type EventFeed, type ReceivedEvent } from "./feed";
 
 /** A comment line every so often keeps proxies from closing an idle stream, and shows a dead one. */
 export const HEARTBEAT_MS = 15_000;
@@ -28,21 +28,6 @@ const SNAPSHOT_END = bytes("]\n\n");
 const RECEIVED_START = bytes("event: received\ndata: ");
 const MESSAGE_END = bytes("\n\n");
 const HEARTBEAT = bytes(": keep-alive\n\n");
-
-/**
- * An event's JSON, encoded once for every stream and every snapshot: viewers are handed the same bytes,
- * never copies, so a thousand viewers of a 1 MB event hold that megabyte once. (JSON.stringify escapes
- * line breaks, so the text fits on one `data:` line.)
- */
-const encodedEvents = new WeakMap<ReceivedEvent, Uint8Array>();
-function eventBytes(event: ReceivedEvent): Uint8Array {
-  let encoded = encodedEvents.get(event);
-  if (encoded === undefined) {
-    encoded = bytes(JSON.stringify(event));
-    encodedEvents.set(event, encoded);
-  }
-  return encoded;
-}
 
 /**
  * Viewers woken for new data take turns: a few per turn of the event loop, so handing a large event to
@@ -159,14 +144,14 @@ export function eventFeedStream(
         const chunks: Uint8Array[] = [RETRY, SNAPSHOT_START];
         snapshot.forEach((event, i) => {
           if (i > 0) chunks.push(SNAPSHOT_SEPARATOR);
-          chunks.push(eventBytes(event));
+          chunks.push(encodeEvent(event));
         });
         chunks.push(SNAPSHOT_END);
         // The snapshot is at most the feed's own bytes, shared: it is not held against the viewer's lag.
         queue.push(...chunks);
         snapshotChunks = chunks.length;
         unsubscribe = feed.subscribe((event) => {
-          if (isVisible(event)) push(RECEIVED_START, eventBytes(event), MESSAGE_END);
+          if (isVisible(event)) push(RECEIVED_START, encodeEvent(event), MESSAGE_END);
         });
         heartbeat = setInterval(() => {
           if (queue.length > 0 && now() - lastTakenAt > maxStallMs) return end("stalled");

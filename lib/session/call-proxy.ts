@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
+import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
 import { callAsInstallation } from "./installation-actions";
 import { InstallationIdSchema, TokenKindSchema } from "./route-schemas";
@@ -14,7 +15,11 @@ const Selector = z.object({ installation: InstallationIdSchema, token: TokenKind
  * which then travels on as JSON (blocks stay arrays, booleans booleans). Credentials are dropped from both.
  */
 async function readBody(request: Request): Promise<CallBody> {
-  const body = parseCallBody(request.headers.get("content-type") ?? "", await request.text());
+  const type = request.headers.get("content-type") ?? "";
+  const text = await request.text();
+  // Checked before parsing: a body nested deeper than any the platform takes would overflow JSON.stringify when forwarded.
+  if (type.includes("application/json") && nestsDeeperThan(text, MAX_JSON_BODY_DEPTH)) throw new AppError("json_too_deep");
+  const body = parseCallBody(type, text);
   if (!("problem" in body)) return body;
   if (body.problem === "invalid_json") throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
   if (body.problem === "not_an_object") throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });

@@ -126,3 +126,29 @@ test("without app_mentions:read the scopes panel offers a reinstall, and a menti
   await expect(page.getByRole("row", { name: /app_mention events.*granted/ })).toBeVisible();
   await expect(page.getByText("Every feature has the scope it needs.")).toBeVisible();
 });
+
+test("two url_verification requests, identical but for their app, each say which app they were for", async ({ page, request }) => {
+  const seed = process.env.EMULATOR_SEED ?? "switchboard";
+  const rotation = defaultAppCredentials(seed, "rotation");
+  const legacy = defaultAppCredentials(seed, "legacy");
+  await page.goto("/");
+  await page.getByRole("navigation").getByRole("link", { name: "Events" }).click();
+  await page.waitForURL(/\/events$/);
+  await expect(page.getByRole("status", { name: "Feed connection" })).toContainText("Listening");
+
+  // "Retry" on each default app's request URL: the emulator sends it a fresh challenge, signed with that app's secret.
+  for (const app of [rotation, legacy]) expect((await postEmulatorAdmin(request, `apps/${app.appId}/verify`, {})).ok()).toBe(true);
+
+  const feed = page.getByRole("list", { name: "Received events" });
+  const ofRotation = feed.getByRole("article", { name: "url_verification event for Switchboard Rotation" }).first();
+  const ofLegacy = feed.getByRole("article", { name: "url_verification event for Switchboard Legacy" }).first();
+  await expect(ofRotation).toBeVisible();
+  await expect(ofLegacy).toBeVisible();
+  await expect(ofRotation).toContainText(`app Switchboard Rotation ${rotation.appId}`);
+  await expect(ofLegacy).toContainText(`app Switchboard Legacy ${legacy.appId}`);
+  await page.screenshot({ path: test.info().outputPath("events-app-names.png"), fullPage: true });
+
+  // Opened by its address, the page names them the same way from the snapshot.
+  await page.goto("/events");
+  await expect(feed.getByRole("article", { name: "url_verification event for Switchboard Legacy" }).first()).toBeVisible();
+});

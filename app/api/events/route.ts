@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 
 // Called by the platform, not a browser: authenticated by its signature, so no Origin check applies.
 export function POST(request: Request): Promise<Response> {
-  return receiveEventRequest(request, { signingSecrets: getConfig().eventSigningSecrets, sink: getEventSink() });
+  return receiveEventRequest(request, { signers: getConfig().eventSigners, sink: getEventSink() });
 }

@@ -51,15 +51,7 @@ export async function handleEmbeddedEmulatorRequest(request: Request): Promise<R
       headers: { "content-type": "text/plain; charset=utf-8" },
     });
   }
-  return getEmbeddedEmulator().fetch(await detach(request));
-}
-
-/**
- * The platform acts on a request once it has arrived, whether or not anyone reads the answer: a refresh
- * whose answer is lost has still spent its refresh token. Next.js cancels a request's body when its caller
- * goes away, so the body is read in full first and the emulator works on a copy the caller cannot cancel.
- */
-async function detach(request: Request): Promise<Request> {
-  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-  return new Request(request.url, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
+  // The emulator reads the body itself, in full and bounded, before it acts (core/request-body.ts): a
+  // caller that goes away after sending it cannot take back what the platform would have done.
+  return getEmbeddedEmulator().fetch(request);
 }

@@ -23,7 +23,44 @@ export interface EmulatorServer {
   close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
+/**
+ * The request body as a stream the emulator pulls from: it reads what it takes (up to its cap,
+ * core/request-body.ts) and no more is buffered here. Once it stops reading (413), the rest is drained
+ * unread, so the answer can still be written, and the connection closes after it.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const settle = (finish: () => void) => {
+          if (settled) return;
+          settled = true;
+          finish();
+        };
+        req.pause();
+        req.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => settle(() => controller.close()));
+        req.once("error", (error) => settle(() => controller.error(error)));
+        req.once("close", () => settle(() => controller.error(new Error("the request was cut off before its body arrived"))));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function toRequest(req: IncomingMessage, host: string): Request {
   const url = `http://${req.headers.host ?? host}${req.url ?? "/"}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -32,9 +69,7 @@ async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
   }
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return new Request(url, { method, headers, body: Buffer.concat(chunks) });
+  return new Request(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit);
 }
 
 /**
@@ -75,9 +110,13 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const { port = 0, host = "127.0.0.1", ...emulatorOptions } = options;
   const emulator = createEmulator(emulatorOptions);
   const server = createServer((req, res) => {
-    toRequest(req, `${host}:${port}`)
-      .then((request) => emulator.fetch(request))
-      .then((response) => writeResponse(res, response, req.method ?? "GET"))
+    emulator
+      .fetch(toRequest(req, `${host}:${port}`))
+      .then((response) => {
+        // An answer given before the body was read in full (413) ends the connection: what is left of the body is not waited for.
+        if (!req.complete) res.shouldKeepAlive = false;
+        return writeResponse(res, response, req.method ?? "GET");
+      })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end('{"ok":false,"error":"internal_error"}');
         else res.destroy();

@@ -10,6 +10,7 @@ import { describeApp, upsertApp } from "../apps/registry";
 import type { AdjustableClock } from "../core/clock";
 import { configTokenAnswer, describeConfigTokens, issueConfigTokens } from "../tokens/config-tokens";
 import { WebApiError, jsonResponse } from "../core/errors";
+import { MAX_JSON_DEPTH, parseJsonWithin } from "../core/json-depth";
 import type { Router } from "../core/router";
 import { resetState } from "../store";
 import { displayedTokenState, maskToken } from "../tokens/tokens";
@@ -27,16 +28,22 @@ export interface AdminRuntime {
   clock: AdjustableClock;
 }
 
-async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const text = await request.text();
-  let body: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new WebApiError("invalid_json", {}, { status: 400 });
-    }
+/** An admin body is an object whose fields (a manifest above all) may nest MAX_JSON_DEPTH deep. */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 1;
+
+/** Reads an admin body as JSON; too deep to be stored and read back is refused like malformed JSON, with its own code. */
+export function parseAdminJson(text: string): unknown {
+  if (text.trim() === "") return {};
+  const parsed = parseJsonWithin(text, MAX_BODY_DEPTH);
+  if (parsed.ok) return parsed.value;
+  if (parsed.problem === "too_deep") {
+    throw new WebApiError("json_too_deep", { message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.` }, { status: 400 });
   }
+  throw new WebApiError("invalid_json", {}, { status: 400 });
+}
+
+async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const body = parseAdminJson(await request.text());
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
@@ -120,7 +127,12 @@ const AppBody = z.union([
   z.object({ app_id: z.string().optional(), manifest: z.record(z.string(), z.unknown()) }).strict(),
   z.object({ display_information: z.unknown() }).passthrough(),
 ]);
-const ClockBody = z.object({ advance_s: z.number().finite().min(0) });
+/**
+ * How far the clock may be moved, in one call and in all: ten years is past every lifetime the emulator
+ * knows (tokens, codes, cursors, grace periods), and far from where a date stops being a date.
+ */
+const MAX_CLOCK_OFFSET_S = 10 * 365 * 24 * 3600;
+const ClockBody = z.object({ advance_s: z.number().finite().min(0).max(MAX_CLOCK_OFFSET_S) });
 const RateLimitsBody = z.object({ enabled: z.boolean() });
 const FaultsBody = z.object({
   latency_ms: z.number().int().min(0).max(60_000).optional(),
@@ -183,6 +195,10 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
 
   router.post("/admin/clock", async (ctx) => {
     const { advance_s } = await readJson(ctx.request, ClockBody);
+    if (runtime.clock.offsetMs() / 1000 + advance_s > MAX_CLOCK_OFFSET_S) {
+      const detail = `advance_s: the clock is already ${Math.round(runtime.clock.offsetMs() / 1000)} s ahead and may be at most ${MAX_CLOCK_OFFSET_S} s ahead in all (POST /admin/reset sets it back)`;
+      throw new WebApiError("invalid_arguments", { detail }, { status: 400 });
+    }
     runtime.clock.advance(advance_s * 1000);
     return ok({ now: iso(runtime.clock.now()), now_ms: runtime.clock.now(), offset_s: Math.round(runtime.clock.offsetMs() / 1000) });
   });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { appCredentials, DEFAULT_APP_NAMES, type DefaultAppKey } from "./default-apps";
 import { WebApiError } from "../core/errors";
+import { exceedsDepth, MAX_JSON_DEPTH } from "../core/json-depth";
 import type { App, AppManifest, EmulatorState, ResolvedOptions } from "../types";
 import { describeVerification, eventRequestUrlOf, verifyRequestUrl } from "../events/url-verification";
 import { scopeProblem, type InstallTokenKind } from "../scopes";
@@ -109,6 +110,9 @@ export interface ManifestProblem {
   pointer: string;
 }
 
+/** The problem of a manifest nested too deep to be stored and read back (core/json-depth.ts). */
+export const MANIFEST_TOO_DEEP: ManifestProblem = { message: `The manifest nests deeper than ${MAX_JSON_DEPTH} levels.`, pointer: "/" };
+
 export type ManifestCheck = { manifest: AppManifest; problems?: undefined } | { manifest?: undefined; problems: ManifestProblem[] };
 
 type ManifestOptions = Pick<ResolvedOptions, "seed" | "eventRequestUrls" | "eventsRequestUrl" | "deliverEvent">;
@@ -126,6 +130,7 @@ export function checkManifest(
   options: Pick<ResolvedOptions, "seed" | "eventRequestUrls">,
   purpose: ManifestPurpose,
 ): ManifestCheck {
+  if (exceedsDepth(input)) return { problems: [MANIFEST_TOO_DEEP] };
   const parsed = AppManifestSchema.safeParse(input);
   if (!parsed.success) {
     return { problems: parsed.error.issues.map((issue) => ({ message: issue.message, pointer: `/${issue.path.map(String).join("/")}` })) };

@@ -4,8 +4,9 @@
  * `Authorization: Bearer` or the `token` parameter of the query or form (never of a JSON body); app
  * credentials from the form or HTTP Basic.
  */
-import { findAppByClientId } from "../apps/registry";
+import { findAppByClientId, MANIFEST_TOO_DEEP } from "../apps/registry";
 import { WebApiError } from "../core/errors";
+import { findTooDeep, MAX_JSON_DEPTH } from "../core/json-depth";
 import type { App, EmulatorState } from "../types";
 
 function stringify(value: unknown): string {
@@ -35,6 +36,9 @@ export async function readParams(request: Request, options: ReadParamsOptions): 
     // calls (the Python client posts auth.test as application/json with nothing in it).
     const text = await request.text();
     if (text.trim() === "") return params;
+    // A JSON body is an object of parameters: one level above the deepest value a parameter may hold.
+    const tooDeep = findTooDeep(text, MAX_JSON_DEPTH + 1);
+    if (tooDeep) throw tooDeepParameter(tooDeep.topLevelKey);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -58,6 +62,19 @@ export async function readParams(request: Request, options: ReadParamsOptions): 
     for (const [key, value] of new URLSearchParams(text)) params[key] = value;
   }
   return params;
+}
+
+/**
+ * What a method answers for a JSON body whose parameter nests deeper than MAX_JSON_DEPTH: the error its
+ * documentation gives for a malformed value of that parameter (the same one a form-encoded value gets).
+ */
+function tooDeepParameter(name: string | undefined): WebApiError {
+  if (name === "blocks") return new WebApiError("invalid_blocks");
+  if (name === "attachments") return new WebApiError("invalid_attachments");
+  if (name === "manifest") return new WebApiError("invalid_manifest", { errors: [MANIFEST_TOO_DEEP] });
+  return new WebApiError("invalid_arguments", {
+    response_metadata: { messages: [`[ERROR] ${name ?? "the body"} nests deeper than ${MAX_JSON_DEPTH} levels`] },
+  });
 }
 
 /** The token of a call: the Bearer header first, then the token parameter. */

@@ -28,7 +28,11 @@ describe("configuration", () => {
     expect(config.clientId).toBe(app.clientId);
     expect(config.clientSecret).toBe(app.clientSecret);
     expect(config.signingSecret).toBe(app.signingSecret);
-    expect(config.eventSigningSecrets).toEqual([app.signingSecret, defaultAppCredentials("switchboard", "legacy").signingSecret]);
+    const legacy = defaultAppCredentials("switchboard", "legacy");
+    expect(config.eventSigners).toEqual([
+      { signingSecret: app.signingSecret, appId: app.appId, appName: "Switchboard Rotation" },
+      { signingSecret: legacy.signingSecret, appId: legacy.appId, appName: "Switchboard Legacy" },
+    ]);
     expect(config.redirectUri).toBe("http://localhost:4123/oauth/callback");
   });
 
@@ -44,7 +48,7 @@ describe("configuration", () => {
       SIGNING_SECRET: "x",
     });
     expect(config.upstream).toEqual({ kind: "platform", baseUrl: "https://slack.com" });
-    expect(config.eventSigningSecrets).toEqual(["x"]);
+    expect(config.eventSigners).toEqual([{ signingSecret: "x", appId: null, appName: null }]);
   });
 
   it("refuses to start in production without SESSION_PASSWORD and says how to make one", () => {

@@ -61,6 +61,27 @@ describe("POST /admin/clock", () => {
     expect((await h.authTest(a.access_token)).error).toBe("token_expired");
   });
 
+  it("refuses an advance past ten years with a clear 400, and moves nothing: the clock, the state and OAuth keep working", async () => {
+    const h = createHarness();
+    for (const advance_s of [1e20, 10 * 365 * 24 * 3600 + 1]) {
+      const refused = await h.admin("clock", { advance_s });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ ok: false, error: "invalid_arguments", detail: expect.stringContaining("advance_s") });
+    }
+    expect((await h.admin("clock", { advance_s: 9 * 365 * 24 * 3600 })).status).toBe(200);
+    // Each call stays in range, but not their sum.
+    const past = await h.admin("clock", { advance_s: 2 * 365 * 24 * 3600 });
+    expect(past.status).toBe(400);
+    expect(past.body.detail).toMatch(/at most \d+ s ahead in all/);
+
+    const clock = await h.emulator.fetch(new Request(`${h.base}/admin/clock`));
+    expect(clock.status).toBe(200);
+    expect(await clock.json()).toMatchObject({ offset_s: 9 * 365 * 24 * 3600 });
+    expect((await h.emulator.fetch(new Request(`${h.base}/admin/state`))).status).toBe(200);
+    const installed = await h.install((await h.apps()).rotation);
+    expect((await h.authTest(installed.access_token)).ok).toBe(true);
+  });
+
   it("refuses a negative or missing advance", async () => {
     const h = createHarness();
     expect((await h.admin("clock", { advance_s: -5 })).status).toBe(400);

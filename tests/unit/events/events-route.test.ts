@@ -3,7 +3,7 @@ import { POST } from "@/app/api/events/route";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { EVENT_FEED_MAX_BYTES, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
+import { encodeEvent, EVENT_FEED_MAX_BYTES, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
 import { MAX_EVENT_BODY_BYTES } from "@/lib/events/receive";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { signRequest } from "@/lib/events/signature";
@@ -223,5 +223,88 @@ describe("GET /api/events/stream", () => {
     expect(state.text).not.toContain("no team here");
     expect(state.text).not.toContain("not this viewer's");
     abort.abort();
+  });
+});
+
+describe("an event nested too deep", () => {
+  const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+  it("is refused with 400 json_too_deep, even signed, and the stream's snapshot still opens for everyone", async () => {
+    await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "before-the-deep-one" })));
+    const response = await POST(signed(`{"type":"url_verification","token":"x","challenge":"c","x":${deep(5_000)}}`));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ ok: false, error: "json_too_deep" });
+    expect(getEventFeed().recent()).toHaveLength(1);
+
+    const abort = new AbortController();
+    const stream = await STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal }));
+    expect(stream.status).toBe(200);
+    const { readUntil } = sseReader(stream.body!);
+    await readUntil("before-the-deep-one");
+    abort.abort();
+  });
+
+  it("that reaches the feed another way (another instance's relay) is kept without its payload, and never breaks the snapshot", async () => {
+    const feed = getEventFeed();
+    let payload: unknown = "bottom";
+    for (let i = 0; i < 5_000; i++) payload = [payload];
+    feed.publish({
+      id: "relayed-deep",
+      receivedAt: Date.now(),
+      envelopeType: "url_verification",
+      eventType: null,
+      eventId: null,
+      teamId: null,
+      retryNum: null,
+      retryReason: null,
+      bytes: 10_000,
+      payload: { type: "url_verification", x: payload },
+    });
+    await POST(signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "after-the-deep-one" })));
+
+    const abort = new AbortController();
+    const stream = await STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal }));
+    expect(stream.status).toBe(200);
+    const { state, readUntil } = sseReader(stream.body!);
+    await readUntil("]\n\n");
+    const snapshot = JSON.parse(/event: snapshot\ndata: (.*)\n\n/.exec(state.text)![1]!) as ReceivedEvent[];
+    expect(snapshot.map((e) => e.id)).toEqual([expect.any(String), "relayed-deep"]);
+    expect(snapshot[1]!.payload).toEqual({ omitted: expect.stringContaining("deeper than 64 levels") });
+    abort.abort();
+  });
+
+  it("or one that cannot be written out at all is sent without its payload instead of ending the stream", () => {
+    const event: ReceivedEvent = {
+      id: "unwritable",
+      receivedAt: 0,
+      envelopeType: "event_callback",
+      eventType: null,
+      eventId: null,
+      teamId: "T0001",
+      retryNum: null,
+      retryReason: null,
+      bytes: 1,
+      payload: { big: 1n },
+    };
+    expect(JSON.parse(new TextDecoder().decode(encodeEvent(event)))).toMatchObject({ id: "unwritable", payload: { omitted: expect.any(String) } });
+  });
+});
+
+describe("which app an event is for", () => {
+  it("is the envelope's api_app_id, else the app whose signing secret signed it: a url_verification names none", async () => {
+    await POST(signed(mention("named")));
+    expect(getEventFeed().recent()[0]?.appId).toBe("A0001");
+
+    const challenge = JSON.stringify({ type: "url_verification", token: "x", challenge: "whose" });
+    const rotation = defaultAppCredentials(getConfig().emulator.seed, "rotation");
+    const legacy = defaultAppCredentials(getConfig().emulator.seed, "legacy");
+    await POST(signed(challenge, {}, rotation.signingSecret));
+    await POST(signed(challenge, {}, legacy.signingSecret));
+    expect(
+      getEventFeed()
+        .recent()
+        .slice(0, 2)
+        .map((e) => e.appId),
+    ).toEqual([legacy.appId, rotation.appId]);
   });
 });

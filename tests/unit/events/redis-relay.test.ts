@@ -204,7 +204,7 @@ describe("the event relay between instances", () => {
   it("still acknowledges the platform and shows the event here when Redis cannot be reached", async () => {
     const down = await otherInstance(`redis://127.0.0.1:${await freePort()}`);
     const started = Date.now();
-    const response = await receiveEventRequest(signedMention("Redis is down"), { signingSecrets: getConfig().eventSigningSecrets, sink: down.relay });
+    const response = await receiveEventRequest(signedMention("Redis is down"), { signers: getConfig().eventSigners, sink: down.relay });
     expect(response.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(countWithText(down.feed, "Redis is down")).toBe(1);

@@ -16,7 +16,7 @@ describe("verifyRequestSignature (v0)", () => {
 
   it("accepts a valid signature", () => {
     const signature = signRequest(SECRET, TS, BODY);
-    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, SECRET, NOW_MS)).toEqual({ ok: true });
+    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, SECRET, NOW_MS)).toEqual({ ok: true, signedWith: SECRET });
   });
 
   it("accepts a request signed up to 5 minutes ago", () => {
@@ -76,10 +76,10 @@ describe("verifyRequestSignature (v0)", () => {
     });
   });
 
-  it("accepts a signature made with any of the given secrets, and refuses one made with none of them", () => {
+  it("accepts a signature made with any of the given secrets, saying which, and refuses one made with none of them", () => {
     const other = "another-apps-signing-secret";
     const signature = signRequest(other, TS, BODY);
-    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, [SECRET, other], NOW_MS)).toEqual({ ok: true });
+    expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, [SECRET, other], NOW_MS)).toEqual({ ok: true, signedWith: other });
     expect(verifyRequestSignature({ timestamp: TS, signature, rawBody: BODY }, [SECRET], NOW_MS).ok).toBe(false);
     expect(verifyRequestSignature({ timestamp: TS, signature: signRequest("", TS, BODY), rawBody: BODY }, ["", SECRET], NOW_MS).ok).toBe(false);
   });

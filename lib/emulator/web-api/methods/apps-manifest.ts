@@ -4,8 +4,9 @@
  * platform's documented ones; a refused manifest answers `invalid_manifest` with an `errors` array of
  * `{message, pointer}`, HTTP 200 like every Web API error.
  */
-import { applyManifest, authorizeUrl, checkManifest, type ManifestPurpose } from "../../apps/registry";
+import { applyManifest, authorizeUrl, checkManifest, MANIFEST_TOO_DEEP, type ManifestPurpose } from "../../apps/registry";
 import { WebApiError } from "../../core/errors";
+import { parseJsonWithin } from "../../core/json-depth";
 import { verificationToken } from "../../events/event-signing";
 import { uninstall } from "../../oauth/installations";
 import type { App, AppManifest, MethodContext, MethodDefinition } from "../../types";
@@ -31,11 +32,10 @@ function readManifest(ctx: MethodContext): unknown {
   if (raw === undefined || raw.trim() === "") {
     throw new WebApiError("invalid_arguments", { response_metadata: { messages: ["[ERROR] missing required field: manifest"] } });
   }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new WebApiError("invalid_manifest", { errors: [{ message: "The manifest is not valid JSON.", pointer: "/" }] });
-  }
+  const parsed = parseJsonWithin(raw);
+  if (parsed.ok) return parsed.value;
+  if (parsed.problem === "too_deep") throw new WebApiError("invalid_manifest", { errors: [MANIFEST_TOO_DEEP] });
+  throw new WebApiError("invalid_manifest", { errors: [{ message: "The manifest is not valid JSON.", pointer: "/" }] });
 }
 
 /** The checked manifest, or the platform's invalid_manifest with every problem found. */

@@ -1,4 +1,5 @@
 import { WebApiError } from "../../core/errors";
+import { parseJsonWithin } from "../../core/json-depth";
 import { dispatchMentions } from "../../events/app-mention";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { resolveChannel } from "../../workspace/channels";
@@ -9,17 +10,19 @@ import type { Channel, Message } from "../../workspace/workspace";
 /** The platform truncates longer texts; the emulator refuses them, as it does for 40,000+ characters. */
 const MAX_TEXT_LENGTH = 40_000;
 
-/** A JSON array parameter (blocks, attachments): its items when present and not empty. */
+/** The platform's limits on a message: 50 blocks, 100 attachments. */
+const MAX_BLOCKS = 50;
+const MAX_ATTACHMENTS = 100;
+
+/**
+ * A JSON array parameter (blocks, attachments): its items when present and not empty. Malformed, or nested
+ * deeper than a message can be stored and read back (core/json-depth.ts), is the parameter's own error.
+ */
 function items(raw: string | undefined, error: string): unknown[] | undefined {
   if (raw === undefined || raw === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new WebApiError(error);
-  }
-  if (!Array.isArray(parsed)) throw new WebApiError(error);
-  return parsed.length > 0 ? parsed : undefined;
+  const parsed = parseJsonWithin(raw);
+  if (!parsed.ok || !Array.isArray(parsed.value)) throw new WebApiError(error);
+  return parsed.value.length > 0 ? parsed.value : undefined;
 }
 
 /** The content of a message to post or update: text, blocks and attachments, checked as the platform does. */
@@ -27,6 +30,9 @@ function messageContent(params: Record<string, string>) {
   const text = params.text ?? "";
   const blocks = items(params.blocks, "invalid_blocks");
   const attachments = items(params.attachments, "invalid_attachments");
+  if (blocks && blocks.length > MAX_BLOCKS)
+    throw new WebApiError("invalid_blocks", { response_metadata: { messages: [`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/blocks]`] } });
+  if (attachments && attachments.length > MAX_ATTACHMENTS) throw new WebApiError("too_many_attachments");
   if (text.trim() === "" && !blocks && !attachments) throw new WebApiError("no_text");
   if (text.length > MAX_TEXT_LENGTH) throw new WebApiError("msg_too_long");
   return { text, ...(blocks ? { blocks } : {}), ...(attachments ? { attachments } : {}) };
