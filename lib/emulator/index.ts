@@ -10,3 +10,4 @@ export { startEmulatorServer, type EmulatorServer, type EmulatorServerOptions } 
 export { DEFAULT_REDIRECT_URL, EMULATOR_MOUNT_PATH, defaultAppCredentials, type AppCredentials, type DefaultAppKey } from "./apps/default-apps";
 export { settleEventDeliveries } from "./events/deliveries";
 export type { App, AppManifest, Clock, DeliverEvent, EmulatorOptions, EmulatorState, ResolvedOptions } from "./types";
+export { isAllowedHost, isAllowedOrigin, isLoopbackHost, requestHost } from "./core/hosts";
