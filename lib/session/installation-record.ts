@@ -137,7 +137,7 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
  * its tokens and webhook died with it (spec 3, rows 2, 7 and 8). A token that works again (an exchanged
  * one, pasted) comes from another authorization and never brings them back.
  */
-export function livingAuthorization(previous: InstallationRecord | undefined): Pick<InstallationRecord, "bot" | "user" | "incomingWebhook"> {
+function livingAuthorization(previous: InstallationRecord | undefined): Pick<InstallationRecord, "bot" | "user" | "incomingWebhook"> {
   if (!previous || previous.state !== "active" || previous.uninstalledAt) return {};
   return {
     ...(previous.bot ? { bot: previous.bot } : {}),
