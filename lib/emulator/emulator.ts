@@ -67,7 +67,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     eventsRequestUrl: options.eventsRequestUrl,
     deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
     eventRequestUrls: options.eventRequestUrls,
-    maxBodyBytes: { ...DEFAULT_BODY_LIMITS, ...options.maxBodyBytes },
+    maxBodyBytes: {
+      webApi: options.maxBodyBytes?.webApi ?? DEFAULT_BODY_LIMITS.webApi,
+      admin: options.maxBodyBytes?.admin ?? DEFAULT_BODY_LIMITS.admin,
+      webhooks: options.maxBodyBytes?.webhooks ?? DEFAULT_BODY_LIMITS.webhooks,
+    },
     admin: resolveAdminAccess(options.admin),
   };
 }
