@@ -9,7 +9,17 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { ArgumentType, BodyEncoding, CatalogArgument, CatalogError, CatalogMethod, CatalogScopes, HttpVerb, RateTier } from "./types";
+import type {
+  ArgumentType,
+  BodyEncoding,
+  CatalogArgument,
+  CatalogConditionallyRequired,
+  CatalogError,
+  CatalogMethod,
+  CatalogScopes,
+  HttpVerb,
+  RateTier,
+} from "./types";
 
 const OpenApiParameter = z.object({
   name: z.string(),
@@ -100,10 +110,57 @@ const RATE_TIERS: Readonly<Record<string, RateTier>> = { t1: 1, t2: 2, t3: 3, t4
 
 const ERROR_CODE = /^[a-z][a-z0-9_]*$/;
 
-/** The first paragraph, with markdown links reduced to their text and whitespace folded. */
+/**
+ * The list each page of these methods carries, where the reference does not show it (its answer is only
+ * `{"ok": true}`). Source: the official client's response types, @slack/web-api 7
+ * (AdminInviteRequestsListResponse, AdminInviteRequestsApprovedListResponse,
+ * AdminInviteRequestsDeniedListResponse, FilesRemoteListResponse; docs.slack.dev/tools/node-slack-sdk/reference/web-api).
+ */
+const LIST_NAMES: Readonly<Record<string, string>> = {
+  "admin.inviteRequests.approved.list": "approved_requests",
+  "admin.inviteRequests.denied.list": "denied_requests",
+  "admin.inviteRequests.list": "invite_requests",
+  "files.remote.list": "files",
+};
+
+/**
+ * Arguments the platform's method pages call conditionally required: none is required alone, but a call
+ * needs one of them, so a developer nearly always sends one. The reference's documents mark them optional.
+ * Source: the "Arguments" section of each method's page (api.slack.com/methods/chat.postMessage,
+ * chat.postEphemeral, chat.scheduleMessage, chat.update), which lists attachments, blocks and text as
+ * conditionally required: "One of these arguments is required to describe the content of the message. If
+ * attachments or blocks are included, text will be used as fallback text for notifications only."
+ */
+const MESSAGE_CONTENT = {
+  args: ["text", "blocks", "attachments"],
+  rule: "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.",
+} as const satisfies CatalogConditionallyRequired;
+const CONDITIONALLY_REQUIRED: Readonly<Record<string, CatalogConditionallyRequired>> = {
+  "chat.postEphemeral": MESSAGE_CONTENT,
+  "chat.postMessage": MESSAGE_CONTENT,
+  "chat.scheduleMessage": MESSAGE_CONTENT,
+  "chat.update": MESSAGE_CONTENT,
+};
+
+/**
+ * Sentences that send the reader elsewhere on the page the text was copied from ("See below for more
+ * details", "See authorship below", "(see below)") or to a page whose link the text loses ("See pagination
+ * for more detail", "Read more on how to specify users here"): in the console they point nowhere, so they
+ * go. A pointer to another method ("See chat.postMessage") stays: the catalog has it.
+ */
+const POINTERS: readonly RegExp[] = [
+  // A sentence that starts by pointing: "See [below](#channels) for more details.", "[Read more …](/apis/calls#users)."
+  /(?:^|\s)\[?(?:See|Read more)\b[^.]*?(?:\]\((?:#|\/)[^)]*\)|\bbelow\b|\babove\b)[^.]*\./g,
+  // A parenthesis that points: "(see below)", "([see below](#file_types))".
+  /\s*\(\[?see (?:below|above)\]?(?:\([^)]*\))?\)/gi,
+  // A clause that points to documentation it does not link: ", read the Rate Limit documentation for more information".
+  /,\s*\[?read the [^\]]*?documentation\]?(?:\([^)]*\))? for more information/gi,
+];
+
+/** The first paragraph, without pointers that lead nowhere, with markdown links reduced to their text and whitespace folded. */
 function cleanText(text: string): string {
   const firstParagraph = text.trim().split(/\n\s*\n/)[0] ?? "";
-  return firstParagraph
+  return POINTERS.reduce((kept, pointer) => kept.replace(pointer, ""), firstParagraph)
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
@@ -255,9 +312,9 @@ function mentionsNextCursor(body: Record<string, unknown> | undefined): boolean 
 /**
  * Cursor-paginated: takes `cursor`, and the reference shows `response_metadata.next_cursor` in its answer
  * (schema or example) or says in the cursor's own description that its value is a `next_cursor`. The list
- * is the first top-level array the success schema, then the examples, show.
+ * is the first top-level array the success schema, then the examples, show, or LIST_NAMES's where they show none.
  */
-function buildPagination({ operation, platform }: Sources, args: readonly CatalogArgument[], openapi: OpenApi): CatalogMethod["pagination"] {
+function buildPagination({ name, operation, platform }: Sources, args: readonly CatalogArgument[], openapi: OpenApi): CatalogMethod["pagination"] {
   if (!args.some((argument) => argument.name === "cursor")) return undefined;
   const success = operation?.responses["200"];
   const schema = resolveRef(success?.schema, openapi);
@@ -273,12 +330,16 @@ function buildPagination({ operation, platform }: Sources, args: readonly Catalo
     cursorDescriptions.some((description) => description?.includes("next_cursor") === true);
   if (!answersNextCursor) return undefined;
 
-  const list = [
+  const shown = [
     ...topLevelArrays(schemaProperties, openapi),
     ...topLevelArrays(outputProperties, openapi),
     ...examples.flatMap((example) => Object.keys(example).filter((key) => Array.isArray(example[key]))),
   ][0];
-  return list === undefined ? {} : { list };
+  const named = LIST_NAMES[name];
+  if (shown !== undefined && named !== undefined) throw new Error(`${name}: the reference now shows its list (${shown}); remove it from LIST_NAMES`);
+  const list = shown ?? named;
+  if (list === undefined) throw new Error(`${name} is cursor-paginated, but neither the reference nor LIST_NAMES names the list its pages carry`);
+  return { list };
 }
 
 function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
@@ -291,6 +352,7 @@ function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
   const args = buildArguments(sources);
   const rateTier = rateTierOf(name, platform);
   const pagination = buildPagination(sources, args, openapi);
+  const conditionallyRequired = CONDITIONALLY_REQUIRED[name];
   const deprecated =
     operation?.deprecated === true || [platform?.desc, operation?.description].some((text) => text !== undefined && /\bdeprecated\b/i.test(text));
   return {
@@ -304,6 +366,7 @@ function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
     scopes: buildScopes(name, sources),
     ...(rateTier === undefined ? {} : { rateTier }),
     ...(pagination === undefined ? {} : { pagination }),
+    ...(conditionallyRequired === undefined ? {} : { conditionallyRequired }),
     errors: buildErrors(sources),
     ...(deprecated ? { deprecated: true as const } : {}),
   };
@@ -334,7 +397,16 @@ export function buildMethodCatalog(openapi: unknown, platformMethods: Readonly<R
     if (!parsed.success) throw new Error(`platform-methods/${name}.json: ${z.prettifyError(parsed.error)}`);
     sources.set(name, { ...(sources.get(name) ?? { name }), platform: parsed.data });
   }
-  return [...sources.values()].map((source) => buildMethod(source, spec)).sort((a, b) => compare(a.name, b.name));
+  const catalog = [...sources.values()].map((source) => buildMethod(source, spec)).sort((a, b) => compare(a.name, b.name));
+  // The hand-written lists must keep up with the reference (a reference cut down to a few methods, as in tests, lacks the others).
+  for (const method of catalog) {
+    if (LIST_NAMES[method.name] !== undefined && !method.pagination) throw new Error(`LIST_NAMES names ${method.name}, which the catalog does not page`);
+    const missing = (CONDITIONALLY_REQUIRED[method.name]?.args ?? []).filter(
+      (name) => !method.args.some((argument) => argument.name === name && argument.required !== true),
+    );
+    if (missing.length > 0) throw new Error(`CONDITIONALLY_REQUIRED: ${method.name} has no optional argument ${missing.join(", ")}`);
+  }
+  return catalog;
 }
 
 const GENERATED_HEADER = [
@@ -342,6 +414,23 @@ const GENERATED_HEADER = [
   `// docs/reference/${OPENAPI_FILE} and docs/reference/${PLATFORM_METHODS_DIR}/*.json.`,
   "// Do not edit: run `npm run catalog`. tests/unit/explorer/catalog fails when this file and the reference disagree.",
 ].join("\n");
+
+/**
+ * The list each paginated method's pages carry, by method: a module of its own, small enough for code that
+ * reads answers (the results table, the walk) to import without loading the whole catalog.
+ */
+export function generateListsSource(openapi: unknown, platformMethods: Readonly<Record<string, unknown>>): string {
+  const lists = buildMethodCatalog(openapi, platformMethods).flatMap((method) => (method.pagination ? [[method.name, method.pagination.list]] : []));
+  return [
+    GENERATED_HEADER,
+    "",
+    "/** The top-level array each page of a cursor-paginated method carries, by method name: the catalog's `pagination.list`. */",
+    "export const PAGINATED_LISTS: Readonly<Record<string, string>> = {",
+    ...lists.map(([name, list]) => `  ${JSON.stringify(name)}: ${JSON.stringify(list)},`),
+    "};",
+    "",
+  ].join("\n");
+}
 
 // A text this long that recurs (the cursor's description, "Issued when you created your application.") is written once.
 const SHARED_TEXT_MIN_LENGTH = 40;
@@ -358,6 +447,7 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
     count(method.summary);
     method.args.forEach((argument) => count(argument.description));
     method.errors.forEach((error) => count(error.description));
+    count(method.conditionallyRequired?.rule);
   }
   const shared = new Map([...uses].filter(([, n]) => n > 1).map(([text], index) => [text, `TEXT_${index + 1}`]));
   const text = (value: string) => shared.get(value) ?? JSON.stringify(value);
@@ -401,8 +491,10 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
         : `    scopes: anyToken(${list(method.scopes.bot)}),`,
     ];
     if (method.rateTier !== undefined) lines.push(`    rateTier: ${JSON.stringify(method.rateTier)},`);
-    if (method.pagination !== undefined) {
-      lines.push(`    pagination: ${method.pagination.list === undefined ? "{}" : `{ list: ${JSON.stringify(method.pagination.list)} }`},`);
+    if (method.pagination !== undefined) lines.push(`    pagination: { list: ${JSON.stringify(method.pagination.list)} },`);
+    if (method.conditionallyRequired !== undefined) {
+      const { args, rule } = method.conditionallyRequired;
+      lines.push(`    conditionallyRequired: { args: ${list(args)}, rule: ${text(rule)} },`);
     }
     lines.push(renderErrors(method.errors));
     if (method.deprecated) lines.push("    deprecated: true,");

@@ -16,7 +16,7 @@ const TEXT_6 = "ID for the workspace where the invite request was made.";
 const TEXT_7 = "Value of the `next_cursor` field sent as part of the previous API response";
 const TEXT_8 = "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive";
 const TEXT_9 = "ID for the workspace where the invite requests were made.";
-const TEXT_10 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection. See pagination for more detail.";
+const TEXT_10 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
 const TEXT_11 = "Issued when you created your application.";
 const TEXT_12 = "Value passed for `client_secret` was invalid.";
 const TEXT_13 = "Value passed for `client_id` was invalid.";
@@ -27,39 +27,40 @@ const TEXT_17 = "Pass true to delete the message as the authed user with `chat:w
 const TEXT_18 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
 const TEXT_19 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
 const TEXT_20 = "Find and link channel names and usernames.";
-const TEXT_21 = "How this field works and whether it is required depends on other fields you use in your API call. See below for more detail.";
-const TEXT_22 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
-const TEXT_23 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
-const TEXT_24 = "Pass true to enable unfurling of primarily text-based content.";
-const TEXT_25 = "Pass false to disable unfurling of media content.";
-const TEXT_26 = "Include messages with latest or oldest timestamp in results only when either timestamp is specified.";
-const TEXT_27 = "End of time range of messages to include in results.";
-const TEXT_28 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
-const TEXT_29 = "Start of time range of messages to include in results.";
-const TEXT_30 = "Set to `true` to exclude archived channels from the list";
-const TEXT_31 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than 1000.";
-const TEXT_32 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
-const TEXT_33 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
-const TEXT_34 = "Filter files appearing in a specific channel, indicated by its ID.";
-const TEXT_35 = "Filter files created after this timestamp (inclusive).";
-const TEXT_36 = "Filter files created before this timestamp (inclusive).";
-const TEXT_37 = "Preview of the document via `multipart/form-data`.";
-const TEXT_38 = "Retrieve information about a remote file added to Slack";
-const TEXT_39 = "Exchanges a temporary OAuth verifier code for an access token.";
-const TEXT_40 = "The `code` param returned via the OAuth callback.";
-const TEXT_41 = "This must match the originally submitted URI (if one was sent).";
-const TEXT_42 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
-const TEXT_43 = "If true always return the complete reaction list.";
-const TEXT_44 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection. See pagination for more details.";
-const TEXT_45 = "A name for the User Group. Must be unique among User Groups.";
-const TEXT_46 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
-const TEXT_47 = "A mention handle. Must be unique among channels, users and User Groups.";
-const TEXT_48 = "Include the number of users in each User Group.";
-const TEXT_49 = "Include the number of users in the User Group.";
-const TEXT_50 = "The encoded ID of the User Group to update.";
-const TEXT_51 = "A view payload. This must be a JSON-encoded string.";
-const TEXT_52 = "A string that represents view state to protect against possible race conditions.";
-const TEXT_53 = "Context identifier that maps to the correct workflow step execution.";
+const TEXT_21 = "How this field works and whether it is required depends on other fields you use in your API call.";
+const TEXT_22 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
+const TEXT_23 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
+const TEXT_24 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
+const TEXT_25 = "Pass true to enable unfurling of primarily text-based content.";
+const TEXT_26 = "Pass false to disable unfurling of media content.";
+const TEXT_27 = "Include messages with latest or oldest timestamp in results only when either timestamp is specified.";
+const TEXT_28 = "End of time range of messages to include in results.";
+const TEXT_29 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
+const TEXT_30 = "Start of time range of messages to include in results.";
+const TEXT_31 = "Set to `true` to exclude archived channels from the list";
+const TEXT_32 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than 1000.";
+const TEXT_33 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
+const TEXT_34 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
+const TEXT_35 = "Filter files appearing in a specific channel, indicated by its ID.";
+const TEXT_36 = "Filter files created after this timestamp (inclusive).";
+const TEXT_37 = "Filter files created before this timestamp (inclusive).";
+const TEXT_38 = "Preview of the document via `multipart/form-data`.";
+const TEXT_39 = "Retrieve information about a remote file added to Slack";
+const TEXT_40 = "Exchanges a temporary OAuth verifier code for an access token.";
+const TEXT_41 = "The `code` param returned via the OAuth callback.";
+const TEXT_42 = "This must match the originally submitted URI (if one was sent).";
+const TEXT_43 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
+const TEXT_44 = "If true always return the complete reaction list.";
+const TEXT_45 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
+const TEXT_46 = "A name for the User Group. Must be unique among User Groups.";
+const TEXT_47 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
+const TEXT_48 = "A mention handle. Must be unique among channels, users and User Groups.";
+const TEXT_49 = "Include the number of users in each User Group.";
+const TEXT_50 = "Include the number of users in the User Group.";
+const TEXT_51 = "The encoded ID of the User Group to update.";
+const TEXT_52 = "A view payload. This must be a JSON-encoded string.";
+const TEXT_53 = "A string that represents view state to protect against possible race conditions.";
+const TEXT_54 = "Context identifier that maps to the correct workflow step execution.";
 
 export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
@@ -546,7 +547,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "team_id", type: "string", description: TEXT_9 },
     ],
     scopes: anyToken(["admin.invites:read"]),
-    pagination: {},
+    pagination: { list: "approved_requests" },
     errors: [
       ...codes("invalid_auth"),
     ],
@@ -564,7 +565,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "team_id", type: "string", description: TEXT_9 },
     ],
     scopes: anyToken(["admin.invites:read"]),
-    pagination: {},
+    pagination: { list: "denied_requests" },
     errors: [
       ...codes("invalid_auth"),
     ],
@@ -598,7 +599,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "team_id", type: "string", description: TEXT_9 },
     ],
     scopes: anyToken(["admin.invites:read"]),
-    pagination: {},
+    pagination: { list: "invite_requests" },
     errors: [
       ...codes("invalid_auth"),
     ],
@@ -1220,7 +1221,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "desktop_app_join_url", type: "string", description: TEXT_15 },
       { name: "external_display_id", type: "string", description: "An optional, human-readable ID supplied by the 3rd-party Call provider. If supplied, this ID will be displayed in the Call object." },
       { name: "title", type: "string", description: "The name of the Call." },
-      { name: "users", type: "string", description: "The list of users to register as participants in the Call. Read more on how to specify users here." },
+      { name: "users", type: "string", description: "The list of users to register as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
     errors: [
@@ -1267,7 +1268,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "id", type: "string", required: true, description: TEXT_16 },
-      { name: "users", type: "string", required: true, description: "The list of users to add as participants in the Call. Read more on how to specify users here." },
+      { name: "users", type: "string", required: true, description: "The list of users to add as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
     errors: [
@@ -1283,7 +1284,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "id", type: "string", required: true, description: TEXT_16 },
-      { name: "users", type: "string", required: true, description: "The list of users to remove as participants in the Call. Read more on how to specify users here." },
+      { name: "users", type: "string", required: true, description: "The list of users to remove as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
     errors: [
@@ -1387,15 +1388,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "as_user", type: "boolean", description: "Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false." },
       { name: "attachments", type: "json", description: TEXT_18 },
       { name: "blocks", type: "json", description: TEXT_19 },
-      { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`. Must be used in conjunction with `as_user` set to `false`, otherwise ignored. See authorship below." },
-      { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored. See authorship below." },
+      { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`. Must be used in conjunction with `as_user` set to `false`, otherwise ignored." },
+      { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
       { name: "link_names", type: "boolean", description: TEXT_20 },
-      { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`. See below." },
+      { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`." },
       { name: "text", type: "string", description: TEXT_21 },
       { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to post this message in a thread. Avoid using a reply's `ts` value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread." },
-      { name: "username", type: "string", description: "Set your bot's user name. Must be used in conjunction with `as_user` set to false, otherwise ignored. See authorship below." },
+      { name: "username", type: "string", description: "Set your bot's user name. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
     errors: [
       ...codes("channel_not_found is_archived msg_too_long no_text restricted_action too_many_attachments user_not_in_channel not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1408,8 +1410,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", required: true, description: "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to. See below for more details." },
-      { name: "as_user", type: "boolean", default: "false", description: "(Legacy) Pass true to post the message as the authed user instead of as a bot. Defaults to false. Can only be used by classic apps. See legacy `as_user` parameter below." },
+      { name: "channel", type: "string", required: true, description: "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to." },
+      { name: "as_user", type: "boolean", default: "false", description: "(Legacy) Pass true to post the message as the authed user instead of as a bot. Defaults to false. Can only be used by classic apps." },
       { name: "attachments", type: "json", description: TEXT_18 },
       { name: "blocks", type: "json", description: TEXT_19 },
       { name: "current_draft_last_updated_ts", type: "string", description: "This field represents the timestamp of the draft's last update at the time this API is called. If the current message is a draft, this field can be provided to ensure synchronization with the server." },
@@ -1419,16 +1421,17 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "markdown_text", type: "string", description: "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters." },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. You can also provide Work Object entity metadata using this parameter. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "mrkdwn", type: "boolean", default: "true", description: "Disable Slack markup parsing by setting to `false`. Enabled by default." },
-      { name: "parse", type: "string", default: "none", description: "Change how messages are treated. See below." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_22 },
+      { name: "parse", type: "string", default: "none", description: "Change how messages are treated." },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
       { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "string", description: TEXT_23 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_24 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_25 },
+      { name: "thread_ts", type: "string", description: TEXT_24 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
       { name: "username", type: "string", description: "Set your bot's user name." },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: "special",
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
     errors: [
       { code: "app_access_restricted", description: "The user does not have permission to use this app." },
       { code: "as_user_not_supported", description: "The `as_user` parameter does not function with workspace apps." },
@@ -1453,7 +1456,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "msg_blocks_too_long", description: "Blocks submitted with this message are too long." },
       { code: "no_text", description: "No message text provided." },
       { code: "not_in_channel", description: "Cannot post user messages to a channel they are not in." },
-      { code: "rate_limited", description: "Application has posted too many messages, read the Rate Limit documentation for more information." },
+      { code: "rate_limited", description: "Application has posted too many messages." },
       { code: "restricted_action", description: "A workspace preference prevents the authenticated user from posting." },
       { code: "restricted_action_non_threadable_channel", description: "Cannot post thread replies into a non_threadable channel." },
       { code: "restricted_action_read_only_channel", description: "Cannot post any message into a read-only channel." },
@@ -1483,17 +1486,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "as_user", type: "boolean", default: "false", description: "Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See chat.postMessage." },
       { name: "attachments", type: "json", description: TEXT_18 },
       { name: "blocks", type: "json", description: TEXT_19 },
-      { name: "channel", type: "string", description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name. See below for more details." },
+      { name: "channel", type: "string", description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name." },
       { name: "link_names", type: "boolean", description: TEXT_20 },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`. See chat.postMessage." },
       { name: "post_at", type: "string", description: "Unix EPOCH timestamp of time in future to send the message." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_22 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
       { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "number", description: TEXT_23 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_24 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_25 },
+      { name: "thread_ts", type: "number", description: TEXT_24 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
     errors: [
       ...codes("invalid_time time_in_past time_too_far channel_not_found not_in_channel is_archived msg_too_long no_text restricted_action restricted_action_read_only_channel restricted_action_thread_only_channel restricted_action_non_threadable_channel too_many_attachments rate_limited not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1556,6 +1560,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "text", type: "string", description: "New text for the message, using the default formatting rules. It's not required when presenting `blocks` or `attachments`." },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
     errors: [
       ...codes("message_not_found cant_update_message channel_not_found edit_window_closed msg_too_long too_many_attachments rate_limited no_text not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type request_timeout invalid_json json_not_object upgrade_required fatal_error is_inactive"),
     ],
@@ -1616,10 +1621,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", description: "Conversation ID to fetch history for." },
       { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_26 },
-      { name: "latest", type: "number", description: TEXT_27 },
-      { name: "limit", type: "integer", description: TEXT_28 },
-      { name: "oldest", type: "number", description: TEXT_29 },
+      { name: "inclusive", type: "boolean", description: TEXT_27 },
+      { name: "latest", type: "number", description: TEXT_28 },
+      { name: "limit", type: "integer", description: TEXT_29 },
+      { name: "oldest", type: "number", description: TEXT_30 },
     ],
     scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
     pagination: { list: "messages" },
@@ -1722,9 +1727,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_30 },
-      { name: "limit", type: "integer", description: TEXT_31 },
-      { name: "types", type: "string", description: TEXT_32 },
+      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
+      { name: "limit", type: "integer", description: TEXT_32 },
+      { name: "types", type: "string", description: TEXT_33 },
     ],
     scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
     pagination: { list: "channels" },
@@ -1758,7 +1763,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", description: "ID of the conversation to retrieve members for" },
       { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "limit", type: "integer", description: TEXT_28 },
+      { name: "limit", type: "integer", description: TEXT_29 },
     ],
     scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
     pagination: { list: "members" },
@@ -1809,10 +1814,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", description: "Conversation ID to fetch thread from." },
       { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_26 },
-      { name: "latest", type: "number", description: TEXT_27 },
-      { name: "limit", type: "integer", description: TEXT_28 },
-      { name: "oldest", type: "number", description: TEXT_29 },
+      { name: "inclusive", type: "boolean", description: TEXT_27 },
+      { name: "latest", type: "number", description: TEXT_28 },
+      { name: "limit", type: "integer", description: TEXT_29 },
+      { name: "oldest", type: "number", description: TEXT_30 },
       { name: "ts", type: "number", description: "Unique identifier of a thread's parent message. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
     ],
     scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
@@ -2008,9 +2013,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments. See pagination for more details." },
+      { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments." },
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
-      { name: "limit", type: "integer", description: TEXT_33 },
+      { name: "limit", type: "integer", description: TEXT_34 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["files:read"]),
@@ -2027,13 +2032,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_34 },
+      { name: "channel", type: "string", description: TEXT_35 },
       { name: "count", type: "string" },
       { name: "page", type: "string" },
       { name: "show_files_hidden_by_limit", type: "boolean", description: "Show truncated file info for files hidden due to being too old, and the team who owns the file being over the file limit." },
-      { name: "ts_from", type: "number", description: TEXT_35 },
-      { name: "ts_to", type: "number", description: TEXT_36 },
-      { name: "types", type: "string", default: "all", description: "Filter files by type (see below). You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
+      { name: "ts_from", type: "number", description: TEXT_36 },
+      { name: "ts_to", type: "number", description: TEXT_37 },
+      { name: "types", type: "string", default: "all", description: "Filter files by type. You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
       { name: "user", type: "string", description: "Filter files created by a single user." },
     ],
     scopes: anyToken(["files:read"]),
@@ -2053,7 +2058,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "external_url", type: "string", description: "URL of the remote file." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "A text file (txt, pdf, doc, etc.) containing textual search terms that are used to improve discovery of the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_37 },
+      { name: "preview_image", type: "string", description: TEXT_38 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2064,7 +2069,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.info",
     family: "files.remote",
-    summary: TEXT_38,
+    summary: TEXT_39,
     docsUrl: "https://api.slack.com/methods/files.remote.info",
     verbs: ["GET", "POST"],
     encodings: ["form"],
@@ -2080,19 +2085,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.list",
     family: "files.remote",
-    summary: TEXT_38,
+    summary: TEXT_39,
     docsUrl: "https://api.slack.com/methods/files.remote.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_34 },
+      { name: "channel", type: "string", description: TEXT_35 },
       { name: "cursor", type: "string", description: TEXT_10 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
-      { name: "ts_from", type: "number", description: TEXT_35 },
-      { name: "ts_to", type: "number", description: TEXT_36 },
+      { name: "ts_from", type: "number", description: TEXT_36 },
+      { name: "ts_to", type: "number", description: TEXT_37 },
     ],
     scopes: anyToken(["remote_files:read"]),
-    pagination: {},
+    pagination: { list: "files" },
     errors: [
       ...codes("invalid_auth"),
     ],
@@ -2143,7 +2148,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "File containing contents that can be used to improve searchability for the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_37 },
+      { name: "preview_image", type: "string", description: TEXT_38 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2223,15 +2228,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.access",
     family: "oauth",
-    summary: TEXT_39,
+    summary: TEXT_40,
     docsUrl: "https://api.slack.com/methods/oauth.access",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
       { name: "client_id", type: "string", description: TEXT_11 },
       { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_40 },
-      { name: "redirect_uri", type: "string", description: TEXT_41 },
+      { name: "code", type: "string", description: TEXT_41 },
+      { name: "redirect_uri", type: "string", description: TEXT_42 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel. Only valid with a legacy workspace app." },
     ],
     scopes: anyToken([]),
@@ -2249,8 +2254,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "client_id", type: "string", description: TEXT_11 },
       { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_40 },
-      { name: "redirect_uri", type: "string", description: TEXT_41 },
+      { name: "code", type: "string", description: TEXT_41 },
+      { name: "redirect_uri", type: "string", description: TEXT_42 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel." },
     ],
     scopes: anyToken([]),
@@ -2261,18 +2266,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.v2.access",
     family: "oauth.v2",
-    summary: TEXT_39,
+    summary: TEXT_40,
     docsUrl: "https://api.slack.com/methods/oauth.v2.access",
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
       { name: "assertion", type: "string", description: "Identity assertion JWT authorization grant" },
-      { name: "client_id", type: "string", description: TEXT_42 },
-      { name: "client_secret", type: "string", description: TEXT_42 },
-      { name: "code", type: "string", description: TEXT_40 },
+      { name: "client_id", type: "string", description: TEXT_43 },
+      { name: "client_secret", type: "string", description: TEXT_43 },
+      { name: "code", type: "string", description: TEXT_41 },
       { name: "code_verifier", type: "string", description: "The code_verifier param used to generate the code_challenge originally. Used for PKCE." },
       { name: "grant_type", type: "string", description: "The `grant_type` param as described in the OAuth spec." },
-      { name: "redirect_uri", type: "string", description: TEXT_41 },
+      { name: "redirect_uri", type: "string", description: TEXT_42 },
       { name: "refresh_token", type: "string", description: "The `refresh_token` param as described in the OAuth spec." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
@@ -2392,7 +2397,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", description: "Channel where the message to get reactions for was posted." },
       { name: "file", type: "string", description: "File to get reactions for." },
       { name: "file_comment", type: "string", description: "File comment to get reactions for." },
-      { name: "full", type: "boolean", description: TEXT_43 },
+      { name: "full", type: "boolean", description: TEXT_44 },
       { name: "timestamp", type: "string", description: "Timestamp of the message to get reactions for." },
     ],
     scopes: anyToken(["reactions:read"]),
@@ -2409,9 +2414,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "integer" },
-      { name: "cursor", type: "string", description: TEXT_44 },
-      { name: "full", type: "boolean", description: TEXT_43 },
-      { name: "limit", type: "integer", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_45 },
+      { name: "full", type: "boolean", description: TEXT_44 },
+      { name: "limit", type: "integer", description: TEXT_34 },
       { name: "page", type: "integer" },
       { name: "user", type: "string", description: "Show reactions made by this user. Defaults to the authed user." },
     ],
@@ -2523,8 +2528,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "batch_presence_aware", type: "boolean", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events. See batch presence." },
-      { name: "presence_sub", type: "boolean", description: "Only deliver presence events when requested by subscription. See presence subscriptions." },
+      { name: "batch_presence_aware", type: "boolean", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events." },
+      { name: "presence_sub", type: "boolean", description: "Only deliver presence events when requested by subscription." },
     ],
     scopes: anyToken(["rtm:stream"]),
     errors: [
@@ -2541,7 +2546,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "query", type: "string", required: true, description: "Search query." },
       { name: "count", type: "integer", description: "Pass the number of results you want per \"page\". Maximum of `100`." },
-      { name: "highlight", type: "boolean", description: "Pass a value of `true` to enable query highlight markers (see below)." },
+      { name: "highlight", type: "boolean", description: "Pass a value of `true` to enable query highlight markers." },
       { name: "page", type: "integer" },
       { name: "sort", type: "string", description: "Return matches sorted by either `score` or `timestamp`." },
       { name: "sort_dir", type: "string", description: "Change sort direction to ascending (`asc`) or descending (`desc`)." },
@@ -2576,8 +2581,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: TEXT_44 },
-      { name: "limit", type: "integer", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_45 },
+      { name: "limit", type: "integer", description: TEXT_34 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["stars:read"]),
@@ -2694,11 +2699,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "name", type: "string", required: true, description: TEXT_45 },
-      { name: "channels", type: "string", description: TEXT_46 },
+      { name: "name", type: "string", required: true, description: TEXT_46 },
+      { name: "channels", type: "string", description: TEXT_47 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_47 },
-      { name: "include_count", type: "boolean", description: TEXT_48 },
+      { name: "handle", type: "string", description: TEXT_48 },
+      { name: "include_count", type: "boolean", description: TEXT_49 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2714,7 +2719,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to disable." },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "include_count", type: "boolean", description: TEXT_50 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2730,7 +2735,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to enable." },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "include_count", type: "boolean", description: TEXT_50 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2745,7 +2750,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_count", type: "boolean", description: TEXT_48 },
+      { name: "include_count", type: "boolean", description: TEXT_49 },
       { name: "include_disabled", type: "boolean", description: "Include disabled User Groups." },
       { name: "include_users", type: "boolean", description: "Include the list of users for each User Group." },
     ],
@@ -2762,12 +2767,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_50 },
-      { name: "channels", type: "string", description: TEXT_46 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
+      { name: "channels", type: "string", description: TEXT_47 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_47 },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
-      { name: "name", type: "string", description: TEXT_45 },
+      { name: "handle", type: "string", description: TEXT_48 },
+      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "name", type: "string", description: TEXT_46 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2782,7 +2787,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_50 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
       { name: "include_disabled", type: "boolean", description: "Allow results that involve disabled User Groups." },
     ],
     scopes: anyToken(["usergroups:read"]),
@@ -2798,9 +2803,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_50 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
       { name: "users", type: "string", required: true, description: "A comma separated string of encoded user IDs that represent the entire list of users for the User Group." },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "include_count", type: "boolean", description: TEXT_50 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2816,9 +2821,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_30 },
-      { name: "limit", type: "integer", description: TEXT_31 },
-      { name: "types", type: "string", description: TEXT_32 },
+      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
+      { name: "limit", type: "integer", description: TEXT_32 },
+      { name: "types", type: "string", description: TEXT_33 },
       { name: "user", type: "string", description: "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership." },
     ],
     scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
@@ -3012,7 +3017,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_51 },
+      { name: "view", type: "json", required: true, description: TEXT_52 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3028,8 +3033,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "user_id", type: "string", required: true, description: "`id` of the user you want publish a view to." },
-      { name: "view", type: "json", required: true, description: TEXT_51 },
-      { name: "hash", type: "string", description: TEXT_52 },
+      { name: "view", type: "json", required: true, description: TEXT_52 },
+      { name: "hash", type: "string", description: TEXT_53 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3045,7 +3050,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_51 },
+      { name: "view", type: "json", required: true, description: TEXT_52 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3061,7 +3066,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "external_id", type: "string", description: "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either `view_id` or `external_id` is required." },
-      { name: "hash", type: "string", description: TEXT_52 },
+      { name: "hash", type: "string", description: TEXT_53 },
       { name: "view", type: "json", description: "A view object. This must be a JSON-encoded string." },
       { name: "view_id", type: "string", description: "A unique identifier of the view to be updated. Either `view_id` or `external_id` is required." },
     ],
@@ -3078,7 +3083,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_53 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
       { name: "outputs", type: "string", description: "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your `outputs` array from your `workflow_step` object." },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
@@ -3095,7 +3100,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "error", type: "json", required: true, description: "A JSON-based object with a `message` property that should contain a human readable error message." },
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_53 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
     errors: [
@@ -3111,7 +3116,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "workflow_step_edit_id", type: "string", required: true, description: "A context identifier provided with `view_submission` payloads used to call back to `workflows.updateStep`." },
-      { name: "inputs", type: "json", description: "A JSON key-value map of inputs required from a user during configuration. This is the data your app expects to receive when the workflow step starts. **Please note**: the embedded variable format is set and replaced by the workflow system. You cannot create custom variables that will be replaced at runtime. Read more about variables in workflow steps here." },
+      { name: "inputs", type: "json", description: "A JSON key-value map of inputs required from a user during configuration. This is the data your app expects to receive when the workflow step starts. **Please note**: the embedded variable format is set and replaced by the workflow system. You cannot create custom variables that will be replaced at runtime." },
       { name: "outputs", type: "json", description: "An JSON array of output objects used during step execution. This is the data your app agrees to provide when your workflow step was executed." },
       { name: "step_image_url", type: "string", description: "An optional field that can be used to override app image that is shown in the Workflow Builder." },
       { name: "step_name", type: "string", description: "An optional field that can be used to override the step name that is shown in the Workflow Builder." },

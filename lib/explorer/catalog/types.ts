@@ -43,8 +43,15 @@ export interface CatalogError {
 }
 
 export interface CatalogPagination {
-  /** The top-level array each page carries (`members`, `channels`, `messages`…), when the reference shows it. */
-  list?: string;
+  /** The top-level array each page carries (`members`, `channels`, `messages`…). */
+  list: string;
+}
+
+/** Arguments of which a call needs one, though none is required alone (the platform's pages call them conditionally required). */
+export interface CatalogConditionallyRequired {
+  args: readonly string[];
+  /** What the platform says about them, in a sentence or two. */
+  rule: string;
 }
 
 export interface CatalogMethod {
@@ -64,6 +71,8 @@ export interface CatalogMethod {
   rateTier?: RateTier;
   /** Present when the method is cursor-paginated (takes `cursor`, answers `response_metadata.next_cursor`). */
   pagination?: CatalogPagination;
+  /** Shown with the required arguments: a developer nearly always sends one of them. */
+  conditionallyRequired?: CatalogConditionallyRequired;
   /** The method's own errors first, then the ones every method can answer. */
   errors: readonly CatalogError[];
   deprecated?: true;

@@ -1,15 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { generateCatalogSource } from "@/lib/explorer/catalog/generate";
+import { generateCatalogSource, generateListsSource } from "@/lib/explorer/catalog/generate";
 import { loadMethodCatalog } from "@/lib/explorer/catalog";
 import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
-import { GENERATED_FILE, readReference } from "./reference";
+import { GENERATED_FILE, GENERATED_LISTS_FILE, readReference } from "./reference";
 
 describe("The committed method catalog", () => {
   it("is what the generator makes from the reference today (run `npm run catalog` when this fails)", async () => {
     const { openapi, platformMethods } = await readReference();
     const committed = await readFile(GENERATED_FILE, "utf8");
     expect(committed === generateCatalogSource(openapi, platformMethods), "methods.generated.ts is out of date: run npm run catalog").toBe(true);
+    const lists = await readFile(GENERATED_LISTS_FILE, "utf8");
+    expect(lists === generateListsSource(openapi, platformMethods), "lists.generated.ts is out of date: run npm run catalog").toBe(true);
   });
 
   it("comes out the same whatever order the reference's documents are read in", async () => {

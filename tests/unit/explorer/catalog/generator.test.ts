@@ -102,9 +102,41 @@ describe("How a method is called", () => {
   });
 
   it("keeps the first paragraph of a description, with links reduced to their text", () => {
-    expect(argument("chat.postMessage", "parse")?.description).toBe("Change how messages are treated. See below.");
+    expect(argument("chat.postMessage", "thread_ts")?.description).toBe(
+      "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.",
+    );
     for (const m of catalog) {
       for (const text of [m.summary, ...m.args.map((arg) => arg.description ?? "")]) expect(text).not.toMatch(/\]\(|\n/);
+    }
+  });
+
+  it("drops the sentences that point to a part of the platform's page or to a link the text lost", () => {
+    expect(argument("chat.postMessage", "channel")?.description).toBe(
+      "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to.",
+    );
+    expect(argument("chat.postMessage", "parse")?.description).toBe("Change how messages are treated.");
+    expect(argument("chat.postEphemeral", "icon_url")?.description).toBe(
+      "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored.",
+    );
+    expect(argument("files.list", "types")?.description).toMatch(/^Filter files by type\. You can pass multiple values/);
+    expect(argument("calls.add", "users")?.description).toBe("The list of users to register as participants in the Call.");
+    expect(method("chat.postMessage").errors.find((error) => error.code === "rate_limited")?.description).toBe("Application has posted too many messages.");
+    // A pointer to another method of the catalog leads somewhere: it stays.
+    expect(argument("chat.scheduleMessage", "parse")?.description).toBe("Change how messages are treated. Defaults to `none`. See chat.postMessage.");
+    const texts = catalog.flatMap((m) => [m.summary, ...m.args.map((arg) => arg.description ?? ""), ...m.errors.map((error) => error.description ?? "")]);
+    // "For more details, see https://…" leads somewhere, and stays.
+    for (const text of texts) expect(text).not.toMatch(/\b(?:below|above|here\.|documentation for more)\b|\bfor more details?\./i);
+  });
+});
+
+describe("Arguments a call nearly always sends", () => {
+  it("names text, blocks and attachments of the chat methods that post, one of which a message needs", () => {
+    const posting = catalog.filter((m) => m.conditionallyRequired).map((m) => m.name);
+    expect(posting).toEqual(["chat.postEphemeral", "chat.postMessage", "chat.scheduleMessage", "chat.update"]);
+    for (const name of posting) {
+      expect(method(name).conditionallyRequired?.args).toEqual(["text", "blocks", "attachments"]);
+      expect(method(name).conditionallyRequired?.rule).toMatch(/^One of text, blocks or attachments is required/);
+      for (const arg of ["text", "blocks", "attachments"]) expect(argument(name, arg)?.required).toBeUndefined();
     }
   });
 });
@@ -159,10 +191,17 @@ describe("Cursor pagination", () => {
     for (const name of ["auth.test", "chat.postMessage", "search.messages"]) expect(method(name).pagination).toBeUndefined();
   });
 
-  it("pages every method that takes a cursor and shows next_cursor, naming no list the reference does not show", () => {
-    expect(method("admin.inviteRequests.list").pagination).toEqual({});
-    expect(method("files.remote.list").pagination).toEqual({});
-    expect(catalog.filter((m) => m.pagination)).toHaveLength(27);
+  it("pages every method that takes a cursor and shows next_cursor, naming a list for each", () => {
+    const paginated = catalog.filter((m) => m.pagination);
+    expect(paginated).toHaveLength(27);
+    for (const m of paginated) expect(m.pagination?.list).toMatch(/^[a-z_]+$/);
+  });
+
+  it("names the lists the reference shows only as {ok: true}, from the official client's answer types", () => {
+    expect(method("admin.inviteRequests.list").pagination).toEqual({ list: "invite_requests" });
+    expect(method("admin.inviteRequests.approved.list").pagination).toEqual({ list: "approved_requests" });
+    expect(method("admin.inviteRequests.denied.list").pagination).toEqual({ list: "denied_requests" });
+    expect(method("files.remote.list").pagination).toEqual({ list: "files" });
   });
 
   it("leaves unpaged the one method that takes a cursor but whose answer the reference does not show", () => {

@@ -6,4 +6,6 @@ export const REFERENCE_DIR = fileURLToPath(new URL("../../../../docs/reference",
 
 export const GENERATED_FILE = fileURLToPath(new URL("../../../../lib/explorer/catalog/methods.generated.ts", import.meta.url));
 
+export const GENERATED_LISTS_FILE = fileURLToPath(new URL("../../../../lib/explorer/catalog/lists.generated.ts", import.meta.url));
+
 export const readReference = () => readMethodReference(REFERENCE_DIR);
