@@ -141,7 +141,7 @@ export function Explorer() {
       setMode("page");
       window.history.replaceState(null, "", `?${toSearchParams(sending).toString()}`);
       const answer = await trigger(buildCall(sending, argTypes));
-      const collection = findCollection(answer.body);
+      const collection = findCollection(answer.body, sending.method);
       const count = collection?.items.length;
       const body = answer.body as { ok?: unknown; error?: unknown };
       dispatchWalk({ type: "answered", request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs });
@@ -261,7 +261,7 @@ export function Explorer() {
   }, [all, all?.status, walk, history]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
-  const pageCollection = useMemo(() => (result ? findCollection(result.body) : null), [result]);
+  const pageCollection = useMemo(() => (result ? findCollection(result.body, result.method) : null), [result]);
   const page = pageNumber(stack);
   const total = itemsThroughPage(pageWalk);
 

@@ -3,31 +3,42 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
 import { PlatformText } from "@/components/platform-text";
-import { COLUMNS, toRow, type CollectionKind } from "@/lib/explorer/items";
+import { toRow, type CollectionKind } from "@/lib/explorer/items";
 import { nextSort, TableView, type TableSort } from "@/lib/explorer/table-view";
+import { formatCount } from "@/lib/format";
 
 const ROW_HEIGHT = 30;
 
-const TEMPLATES: Record<CollectionKind, string> = {
+const TEMPLATES: Record<Exclude<CollectionKind, "items">, string> = {
   members: "7.5rem 9rem minmax(9rem,1.2fr) minmax(11rem,1.4fr) minmax(8rem,1fr) 9rem 5.5rem 4.75rem 5.25rem",
   channels: "7.5rem 10rem 6rem 6.5rem 7.5rem minmax(10rem,1fr) minmax(10rem,1fr) 7rem",
-  items: "10rem 12rem minmax(12rem,1fr)",
 };
+
+/** Other items' columns come from their fields: a message's text gets room, an id or a ts what it needs. */
+const ITEM_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
+  id: "8rem",
+  ts: "10.5rem",
+  name: "minmax(9rem,1fr)",
+  text: "minmax(16rem,3fr)",
+  value: "minmax(12rem,1fr)",
+};
+const ITEM_COLUMN_WIDTH = "minmax(8rem,1fr)";
+
+function templateOf(kind: CollectionKind, columns: readonly string[]): string {
+  return kind === "items" ? columns.map((c) => ITEM_COLUMN_WIDTHS[c] ?? ITEM_COLUMN_WIDTH).join(" ") : TEMPLATES[kind];
+}
 
 /**
  * The width below which a table scrolls sideways rather than squeeze its columns: the sum of their least
  * widths. Header and rows both take it, so that their columns line up however wide the panel is.
  */
 const minWidthOf = (template: string) => `${[...template.matchAll(/([\d.]+)rem/g)].reduce((sum, [, rem]) => sum + Number(rem), 0)}rem`;
-const MIN_WIDTHS: Record<CollectionKind, string> = {
-  members: minWidthOf(TEMPLATES.members),
-  channels: minWidthOf(TEMPLATES.channels),
-  items: minWidthOf(TEMPLATES.items),
-};
+
+const rows = (n: number) => (n === 1 ? "row" : "rows");
 
 /**
- * The members or channels of a page or of a whole walk, filtered in every column or in one, and sorted by
- * a column (lib/explorer/table-view.ts). Only the rows in view are in the DOM (@tanstack/react-virtual),
+ * The items of a page or of a whole walk (members, channels, or another list's items by their scalar
+ * fields), filtered in every column or in one, and sorted by a column (lib/explorer/table-view.ts). Only the rows in view are in the DOM (@tanstack/react-virtual),
  * and rows are reshaped from the platform's items as they scroll into view, so 100,000 members scroll as
  * smoothly as 50. `version` changes when `items` (appended in place while a walk streams) grows.
  */
@@ -48,13 +59,14 @@ export function ResultsTable({
   const [sort, setSort] = useState<TableSort | null>(null);
   const deferredFilter = useDeferredValue(filter);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const columns = COLUMNS[kind];
   const noun = kind === "items" ? "rows" : kind;
 
   const view = useMemo(() => new TableView(kind, items), [kind, items]);
-  const rows = useMemo(
+  // `version` stands for the length of the array appended in place.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version is not read, it says when items grew
+  const columns = useMemo(() => view.columns(), [view, version]);
+  const shown = useMemo(
     () => view.rows({ filter: deferredFilter, filterColumn, sort }),
-    // `version` stands for the length of the array appended in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version is not read, it says when items grew
     [view, deferredFilter, filterColumn, sort, version],
   );
@@ -66,7 +78,7 @@ export function ResultsTable({
     scrollRef.current?.scrollTo({ top: 0 });
   }, []);
 
-  const count = rows ? rows.length : items.length;
+  const count = shown ? shown.length : items.length;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -74,7 +86,8 @@ export function ResultsTable({
     // Few rows beyond the viewport: a frame renders the rows it paints, not a screenful more.
     overscan: 6,
   });
-  const template = TEMPLATES[kind];
+  const template = useMemo(() => templateOf(kind, columns), [kind, columns]);
+  const minWidth = minWidthOf(template);
 
   return (
     <div className="flex flex-col gap-2">
@@ -106,7 +119,7 @@ export function ResultsTable({
           </select>
         </label>
         <p className="shrink-0 text-sm tabular-nums text-slate-600" data-testid="row-count">
-          {filtering ? `${count.toLocaleString("en-US")} of ${items.length.toLocaleString("en-US")} rows` : `${count.toLocaleString("en-US")} rows`}
+          {filtering ? `${formatCount(count)} of ${formatCount(items.length)} ${rows(items.length)}` : `${formatCount(count)} ${rows(count)}`}
         </p>
       </div>
       <div
@@ -117,16 +130,20 @@ export function ResultsTable({
         data-testid="results-scroll"
         className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-white text-xs"
       >
-        <div
-          role="rowgroup"
-          className="sticky top-0 z-10 border-b border-slate-200 bg-slate-100 font-medium text-slate-600"
-          style={{ minWidth: MIN_WIDTHS[kind] }}
-        >
+        <div role="rowgroup" className="sticky top-0 z-10 border-b border-slate-200 bg-slate-100 font-medium text-slate-600" style={{ minWidth }}>
           <HeaderRow columns={columns} template={template} sort={sort} onSort={onSort} />
         </div>
-        <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize(), minWidth: MIN_WIDTHS[kind] }}>
+        <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize(), minWidth }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <TableRow key={v.key} position={v.index} start={v.start} kind={kind} item={items[rows ? rows[v.index]! : v.index]} template={template} />
+            <TableRow
+              key={v.key}
+              position={v.index}
+              start={v.start}
+              kind={kind}
+              item={items[shown ? shown[v.index]! : v.index]}
+              columns={columns}
+              template={template}
+            />
           ))}
         </div>
         {count === 0 && <p className="p-6 text-center text-sm text-slate-500">{filtering ? "No row matches the filter." : emptyText}</p>}
@@ -162,7 +179,9 @@ const HeaderRow = memo(function HeaderRow({
               onClick={() => onSort(c)}
               className={`group flex w-full items-center gap-1 px-2 py-1.5 text-left font-medium hover:bg-slate-200/70 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-500 ${direction ? "text-slate-900" : ""}`}
             >
-              <span className="truncate">{c}</span>
+              <span className="truncate" title={c}>
+                {c}
+              </span>
               <span
                 aria-hidden="true"
                 className={`shrink-0 text-[10px] leading-none ${direction ? "text-emerald-700" : "text-slate-500 opacity-0 group-hover:opacity-100 group-focus-visible:opacity-100"}`}
@@ -182,12 +201,14 @@ const TableRow = memo(function TableRow({
   start,
   kind,
   item,
+  columns,
   template,
 }: {
   position: number;
   start: number;
   kind: CollectionKind;
   item: unknown;
+  columns: readonly string[];
   template: string;
 }) {
   // Reshaped here, so a row that stays in view while the list scrolls is not reshaped again.
@@ -199,7 +220,7 @@ const TableRow = memo(function TableRow({
       className={`absolute left-0 top-0 grid w-full border-b border-slate-100 font-mono hover:bg-emerald-50 ${position % 2 === 1 ? "bg-slate-50/60" : "bg-white"}`}
       style={{ gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${start}px)`, contain: "strict" }}
     >
-      {COLUMNS[kind].map((c) => (
+      {columns.map((c) => (
         <div role="cell" key={c} className="truncate px-2 leading-[30px]" title={row[c]}>
           <PlatformText>{row[c]}</PlatformText>
         </div>

@@ -1,4 +1,4 @@
-import { COLUMNS, toRow, type CollectionKind } from "./items";
+import { columnsOf, toRow, type CollectionKind } from "./items";
 
 /**
  * Downloads of a walk's result. CSV follows RFC 4180 (CRLF, quotes doubled) and defuses cells a spreadsheet
@@ -13,7 +13,7 @@ export function escapeCsvCell(value: string): string {
 }
 
 export function toCsv(kind: CollectionKind, items: readonly unknown[]): string {
-  const columns = COLUMNS[kind];
+  const columns = columnsOf(kind, items);
   const lines = [columns.map(escapeCsvCell).join(",")];
   for (const item of items) {
     const row = toRow(kind, item);

@@ -72,7 +72,7 @@ export class FetchAllProgress {
   apply(event: FetchAllEvent, now = Date.now()): void {
     switch (event.type) {
       case "page": {
-        const collection = findCollection(event.response);
+        const collection = findCollection(event.response, this.head.method);
         if (collection) for (const item of collection.items) this.items.push(item);
         this.timings.push({ page: event.page, count: event.count, ms: event.ms });
         this.head = {

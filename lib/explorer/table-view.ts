@@ -1,4 +1,4 @@
-import { cellTextOf, cellValueOf, searchTextOf, toRow, type CollectionKind } from "./items";
+import { addItemColumns, cellTextOf, cellValueOf, columnsOf, orderItemColumns, searchTextOf, toRow, type CollectionKind } from "./items";
 
 /**
  * Which rows the explorer's results table shows, and in what order: filtered (in every column or in one),
@@ -291,12 +291,32 @@ export class TableView {
   private readonly keys = new Map<string, SortKey[]>();
   private readonly texts = new Map<string | null, string[]>();
   private sorted: { sort: TableSort; rows: number[] } | null = null;
+  /** The fields seen in the first `columnsSeen` items, and the columns they make. */
+  private readonly fields = new Set<string>();
+  private columnsSeen = 0;
+  private columnList: readonly string[];
 
   constructor(
     readonly kind: CollectionKind,
     readonly items: readonly unknown[],
     private readonly collator: Intl.Collator = TEXT_COLLATOR,
-  ) {}
+  ) {
+    this.columnList = columnsOf(kind, []);
+  }
+
+  /**
+   * The table's columns: fixed for members and channels; for other items, their scalar fields, read from
+   * the items added since the last call only. The same array while no column is added, so a header that
+   * depends on it does not render again.
+   */
+  columns(): readonly string[] {
+    if (this.kind !== "items" || this.columnsSeen === this.items.length) return this.columnList;
+    const before = this.fields.size;
+    addItemColumns(this.fields, this.items, this.columnsSeen);
+    this.columnsSeen = this.items.length;
+    if (this.fields.size !== before) this.columnList = orderItemColumns(this.fields);
+    return this.columnList;
+  }
 
   /**
    * The indices of the items to show, in order, or null to show every item as it came. The same rows as

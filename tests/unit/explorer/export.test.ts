@@ -30,7 +30,7 @@ describe("CSV export", () => {
 
 describe("collections", () => {
   it("finds members, channels, or another method's array", () => {
-    expect(findCollection({ ok: true, members: [1] })?.kind).toBe("members");
+    expect(findCollection({ ok: true, members: [{ id: "U1" }] })?.kind).toBe("members");
     expect(findCollection({ ok: true, channels: [] })?.field).toBe("channels");
     expect(findCollection({ ok: true, files: [{ id: "F1" }] })).toEqual({ field: "files", kind: "items", items: [{ id: "F1" }] });
     expect(findCollection({ ok: true, user: {} })).toBeNull();
