@@ -14,10 +14,26 @@ export function formArguments(method: CatalogMethod): CatalogArgument[] {
   return method.args.filter((arg) => !HANDLED_ELSEWHERE.has(arg.name) && !(method.pagination && PAGING.has(arg.name)));
 }
 
-function ArgumentField({ arg, value, onChange }: { arg: CatalogArgument; value: string; onChange(value: string): void }) {
+/**
+ * One argument's field. Its accessible name is the argument's name alone (what getByLabel and a screen
+ * reader's list of fields find); its type and whether it is required are a description of their own, so
+ * that name and type are never read as one word.
+ */
+function ArgumentField({
+  arg,
+  conditional,
+  value,
+  onChange,
+}: {
+  arg: CatalogArgument;
+  /** The id of the rule of the conditionally required arguments, when this is one of them. */
+  conditional: string | null;
+  value: string;
+  onChange(value: string): void;
+}) {
   const ids = useId();
   const problem = argumentProblem(arg.type, value);
-  const describedBy = [arg.description ? `${ids}-desc` : "", problem ? `${ids}-problem` : ""].filter(Boolean).join(" ") || undefined;
+  const describedBy = [`${ids}-type`, conditional ?? "", arg.description ? `${ids}-desc` : "", problem ? `${ids}-problem` : ""].filter(Boolean).join(" ");
   const common = {
     id: `${ids}-input`,
     "aria-invalid": problem !== null,
@@ -25,21 +41,29 @@ function ArgumentField({ arg, value, onChange }: { arg: CatalogArgument; value: 
     "aria-required": arg.required === true,
   };
   const invalidRing = problem ? "border-amber-500 focus:border-amber-600 focus:ring-amber-500/30" : "";
+  const typeLine = [
+    arg.type,
+    arg.required ? "required" : conditional ? "conditionally required" : "",
+    arg.default !== undefined ? `default ${arg.default}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return (
     <div className={arg.type === "json" ? "md:col-span-2" : ""}>
-      <label htmlFor={common.id} className="mb-1 flex items-baseline gap-1.5 text-xs font-medium text-slate-700">
-        <span className="font-mono">{arg.name}</span>
+      <div className="mb-1 flex items-baseline gap-1.5 text-xs">
+        <label htmlFor={common.id} className="font-mono font-medium text-slate-700">
+          {arg.name}
+        </label>
+        {/* Outside the label, so that the name is the argument's alone; aria-required and the type line say it. */}
         {arg.required && (
           <span className="text-rose-700" aria-hidden>
             *
           </span>
         )}
-        <span className="font-normal text-slate-500">
-          {arg.type}
-          {arg.required ? ", required" : ""}
-          {arg.default !== undefined ? `, default ${arg.default}` : ""}
+        <span id={`${ids}-type`} className="text-slate-500">
+          {typeLine}
         </span>
-      </label>
+      </div>
       {arg.type === "boolean" ? (
         <select {...common} value={value} onChange={(e) => onChange(e.target.value)} className={`${INPUT} font-mono ${invalidRing}`}>
           <option value="">(not sent)</option>
@@ -84,8 +108,9 @@ function ArgumentField({ arg, value, onChange }: { arg: CatalogArgument; value: 
 }
 
 /**
- * The method's arguments as typed fields, from the catalog: required ones first and marked, the rest under
- * "More arguments" (open when one of them has a value). Values live in the request's parameters.
+ * The method's arguments as typed fields, from the catalog: required ones first and marked, with the ones
+ * a call needs one of (chat.postMessage's text, blocks, attachments) and the platform's rule for them; the
+ * rest under "More arguments" (open when one of them has a value). Values live in the request's parameters.
  */
 export function ArgumentForm({
   method,
@@ -96,19 +121,36 @@ export function ArgumentForm({
   values: ReadonlyMap<string, string>;
   onChange(name: string, value: string): void;
 }) {
+  const ruleId = useId();
   const args = formArguments(method);
   if (args.length === 0) return <p className="text-xs text-slate-500">{method.name} takes no arguments besides the token.</p>;
+  const conditionalNames = method.conditionallyRequired?.args ?? [];
   const required = args.filter((a) => a.required);
-  const optional = args.filter((a) => !a.required);
+  const conditional = conditionalNames.flatMap((name) => args.filter((a) => a.name === name && !a.required));
+  const shown = [...required, ...conditional];
+  const optional = args.filter((a) => !shown.includes(a));
   const optionalSet = optional.filter((a) => (values.get(a.name) ?? "") !== "").length;
-  const field = (arg: CatalogArgument) => <ArgumentField key={arg.name} arg={arg} value={values.get(arg.name) ?? ""} onChange={(v) => onChange(arg.name, v)} />;
+  const field = (arg: CatalogArgument) => (
+    <ArgumentField
+      key={arg.name}
+      arg={arg}
+      conditional={conditional.includes(arg) ? ruleId : null}
+      value={values.get(arg.name) ?? ""}
+      onChange={(v) => onChange(arg.name, v)}
+    />
+  );
   return (
     <div className="space-y-3">
-      {required.length > 0 && <div className="grid gap-3 md:grid-cols-2">{required.map(field)}</div>}
+      {shown.length > 0 && <div className="grid gap-3 md:grid-cols-2">{shown.map(field)}</div>}
+      {conditional.length > 0 && method.conditionallyRequired && (
+        <p id={ruleId} className="text-xs text-slate-600">
+          {method.conditionallyRequired.rule}
+        </p>
+      )}
       {optional.length > 0 && (
-        <details open={optionalSet > 0 || required.length === 0 ? true : undefined} className="group">
+        <details open={optionalSet > 0 || shown.length === 0 ? true : undefined} className="group">
           <summary className="cursor-pointer text-sm font-medium text-slate-700">
-            {required.length > 0 ? "More arguments" : "Arguments"} ({optional.length}
+            {shown.length > 0 ? "More arguments" : "Arguments"} ({optional.length}
             {optionalSet > 0 ? `, ${optionalSet} set` : ""})
           </summary>
           <div className="mt-2 grid gap-3 md:grid-cols-2">{optional.map(field)}</div>
