@@ -62,13 +62,7 @@ export function MethodDetails({
         <dd>
           {method.pagination ? (
             <span>
-              cursor-paginated
-              {method.pagination.list ? (
-                <>
-                  {" "}
-                  · <span className="font-mono">{method.pagination.list}</span>
-                </>
-              ) : null}
+              cursor-paginated · <span className="font-mono">{method.pagination.list}</span>
             </span>
           ) : (
             "no"

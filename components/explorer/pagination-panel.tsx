@@ -29,6 +29,8 @@ interface Props {
   onStartOver(): void;
 }
 
+const items = (n: number) => (n === 1 ? "item" : "items");
+
 function CursorLine({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <div className="grid grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-2">
@@ -84,8 +86,13 @@ export function PaginationPanel({
         </p>
         {pageCount !== null && (
           <p className="text-sm text-slate-600" data-testid="page-items">
-            <span className="font-mono tabular-nums text-slate-900">{formatCount(pageCount)}</span> items on this page ·{" "}
-            <span className="font-mono tabular-nums text-slate-900">{formatCount(totalCount)}</span> through page {pageNumber}
+            <span className="font-mono tabular-nums text-slate-900">{formatCount(pageCount)}</span> {items(pageCount)} on this page
+            {pageNumber > 1 && (
+              <>
+                {" "}
+                · <span className="font-mono tabular-nums text-slate-900">{formatCount(totalCount)}</span> {items(totalCount)} on pages 1 to {pageNumber}
+              </>
+            )}
           </p>
         )}
         {pageCount !== null && !error && (nextCursor ? <Badge tone="neutral">more pages</Badge> : <Badge tone="ok">end of list</Badge>)}
