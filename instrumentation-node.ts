@@ -1,4 +1,5 @@
 import { ConfigError, getConfig } from "@/lib/config";
+import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { getEventSink } from "@/lib/events/sink";
 
 /**
@@ -16,3 +17,16 @@ try {
 // With REDIS_URL, subscribe to the other instances' events from the start, so this instance's feed has
 // them before its first /events viewer connects.
 getEventSink();
+
+// Where to open the console: its public origin, whose cookies and OAuth redirect it uses (not the address it
+// listens on, which scripts/start.sh keeps Next.js from printing), and who else can reach it.
+{
+  const { appOrigin, host, exposed } = getConfig();
+  console.log(
+    `[switchboard] Open ${appOrigin} (listening on ${host}: ${exposed ? "reachable from other machines; the emulator's admin surface needs EMULATOR_ADMIN_TOKEN" : "this machine only"})`,
+  );
+}
+
+// The embedded emulator exists from the start (it is cheap: its workspace is made at first use), so the
+// console's own calls to it are function calls from the first one (lib/emulator-admin-client.ts).
+if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();

@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 export const dynamic = "force-dynamic";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { upstream } = getConfig();
+  const { upstream, exposed } = getConfig();
   const installed = (await searchParams).installed;
   const emulator = upstream.kind === "emulator";
   return (
@@ -22,18 +22,17 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
                 Emulator
               </Link>
             </li>
-            <li>
-              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
-              <a className="text-emerald-700 underline" href="/emulator/admin/apps">
-                Apps
-              </a>
-            </li>
-            <li>
-              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
-              <a className="text-emerald-700 underline" href="/emulator/admin/state">
-                State
-              </a>
-            </li>
+            {/* No link to /emulator/admin/apps, which answers every app's secrets. The state (tokens masked) is
+                for a browser only while the console is this machine's alone: exposed, the admin surface
+                answers its token only. */}
+            {!exposed && (
+              <li>
+                {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
+                <a className="text-emerald-700 underline" href="/emulator/admin/state">
+                  State
+                </a>
+              </li>
+            )}
           </ul>
         )}
       </section>

@@ -1,7 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { DEFAULT_APP_NAMES, defaultAppCredentials, EMULATOR_MOUNT_PATH } from "@/lib/emulator";
+import { DEFAULT_APP_NAMES, defaultAppCredentials, EMULATOR_MOUNT_PATH, isLoopbackHost } from "@/lib/emulator";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * The one place that reads the environment. Everything is validated once, at first use, and a bad
@@ -64,9 +65,30 @@ const scopeList = (fallback: string) =>
       ),
   );
 
+/** A number of proxies, or yes/no for one/none. */
+const proxyHops = z.preprocess(
+  (value) => {
+    const v = emptyAsUnset(value);
+    if (typeof v !== "string") return v;
+    const word = v.trim().toLowerCase();
+    if (["true", "yes", "on"].includes(word)) return "1";
+    if (["false", "no", "off"].includes(word)) return "0";
+    return word;
+  },
+  z.coerce.number({ error: "must be the number of proxies in front of the console that set X-Forwarded-For (0 for none)" }).int().min(0).max(10).default(0),
+);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: intWithDefault(3000, 1, 65535),
+  /** The interface the console listens on (scripts/start.sh passes it to `next start -H`). */
+  HOST: z.preprocess(emptyAsUnset, z.string().trim().default("127.0.0.1")),
+  /** Host names browsers may reach the console at besides APP_ORIGIN's (a DNS rebinding page names its own). */
+  ALLOWED_HOSTS: scopeList(""),
+  /** How many proxies in front of the console append the client's address to X-Forwarded-For. */
+  TRUSTED_PROXY: proxyHops,
+  /** The embedded emulator's admin credential (Authorization: Bearer); required when HOST is exposed. */
+  EMULATOR_ADMIN_TOKEN: optionalString,
   /** The console's public origin, as browsers reach it (used for the Origin check and the redirect URI). */
   APP_ORIGIN: optionalUrl,
   PLATFORM_BASE_URL: optionalUrl,
@@ -102,7 +124,18 @@ export type Upstream = { kind: "emulator"; baseUrl: string } | { kind: "platform
 
 export interface Config {
   env: "development" | "production" | "test";
+  /** The interface the console listens on (HOST). */
+  host: string;
+  /** Whether HOST is not a loopback address: others can reach the console, so nothing may rely on being alone. */
+  exposed: boolean;
   appOrigin: string;
+  /**
+   * The Host names browsers reach the console at: APP_ORIGIN's, ALLOWED_HOSTS, and this machine's
+   * loopback names on PORT. Every cookie-authenticated route and the emulator's admin surface refuse others.
+   */
+  allowedHosts: string[];
+  /** Proxies in front of the console that append to X-Forwarded-For (0: the address is the socket's). */
+  trustedProxyHops: number;
   secureCookies: boolean;
   upstream: Upstream;
   clientId: string;
@@ -138,6 +171,8 @@ export interface Config {
     refreshGraceS: number;
     cursorTtlS: number;
     rateLimits: boolean;
+    /** The admin surface's bearer token (EMULATOR_ADMIN_TOKEN, else one made for this process). */
+    adminToken: string;
   };
 }
 
@@ -174,6 +209,15 @@ function parseSessionPasswords(raw: string | undefined, env: Config["env"], prob
   return passwords;
 }
 
+/** Whether a HOST to listen on reaches beyond this machine (anything but a loopback address or name). */
+export function isExposedHost(host: string): boolean {
+  return !isLoopbackHost(host);
+}
+
+const HOW_TO_MAKE_AN_ADMIN_TOKEN =
+  "npm start generates one into .env.local; or set EMULATOR_ADMIN_TOKEN yourself (the same on every instance), for example to the output of: " +
+  `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
+
 export function parseConfig(source: Record<string, string | undefined>, warn: (m: string) => void = () => {}): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -182,6 +226,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   const e = parsed.data;
   const problems: string[] = [];
   const appOrigin = (e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const exposed = isExposedHost(e.HOST);
 
   let upstream: Upstream;
   let clientId = e.CLIENT_ID;
@@ -196,6 +241,11 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   } else {
     upstream = { kind: "emulator", baseUrl: `${appOrigin}${EMULATOR_MOUNT_PATH}` };
     const app = defaultAppCredentials(e.EMULATOR_SEED, "rotation");
+    if (exposed && !e.EMULATOR_ADMIN_TOKEN) {
+      problems.push(
+        `EMULATOR_ADMIN_TOKEN is missing: HOST ${e.HOST} is not a loopback address, so the embedded emulator's admin surface needs a credential. ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`,
+      );
+    }
     if (e.NODE_ENV === "production" && source.EMULATOR_SEED === undefined) {
       warn(
         "The embedded emulator's app credentials and signing secret derive from the default EMULATOR_SEED, which is public: " +
@@ -217,12 +267,26 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   }
   if (upstream.kind === "platform" && signingSecret) eventSigners.push({ signingSecret, appId: null, appName: null });
 
+  if (e.EMULATOR_ADMIN_TOKEN !== undefined && e.EMULATOR_ADMIN_TOKEN.length < MIN_PASSWORD_LENGTH) {
+    problems.push(`EMULATOR_ADMIN_TOKEN is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`);
+  }
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
   if (problems.length > 0) throw new ConfigError(problems);
 
+  // This machine's loopback names on the console's port (PORT, and APP_ORIGIN's when that is a loopback
+  // origin): another server of this machine (localhost:8080) is another origin.
+  const origin = new URL(appOrigin);
+  const ports = new Set([String(e.PORT), ...(isLoopbackHost(origin.hostname) && origin.port ? [origin.port] : [])]);
+  const loopbackHosts = [...ports].flatMap((port) => ["localhost", "127.0.0.1", "[::1]"].map((name) => `${name}:${port}`));
+  const allowedHosts = [...new Set([origin.host.toLowerCase(), ...e.ALLOWED_HOSTS.map((h) => h.toLowerCase()), ...loopbackHosts])];
+
   return {
     env: e.NODE_ENV,
+    host: e.HOST,
+    exposed,
     appOrigin,
+    allowedHosts,
+    trustedProxyHops: e.TRUSTED_PROXY,
     secureCookies: appOrigin.startsWith("https:"),
     upstream,
     clientId: clientId ?? "",
@@ -246,14 +310,25 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
       refreshGraceS: e.EMULATOR_REFRESH_GRACE_S,
       cursorTtlS: e.EMULATOR_CURSOR_TTL_S,
       rateLimits: e.EMULATOR_RATE_LIMITS,
+      // Without one (a loopback-only console), the console's own in-process calls still need a credential.
+      // One per process, not per route bundle: the embedded emulator is one per process too.
+      adminToken: e.EMULATOR_ADMIN_TOKEN ?? processSingleton("generatedEmulatorAdminToken", () => randomBytes(32).toString("base64url")),
     },
   };
 }
 
 let cached: Config | undefined;
 
-/** The validated configuration of this process (read once). */
+/**
+ * The validated configuration of this process (read once per module instance). Next.js loads this module
+ * once per route bundle, so each reads it again: a warning is printed once per process all the same.
+ */
 export function getConfig(): Config {
-  cached ??= parseConfig(process.env, (message) => console.warn(`[switchboard] ${message}`));
+  const warned = processSingleton("configWarnings", () => new Set<string>());
+  cached ??= parseConfig(process.env, (message) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    console.warn(`[switchboard] ${message}`);
+  });
   return cached;
 }

@@ -1,7 +1,7 @@
 // npm run emulator -- --port N [--users N] [--seed S] [...] - The platform emulator as a standalone HTTP server
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { startEmulatorServer } from "../lib/emulator";
+import { isLoopbackHost, startEmulatorServer } from "../lib/emulator";
 
 const USAGE = `Usage: npm run emulator -- [options]
 
@@ -16,6 +16,10 @@ const USAGE = `Usage: npm run emulator -- [options]
   --rate-limits          turn rate limits on (EMULATOR_RATE_LIMITS=1)
   --redirect-url URL     an extra redirect URL for the default apps, repeatable (EMULATOR_REDIRECT_URLS, comma-separated)
   --events-url URL       where the default apps receive events (EMULATOR_EVENTS_URL)
+  --allowed-host H       another Host name browsers reach it at, repeatable (EMULATOR_ALLOWED_HOSTS, comma-separated)
+
+  EMULATOR_ADMIN_TOKEN   the admin surface's credential (Authorization: Bearer); required with a --host
+                         that is not a loopback address, which then answers nothing else on /admin
   --help                 this text
 `;
 
@@ -40,6 +44,8 @@ const Settings = z.object({
   rateLimits: z.preprocess(emptyAsUnset, z.enum(["1", "0", "true", "false", "on", "off", "yes", "no"]).optional()),
   redirectUrls: z.array(z.string().url("must be an absolute URL")),
   eventsRequestUrl: z.preprocess(emptyAsUnset, z.string().url("must be an absolute URL").optional()),
+  allowedHosts: z.array(z.string().regex(/^[^\s/]+$/, "must be a host name, with or without a port")),
+  adminToken: z.preprocess(emptyAsUnset, z.string().min(32, "EMULATOR_ADMIN_TOKEN must be at least 32 characters").optional()),
 });
 
 function main(): Promise<void> {
@@ -56,6 +62,7 @@ function main(): Promise<void> {
       "rate-limits": { type: "boolean" },
       "redirect-url": { type: "string", multiple: true },
       "events-url": { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
       help: { type: "boolean" },
     },
   });
@@ -81,6 +88,13 @@ function main(): Promise<void> {
         .map((s) => s.trim())
         .filter(Boolean),
     eventsRequestUrl: values["events-url"] ?? env.EMULATOR_EVENTS_URL,
+    allowedHosts:
+      values["allowed-host"] ??
+      (env.EMULATOR_ALLOWED_HOSTS ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    adminToken: env.EMULATOR_ADMIN_TOKEN,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n");
@@ -89,6 +103,16 @@ function main(): Promise<void> {
     return Promise.resolve();
   }
   const s = parsed.data;
+  const host = s.host ?? "127.0.0.1";
+  // The console's exposure rule: beyond loopback, the admin surface answers its token only.
+  const exposed = !isLoopbackHost(host);
+  if (exposed && !s.adminToken) {
+    process.stderr.write(
+      `--host ${host} is not a loopback address: set EMULATOR_ADMIN_TOKEN (at least 32 characters), which the admin surface will then require.\n`,
+    );
+    process.exitCode = 2;
+    return Promise.resolve();
+  }
   return startEmulatorServer({
     port: s.port,
     host: s.host,
@@ -101,13 +125,18 @@ function main(): Promise<void> {
     rateLimits: s.rateLimits === undefined ? undefined : ["1", "true", "on", "yes"].includes(s.rateLimits),
     redirectUrls: s.redirectUrls,
     eventsRequestUrl: s.eventsRequestUrl,
+    admin: { token: s.adminToken, requireToken: exposed, allowedHosts: ["localhost", "127.0.0.1", "[::1]", host, ...s.allowedHosts] },
   }).then((server) => {
     const { options } = server.emulator;
     process.stdout.write(
       `Platform emulator listening on ${server.url}\n` +
         `  Web API:   ${server.url}/api/<method>\n` +
         `  Authorize: ${server.url}/oauth/v2/authorize\n` +
-        `  Admin:     ${server.url}/admin/apps, /admin/state (a POST needs Origin: ${new URL(server.url).origin} and a JSON body)\n` +
+        `  Admin:     ${server.url}/admin/apps, /admin/state (${
+          exposed
+            ? "Authorization: Bearer $EMULATOR_ADMIN_TOKEN only"
+            : `a POST needs Origin: ${new URL(server.url).origin} or the admin token, and a JSON body`
+        })\n` +
         `  Workspaces: ${options.workspaces} of ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n`,
     );
     const stop = () => {

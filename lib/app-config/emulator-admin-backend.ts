@@ -1,14 +1,15 @@
 import "server-only";
 import { z } from "zod";
+import { callEmulatorAdmin as callAdmin, type AdminAnswer } from "@/lib/emulator-admin-client";
 import { AppError } from "@/lib/http/app-error";
 import { appNotFound, ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import type { AppConfigRuntime } from "./runtime";
 import type { AppManifest, ManifestProblem, RequestUrlVerification } from "./types";
 
 /**
- * Backend (a): the embedded emulator's admin surface, which answers only its own origin, so the server
- * says that origin, as lib/events/emulator-admin.ts does. It exists only while the emulator is the
- * upstream; nothing the real platform offers depends on it.
+ * Backend (a): the embedded emulator's admin surface, called in-process with the admin token
+ * (lib/emulator-admin-client.ts), as lib/events/emulator-admin.ts does. It exists only while the emulator
+ * is the upstream; nothing the real platform offers depends on it.
  */
 
 const VerificationWire = z
@@ -33,8 +34,6 @@ const AdminApp = z.object({
   manifest: z.record(z.string(), z.unknown()),
 });
 
-type AdminAnswer = { status: number; body: Record<string, unknown> };
-
 export function reshapeVerification(wire: z.infer<typeof VerificationWire> | undefined): RequestUrlVerification | null {
   if (!wire) return null;
   return { url: wire.url, state: wire.state, at: wire.at, durationMs: wire.duration_ms, status: wire.status, failure: wire.failure };
@@ -45,25 +44,9 @@ export function emulatorBaseUrl(runtime: AppConfigRuntime): string {
   return runtime.upstream.baseUrl;
 }
 
-/** One call to the admin surface, with its Origin; any answer is returned, only no answer throws. */
-export async function callEmulatorAdmin(runtime: AppConfigRuntime, path: string, body?: unknown): Promise<AdminAnswer> {
-  const baseUrl = emulatorBaseUrl(runtime);
-  const headers: Record<string, string> = { origin: new URL(baseUrl).origin };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/admin/${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      cache: "no-store",
-      signal: AbortSignal.timeout(runtime.timeoutMs),
-    });
-  } catch {
-    throw new AppError("emulator_unreachable");
-  }
-  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  return { status: response.status, body: answer };
+/** One call to the admin surface (in-process, with the admin token); any answer is returned, only no answer throws. */
+export function callEmulatorAdmin(runtime: AppConfigRuntime, path: string, body?: unknown): Promise<AdminAnswer> {
+  return callAdmin(path, { baseUrl: emulatorBaseUrl(runtime), body, timeoutMs: runtime.timeoutMs });
 }
 
 function failed(path: string, answer: AdminAnswer): AppError {

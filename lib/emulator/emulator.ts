@@ -8,7 +8,7 @@
  * - `{base}/oauth/v2/authorize`: the OAuth consent page
  * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
  * - `{base}/avatars/…`: profile images
- * - `{base}/admin/…`: the development-only admin surface (JSON; same-origin requests only, see admin/admin-guard.ts)
+ * - `{base}/admin/…`: the development-only admin surface (JSON; its own pages or the admin token, see admin/admin-guard.ts)
  * - `{base}/`: an index page listing the apps
  *
  * Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
@@ -68,7 +68,15 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
     eventRequestUrls: options.eventRequestUrls,
     maxBodyBytes: { ...DEFAULT_BODY_LIMITS, ...options.maxBodyBytes },
+    admin: resolveAdminAccess(options.admin),
   };
+}
+
+function resolveAdminAccess(admin: EmulatorOptions["admin"] = {}): ResolvedOptions["admin"] {
+  const token = admin.token === "" ? undefined : admin.token;
+  // A surface that requires a token nobody has would answer no one: a configuration mistake, said at once.
+  if (admin.requireToken && !token) throw new Error("The emulator's admin surface requires a token (admin.requireToken) but none was given (admin.token).");
+  return { token, requireToken: admin.requireToken ?? false, allowedHosts: admin.allowedHosts?.map((h) => h.toLowerCase()) };
 }
 
 function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; clock: AdjustableClock }): Router {
@@ -109,10 +117,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return jsonResponse({ ok: false, error: "not_found" }, 404);
     }
     const path = url.pathname.slice(basePath.length) || "/";
-    if (isAdminPath(path)) {
-      const ownOrigins = new Set([resolved.publicBaseUrl ? new URL(resolved.publicBaseUrl).origin : url.origin, url.origin]);
-      checkAdminRequest(request, ownOrigins);
-    }
+    if (isAdminPath(path)) checkAdminRequest(request, resolved);
     const match = router.match(request.method, path);
     if (!match) return jsonResponse({ ok: false, error: "not_found" }, 404);
     if ("allowed" in match) {

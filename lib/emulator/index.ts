@@ -17,3 +17,4 @@ export {
 } from "./apps/default-apps";
 export { settleEventDeliveries } from "./events/deliveries";
 export type { App, AppManifest, Clock, DeliverEvent, EmulatorOptions, EmulatorState, ResolvedOptions } from "./types";
+export { isAllowedHost, isAllowedOrigin, isLoopbackHost, requestHost } from "./core/hosts";

@@ -83,6 +83,24 @@ export interface EmulatorOptions {
    * further (default: 1 MB for Web API methods and OAuth, 64 KB for the admin surface, 40 KB for incoming webhooks).
    */
   maxBodyBytes?: Partial<BodyLimits>;
+  /** Who may use the admin surface (admin/admin-guard.ts). */
+  admin?: AdminAccessOptions;
+}
+
+/**
+ * The admin surface's access rules. A server reachable only on loopback answers browsers of its own pages
+ * (by Origin and Host) and scripts that say its origin; one reachable beyond loopback answers the token only.
+ */
+export interface AdminAccessOptions {
+  /** The surface's credential: `Authorization: Bearer <token>` is let in without an Origin, whatever the Host. */
+  token?: string;
+  /** Refuse every admin request that does not carry the token (the server is exposed). Requires `token`. */
+  requireToken?: boolean;
+  /**
+   * The Host names browsers reach the surface at (core/hosts.ts): another Host is refused, and an Origin
+   * must name one of them (or publicBaseUrl). Default: any Host, and the origin each request arrived at.
+   */
+  allowedHosts?: string[];
 }
 
 /** Options with every default filled in. */
@@ -102,6 +120,7 @@ export interface ResolvedOptions {
   /** Undefined: any request URL. */
   eventRequestUrls: string[] | undefined;
   maxBodyBytes: BodyLimits;
+  admin: { token: string | undefined; requireToken: boolean; allowedHosts: string[] | undefined };
 }
 
 /** An app registered with the emulator: its manifest plus the credentials the platform would issue. */

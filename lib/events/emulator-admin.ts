@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
 import { requireInstallation } from "@/lib/session/installation-store";
 import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
@@ -7,7 +8,7 @@ import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
 /**
  * The embedded emulator's admin surface, as the webhook and event pages use it: a channel's messages (to
  * watch a webhook message arrive) and "mention the app" (to watch an app_mention arrive). It exists only
- * when the emulator is the upstream, and is reached at its base URL like any other upstream call.
+ * when the emulator is the upstream, and is reached in-process with the admin token (lib/emulator-admin-client.ts).
  */
 
 const SHOWN_MESSAGES = 20;
@@ -18,26 +19,16 @@ function requireEmulator(): string {
   return upstream.baseUrl;
 }
 
-async function callAdmin(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const baseUrl = requireEmulator();
-  // The admin surface answers only its own origin (lib/emulator/admin/admin-guard.ts): a server-side caller says so.
-  const headers = new Headers(init?.headers);
-  headers.set("origin", new URL(baseUrl).origin);
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/admin/${path}`, { ...init, headers, cache: "no-store", signal: AbortSignal.timeout(getConfig().upstreamTimeoutMs) });
-  } catch {
-    throw new AppError("emulator_unreachable");
-  }
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok || body.ok !== true) {
-    const code = typeof body.error === "string" ? body.error : `http_${response.status}`;
+async function callAdmin(path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const answer = await callEmulatorAdmin(path, { baseUrl: requireEmulator(), body, timeoutMs: getConfig().upstreamTimeoutMs });
+  if (answer.status < 200 || answer.status > 299 || answer.body.ok !== true) {
+    const code = typeof answer.body.error === "string" ? answer.body.error : `http_${answer.status}`;
     throw new AppError(
-      { relayed: code, status: response.status >= 400 && response.status < 500 ? response.status : 502 },
+      { relayed: code, status: answer.status >= 400 && answer.status < 500 ? answer.status : 502 },
       { message: `The emulator answered ${code}.` },
     );
   }
-  return body;
+  return answer.body;
 }
 
 interface AdminMessage {
@@ -61,6 +52,16 @@ export async function readEmulatorChannel(channelId: string): Promise<EmulatorCh
       .reverse()
       .map((m) => ({ ts: m.ts, text: m.text, via: m.via, author: m.username ?? m.user ?? (m.bot_id ? `bot ${m.bot_id}` : "unknown") })),
   };
+}
+
+/**
+ * The Web API methods the emulator implements, as it describes itself (its GET /admin/methods), for the
+ * explorer in the browser, which reads them here rather than from the admin surface (which an exposed
+ * console keeps to its token).
+ */
+export async function readEmulatorMethods(): Promise<{ methods: unknown[] }> {
+  const body = await callAdmin("methods");
+  return { methods: Array.isArray(body.methods) ? body.methods : [] };
 }
 
 /**
@@ -95,12 +96,7 @@ export async function mentionInstallationApp(installationId: string, text: strin
   const installation = await requireInstallation(installationId);
   if (!installation.appId) throw new AppError("no_app_id");
   const appId = installation.appId;
-  const mention = () =>
-    callAdmin("mention", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ app_id: appId, ...(text ? { text } : {}) }),
-    });
+  const mention = () => callAdmin("mention", { app_id: appId, ...(text ? { text } : {}) });
   let body: Record<string, unknown>;
   try {
     body = await mention();
@@ -119,11 +115,7 @@ export async function mentionInstallationApp(installationId: string, text: strin
 
 /** Asks the emulator to send its app a fresh url_verification challenge; refuses when it is not answered. */
 async function verifyRequestUrl(appId: string): Promise<void> {
-  const body = await callAdmin(`apps/${encodeURIComponent(appId)}/verify`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  });
+  const body = await callAdmin(`apps/${encodeURIComponent(appId)}/verify`, {});
   const verification = body.request_url_verification as { url?: string; state?: string; failure?: string | null; status?: number | null } | null;
   if (verification?.state !== "verified") {
     const why = verification?.failure === "http_error" ? `HTTP ${verification.status}` : (verification?.failure ?? "no answer");

@@ -18,6 +18,10 @@ export const CONSOLE_ERRORS = {
     message: "The console's API does not act on links opened in the browser (from a mail, a chat or a bookmark): use the console's pages.",
   },
   forbidden_origin: { status: 403, message: "Cross-site requests are not allowed on this route." },
+  forbidden_host: {
+    status: 403,
+    message: "This console does not answer requests for this host name: open it at its own address (APP_ORIGIN or ALLOWED_HOSTS).",
+  },
   missing_origin: { status: 403, message: "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it)." },
   internal_error: { status: 500, message: "Something went wrong on the server. Try again." },
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
+import { isAllowedHost, isAllowedOrigin, requestHost } from "@/lib/emulator";
 import { readBounded } from "@/lib/read-bounded";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
@@ -46,15 +47,31 @@ function refuseNavigation(request: Request) {
 }
 
 /**
+ * The Host a browser sends is the name of the site its page came from. A page on evil.example that has
+ * made its name resolve to this server (DNS rebinding) is "same-origin" with itself, so its requests carry
+ * Sec-Fetch-Site: same-origin and Origin: http://evil.example: only the Host tells them apart. Every route
+ * answers only the names the console is reached at (APP_ORIGIN's, ALLOWED_HOSTS, loopback on PORT).
+ */
+function checkHost(request: Request) {
+  const host = requestHost(request);
+  if (!isAllowedHost(host, getConfig().allowedHosts)) {
+    throw new AppError("forbidden_host", {
+      message: `This console does not answer requests for ${host}: open it at its own address, or add the name to ALLOWED_HOSTS.`,
+    });
+  }
+}
+
+/**
  * A browser sends Origin on every cross-origin request and on same-origin POST/DELETE; Sec-Fetch-Site
- * says the same thing on navigations. A request is accepted when what it says names this console.
+ * says the same thing on navigations. A request is accepted when what it says names this console: APP_ORIGIN
+ * or an allowed host, never merely the origin the request arrived at (which a rebinding page shares).
  */
 function checkOrigin(request: Request, mutating: boolean) {
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site");
-  const allowed = new Set([getConfig().appOrigin, new URL(request.url).origin]);
+  const { appOrigin, allowedHosts } = getConfig();
   if (origin && origin !== "null") {
-    if (!allowed.has(origin))
+    if (origin !== appOrigin && !isAllowedOrigin(origin, allowedHosts))
       throw new AppError("forbidden_origin", { message: `Requests from ${origin} are not allowed: this route only answers the console's own pages.` });
     return;
   }
@@ -84,7 +101,7 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 }
 
 /**
- * Wraps a route handler with what every console route needs: the Origin check, the body size limit, the
+ * Wraps a route handler with what every console route needs: the Host and Origin checks, the body size limit, the
  * request's cookie jar (Set-Cookie applied to whatever the handler answers, errors included), and the one
  * error mapper, so no handler leaks a stack trace or a secret.
  */
@@ -94,6 +111,7 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
     const response = await runWithCookieJar(jar, async () => {
       try {
         const mutating = options.mutating ?? false;
+        checkHost(request);
         if (!options.navigable) refuseNavigation(request);
         if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
         let forwarded = request;

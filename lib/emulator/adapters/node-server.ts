@@ -108,7 +108,8 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
 
 export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
   const { port = 0, host = "127.0.0.1", ...emulatorOptions } = options;
-  const emulator = createEmulator(emulatorOptions);
+  // Browsers reach it at its loopback names or the interface it listens on; a DNS rebinding page names its own.
+  const emulator = createEmulator({ ...emulatorOptions, admin: { allowedHosts: ["localhost", "127.0.0.1", "[::1]", host], ...emulatorOptions.admin } });
   const server = createServer((req, res) => {
     emulator
       .fetch(toRequest(req, `${host}:${port}`))

@@ -24,10 +24,13 @@ export function showIndexPage(ctx: RequestContext): Response {
       );
     })
     .join("");
-  const admin = ["apps", "state", "clock"]
+  // No link to GET /admin/apps: it answers every app's client and signing secrets, which no page links to.
+  const admin = ["state", "clock"]
     .map((p) => `<li><a href="${escapeHtml(`${baseUrl}/admin/${p}`)}">GET ${escapeHtml(`${baseUrl}/admin/${p}`)}</a></li>`)
     .join("");
-  const configTokenCommand = `curl -X POST -H 'Origin: ${new URL(baseUrl).origin}' -H 'Content-Type: application/json' -d '{}' ${baseUrl}/admin/config-tokens`;
+  // An emulator reachable beyond loopback answers its admin token only; the command names the variable, never the token.
+  const adminCredential = ctx.options.admin.requireToken ? `'Authorization: Bearer '"$EMULATOR_ADMIN_TOKEN"` : `'Origin: ${new URL(baseUrl).origin}'`;
+  const configTokenCommand = `curl -X POST -H ${adminCredential} -H 'Content-Type: application/json' -d '{}' ${baseUrl}/admin/config-tokens`;
   const others = [...state.workspaces.values()].filter((w) => w !== ws);
   const otherWorkspaces =
     others.length === 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/config";
+import { ConfigError, isExposedHost, parseConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 
 const PASSWORD = "p".repeat(32);
@@ -101,5 +101,50 @@ describe("configuration", () => {
     expect(parse({ SESSION_PASSWORD: PASSWORD, EMULATOR_REFRESH_GRACE_S: "5" }).config.refreshGraceS).toBe(5);
     expect(parse({ SESSION_PASSWORD: PASSWORD, EMULATOR_REFRESH_GRACE_S: "5", REFRESH_GRACE_S: "0" }).config.refreshGraceS).toBe(0);
     expect(problemsOf({ SESSION_PASSWORD: PASSWORD, REFRESH_GRACE_S: "-1" })).toContain("REFRESH_GRACE_S");
+  });
+
+  it("listens on 127.0.0.1 by default, and counts any HOST but a loopback address as exposed", () => {
+    const { config } = parse({ SESSION_PASSWORD: PASSWORD });
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.exposed).toBe(false);
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) expect(isExposedHost(host)).toBe(false);
+    for (const host of ["0.0.0.0", "::", "192.168.1.20", "console.example"]) expect(isExposedHost(host)).toBe(true);
+    const token = "a".repeat(40);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", EMULATOR_ADMIN_TOKEN: token }).config).toMatchObject({
+      host: "0.0.0.0",
+      exposed: true,
+      emulator: { adminToken: token },
+    });
+  });
+
+  it("requires EMULATOR_ADMIN_TOKEN when exposed with the embedded emulator, and says how to make one", () => {
+    const message = problemsOf({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0" });
+    expect(message).toContain("EMULATOR_ADMIN_TOKEN is missing");
+    expect(message).toContain(".env.local");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", EMULATOR_ADMIN_TOKEN: "short" })).toContain("EMULATOR_ADMIN_TOKEN is shorter than 32");
+    // Against the real platform there is no emulator to guard.
+    const platform = { PLATFORM_BASE_URL: "https://slack.com", CLIENT_ID: "1.2", CLIENT_SECRET: "s" };
+    expect(parse({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", ...platform }).config.exposed).toBe(true);
+    // On loopback the console still has a token for its own calls: made for the process when none is set.
+    expect(parse({ SESSION_PASSWORD: PASSWORD }).config.emulator.adminToken.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("answers APP_ORIGIN's host, ALLOWED_HOSTS and this machine's loopback names on its port", () => {
+    const { config } = parse({
+      SESSION_PASSWORD: PASSWORD,
+      PORT: "4123",
+      APP_ORIGIN: "https://console.example.com",
+      ALLOWED_HOSTS: "Console.Internal, 10.0.0.5:4123",
+    });
+    expect(config.allowedHosts).toEqual(["console.example.com", "console.internal", "10.0.0.5:4123", "localhost:4123", "127.0.0.1:4123", "[::1]:4123"]);
+    expect(parse({ SESSION_PASSWORD: PASSWORD }).config.allowedHosts).toEqual(["localhost:3000", "127.0.0.1:3000", "[::1]:3000"]);
+  });
+
+  it("takes the client address from X-Forwarded-For only for as many proxies as TRUSTED_PROXY says", () => {
+    expect(parse({ SESSION_PASSWORD: PASSWORD }).config.trustedProxyHops).toBe(0);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, TRUSTED_PROXY: "yes" }).config.trustedProxyHops).toBe(1);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, TRUSTED_PROXY: "2" }).config.trustedProxyHops).toBe(2);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, TRUSTED_PROXY: "off" }).config.trustedProxyHops).toBe(0);
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, TRUSTED_PROXY: "nginx" })).toContain("TRUSTED_PROXY");
   });
 });

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { memberCount } from "@/lib/emulator/workspace/members";
@@ -242,6 +243,8 @@ describe("GET / (the index page)", () => {
     expect(html).toContain("rotation off");
     expect(html).toContain(`href="${rotation.authorize_url.replace(/&/g, "&amp;")}"`);
     expect(html).toContain(`${h.base}/admin/state`);
+    // GET /admin/apps answers every app's secrets: no page links to it.
+    expect(html).not.toContain(`${h.base}/admin/apps`);
   });
 
   it("carries its own icon inline, since the emulator serves no /favicon.ico", async () => {
@@ -345,11 +348,97 @@ describe("who may use the admin surface", () => {
     expect((await post(h, "clock", { ...JSON_TYPE, origin: "http://127.0.0.1:3001" }, { advance_s: 1 })).status).toBe(403);
   });
 
+  it("refuses a DNS rebinding page: Host evil.example with Sec-Fetch-Site same-origin reads no secret", async () => {
+    const h = createHarness({ admin: { allowedHosts: ["localhost:3000", "127.0.0.1:3000"] } });
+    const { rotation } = await h.apps();
+    const rebound = { host: "evil.example:3201", "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" };
+    for (const path of ["apps", "state", "clock"]) {
+      const refused = await get(h, path, rebound);
+      expect(refused.status).toBe(403);
+      const text = await refused.text();
+      expect(JSON.parse(text)).toMatchObject({ ok: false, error: "forbidden_host" });
+      expect(text).not.toContain(rotation.client_secret);
+    }
+    // Its POST names its own origin, the origin the request arrived at: refused too.
+    const reset = await post(h, "reset", { ...JSON_TYPE, host: "evil.example:3201", origin: "http://evil.example:3201" });
+    expect(reset.status).toBe(403);
+    // Another server of this machine (localhost:8080) is another site, though its host name is allowed.
+    expect((await post(h, "clock", { ...JSON_TYPE, host: "localhost:3000", origin: "http://localhost:8080" }, { advance_s: 1 })).status).toBe(403);
+    expect((await post(h, "clock", { ...JSON_TYPE, host: "localhost:3000", origin: "http://localhost:3000" }, { advance_s: 1 })).status).toBe(200);
+    expect((await get(h, "apps", { host: "127.0.0.1:3000", "sec-fetch-site": "same-origin" })).status).toBe(200);
+  });
+
+  it("lets a script in with the admin token instead of an Origin, and refuses a wrong token", async () => {
+    const token = `admin-${"t".repeat(40)}`;
+    const h = createHarness({ admin: { token, allowedHosts: ["localhost:3000"] } });
+    const changed = await post(h, "faults", { ...JSON_TYPE, authorization: `Bearer ${token}` }, { error_rate: 0.5 });
+    expect(changed.status).toBe(200);
+    expect(h.emulator.state.faults.errorRate).toBe(0.5);
+    // The token is a credential of its own: whatever Host a script uses to reach the server.
+    expect((await get(h, "apps", { host: "emulator.internal:4000", authorization: `Bearer ${token}` })).status).toBe(200);
+    for (const authorization of [`Bearer ${token}x`, "Bearer ", "Basic abc"]) {
+      const refused = await post(h, "faults", { ...JSON_TYPE, authorization, origin: ORIGIN }, { error_rate: 1 });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ ok: false, error: "invalid_admin_token" });
+    }
+    expect(h.emulator.state.faults.errorRate).toBe(0.5);
+    // Without the token, the loopback rules hold as before: its own Origin in, none out.
+    expect((await post(h, "faults", { ...JSON_TYPE, origin: ORIGIN }, { error_rate: 0.25 })).status).toBe(200);
+    expect((await post(h, "faults", JSON_TYPE, { error_rate: 0 })).status).toBe(403);
+  });
+
+  it("answers only the token when exposed, to its own pages too", async () => {
+    const token = `admin-${"e".repeat(40)}`;
+    const h = createHarness({ admin: { token, requireToken: true } });
+    const secret = [...h.emulator.state.apps.values()][0]!.clientSecret;
+    const browsers: Record<string, string>[] = [{ origin: ORIGIN }, { "sec-fetch-site": "same-origin" }, {}];
+    for (const headers of browsers) {
+      const refused = await get(h, "apps", headers);
+      expect(refused.status).toBe(401);
+      const text = await refused.text();
+      expect(JSON.parse(text)).toMatchObject({ ok: false, error: "admin_token_required" });
+      expect(text).not.toContain(secret);
+      expect((await post(h, "reset", { ...JSON_TYPE, ...headers })).status).toBe(401);
+    }
+    expect((await post(h, "reset", { ...JSON_TYPE, authorization: `Bearer ${token}` })).status).toBe(200);
+    expect(await (await get(h, "apps", { authorization: `Bearer ${token}` })).text()).toContain(secret);
+    // The index page's command names the variable, never the token.
+    const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
+    expect(html).toContain("Authorization: Bearer");
+    expect(html).toContain("$EMULATOR_ADMIN_TOKEN");
+    expect(html).not.toContain(token);
+  });
+
+  it("refuses to be made with a required token nobody has", () => {
+    expect(() => createHarness({ admin: { requireToken: true } })).toThrow(/requires a token/);
+  });
+
   describe("over HTTP (the standalone emulator)", () => {
     let server: EmulatorServer | undefined;
     afterEach(async () => {
       await server?.close();
       server = undefined;
+    });
+
+    it("refuses a DNS rebinding page's read of the apps' secrets: another Host, Sec-Fetch-Site same-origin", async () => {
+      server = await startEmulatorServer({ users: 5 });
+      const { port } = server;
+      const read = (host: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest({ host: "127.0.0.1", port, path: "/admin/apps", headers: { host, "sec-fetch-site": "same-origin" }, agent: false }, (res) => {
+            let body = "";
+            res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on("error", reject);
+          req.end();
+        });
+      const rebound = await read(`evil.example:${port}`);
+      expect(rebound.status).toBe(403);
+      expect(rebound.body).toContain("forbidden_host");
+      expect(rebound.body).not.toContain("client_secret");
+      expect((await read(`127.0.0.1:${port}`)).status).toBe(200);
+      expect((await read(`localhost:${port}`)).status).toBe(200);
     });
 
     it("refuses another origin's reset and takes one whose Origin names the emulator", async () => {

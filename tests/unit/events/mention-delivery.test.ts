@@ -36,13 +36,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => events.listen(0, "127.0.0.1", resolve));
   const eventsUrl = `http://127.0.0.1:${(events.address() as AddressInfo).port}/api/events`;
-  emulator = await startEmulatorServer({ basePath: "/emulator", users: 50, seed: "events-tests", eventsRequestUrl: eventsUrl });
+  // The console reaches its emulator's admin surface with the admin token, which the two must share.
+  const adminToken = randomBytes(32).toString("base64url");
+  emulator = await startEmulatorServer({ basePath: "/emulator", users: 50, seed: "events-tests", eventsRequestUrl: eventsUrl, admin: { token: adminToken } });
   Object.assign(process.env, {
     APP_ORIGIN: `http://127.0.0.1:${emulator.port}`,
     REDIRECT_URI: "http://localhost:3000/oauth/callback",
     // The console's signing secret then is the emulator's rotation app's, as with the embedded emulator.
     EMULATOR_SEED: "events-tests",
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+    EMULATOR_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "silent",
   });
   delete process.env.PLATFORM_BASE_URL;

@@ -41,6 +41,28 @@ describe("handleRoute", () => {
     expect((await get({ origin: ORIGIN })).status).toBe(200);
   });
 
+  it("refuses a DNS rebinding page: another Host, even with Sec-Fetch-Site same-origin and its own Origin", async () => {
+    const read = handleRoute(() => Response.json({ secret: "session data" }));
+    const get = (host: string, headers: Record<string, string> = {}) => read(new Request(`${ORIGIN}/api/session`, { headers: { host, ...headers } }));
+    const rebound = await get("evil.example:3201", { "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ ok: false, error: "forbidden_host" });
+    // The rebinding page's POST names its own origin, which is the origin the request arrived at: refused too.
+    const posted = await echo(new Request("http://evil.example:3201/api/x", { method: "POST", headers: { origin: "http://evil.example:3201" }, body: "{}" }));
+    expect(posted.status).toBe(403);
+    expect(await posted.json()).toMatchObject({ error: "forbidden_host" });
+    // The console's own name, and this machine's loopback names on PORT, are answered.
+    expect((await get("console.test")).status).toBe(200);
+    expect((await get("127.0.0.1:3000", { "sec-fetch-site": "same-origin" })).status).toBe(200);
+    expect((await get("localhost:8080")).status).toBe(403);
+  });
+
+  it("takes an Origin for an allowed host only, never merely because the request arrived there", async () => {
+    // Host allowed, Origin a different loopback server (another port of this machine shares the cookies, not the origin).
+    expect((await post({ host: "localhost:3000", origin: "http://localhost:8080" })).status).toBe(403);
+    expect((await post({ host: "localhost:3000", origin: "http://localhost:3000" })).status).toBe(200);
+  });
+
   it("acts on no top-level navigation, whatever Sec-Fetch-Site says: a link from a mail, a chat or a bookmark", async () => {
     const read = handleRoute(() => Response.json({ ok: true }), { rejectCrossSite: true });
     const get = (headers: Record<string, string>) => read(new Request(`${ORIGIN}/api/call/auth.revoke?installation=T1-A1`, { headers }));

@@ -33,6 +33,7 @@ export interface AppConfigConsole {
  * (`platform`), where the console may use nothing but the platform's own methods.
  */
 export async function startAppConfigConsole(upstream: Upstream, options: { refreshGraceSeconds?: number; appOrigin?: string } = {}): Promise<AppConfigConsole> {
+  const adminToken = randomBytes(32).toString("base64url");
   const emulator = await startEmulatorServer({
     basePath: "/emulator",
     users: 30,
@@ -40,6 +41,8 @@ export async function startAppConfigConsole(upstream: Upstream, options: { refre
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     eventsRequestUrl: EVENTS_URL,
     deliverEvent: answeringChallenges(async () => new Response("ok")),
+    // The console reaches its emulator's admin surface with the admin token, which the two must share.
+    admin: { token: adminToken },
   });
   const emulatorOrigin = `http://127.0.0.1:${emulator.port}`;
   const origin = options.appOrigin ?? emulatorOrigin;
@@ -50,6 +53,7 @@ export async function startAppConfigConsole(upstream: Upstream, options: { refre
     REDIRECT_URI,
     EMULATOR_SEED: SEED,
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+    EMULATOR_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "silent",
     ...(upstream === "platform"
       ? {

@@ -20,11 +20,14 @@ export interface TestConsole {
 
 /** Starts the emulator and points the (not yet read) configuration at it. Call before any getConfig(). */
 export async function startTestConsole(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number } = {}): Promise<TestConsole> {
+  // The console reaches its emulator's admin surface with the admin token, which the two must share.
+  const adminToken = randomBytes(32).toString("base64url");
   const emulator = await startEmulatorServer({
     basePath: "/emulator",
     users: 50,
     seed: "session-tests",
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
+    admin: { token: adminToken },
   });
   const origin = `http://127.0.0.1:${emulator.port}`;
   Object.assign(process.env, {
@@ -32,6 +35,7 @@ export async function startTestConsole(env: Record<string, string> = {}, options
     REDIRECT_URI,
     EMULATOR_SEED: "session-tests",
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+    EMULATOR_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "silent",
     ...env,
   });

@@ -1,0 +1,48 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { AppError } from "@/lib/http/app-error";
+
+/**
+ * How the console's server reaches the emulator's admin surface (the webhook and event pages, app
+ * settings). The embedded emulator lives in this process (instrumentation-node.ts makes it at start), so
+ * the call is a function call, with the admin token as its credential rather than a made-up Origin. An
+ * emulator served elsewhere (the tests' own, over HTTP) is called over HTTP with the same token
+ * (EMULATOR_ADMIN_TOKEN, which it must share).
+ */
+
+export interface AdminAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface AdminCall {
+  /** The emulator's base URL ({origin}/emulator). */
+  baseUrl: string;
+  /** A JSON body makes the call a POST; without one it is a GET. */
+  body?: unknown;
+  timeoutMs: number;
+}
+
+/** One call to the admin surface; any answer is returned, only no answer throws (emulator_unreachable). */
+export async function callEmulatorAdmin(path: string, call: AdminCall): Promise<AdminAnswer> {
+  const headers = new Headers({ authorization: `Bearer ${getConfig().emulator.adminToken}` });
+  if (call.body !== undefined) headers.set("content-type", "application/json");
+  const init: RequestInit = {
+    method: call.body === undefined ? "GET" : "POST",
+    headers,
+    ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+  };
+  const url = `${call.baseUrl}/admin/${path}`;
+  const embedded = findEmbeddedEmulator();
+  let response: Response;
+  try {
+    response = embedded
+      ? await embedded.fetch(new Request(url, init))
+      : await fetch(url, { ...init, cache: "no-store", signal: AbortSignal.timeout(call.timeoutMs) });
+  } catch {
+    throw new AppError("emulator_unreachable");
+  }
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { status: response.status, body };
+}
