@@ -1,6 +1,11 @@
 import { ConfigError, getConfig } from "@/lib/config";
 import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { getEventSink } from "@/lib/events/sink";
+import { recordPeerAddresses } from "@/lib/http/client-address";
+
+// Every request's socket address, for the bounds per client (lib/http/client-address.ts): Next.js gives a
+// route no socket, and keeps a client's own X-Forwarded-For.
+recordPeerAddresses();
 
 /**
  * A bad environment stops the process here, with the configuration's own message: Next.js would

@@ -4,7 +4,7 @@
  * stopped when the bench process exits. Several console suites share one server.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,8 @@ const env = () => ({
   PORT: String(BENCH_PORT),
   APP_ORIGIN: ORIGIN,
   SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+  // The bench's sessions say which client each is (consoleHeaders), as a proxy would.
+  TRUSTED_PROXY: "1",
   EMULATOR_USERS: "3000",
   LOG_LEVEL: "warn",
 });
@@ -140,7 +142,17 @@ type Json = Record<string, unknown>;
  * say nothing of where they come from).
  */
 export function consoleHeaders(cookie: string): Record<string, string> {
-  return { cookie, [CONSOLE_REQUEST_HEADER]: "1" };
+  return { cookie, [CONSOLE_REQUEST_HEADER]: "1", "x-forwarded-for": clientAddressOf(cookie) };
+}
+
+/**
+ * Each bench session stands for a person of their own, behind a proxy that says who (the server runs with
+ * TRUSTED_PROXY=1): otherwise every session comes from 127.0.0.1, and the live event streams one client
+ * address may hold (lib/events/viewers.ts) would cap the viewers these suites open.
+ */
+function clientAddressOf(cookie: string): string {
+  const digest = createHash("sha256").update(cookie).digest();
+  return `10.${digest[0]}.${digest[1]}.${digest[2]}`;
 }
 
 export async function admin(path: string, body?: Json): Promise<Json> {

@@ -1,5 +1,7 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
+import { clientAddress } from "@/lib/http/client-address";
 import { getSessionInstallations } from "@/lib/session";
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";
@@ -7,22 +9,27 @@ import { eventFeedStream, visibleToTeams } from "./stream";
 import { getStreamLimits, sessionStreamKey, STREAM_RETRY_AFTER_S } from "./viewers";
 
 /**
- * GET /api/events/stream for this request's session: the feed of its workspaces' events, if the session
- * and the process have room for one more open stream (else 429 with Retry-After).
+ * GET /api/events/stream for this request's session: the feed of its workspaces' events, if the session,
+ * its client address and the process have room for one more open stream (else 429 with Retry-After).
  */
-export async function openEventStream(signal: AbortSignal): Promise<Response> {
+const REFUSALS = {
+  session: "This browser already has the most live event feeds open that a session may hold: close another /events tab, or wait.",
+  address: "Your address already holds the most live event feeds one client may: close another /events tab, or wait.",
+  anonymous: "The server holds as many live event feeds for sessions without an installation as it keeps for them: install an app, or wait.",
+  process: undefined,
+} as const;
+
+export async function openEventStream(request: Request): Promise<Response> {
   // With Redis, this instance must be subscribed to hear what the others receive (normally done at start).
   getEventSink();
   const installations = await getSessionInstallations();
-  const admission = getStreamLimits().admit(sessionStreamKey(installations));
+  const address = clientAddress(request.headers, getConfig().trustedProxyHops);
+  const admission = getStreamLimits().admit(sessionStreamKey(installations), address);
   if (!admission.ok) {
-    throw new AppError("too_many_streams", {
-      ...(admission.full === "session"
-        ? { message: "This browser already has the most live event feeds open that a session may hold: close another /events tab, or wait." }
-        : {}),
-      headers: { "Retry-After": String(STREAM_RETRY_AFTER_S) },
-    });
+    const message = REFUSALS[admission.full];
+    throw new AppError("too_many_streams", { ...(message ? { message } : {}), headers: { "Retry-After": String(STREAM_RETRY_AFTER_S) } });
   }
+  const { signal } = request;
   const teams = new Set(installations.map((installation) => installation.team.id));
   const body = eventFeedStream(getEventFeed(), signal, visibleToTeams(teams), { onClose: admission.release });
   return new Response(body, {

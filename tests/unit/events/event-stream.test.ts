@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { EventFeed, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
-import { getStreamLimits, MAX_ANONYMOUS_STREAMS, sessionStreamKey, StreamLimits } from "@/lib/events/viewers";
+import { getStreamLimits, MAX_ANONYMOUS_STREAMS_PER_ADDRESS, sessionStreamKey, StreamLimits } from "@/lib/events/viewers";
+import { addressBucket, clientAddress, PEER_ADDRESS_HEADER, recordPeerAddresses } from "@/lib/http/client-address";
 
 let n = 0;
 function event(teamId: string, bytes = 100): ReceivedEvent {
@@ -99,20 +100,42 @@ describe("a viewer of the event stream", () => {
 
 describe("stream limits", () => {
   it("hold a session to its share and the process to its total, and free a place when a stream ends", () => {
-    const limits = new StreamLimits(2, 3, 4);
-    const a1 = limits.admit("a");
-    const a2 = limits.admit("a");
-    expect(limits.admit("a")).toEqual({ ok: false, full: "session" });
-    const b1 = limits.admit("b");
-    const b2 = limits.admit("b");
+    const limits = new StreamLimits({ perSession: 2, perProcess: 4 });
+    const a1 = limits.admit("a", "10.0.0.1");
+    const a2 = limits.admit("a", "10.0.0.2");
+    expect(limits.admit("a", "10.0.0.3")).toEqual({ ok: false, full: "session" });
+    const b1 = limits.admit("b", "10.0.0.4");
+    const b2 = limits.admit("b", "10.0.0.5");
     expect([a1, a2, b1, b2].every((x) => x.ok)).toBe(true);
-    expect(limits.admit("c")).toEqual({ ok: false, full: "process" });
+    expect(limits.admit("c", "10.0.0.6")).toEqual({ ok: false, full: "process" });
     if (a1.ok) {
       a1.release();
       a1.release();
     }
     expect(limits.openStreams).toBe(3);
-    expect(limits.admit("c").ok).toBe(true);
+    expect(limits.admit("c", "10.0.0.6").ok).toBe(true);
+  });
+
+  it("hold one client address to its share, however many sessions its scripted installs make", () => {
+    const limits = new StreamLimits({ perSession: 6, perAddress: 30, perProcess: 500 });
+    const script = Array.from({ length: 84 * 6 }, (_, i) => limits.admit(`scripted-${Math.floor(i / 6)}`, "203.0.113.9"));
+    expect(script.filter((a) => a.ok)).toHaveLength(30);
+    expect(script.at(-1)).toEqual({ ok: false, full: "address" });
+    // Everyone else still gets in.
+    expect(limits.admit("someone", "198.51.100.7").ok).toBe(true);
+    expect(limits.admit(null, "198.51.100.8").ok).toBe(true);
+  });
+
+  it("keep a share of the process for sessions with installations: cookie-less viewers are bounded per address and together", () => {
+    const limits = new StreamLimits({ anonymousPerAddress: 6, anonymous: 10, perProcess: 12 });
+    const fromOne = Array.from({ length: 24 }, () => limits.admit(null, "203.0.113.9"));
+    expect(fromOne.filter((a) => a.ok)).toHaveLength(6);
+    expect(fromOne.at(-1)).toEqual({ ok: false, full: "session" });
+    for (let i = 0; i < 4; i++) expect(limits.admit(null, `203.0.113.${20 + i}`).ok).toBe(true);
+    expect(limits.admit(null, "203.0.113.50")).toEqual({ ok: false, full: "anonymous" });
+    // The two streams left are kept for sessions with installations.
+    expect(limits.admit("installed", "198.51.100.7").ok).toBe(true);
+    expect(limits.admit("installed", "198.51.100.7").ok).toBe(true);
   });
 
   it("name a session by its installations, not by anything it can change", () => {
@@ -138,30 +161,74 @@ describe("stream limits", () => {
 });
 
 describe("GET /api/events/stream past its limits", () => {
-  it("answers 429 with Retry-After, and opens again once a stream closes", async () => {
-    const open = () => {
-      const abort = new AbortController();
-      return {
-        abort,
-        response: STREAM(new Request("http://localhost:3000/api/events/stream", { signal: abort.signal, headers: { "x-switchboard-request": "1" } })),
-      };
+  // The server records each request's socket address (instrumentation-node.ts); here the test names it.
+  recordPeerAddresses();
+  const open = (peer: string, headers: Record<string, string> = {}) => {
+    const abort = new AbortController();
+    return {
+      abort,
+      response: STREAM(
+        new Request("http://localhost:3000/api/events/stream", {
+          signal: abort.signal,
+          headers: { "x-switchboard-request": "1", [PEER_ADDRESS_HEADER]: peer, ...headers },
+        }),
+      ),
     };
+  };
+
+  it("answers 429 with Retry-After past an address's share, and opens again once a stream closes", async () => {
     const streams = [];
-    for (let i = 0; i < MAX_ANONYMOUS_STREAMS; i++) {
-      const s = open();
+    for (let i = 0; i < MAX_ANONYMOUS_STREAMS_PER_ADDRESS; i++) {
+      const s = open("203.0.113.9");
       expect((await s.response).status).toBe(200);
       streams.push(s);
     }
-    const refused = await open().response;
+    const refused = await open("203.0.113.9").response;
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ ok: false, error: "too_many_streams" });
+    // Another client is not held to this one's share.
+    const other = open("198.51.100.7");
+    expect((await other.response).status).toBe(200);
 
     streams[0]!.abort.abort();
-    expect(getStreamLimits().openStreams).toBe(MAX_ANONYMOUS_STREAMS - 1);
-    const again = open();
+    expect(getStreamLimits().openStreams).toBe(MAX_ANONYMOUS_STREAMS_PER_ADDRESS);
+    const again = open("203.0.113.9");
     expect((await again.response).status).toBe(200);
-    for (const s of [...streams, again]) s.abort.abort();
+    for (const s of [...streams, other, again]) s.abort.abort();
     expect(getStreamLimits().openStreams).toBe(0);
+  });
+
+  it("takes no client's word for its address: an X-Forwarded-For it sends changes nothing without TRUSTED_PROXY", async () => {
+    const streams = Array.from({ length: MAX_ANONYMOUS_STREAMS_PER_ADDRESS + 3 }, (_, i) => open("203.0.113.9", { "x-forwarded-for": `10.9.${i}.1` }));
+    const statuses = await Promise.all(streams.map(async (s) => (await s.response).status));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(MAX_ANONYMOUS_STREAMS_PER_ADDRESS);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3);
+    for (const s of streams) s.abort.abort();
+    expect(getStreamLimits().openStreams).toBe(0);
+  });
+});
+
+describe("a client's address", () => {
+  it("is the socket's without a trusted proxy, whatever X-Forwarded-For says", () => {
+    recordPeerAddresses();
+    const headers = new Headers({ [PEER_ADDRESS_HEADER]: "::ffff:203.0.113.9", "x-forwarded-for": "10.0.0.1" });
+    expect(clientAddress(headers, 0)).toBe("203.0.113.9");
+  });
+
+  it("is the entry the outermost trusted proxy appended to X-Forwarded-For, not what the client put before it", () => {
+    const headers = new Headers({ [PEER_ADDRESS_HEADER]: "127.0.0.1", "x-forwarded-for": "10.0.0.1, 203.0.113.9" });
+    expect(clientAddress(headers, 1)).toBe("203.0.113.9");
+    expect(clientAddress(new Headers({ [PEER_ADDRESS_HEADER]: "127.0.0.1", "x-forwarded-for": "10.0.0.1, 203.0.113.9, 172.16.0.2" }), 2)).toBe("203.0.113.9");
+    // A request that came past the proxy, with fewer entries than proxies: the socket's address.
+    expect(clientAddress(new Headers({ [PEER_ADDRESS_HEADER]: "127.0.0.1" }), 1)).toBe("127.0.0.1");
+  });
+
+  it("counts an IPv6 client by its /64, since it may use any address of it", () => {
+    expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("[2001:0db8:0001:0002::9]")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64");
+    expect(addressBucket("203.0.113.9")).toBe("203.0.113.9");
   });
 });

@@ -5,6 +5,6 @@ import { handleRoute } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  (request) => openEventStream(request.signal),
+  (request) => openEventStream(request),
   // A read only: another site cannot read the stream (same-origin policy), and it changes nothing.
 );
