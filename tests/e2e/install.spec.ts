@@ -90,6 +90,37 @@ test("installs from the Add to workspace button, and no raw token reaches the br
   expect(storage.session).not.toMatch(RAW_TOKEN);
 });
 
+test("the installations page links to no raw secret: no Apps link, and nothing it or the emulator's page links to shows one", async ({ page, request }) => {
+  const apps = (await (await request.get("/emulator/admin/apps")).json()) as { apps: Array<{ client_secret: string; signing_secret: string }> };
+  const secrets = apps.apps.flatMap((app) => [app.client_secret, app.signing_secret]);
+  expect(secrets.length).toBeGreaterThanOrEqual(4);
+
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Emulator", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Apps", exact: true })).toHaveCount(0);
+  await expect(page.locator('a[href*="/admin/apps"]')).toHaveCount(0);
+
+  /** Every link of the page open now, and what each answers when a person opens it. */
+  const linkedBodies = async () => {
+    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    const own = [...new Set(hrefs)].filter((href) => new URL(href).origin === new URL(page.url()).origin);
+    expect(own.length).toBeGreaterThan(0);
+    return Promise.all(own.map(async (href) => ({ href, text: await (await page.request.get(href)).text() })));
+  };
+  for (const { href, text } of [{ href: "/", text: await page.content() }, ...(await linkedBodies())]) {
+    for (const secret of secrets) expect(text.includes(secret), `${href} shows an app's secret`).toBe(false);
+  }
+
+  // The emulator's own page, reached by clicking, links to its admin JSON but not to the apps' secrets.
+  await page.getByRole("link", { name: "Emulator", exact: true }).click();
+  await expect(page).toHaveURL(/\/emulator\/?$/);
+  await expect(page.getByRole("heading", { name: "Apps" })).toBeVisible();
+  await expect(page.locator('a[href*="/admin/apps"]')).toHaveCount(0);
+  for (const { href, text } of [{ href: page.url(), text: await page.content() }, ...(await linkedBodies())]) {
+    for (const secret of secrets) expect(text.includes(secret), `${href} shows an app's secret`).toBe(false);
+  }
+});
+
 test("a cancelled install and a replayed callback get a 400 page that says which, with Start again", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("link", { name: "Add to workspace" }).click();
