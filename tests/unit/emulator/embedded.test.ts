@@ -68,6 +68,34 @@ describe("the embedded emulator's mount", () => {
     expect((await reset("http://localhost:3999")).status).toBe(200);
   });
 
+  it("exposed, answers its admin surface only with the token, and the console still reads it in-process with that token", async () => {
+    const token = "t".repeat(43);
+    // The process's embedded emulator was made by the tests above, with the loopback configuration.
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.embeddedEmulator")];
+    const { handleEmbeddedEmulatorRequest, getEmbeddedEmulator } = await loadWithEnv({
+      PLATFORM_BASE_URL: "",
+      APP_ORIGIN: "http://localhost:3999",
+      SESSION_PASSWORD: "x".repeat(32),
+      HOST: "0.0.0.0",
+      EMULATOR_ADMIN_TOKEN: token,
+    });
+    getEmbeddedEmulator();
+    // A browser on the console's own page, as a person on the network has one.
+    const refused = await handleEmbeddedEmulatorRequest(
+      new Request("http://localhost:3999/emulator/admin/apps", { headers: { host: "localhost:3999", "sec-fetch-site": "same-origin" } }),
+    );
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ ok: false, error: "admin_token_required" });
+    const scripted = await handleEmbeddedEmulatorRequest(
+      new Request("http://localhost:3999/emulator/admin/apps", { headers: { authorization: `Bearer ${token}` } }),
+    );
+    expect(scripted.status).toBe(200);
+    // No server listens here: the console's own call is a function call, with the token.
+    const { readEmulatorMethods } = await import("@/lib/events/emulator-admin");
+    const { methods } = await readEmulatorMethods();
+    expect(methods).toContainEqual(expect.objectContaining({ name: "users.list", paginated: true }));
+  });
+
   it("answers 404, admin surface included, once a real platform is configured", async () => {
     const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
       PLATFORM_BASE_URL: "https://slack.com",
