@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
+import { MAIN_THREAD_TRACE_CATEGORIES, mainThreadTasks } from "../../bench/chromium-trace";
 import { postEmulatorAdmin } from "./support/emulator-admin";
 
 /** The header the console's own pages send (lib/console-request.ts); the API refuses reads that say nothing of their origin. */
@@ -234,35 +235,35 @@ test("Cancel stops the walk on the server and keeps what arrived", async ({ page
   }
 });
 
-test("Cancel can be clicked in the middle of a walk of 1,000 small pages, and stops it", async ({ page, request }) => {
-  // 1,999 members in pages of 2: the walk's last page is its 1,000th.
-  await resetEmulator(request, 1999);
-  // Chromium reports every task of 50 ms or more; a walk that renders page by page held the tab in tasks of seconds.
-  await page.addInitScript(() => {
-    const seen: number[] = [];
-    (window as unknown as { longTasks: number[] }).longTasks = seen;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) seen.push(entry.duration);
-    }).observe({ type: "longtask" });
-  });
+test("Cancel can be clicked in the middle of a walk of thousands of small pages, and stops it", async ({ browser, page, request }) => {
+  // About 3,000 pages of 2: long enough that a click, slow on a busy machine, lands before the walk ends.
+  await resetEmulator(request, 5999);
+  await installApp(page);
   await page.goto("/explorer?method=users.list&as=bot&p.limit=2");
+  await page.getByLabel("Page cap").fill("5000");
   const pages = page.getByTestId("fetch-all-pages");
   const shownPages = async () => Number((await pages.textContent())!.replace(/\D/g, ""));
 
+  // A walk that rendered page by page held the tab in tasks of seconds: the page's main thread is traced.
+  await browser.startTracing(page, { categories: MAIN_THREAD_TRACE_CATEGORIES });
   await page.getByRole("button", { name: "Fetch all", exact: true }).click();
   await expect.poll(shownPages, { intervals: [20] }).toBeGreaterThanOrEqual(50);
   await page.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(page.getByText(/Cancelled after [\d,]+ pages/)).toBeVisible();
   const cancelledAt = await shownPages();
-  expect(cancelledAt).toBeLessThan(1000);
-  const longest = Math.max(0, ...(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
-  // The bench's goal is under 50 ms (docs/benchmarks.md, section i); this machine is shared, so the test allows more.
-  expect(longest, "the longest task while the walk ran (ms)").toBeLessThan(250);
+  expect(cancelledAt).toBeLessThan(2900);
+  const tasks = mainThreadTasks(await browser.stopTracing());
+  expect(tasks.length).toBeGreaterThan(0);
+  // The CPU a task used, not its wall time, which a busy machine stretches. The bench's goal is under 50 ms
+  // (docs/benchmarks.md, section i); the test leaves room for a slower machine.
+  expect(Math.max(...tasks.map((t) => t.cpu)), "the most CPU one task of the page used while the walk ran (ms)").toBeLessThan(200);
   await page.waitForTimeout(1000);
   expect(await shownPages()).toBe(cancelledAt);
 
   // The server gave the cancelled walk's place back: a session runs at most two at once, so a walk that
-  // went on after Cancel would leave the third of these without one (429 too_many_walks).
+  // went on after Cancel would leave the third of these without one (429 too_many_walks). Slow pages, so
+  // that each is still walking when Cancel lands.
+  await postEmulatorAdmin(request, "faults", { latency_ms: 50, methods: ["users.list"] });
   for (let walk = 0; walk < 3; walk++) {
     await page.getByRole("button", { name: "Fetch all", exact: true }).click();
     await expect(page.getByRole("button", { name: "Cancel", exact: true })).toBeVisible();
