@@ -7,9 +7,12 @@ import { LocalTime } from "@/components/local-time";
 import { SegmentedControl } from "@/components/segmented-control";
 import { summarizeAnswer } from "@/lib/explorer/answer-summary";
 import { findMethod, isPaginated } from "@/lib/explorer/catalog";
+import { defaultInstallation } from "@/lib/explorer/default-installation";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
 import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
 import { findCollection } from "@/lib/explorer/items";
+import { requestFromHistory } from "@/lib/explorer/history";
+import { catalogShape, NOTHING_STATED, withMethodDefaults } from "@/lib/explorer/method-defaults";
 import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import {
@@ -18,9 +21,10 @@ import {
   fromSearchParams,
   isValidMethod,
   methodParams,
+  statedInLink,
   toSearchParams,
-  withoutPagingFields,
   type ExplorerRequest,
+  type StatedFields,
 } from "@/lib/explorer/params";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
@@ -80,7 +84,14 @@ function AnswerStatus({ result, reinstall }: { result: ApiCallResult; reinstall:
 /** The explorer: one request form, a walk by hand or a walk of everything, and what went over the wire. */
 export function Explorer() {
   const search = useSearchParams();
-  const [request, setRequest] = useState<ExplorerRequest>(() => fromSearchParams(new URLSearchParams(search.toString())));
+  const [opened] = useState(() => {
+    const link = new URLSearchParams(search.toString());
+    return { request: fromSearchParams(link), stated: statedInLink(link) };
+  });
+  const [request, setRequest] = useState<ExplorerRequest>(opened.request);
+  // A method that came from the link, the history or a suggestion, until its catalog entry has filled what
+  // they did not state (its verb, its paging): see method-defaults.ts.
+  const [arrival, setArrival] = useState<{ method: string; stated: StatedFields } | null>({ method: opened.request.method, stated: opened.stated });
   const [maxPages, setMaxPages] = useState(String(DEFAULT_MAX_PAGES));
   const [pageWalk, dispatchWalk] = useReducer(pageWalkReducer<ApiCallResult>, undefined, initialPageWalk<ApiCallResult>);
   const { stack, answer: result, sent, timings: pageTimings } = pageWalk;
@@ -113,24 +124,39 @@ export function Explorer() {
   const methodKnown = catalogMethod !== undefined || (catalog !== undefined && (session.data?.upstream.kind !== "emulator" || emulated !== undefined));
   const argTypes = useMemo(() => new Map((catalogMethod?.args ?? []).map((a) => [a.name, a.type] as const)), [catalogMethod]);
 
-  // A shared URL of a method that does not page: its cursor and limit become ordinary parameters, once the
-  // catalog says so (the form has no cursor or limit fields for it).
-  const normalized = useRef(false);
-  const openedWith = useRef(search.get("method"));
   useEffect(() => {
-    if (normalized.current || !methodKnown) return;
-    normalized.current = true;
-    if (!paginated && openedWith.current === request.method) setRequest((r) => withoutPagingFields(r));
-  }, [methodKnown, paginated, request.method]);
+    if (!arrival) return;
+    if (arrival.method !== request.method) {
+      // Another method was chosen meanwhile: it brought its own defaults.
+      setArrival(null);
+      return;
+    }
+    if (!methodKnown) return;
+    const shape = catalogMethod ? catalogShape(catalogMethod) : { paginated, transport: null };
+    setRequest((r) => (r.method === arrival.method ? withMethodDefaults(r, shape, arrival.stated) : r));
+    setArrival(null);
+  }, [arrival, request.method, methodKnown, catalogMethod, paginated]);
 
-  // The installation named in the URL, or the first one the session has.
+  // After a history entry is put back, the page's URL says it, once its defaults are in.
+  const urlFollowsRequest = useRef(false);
+  useEffect(() => {
+    if (arrival || !urlFollowsRequest.current) return;
+    urlFollowsRequest.current = false;
+    window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
+  }, [arrival, request]);
+
+  // The installation named in the URL, or the first one that works.
   useEffect(() => {
     if (installations.length === 0) return;
-    setRequest((r) => (installations.some((i) => i.id === r.installation) ? r : { ...r, installation: installations[0]!.id }));
-  }, [installations]);
+    const fallback = defaultInstallation(installations.map((i) => i.view))!.id;
+    setRequest((r) => (installations.some((i) => i.id === r.installation) ? r : { ...r, installation: fallback }));
+  }, [installations, request.installation]);
 
+  // Calls made before a history entry was put back: their answers go to the history, not on the page.
+  const generation = useRef(0);
   const send = useCallback(
     async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
+      const sentIn = generation.current;
       const sending = { ...base, cursor };
       if (!paginatedRef.current) {
         // The hidden cursor and limit fields of a method that does not page are not sent.
@@ -144,10 +170,12 @@ export function Explorer() {
       const collection = findCollection(answer.body, sending.method);
       const count = collection?.items.length;
       const body = answer.body as { ok?: unknown; error?: unknown };
-      dispatchWalk({ type: "answered", request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs });
-      setRestored(null);
-      // A list opens on its table; anything else (auth.test, chat.postMessage, an error) on its JSON.
-      setTab(collection ? "table" : "json");
+      if (sentIn === generation.current) {
+        dispatchWalk({ type: "answered", request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs });
+        setRestored(null);
+        // A list opens on its table; anything else (auth.test, chat.postMessage, an error) on its JSON.
+        setTab(collection ? "table" : "json");
+      }
       history.add({
         id: `${answer.at}-${Math.random().toString(36).slice(2, 8)}`,
         at: answer.at,
@@ -197,6 +225,7 @@ export function Explorer() {
   };
 
   const startFetchAll = () => {
+    setRestored(null);
     setMode("all");
     setTab("table");
     window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
@@ -227,11 +256,12 @@ export function Explorer() {
   const autoSent = useRef(false);
   const openedWithMethod = useRef(search.get("method") !== null);
   useEffect(() => {
-    if (autoSent.current || !openedWithMethod.current || !methodKnown || request.installation === "" || !READ_ONLY_METHOD.test(request.method)) return;
+    if (autoSent.current || !openedWithMethod.current || !methodKnown || arrival || request.installation === "" || !READ_ONLY_METHOD.test(request.method))
+      return;
     if (!installations.some((i) => i.id === request.installation)) return;
     autoSent.current = true;
     sendForm();
-  }, [installations, request, sendForm, methodKnown]);
+  }, [installations, request, sendForm, methodKnown, arrival]);
 
   const all = fetchAll.state;
   const showAll = mode === "all" && all !== null;
@@ -283,6 +313,22 @@ export function Explorer() {
 
   const noInstallation = session.data !== undefined && installations.length === 0;
   const walking = all?.status === "running" || all?.status === "waiting";
+
+  // A call put back from the history replaces what the page showed: no answer, wire record or snippet of
+  // another call stays beside it, and nothing is sent until Send (a walk still running is cancelled).
+  const restoreFromHistory = (entry: HistoryEntry) => {
+    const { request: next, stated, maxPages: cap } = requestFromHistory(entry);
+    generation.current += 1;
+    if (walking) fetchAll.cancel();
+    dispatchWalk({ type: "cleared" });
+    setMode("page");
+    if (cap) setMaxPages(cap);
+    setRequest(next);
+    setArrival({ method: next.method, stated });
+    urlFollowsRequest.current = true;
+    setRestored(entry);
+  };
+
   const sentInstallation = session.data?.installations.find((i) => i.id === sent?.installation);
   const sentCatalogMethod = catalog && sent ? findMethod(catalog, sent.method) : undefined;
   // The walk by hand is for paginated methods; any other answer gets a line of status instead.
@@ -374,7 +420,10 @@ export function Explorer() {
               emulated={emulated}
               tokenKind={sent.tokenKind}
               installation={sentInstallation}
-              onUseMethod={(name) => setRequest((r) => ({ ...r, method: name }))}
+              onUseMethod={(name) => {
+                setRequest((r) => ({ ...r, method: name, cursor: "" }));
+                setArrival({ method: name, stated: NOTHING_STATED });
+              }}
             />
           )}
           {showAll ? (
@@ -455,27 +504,7 @@ export function Explorer() {
             <RequestInspector result={result} catalogMethod={sentCatalogMethod} />
           )}
           {(showAll || sentPaginated) && <PageTimings timings={showAll ? all.timings : pageTimings} />}
-          <HistoryPanel
-            entries={history.entries}
-            onClear={history.clear}
-            onPick={(entry) => {
-              const restored: ExplorerRequest = {
-                method: entry.method,
-                installation: entry.installation,
-                tokenKind: entry.tokenKind,
-                httpMethod: entry.httpMethod ?? "GET",
-                encoding: entry.encoding ?? "form",
-                cursor: entry.params.cursor ?? "",
-                limit: entry.params.limit ?? "",
-                extra: Object.entries(entry.params)
-                  .filter(([k]) => k !== "cursor" && k !== "limit" && !(entry.kind === "all" && k === "max_pages"))
-                  .map(([key, value]) => ({ key, value })),
-              };
-              if (entry.kind === "all" && entry.params.max_pages) setMaxPages(entry.params.max_pages);
-              setRequest(restored);
-              setRestored(entry);
-            }}
-          />
+          <HistoryPanel entries={history.entries} onClear={history.clear} onPick={restoreFromHistory} />
         </aside>
       </div>
     </div>

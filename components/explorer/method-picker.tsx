@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
-import { groupByFamily, searchMethods, type CatalogMethod } from "@/lib/explorer/catalog";
+import { findMethod, groupByFamily, searchMethods, type CatalogMethod } from "@/lib/explorer/catalog";
 import { INPUT } from "@/components/ui/primitives";
 
 /** At most this many methods are listed for a query (the whole catalog when it is empty). */
@@ -13,9 +13,9 @@ interface Props {
   id: string;
   /** The method name in the request (what the input shows when the list is closed). */
   value: string;
-  /** Called with every keystroke (free names outside the catalog are allowed) and with a picked method. */
+  /** Called with every keystroke (free names outside the catalog are allowed; spaces around are not part of it) and with a picked method. */
   onChange(name: string): void;
-  /** Called when a method is picked from the list (Enter or a click). */
+  /** Called when a method is picked from the list (Enter or a click), or its name typed out in full and the list left. */
   onPick(method: CatalogMethod): void;
   /** What to show beside the list about the highlighted method. */
   details(method: CatalogMethod): ReactNode;
@@ -87,7 +87,8 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
   const ids = useId();
   const listId = `${ids}-list`;
   const [open, setOpen] = useState(false);
-  // What the list is filtered by: the text typed since the list opened (null: the whole catalog).
+  // What the list is filtered by: the text typed since the list opened, as typed, spaces included (null:
+  // the whole catalog). The field shows it while the list is open.
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const popupRef = useRef<HTMLDivElement>(null);
@@ -152,6 +153,14 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
     close();
   };
 
+  // Leaving the list (Escape, Tab, a click elsewhere) keeps the text as the method's name; a catalog
+  // method's name typed out in full is that method picked, with what picking brings (its verb, its paging).
+  const leave = () => {
+    const typed = query !== null && catalog ? findMethod(catalog, query.trim()) : undefined;
+    close();
+    if (typed) onPick(typed);
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     switch (e.key) {
       case "ArrowDown":
@@ -186,14 +195,14 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
       case "Escape":
         if (open) {
           e.preventDefault();
-          close();
+          leave();
         } else if (value !== "") {
           e.preventDefault();
           onChange("");
         }
         break;
       case "Tab":
-        if (open) close();
+        if (open) leave();
         break;
     }
   };
@@ -210,11 +219,13 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         // While the list is open the text is a search ("post message"), not yet a method name to judge.
         aria-invalid={invalid && !open}
         aria-describedby={describedBy}
-        value={value}
+        value={open && query !== null ? query : value}
         placeholder={catalog ? "Search methods: users.list, post message…" : "users.list"}
         onChange={(e) => {
-          const text = e.target.value.trim();
-          onChange(text);
+          // The search keeps what was typed ("post message" is two words as it is typed, not "postmessage");
+          // the request's method name does not take the spaces around it.
+          const text = e.target.value;
+          onChange(text.trim());
           if (catalog) {
             setOpen(true);
             setQuery(text);
@@ -224,12 +235,13 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         onKeyDown={onKeyDown}
         onBlur={(e) => {
           // A click in the list keeps it: the option's own handler picks.
-          if (!popupRef.current?.contains(e.relatedTarget as Node | null)) close();
+          if (!popupRef.current?.contains(e.relatedTarget as Node | null)) leave();
         }}
         onClick={() => !open && catalog && openList(null)}
         spellCheck={false}
         autoComplete="off"
-        className={`${INPUT} font-mono ${invalid && !open ? "border-rose-400 focus:border-rose-500 focus:ring-rose-500/30" : ""}`}
+        // The attribute variant outranks INPUT's own border colours.
+        className={`${INPUT} font-mono aria-invalid:border-rose-400 aria-invalid:focus:border-rose-500 aria-invalid:focus:ring-rose-500/30`}
       />
       <div
         ref={popupRef}

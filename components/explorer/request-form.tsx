@@ -3,7 +3,8 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
-import { nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
+import { findMethod, nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
+import { catalogShape, withMethodDefaults } from "@/lib/explorer/method-defaults";
 import { answeredMethods, type UpstreamKind } from "@/lib/explorer/method-suggestions";
 import { isValidMethod, withParam, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
 import type { InstallationView } from "@/lib/session/installation-view";
@@ -44,12 +45,6 @@ interface Props {
 type Transport = "GET" | "POST-form" | "POST-json";
 
 const transportOf = (r: ExplorerRequest): Transport => (r.httpMethod === "GET" ? "GET" : r.encoding === "json" ? "POST-json" : "POST-form");
-
-/** The transport a method's catalog entry suggests: its documented verb, and a JSON body when it takes one. */
-export function defaultTransport(method: CatalogMethod): Pick<ExplorerRequest, "httpMethod" | "encoding"> {
-  const httpMethod = method.verbs[0] ?? "POST";
-  return { httpMethod, encoding: httpMethod === "POST" && method.encodings.includes("json") ? "json" : "form" };
-}
 
 /**
  * The shortcut as this platform writes it. Read after mount: the server cannot know the platform, and a
@@ -118,6 +113,13 @@ export function RequestForm({
   const selected = installations.find((i) => i.id === request.installation)?.view;
   const shortcut = useSendShortcut();
   const set = (patch: Partial<ExplorerRequest>) => onChange({ ...request, ...patch });
+  // A method picked starts from its first page with the catalog's transport; a limit set for a method that
+  // pages stays for another one that pages (a method that does not page has none left in the request).
+  const pickMethod = (method: CatalogMethod) => {
+    const shape = catalogShape(method);
+    const keepLimit = shape.paginated && request.limit !== "";
+    onChange(withMethodDefaults({ ...request, method: method.name, cursor: "" }, shape, { transport: false, limit: keepLimit }));
+  };
 
   const catalogArgNames = useMemo(() => new Set(catalogMethod ? formArguments(catalogMethod).map((a) => a.name) : []), [catalogMethod]);
   const argValues = useMemo(() => new Map(request.extra.map((p) => [p.key, p.value])), [request.extra]);
@@ -169,10 +171,7 @@ export function RequestForm({
             invalid={request.method !== "" && !methodValid}
             describedBy={`${ids}-method-note`}
             onChange={(method) => set({ method })}
-            onPick={(method) =>
-              // A new method starts from its first page; a limit set for a paging method stays for another one.
-              onChange({ ...request, method: method.name, ...defaultTransport(method), cursor: "", limit: method.pagination ? request.limit : "" })
-            }
+            onPick={pickMethod}
             details={(method) => <MethodDetails method={method} token={tokenScopes} emulated={emulated} />}
           />
           <p id={`${ids}-method-note`} className="mt-1 text-xs text-slate-500">
@@ -190,7 +189,15 @@ export function RequestForm({
                     {suggestions.map((name, i) => (
                       <span key={name}>
                         {i > 0 && ", "}
-                        <button type="button" className="font-mono text-emerald-800 underline" onClick={() => set({ method: name })}>
+                        <button
+                          type="button"
+                          className="font-mono text-emerald-800 underline"
+                          onClick={() => {
+                            const method = catalog && findMethod(catalog, name);
+                            if (method) pickMethod(method);
+                            else set({ method: name });
+                          }}
+                        >
                           {name}
                         </button>
                       </span>

@@ -1,4 +1,4 @@
-import { isCredentialKey, type BodyEncoding, type HttpVerb, type TokenKind } from "./params";
+import { isCredentialKey, type BodyEncoding, type ExplorerRequest, type HttpVerb, type StatedFields, type TokenKind } from "./params";
 
 /**
  * The session's request history. It is kept in sessionStorage (this tab, until it closes) and holds no
@@ -56,4 +56,36 @@ export function parseHistory(raw: string | null): HistoryEntry[] {
   } catch {
     return [];
   }
+}
+
+/** A history entry put back in the form: the request, what the entry states of it, and a walk's page cap. */
+export interface RestoredRequest {
+  request: ExplorerRequest;
+  stated: StatedFields;
+  maxPages: string | null;
+}
+
+/**
+ * The request a history entry records. Its parameters are the call as it was sent, so a limit it lacks was
+ * not sent (the catalog adds none); its verb is absent only in entries from before POST, and the catalog
+ * fills that.
+ */
+export function requestFromHistory(entry: HistoryEntry): RestoredRequest {
+  const walk = entry.kind === "all";
+  return {
+    request: {
+      method: entry.method,
+      installation: entry.installation,
+      tokenKind: entry.tokenKind,
+      httpMethod: entry.httpMethod ?? "GET",
+      encoding: entry.encoding ?? "form",
+      cursor: entry.params.cursor ?? "",
+      limit: entry.params.limit ?? "",
+      extra: Object.entries(entry.params)
+        .filter(([key]) => key !== "cursor" && key !== "limit" && !(walk && key === "max_pages"))
+        .map(([key, value]) => ({ key, value })),
+    },
+    stated: { transport: entry.httpMethod !== undefined, limit: true },
+    maxPages: walk ? (entry.params.max_pages ?? null) : null,
+  };
 }

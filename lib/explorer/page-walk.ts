@@ -26,6 +26,8 @@ export interface PageWalk<Answer> {
 export type PageWalkAction<Answer> =
   /** A walk of its own begins (another method, a hand-written cursor, Start over): counts and timings go. */
   | { type: "restart" }
+  /** Another request is put in the form (from the history): no page has been asked for it yet. */
+  | { type: "cleared" }
   /** The answer to the page `stack` points at. `count` is undefined when it carried no list; `upstreamMs` null when the console answered itself. */
   | { type: "answered"; request: ExplorerRequest; stack: PageStack; answer: Answer; count: number | undefined; upstreamMs: number | null };
 
@@ -37,6 +39,8 @@ export function pageWalkReducer<Answer>(walk: PageWalk<Answer>, action: PageWalk
   switch (action.type) {
     case "restart":
       return { ...walk, counts: [], timings: [] };
+    case "cleared":
+      return initialPageWalk<Answer>();
     case "answered": {
       const page = pageNumber(action.stack);
       const count = action.count ?? 0;

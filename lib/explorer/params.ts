@@ -39,6 +39,9 @@ export { isCredentialKey };
 /** The platform's rule for a method's name (lib/platform/method-name.ts), checked before anything is sent. */
 export const isValidMethod = isValidMethodName;
 
+/** The page size the console asks a method that pages for, unless told another. */
+export const DEFAULT_PAGE_LIMIT = "50";
+
 export const EMPTY_REQUEST: ExplorerRequest = {
   method: "users.list",
   installation: "",
@@ -46,7 +49,7 @@ export const EMPTY_REQUEST: ExplorerRequest = {
   httpMethod: "GET",
   encoding: "form",
   cursor: "",
-  limit: "50",
+  limit: DEFAULT_PAGE_LIMIT,
   extra: [],
 };
 
@@ -81,40 +84,61 @@ export function withoutPagingFields(request: ExplorerRequest): ExplorerRequest {
 
 const PARAM_PREFIX = "p.";
 
-/** The page URL's search parameters for a request: method, installation, token kind and parameters. */
+const VERBS = { GET: "GET", POST: "POST", "POST-json": "POST-json" } as const;
+
+/**
+ * The page URL's search parameters for a request: method, installation, token kind, verb and parameters.
+ * The verb is always written, so that a link reopens the call as it was sent even where the catalog
+ * suggests another (chat.postMessage sent as a GET).
+ */
 export function toSearchParams(request: ExplorerRequest): URLSearchParams {
   const search = new URLSearchParams();
   search.set("method", request.method);
   if (request.installation) search.set("installation", request.installation);
   search.set("as", request.tokenKind);
-  if (request.httpMethod === "POST") search.set("verb", request.encoding === "json" ? "POST-json" : "POST");
+  search.set("verb", request.httpMethod === "GET" ? VERBS.GET : request.encoding === "json" ? VERBS["POST-json"] : VERBS.POST);
   for (const [key, value] of Object.entries(methodParams(request))) search.append(PARAM_PREFIX + key, value);
   return search;
 }
 
+/**
+ * The request a page URL describes. A method name the platform could not take is kept as it is, so that
+ * the form shows it as invalid (and nothing sends it) instead of calling another method in its place. What
+ * the URL does not state (its verb, a limit) is left for the method's catalog entry to fill: see
+ * statedInLink and method-defaults.ts.
+ */
 export function fromSearchParams(search: URLSearchParams): ExplorerRequest {
-  const method = search.get("method") ?? EMPTY_REQUEST.method;
+  const verb = search.get("verb");
   const request: ExplorerRequest = {
-    method: isValidMethod(method) ? method : EMPTY_REQUEST.method,
+    method: search.get("method") || EMPTY_REQUEST.method,
     installation: search.get("installation") ?? "",
     tokenKind: search.get("as") === "user" ? "user" : "bot",
-    httpMethod: search.get("verb")?.startsWith("POST") ? "POST" : "GET",
-    encoding: search.get("verb") === "POST-json" ? "json" : "form",
+    httpMethod: verb === VERBS.POST || verb === VERBS["POST-json"] ? "POST" : "GET",
+    encoding: verb === VERBS["POST-json"] ? "json" : "form",
     cursor: "",
     limit: "",
     extra: [],
   };
-  let sawParam = false;
   for (const [name, value] of search) {
     if (!name.startsWith(PARAM_PREFIX)) continue;
-    sawParam = true;
     const key = name.slice(PARAM_PREFIX.length);
     if (key === "cursor") request.cursor = value;
     else if (key === "limit") request.limit = value;
     else if (!isCredentialKey(key) && !RESERVED_KEYS.has(key)) request.extra.push({ key, value });
   }
-  if (!sawParam) request.limit = EMPTY_REQUEST.limit;
   return request;
+}
+
+/** Which of the fields a method's catalog entry could fill a link or a history entry states itself. */
+export interface StatedFields {
+  transport: boolean;
+  limit: boolean;
+}
+
+/** Whether a page URL states the verb and the limit itself (the catalog fills them when it does not). */
+export function statedInLink(search: URLSearchParams): StatedFields {
+  const verb = search.get("verb");
+  return { transport: verb !== null && Object.hasOwn(VERBS, verb), limit: search.has(`${PARAM_PREFIX}limit`) };
 }
 
 /** The query string of GET /api/call/{method} (and …/all) for a request. */

@@ -43,4 +43,10 @@ describe("the walk by hand", () => {
     const walk = pageWalkReducer(answered(initialPageWalk<string>()), { type: "restart" });
     expect(walk).toMatchObject({ counts: [], timings: [], answer: "page 1" });
   });
+
+  it("a request put back from the history clears the answer, the request it answered and the pages visited", () => {
+    let walk = answered(initialPageWalk<string>());
+    walk = answered(walk, pushPage(walk.stack, "c2="));
+    expect(pageWalkReducer(walk, { type: "cleared" })).toEqual(initialPageWalk<string>());
+  });
 });

@@ -40,10 +40,15 @@ describe("the explorer's URL", () => {
     expect(fromSearchParams(new URLSearchParams("method=users.list&p.token=xoxb-1&p.client_secret=s")).extra).toEqual([]);
   });
 
-  it("falls back to users.list for a method name outside [A-Za-z0-9.]", () => {
-    expect(fromSearchParams(new URLSearchParams("method=../admin")).method).toBe("users.list");
+  it("keeps a method name outside [A-Za-z0-9.] as it is, invalid, instead of calling users.list in its place", () => {
+    const request = fromSearchParams(new URLSearchParams("method=../admin"));
+    expect(request.method).toBe("../admin");
+    expect(isValidMethod(request.method)).toBe(false);
     expect(isValidMethod("admin.users.list")).toBe(true);
     expect(isValidMethod("users/list")).toBe(false);
+    // No method at all is the explorer's first method.
+    expect(fromSearchParams(new URLSearchParams("")).method).toBe("users.list");
+    expect(fromSearchParams(new URLSearchParams("method=")).method).toBe("users.list");
   });
 
   it("builds the /api/call query with the token kind, not a token", () => {
