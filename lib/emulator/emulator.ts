@@ -8,10 +8,11 @@
  * - `{base}/oauth/v2/authorize`: the OAuth consent page
  * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
  * - `{base}/avatars/…`: profile images
+ * - `{base}/.well-known/emulator`: the emulator describing itself (public: that it is one, and its clock)
  * - `{base}/admin/…`: the development-only admin surface (JSON; its own pages or the admin token, see admin/admin-guard.ts)
  * - `{base}/`: an index page listing the apps
  *
- * Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
+ * Every answer carries a Date header from the emulator's clock (core/about.ts). Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
  * before any handler acts on it (core/request-body.ts).
  *
  * It is framework-free: the console mounts it with one catch-all route (adapters/embedded.ts),
@@ -22,6 +23,7 @@ import { parseAdminJson, registerAdminRoutes } from "./admin/admin";
 import { checkAdminRequest, isAdminPath } from "./admin/admin-guard";
 import { decideConsent, showConsentPage } from "./oauth/authorize";
 import { handleAvatar } from "./workspace/avatars";
+import { ABOUT_PATH, describeEmulator, withClockDate } from "./core/about";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
 import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
@@ -101,6 +103,7 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   router.on("*", "/services/*", () => {
     throw new PlainTextError(405, "method_not_allowed", { allow: "POST" });
   });
+  router.get(ABOUT_PATH, () => describeEmulator(runtime.clock, runtime.options));
   router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
   registerAdminRoutes(router, runtime);
   router.post("/admin/mention", async (ctx) => jsonResponse({ ok: true, ...(await mentionApp(ctx, parseAdminJson(await ctx.request.text()))) }));
@@ -139,11 +142,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   return {
     async fetch(request) {
+      let response: Response;
       try {
-        return await handle(request);
+        response = await handle(request);
       } catch (error) {
-        return errorToResponse(error);
+        response = errorToResponse(error);
       }
+      return withClockDate(response, clock.now());
     },
     state,
     clock,

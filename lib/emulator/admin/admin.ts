@@ -131,7 +131,7 @@ const AppBody = z.union([
  * How far the clock may be moved, in one call and in all: ten years is past every lifetime the emulator
  * knows (tokens, codes, cursors, grace periods), and far from where a date stops being a date.
  */
-const MAX_CLOCK_OFFSET_S = 10 * 365 * 24 * 3600;
+export const MAX_CLOCK_OFFSET_S = 10 * 365 * 24 * 3600;
 const ClockBody = z.object({ advance_s: z.number().finite().min(0).max(MAX_CLOCK_OFFSET_S) });
 const RateLimitsBody = z.object({ enabled: z.boolean() });
 const FaultsBody = z.object({
