@@ -34,7 +34,8 @@ export async function callEmulatorAdmin(path: string, call: AdminCall): Promise<
     ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
   };
   const url = `${call.baseUrl}/admin/${path}`;
-  const embedded = findEmbeddedEmulator();
+  // The embedded emulator answers only for itself: a standalone one (PLATFORM_BASE_URL) is called over HTTP.
+  const embedded = getConfig().upstream.kind === "emulator" ? findEmbeddedEmulator() : undefined;
   let response: Response;
   try {
     response = embedded

@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig, type Upstream } from "@/lib/config";
+import { platformClockFor } from "@/lib/platform";
 import { getRefreshCoordinator, type RefreshCoordinator } from "@/lib/session";
 
 /** What lib/app-config needs from the outside world; tests build one with their own clock. */
@@ -23,7 +24,8 @@ export function getAppConfigRuntime(): AppConfigRuntime {
   const config = getConfig();
   return {
     upstream: config.upstream,
-    now: Date.now,
+    // The platform's time (lib/platform/platform-clock.ts): a configuration token expires by its clock.
+    now: platformClockFor(config.upstream.baseUrl).now,
     timeoutMs: config.upstreamTimeoutMs,
     refreshWindowS: config.refreshWindowS,
     coordinator: getRefreshCoordinator(),

@@ -61,6 +61,10 @@ export const CONSOLE_ERRORS = {
 
   // The embedded emulator's admin surface, as the console uses it (lib/events/emulator-admin.ts, lib/app-config)
   not_emulator: { status: 404, message: "The console is connected to the real platform: the emulator's admin surface is not available." },
+  invalid_clock_move: {
+    status: 400,
+    message: "The emulator's clock moves only forward, by more than nothing and at most ten years ahead in all: choose a later time within that.",
+  },
   emulator_unreachable: { status: 502, message: "The emulator's admin surface did not answer." },
   emulator_error: { status: 502, message: "The emulator did not issue a configuration token." },
   no_app_id: { status: 409, message: "This installation does not record its app id: reinstall it." },

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/http/app-error";
 import { maskToken } from "./mask";
+import { platformClockFor } from "./platform-clock";
 import { isValidMethodName } from "./method-name";
 
 export type HttpMethod = "GET" | "POST";
@@ -153,6 +154,7 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const started = performance.now();
+  const sentAt = Date.now();
   let response: Response;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
@@ -168,6 +170,8 @@ export async function callMethod(options: CallMethodOptions): Promise<PlatformCa
     throw new AppError("upstream_unreachable", { message: `The platform could not be reached for ${options.method} (${reason}).` });
   }
   const durationMs = Math.round(performance.now() - started);
+  // Every answer says the platform's time: the console's clock follows it (a moved emulator clock included).
+  platformClockFor(options.baseUrl).observeDate(response.headers.get("date"), sentAt, Date.now());
   const answer = lazyAnswer(bytes);
   const platformOk = startsWithOkTrue(bytes) || isOkBody(answer.body());
   const retryAfterS = response.status === 429 ? parseRetryAfter(response.headers.get("retry-after")) : undefined;

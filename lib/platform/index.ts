@@ -28,3 +28,5 @@ export {
   type TokenGrant,
 } from "./oauth";
 export { isValidMethodName } from "./method-name";
+export { PlatformClock, platformClockFor, skewRangeFromDate, type SkewRange } from "./platform-clock";
+export { EMULATOR_ABOUT_PATH, IDLE_READ_MS, readUpstreamAbout, upstreamAbout, type UpstreamAbout } from "./upstream-about";

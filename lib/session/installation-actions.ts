@@ -32,6 +32,7 @@ import {
 } from "./installation-record";
 import type { AppKey, InstallationView, TokenIdentity } from "./installation-view";
 import { findInstallation, listInstallations, MAX_INSTALLATIONS, removeInstallation, requireInstallation, saveInstallation } from "./installation-store";
+import { describeUpstream, toPlatformClockView, type PlatformClockView } from "./platform-time";
 import { getSessionRuntime, type SessionRuntime } from "./runtime";
 import { beforeCookiesSent } from "./sealed-cookie";
 import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
@@ -58,16 +59,23 @@ export interface ConsoleSession {
   maxInstallations: number;
   /** Tokens expiring within this many seconds are refreshed before their next use. */
   refreshWindowS: number;
-  /** The server's clock when it answered: countdowns correct the browser's clock by it. */
+  /**
+   * The platform's time when the server answered (its clock plus the skew read from the upstream's answers,
+   * lib/platform/platform-clock.ts): countdowns and token states correct the browser's clock by it.
+   */
   serverTime: number;
+  /** What the upstream said it is (GET {base}/.well-known/emulator): an emulator's clock can be moved. */
+  platformClock: PlatformClockView;
 }
 
 /**
  * GET /api/session: every installation this browser holds, the uninstalled ones too (their timeline and
  * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
  */
-export async function getConsoleSession(): Promise<ConsoleSession> {
+export async function getConsoleSession(by = "GET /api/session"): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
+  // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
+  const platformClock = toPlatformClockView(await describeUpstream());
   const now = getSessionRuntime().now();
   const views: InstallationView[] = [];
   for (const installation of await listInstallations()) {
@@ -75,14 +83,13 @@ export async function getConsoleSession(): Promise<ConsoleSession> {
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];
-        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now)
-          noticed = withNoticedExpiry(noticed, kind, "clock", "GET /api/session", now);
+        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", by, now);
       }
     }
     if (noticed !== installation) noticed = await save(noticed);
     views.push(toInstallationView(noticed));
   }
-  return { ok: true, upstream, installations: views, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: Date.now() };
+  return { ok: true, upstream, installations: views, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: now, platformClock };
 }
 
 /**

@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
-import { inProcessTransport, type ClientCredentials, type PlatformTransport } from "@/lib/platform";
+import { inProcessTransport, platformClockFor, type ClientCredentials, type PlatformTransport } from "@/lib/platform";
 import type { AppKey } from "./installation-view";
 import { getRefreshCoordinator } from "./process-refresh-coordinator";
 import type { RefreshCoordinator } from "./refresh-coordinator";
@@ -55,7 +55,9 @@ export function getSessionRuntime(): SessionRuntime {
     baseUrl: config.upstream.baseUrl,
     credentialsFor,
     coordinator: getRefreshCoordinator(),
-    now: Date.now,
+    // The platform's time, not the server's: expiry, the refresh window and timelines follow the clock that
+    // decides them (a moved emulator clock included), read from the upstream's answers (platform-clock.ts).
+    now: platformClockFor(config.upstream.baseUrl).now,
     refreshWindowS: config.refreshWindowS,
     timeoutMs: config.upstreamTimeoutMs,
     ...(transport ? { transport } : {}),

@@ -1,0 +1,9 @@
+// POST /api/platform-clock - Moves the emulator's clock forward and says what that changed (emulator upstreams only)
+import { handleRoute, parseJsonBody } from "@/lib/http";
+import { ClockMoveSchema, movePlatformClock } from "@/lib/session/move-platform-clock";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handleRoute(async (request) => Response.json(await movePlatformClock(await parseJsonBody(request, ClockMoveSchema))), {
+  mutating: true,
+});
