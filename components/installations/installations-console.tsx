@@ -5,6 +5,7 @@ import { PlatformText } from "@/components/platform-text";
 import { useSession } from "@/lib/swr/use-session";
 import { InstallationCard } from "./installation-card";
 import { PasteTokenPanel } from "./paste-token-panel";
+import { PlatformClockControl } from "./platform-clock-control";
 
 /**
  * An install link, or a disabled button when the session holds all the installations its cookies can carry:
@@ -28,7 +29,8 @@ function InstallLink({ href, full, className, children }: { href: string; full: 
 /** The console's home: this browser's installations, "Add to workspace", and token exchange. */
 export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {
   const { data, error, isLoading } = useSession();
-  // Countdowns follow the server's clock, which is the one that decides refreshes.
+  // Countdowns follow the platform's time (serverTime: the server's clock plus the upstream's skew), the
+  // clock that decides expiry and refreshes; a session with a moved clock moves every countdown at once.
   const skewMs = useMemo(() => (data ? data.serverTime - Date.now() : 0), [data]);
   const installations = data?.installations ?? [];
   const full = data ? installations.length >= data.maxInstallations : false;
@@ -78,6 +80,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         </p>
       )}
       {isLoading && <p className="text-sm text-slate-600">Loading installations…</p>}
+      {data?.platformClock.emulator && <PlatformClockControl skewMs={skewMs} offsetS={data.platformClock.offsetS} />}
       <div role="status">
         {forgotten.length > 0 && (
           <ul className="space-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
