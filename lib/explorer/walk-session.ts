@@ -1,7 +1,7 @@
 import "server-only";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
-import { callAsInstallation, getSessionInstallations, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
+import { callAsInstallation, getSessionInstallations, getSessionRuntime, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
 import { sessionStreamKey } from "@/lib/events/viewers";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
@@ -15,7 +15,8 @@ import { getWalkLimits } from "./walk-limits";
  */
 export const WALK_TOKEN_MARGIN_S = 30 * 60;
 
-export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = Date.now()): Promise<void> {
+/** `nowMs` is the platform's time (the session runtime's clock), which token expiry follows. */
+export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getSessionRuntime().now()): Promise<void> {
   const installation = (await getSessionInstallations()).find((i) => i.id === installationId);
   const token = installation?.[kind];
   if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken(installationId, kind);

@@ -36,7 +36,8 @@ export class PlatformClock {
   private skew = 0;
   private observed: number | undefined;
 
-  constructor(private readonly local: () => number = Date.now) {}
+  // Date.now read at each call, not captured: a test (or anything) that replaces Date.now moves this clock too.
+  constructor(private readonly local: () => number = () => Date.now()) {}
 
   /** The platform's time now (epoch milliseconds). */
   now = (): number => this.local() + this.skew;
