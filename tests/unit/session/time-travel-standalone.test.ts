@@ -27,13 +27,19 @@ interface Session {
   serverTime: number;
   upstream: { kind: string };
   platformClock: { emulator: boolean; offsetS?: number };
-  installations: { id: string; bot: TokenView; user: TokenView; timeline: { type: string; token?: string; noticed?: string; reason?: string; by?: string }[] }[];
+  installations: {
+    id: string;
+    bot: TokenView;
+    user: TokenView;
+    timeline: { type: string; token?: string; noticed?: string; reason?: string; by?: string }[];
+  }[];
 }
 
 const HOUR_S = 3600;
 const readSession = async (browser: TestBrowser) => (await (await browser.send(sessionRoute, "/api/session")).json()) as Session;
 const grants = async () => (await emulatorState(testConsole.origin)).installations.reduce((sum, i) => sum + i.refresh_grants, 0);
-const emulatorOffsetS = async () => ((await (await fetch(`${testConsole.origin}/emulator/.well-known/emulator`)).json()) as { clock: { offset_s: number } }).clock.offset_s;
+const emulatorOffsetS = async () =>
+  ((await (await fetch(`${testConsole.origin}/emulator/.well-known/emulator`)).json()) as { clock: { offset_s: number } }).clock.offset_s;
 
 describe("time travel with a standalone emulator as PLATFORM_BASE_URL", () => {
   it("moves the clock 12.5 h: every token shows expired by the platform's time without a call, and the next call refreshes once", async () => {
@@ -103,7 +109,11 @@ describe("time travel with a standalone emulator as PLATFORM_BASE_URL", () => {
   it("refuses a move another site starts", async () => {
     const browser = new TestBrowser(testConsole.origin);
     const offset = await emulatorOffsetS();
-    const refused = await browser.send(clockRoute, "/api/platform-clock", { method: "POST", json: { advance_s: 3600 }, headers: { origin: "https://evil.example" } });
+    const refused = await browser.send(clockRoute, "/api/platform-clock", {
+      method: "POST",
+      json: { advance_s: 3600 },
+      headers: { origin: "https://evil.example" },
+    });
     expect(refused.status).toBe(403);
     expect(await emulatorOffsetS()).toBe(offset);
   });
