@@ -72,7 +72,7 @@ export function PlatformClockControl({ skewMs, offsetS }: { skewMs: number; offs
   };
 
   return (
-    <section aria-labelledby={headingId} className="rounded-xl border border-indigo-200 bg-indigo-50/60 px-4 py-3 text-sm text-slate-800">
+    <section aria-labelledby={headingId} className="rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-slate-800">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 id={headingId} className="text-sm font-semibold text-slate-900">
           Platform clock
@@ -100,7 +100,7 @@ export function PlatformClockControl({ skewMs, offsetS }: { skewMs: number; offs
             disabled={isMutating}
             title={m.hint}
             onClick={() => void move({ advance_s: m.seconds })}
-            className="rounded-md bg-white px-2.5 py-1.5 font-medium text-indigo-800 ring-1 ring-inset ring-indigo-300 hover:bg-indigo-100 disabled:opacity-50"
+            className="rounded-md bg-white px-2.5 py-1.5 font-medium text-sky-800 ring-1 ring-inset ring-sky-300 hover:bg-sky-100 disabled:opacity-50"
           >
             {m.label}
           </button>
@@ -121,7 +121,7 @@ export function PlatformClockControl({ skewMs, offsetS }: { skewMs: number; offs
           <button
             type="submit"
             disabled={isMutating || chosen === ""}
-            className="rounded-md bg-indigo-700 px-2.5 py-1.5 font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
+            className="rounded-md bg-sky-700 px-2.5 py-1.5 font-medium text-white hover:bg-sky-800 disabled:opacity-50"
           >
             Move to this time
           </button>
