@@ -1,3 +1,4 @@
+import { valueNestsDeeperThan } from "@/lib/http/json-body";
 import { processSingleton } from "@/lib/process-singleton";
 
 /** One request that reached the Events API request URL, as the console shows it. */
@@ -42,21 +43,9 @@ export const EVENT_FEED_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_EVENT_PAYLOAD_DEPTH = 64;
 
-/** Whether a value nests its arrays and objects deeper than `limit`, walked without recursion. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop() as [unknown, number];
-    if (current === null || typeof current !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /** The event as kept and shown: a payload that cannot be written out or shown is replaced by a note saying so. */
 function keepable(event: ReceivedEvent): ReceivedEvent {
-  if (!nestsDeeperThan(event.payload, MAX_EVENT_PAYLOAD_DEPTH)) return event;
+  if (!valueNestsDeeperThan(event.payload, MAX_EVENT_PAYLOAD_DEPTH)) return event;
   return { ...event, payload: { omitted: `The payload nests deeper than ${MAX_EVENT_PAYLOAD_DEPTH} levels, so it is not shown.` } };
 }
 

@@ -28,6 +28,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** Whether a value nests its arrays and objects deeper than `limit`, walked without recursion. */
+export function valueNestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses a JSON body's text: 400 json_too_deep past MAX_JSON_BODY_DEPTH (checked first), 400 invalid_json when it is not JSON. */
 export function parseJsonText(text: string, notJson: AppError = new AppError("invalid_json")): unknown {
   if (nestsDeeperThan(text, MAX_JSON_BODY_DEPTH)) throw new AppError("json_too_deep");
