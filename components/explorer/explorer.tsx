@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "r
 import { reinstallHref } from "@/components/installations/install-href";
 import { LocalTime } from "@/components/local-time";
 import { SegmentedControl } from "@/components/segmented-control";
-import { summarizeAnswer } from "@/lib/explorer/answer-summary";
+import { countOfList, summarizeAnswer } from "@/lib/explorer/answer-summary";
 import { findMethod, isPaginated } from "@/lib/explorer/catalog";
 import { defaultInstallation } from "@/lib/explorer/default-installation";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
@@ -286,7 +286,7 @@ export function Explorer() {
       ms: (all.endedAt ?? Date.now()) - all.startedAt,
       count: all.count,
       pages: all.pages,
-      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${all.count.toLocaleString("en-US")} ${all.field} in ${all.pages} pages`,
+      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${countOfList(all.count, all.field)} in ${all.pages} ${all.pages === 1 ? "page" : "pages"}`,
     });
   }, [all, all?.status, walk, history]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;

@@ -5,6 +5,14 @@
 import { findCollection } from "./items";
 import { readNextCursor } from "@/lib/platform/cursor";
 
+/**
+ * How many items a list held, named by its field ("3,001 members"). A list's field is a plural noun the
+ * platform chose, so one item is said without it ("1 item of messages") rather than "1 messages".
+ */
+export function countOfList(count: number, field: string): string {
+  return count === 1 ? `1 item of ${field}` : `${count.toLocaleString("en-US")} ${field}`;
+}
+
 export function summarizeAnswer(status: number, body: unknown, retryAfterS: number | null = null): string {
   const answer = (body ?? {}) as { ok?: unknown; error?: unknown; needed?: unknown; provided?: unknown; warning?: unknown };
   if (answer.ok !== true) {
@@ -16,7 +24,7 @@ export function summarizeAnswer(status: number, body: unknown, retryAfterS: numb
   const parts = ["ok"];
   const collection = findCollection(body);
   if (collection) {
-    parts.push(`${collection.items.length.toLocaleString("en-US")} ${collection.field}`);
+    parts.push(countOfList(collection.items.length, collection.field));
     parts.push(readNextCursor(body) ? "more pages" : "last page");
   }
   if (typeof answer.warning === "string") parts.push(`warning: ${answer.warning}`);
