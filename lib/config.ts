@@ -173,6 +173,8 @@ export interface Config {
     rateLimits: boolean;
     /** The admin surface's bearer token (EMULATOR_ADMIN_TOKEN, else one made for this process). */
     adminToken: string;
+    /** Whether EMULATOR_ADMIN_TOKEN was set, rather than made for this process. */
+    adminTokenConfigured: boolean;
   };
 }
 
@@ -214,6 +216,25 @@ export function isExposedHost(host: string): boolean {
   return !isLoopbackHost(host);
 }
 
+/**
+ * Why the console is reachable beyond this machine, or undefined when it is not. Listening on loopback is
+ * not enough: behind a proxy on the same machine, browsers reach it by APP_ORIGIN's name (or an
+ * ALLOWED_HOSTS one), so any of those that is not a loopback name makes it exposed too.
+ */
+function exposureReason(host: string, appOrigin: string, allowedHosts: string[]): string | undefined {
+  if (isExposedHost(host)) return `HOST ${host} is not a loopback address`;
+  const originHost = new URL(appOrigin).hostname;
+  if (isExposedHost(originHost)) return `APP_ORIGIN ${appOrigin} names a host beyond this machine (a proxy in front)`;
+  const named = allowedHosts.find((entry) => {
+    try {
+      return isExposedHost(new URL(`http://${entry}`).hostname);
+    } catch {
+      return true;
+    }
+  });
+  return named === undefined ? undefined : `ALLOWED_HOSTS names ${named}, a host beyond this machine`;
+}
+
 const HOW_TO_MAKE_AN_ADMIN_TOKEN =
   "npm start generates one into .env.local; or set EMULATOR_ADMIN_TOKEN yourself (the same on every instance), for example to the output of: " +
   `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
@@ -226,7 +247,8 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   const e = parsed.data;
   const problems: string[] = [];
   const appOrigin = (e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  const exposed = isExposedHost(e.HOST);
+  const whyExposed = exposureReason(e.HOST, appOrigin, e.ALLOWED_HOSTS);
+  const exposed = whyExposed !== undefined;
 
   let upstream: Upstream;
   let clientId = e.CLIENT_ID;
@@ -243,7 +265,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     const app = defaultAppCredentials(e.EMULATOR_SEED, "rotation");
     if (exposed && !e.EMULATOR_ADMIN_TOKEN) {
       problems.push(
-        `EMULATOR_ADMIN_TOKEN is missing: HOST ${e.HOST} is not a loopback address, so the embedded emulator's admin surface needs a credential. ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`,
+        `EMULATOR_ADMIN_TOKEN is missing: ${whyExposed}, so the embedded emulator's admin surface needs a credential. ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`,
       );
     }
     if (e.NODE_ENV === "production" && source.EMULATOR_SEED === undefined) {
@@ -313,6 +335,8 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
       // Without one (a loopback-only console), the console's own in-process calls still need a credential.
       // One per process, not per route bundle: the embedded emulator is one per process too.
       adminToken: e.EMULATOR_ADMIN_TOKEN ?? processSingleton("generatedEmulatorAdminToken", () => randomBytes(32).toString("base64url")),
+      // Only a token someone set is sent to an emulator outside this process (PLATFORM_BASE_URL).
+      adminTokenConfigured: e.EMULATOR_ADMIN_TOKEN !== undefined,
     },
   };
 }

@@ -26,7 +26,14 @@ export interface AdminCall {
 
 /** One call to the admin surface; any answer is returned, only no answer throws (emulator_unreachable). */
 export async function callEmulatorAdmin(path: string, call: AdminCall): Promise<AdminAnswer> {
-  const headers = new Headers({ authorization: `Bearer ${getConfig().emulator.adminToken}` });
+  const config = getConfig();
+  // The embedded emulator answers only for itself: a standalone one (PLATFORM_BASE_URL) is called over HTTP.
+  const embedded = config.upstream.kind === "emulator" ? findEmbeddedEmulator() : undefined;
+  const headers = new Headers();
+  if (embedded || config.emulator.adminTokenConfigured) headers.set("authorization", `Bearer ${config.emulator.adminToken}`);
+  // Over HTTP it also says the emulator's own origin, as a script on this machine does: a standalone
+  // emulator on loopback without a token of its own takes that, one with a token takes only the token.
+  if (!embedded) headers.set("origin", new URL(call.baseUrl).origin);
   if (call.body !== undefined) headers.set("content-type", "application/json");
   const init: RequestInit = {
     method: call.body === undefined ? "GET" : "POST",
@@ -34,15 +41,19 @@ export async function callEmulatorAdmin(path: string, call: AdminCall): Promise<
     ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
   };
   const url = `${call.baseUrl}/admin/${path}`;
-  // The embedded emulator answers only for itself: a standalone one (PLATFORM_BASE_URL) is called over HTTP.
-  const embedded = getConfig().upstream.kind === "emulator" ? findEmbeddedEmulator() : undefined;
   let response: Response;
   try {
     response = embedded
       ? await embedded.fetch(new Request(url, init))
-      : await fetch(url, { ...init, cache: "no-store", signal: AbortSignal.timeout(call.timeoutMs) });
+      : await fetch(url, { ...init, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(call.timeoutMs) });
   } catch {
     throw new AppError("emulator_unreachable");
+  }
+  if (response.status === 401) {
+    throw new AppError("emulator_admin_refused", {
+      message:
+        "The emulator's admin surface refused the console's credential: give the console and the emulator the same EMULATOR_ADMIN_TOKEN, or none to either on this machine.",
+    });
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   return { status: response.status, body };

@@ -204,6 +204,8 @@ export async function streamAllPages(options: StreamOptions): Promise<Response> 
     release();
   }
   options.signal.addEventListener("abort", onAbort, { once: true });
+  // A signal that aborted before this point (the browser left during the token's refresh) never fires.
+  if (options.signal.aborted) onAbort();
 
   const { cursor, ...rest } = options.params;
   const firstParams = cursor ? { ...rest, cursor } : rest;

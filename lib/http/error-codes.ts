@@ -66,6 +66,7 @@ export const CONSOLE_ERRORS = {
     message: "The emulator's clock moves only forward, by more than nothing and at most ten years ahead in all: choose a later time within that.",
   },
   emulator_unreachable: { status: 502, message: "The emulator's admin surface did not answer." },
+  emulator_admin_refused: { status: 502, message: "The emulator's admin surface refused the console's credential." },
   emulator_error: { status: 502, message: "The emulator did not issue a configuration token." },
   no_app_id: { status: 409, message: "This installation does not record its app id: reinstall it." },
   request_url_not_verified: {

@@ -81,7 +81,9 @@ describe("configuration", () => {
   });
 
   it("marks cookies Secure when the console is served over https", () => {
-    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com" }).config.secureCookies).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: "t".repeat(40) }).config.secureCookies).toBe(
+      true,
+    );
     expect(parse({ SESSION_PASSWORD: PASSWORD }).config.secureCookies).toBe(false);
   });
 
@@ -129,12 +131,23 @@ describe("configuration", () => {
     expect(parse({ SESSION_PASSWORD: PASSWORD }).config.emulator.adminToken.length).toBeGreaterThanOrEqual(32);
   });
 
+  it("counts a console on loopback behind a proxy as exposed: APP_ORIGIN or ALLOWED_HOSTS naming a host beyond this machine", () => {
+    const proxied = problemsOf({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com" });
+    expect(proxied).toContain("EMULATOR_ADMIN_TOKEN is missing: APP_ORIGIN https://console.example.com names a host beyond this machine");
+    expect(problemsOf({ SESSION_PASSWORD: PASSWORD, ALLOWED_HOSTS: "console.internal" })).toContain("ALLOWED_HOSTS names console.internal");
+    const token = "t".repeat(40);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: token }).config.exposed).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, ALLOWED_HOSTS: "10.0.0.5:3000", EMULATOR_ADMIN_TOKEN: token }).config.exposed).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "http://127.0.0.1:3000", ALLOWED_HOSTS: "localhost:3001" }).config.exposed).toBe(false);
+  });
+
   it("answers APP_ORIGIN's host, ALLOWED_HOSTS and this machine's loopback names on its port", () => {
     const { config } = parse({
       SESSION_PASSWORD: PASSWORD,
       PORT: "4123",
       APP_ORIGIN: "https://console.example.com",
       ALLOWED_HOSTS: "Console.Internal, 10.0.0.5:4123",
+      EMULATOR_ADMIN_TOKEN: "t".repeat(40),
     });
     expect(config.allowedHosts).toEqual(["console.example.com", "console.internal", "10.0.0.5:4123", "localhost:4123", "127.0.0.1:4123", "[::1]:4123"]);
     expect(parse({ SESSION_PASSWORD: PASSWORD }).config.allowedHosts).toEqual(["localhost:3000", "127.0.0.1:3000", "[::1]:3000"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serializeEvent, walkAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
+import { serializeEvent, streamAllPages, walkAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
 import { readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 
 /** A scripted upstream: each call answers the next response; the parameters it got are recorded. */
@@ -121,5 +121,20 @@ describe("the NDJSON stream", () => {
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ type: "page", response: { members: [{ id: "U1" }, { id: "U2" }] } });
     expect(events[1]).toMatchObject({ type: "done", items: 2 });
+  });
+
+  it("gives its place back when the browser left before the walk started (a signal aborted already), calling upstream with an aborted signal", async () => {
+    const left = new AbortController();
+    left.abort();
+    let closed = 0;
+    let upstreamSignal: AbortSignal | undefined;
+    const call = async (_params: Record<string, string>, signal: AbortSignal) => {
+      upstreamSignal = signal;
+      return page(["U1"], null);
+    };
+    const describeError = () => ({ error: "internal_error", message: "" });
+    await streamAllPages({ call, params: { limit: "1" }, maxPages: 10, signal: left.signal, describeError, onClose: () => closed++ }).catch(() => undefined);
+    expect(closed).toBe(1);
+    expect(upstreamSignal?.aborted ?? true).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { getCookieJar } from "@/lib/http/cookie-jar";
 const ORIGIN = "http://console.test";
 const saved = { ...process.env };
 beforeAll(() => {
-  Object.assign(process.env, { APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "p".repeat(32), LOG_LEVEL: "silent" });
+  Object.assign(process.env, { APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "p".repeat(32), EMULATOR_ADMIN_TOKEN: "a".repeat(32), LOG_LEVEL: "silent" });
 });
 afterAll(() => {
   process.env = saved;

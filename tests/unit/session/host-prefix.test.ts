@@ -5,7 +5,12 @@ import type { InstallationRecord } from "@/lib/session";
 import { listInstallations, removeInstallation, saveInstallation } from "@/lib/session/installation-store";
 
 // Served over https: every session cookie is a __Host- cookie, which a sibling subdomain cannot set or shadow.
-Object.assign(process.env, { APP_ORIGIN: "https://console.example.com", SESSION_PASSWORD: randomBytes(32).toString("base64url"), LOG_LEVEL: "silent" });
+Object.assign(process.env, {
+  APP_ORIGIN: "https://console.example.com",
+  SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+  EMULATOR_ADMIN_TOKEN: randomBytes(32).toString("base64url"),
+  LOG_LEVEL: "silent",
+});
 
 const installation: InstallationRecord = {
   id: "T1-A1",
