@@ -55,16 +55,16 @@ export class PlatformClock {
   /** Takes in an answer's Date header; returns whether the skew moved. A missing or garbled Date changes nothing. */
   observeDate(date: string | null | undefined, sentAtMs: number, receivedAtMs: number): boolean {
     const range = skewRangeFromDate(date, sentAtMs, receivedAtMs);
-    return range ? this.fit(range) : false;
+    return range ? this.fitSkew(range) : false;
   }
 
   /** Takes in the platform's time to the millisecond (the emulator's clock answers say it so). */
   observeTime(platformMs: number, sentAtMs: number, receivedAtMs: number): boolean {
     if (!Number.isFinite(platformMs) || Math.abs(platformMs - receivedAtMs) > MAX_SANE_SKEW_MS) return false;
-    return this.fit({ minMs: platformMs - receivedAtMs, maxMs: platformMs - sentAtMs });
+    return this.fitSkew({ minMs: platformMs - receivedAtMs, maxMs: platformMs - sentAtMs });
   }
 
-  private fit({ minMs, maxMs }: SkewRange): boolean {
+  private fitSkew({ minMs, maxMs }: SkewRange): boolean {
     this.observed = this.local();
     if (this.skew >= minMs && this.skew <= maxMs) return false;
     this.skew = Math.round((minMs + maxMs) / 2);
