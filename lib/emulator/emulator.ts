@@ -3,9 +3,11 @@
  * every request under its base path, like the platform's Web API at a base_url (the spec's sections 4 and
  * 5, docs/spec/web-api.md; docs/emulator.md maps every section to the files that implement it):
  *
- * - `{base}/api/<method>`: Web API methods (oauth.v2.access, oauth.v2.exchange, auth.test, auth.revoke,
- *   apps.uninstall, users.list, conversations.list, conversations.join, chat.postMessage)
+ * - `{base}/api/<method>`: Web API methods (oauth.v2.access, oauth.v2.exchange, openid.connect.token,
+ *   openid.connect.userInfo, auth.test, auth.revoke, apps.uninstall, users.list, conversations.*, chat.*, …)
  * - `{base}/oauth/v2/authorize`: the OAuth consent page
+ * - `{base}/.well-known/openid-configuration`, `{base}/openid/connect/authorize` and `…/keys`: "Sign in with"
+ *   (OpenID Connect; its methods openid.connect.token and openid.connect.userInfo are Web API methods)
  * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
  * - `{base}/avatars/…`: profile images
  * - `{base}/.well-known/emulator`: the emulator describing itself (public: that it is one, and its clock)
@@ -22,6 +24,8 @@
 import { parseAdminJson, registerAdminRoutes } from "./admin/admin";
 import { checkAdminRequest, isAdminPath } from "./admin/admin-guard";
 import { decideConsent, showConsentPage } from "./oauth/authorize";
+import { AUTHORIZE_PATH, decideSignIn, showSignInPage } from "./openid/authorize";
+import { DISCOVERY_PATH, KEYS_PATH, showDiscovery, showKeys } from "./openid/discovery";
 import { handleAvatar } from "./workspace/avatars";
 import { ABOUT_PATH, describeEmulator, withClockDate } from "./core/about";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
@@ -95,6 +99,10 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   });
   router.get("/oauth/v2/authorize", (ctx) => showConsentPage(ctx));
   router.post("/oauth/v2/authorize", (ctx) => decideConsent(ctx));
+  router.get(DISCOVERY_PATH, (ctx) => showDiscovery(ctx));
+  router.get(AUTHORIZE_PATH, (ctx) => showSignInPage(ctx));
+  router.post(AUTHORIZE_PATH, (ctx) => decideSignIn(ctx));
+  router.get(KEYS_PATH, (ctx) => showKeys(ctx));
   router.post("/services/*", async (ctx, params) => {
     const fault = await applyFaults(ctx.state.faults, WEBHOOK_FAULT_TARGET);
     return fault ?? handleIncomingWebhook(ctx, params["*"] ?? "");

@@ -42,6 +42,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     tokens: new Map(),
     configTokens: new Map(),
     codes: new Map(),
+    signIns: { codes: new Map(), tokens: new Map() },
     workspace: workspaces[0]!,
     workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
     eventLogs: new Map(),
@@ -53,7 +54,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
 
 /**
  * Puts a state back to how it started (in place, so that everyone holding it sees the reset):
- * the configured apps, no installations, tokens (app configuration tokens included) or codes, a fresh
+ * the configured apps, no installations, tokens (app configuration tokens and sign-ins included) or codes, a fresh
  * workspace, no faults.
  */
 export function resetState(state: EmulatorState, options: ResolvedOptions, shape: WorkspaceShape = options): void {
@@ -63,6 +64,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.tokens = fresh.tokens;
   state.configTokens = fresh.configTokens;
   state.codes = fresh.codes;
+  state.signIns = fresh.signIns;
   state.workspace = fresh.workspace;
   state.workspaces = fresh.workspaces;
   state.eventLogs = fresh.eventLogs;

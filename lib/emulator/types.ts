@@ -240,6 +240,43 @@ export interface AuthCode {
   used: boolean;
 }
 
+/**
+ * A "Sign in with" code (openid/authorize.ts): single use, the same 10 minutes as an install's code, and
+ * redeemable only at openid.connect.token (an install's code is not, nor the other way round).
+ */
+export interface SignInCode {
+  code: string;
+  appId: string;
+  teamId: string;
+  /** The member who signed in. */
+  userId: string;
+  /** Among openid, profile, email; openid always. */
+  scopes: string[];
+  redirectUri: string;
+  /** Whether authorize was given redirect_uri: openid.connect.token then requires the same one. */
+  redirectUriSent: boolean;
+  nonce?: string;
+  /** When the person chose to sign in (epoch ms): the ID token's auth_time. */
+  authTime: number;
+  issuedAt: number;
+  expiresAt: number;
+  used: boolean;
+}
+
+/**
+ * The user token a sign-in hands out (xoxp-…): it belongs to the member and the app, not to an
+ * installation (signing in installs nothing), and answers openid.connect.userInfo.
+ */
+export interface SignInToken {
+  value: string;
+  appId: string;
+  teamId: string;
+  userId: string;
+  scopes: string[];
+  authTime: number;
+  issuedAt: number;
+}
+
 export interface FaultSettings {
   /** Added to every response. */
   latencyMs: number;
@@ -258,6 +295,8 @@ export interface EmulatorState {
   /** App configuration tokens (access and refresh) by value: apart from the OAuth tokens, which belong to installations. */
   configTokens: Map<string, ConfigTokenRecord>;
   codes: Map<string, AuthCode>;
+  /** "Sign in with" codes and the tokens they were exchanged for (openid/). */
+  signIns: { codes: Map<string, SignInCode>; tokens: Map<string, SignInToken> };
   /** The first workspace: where a consent page without a chosen workspace installs. */
   workspace: Workspace;
   /** Every workspace by team id, the first included. */

@@ -29,7 +29,8 @@ export function surfaceOf(path: string): Surface {
   const first = path.split("/").find((segment) => segment !== "");
   if (first === "admin") return "admin";
   if (first === "services") return "webhooks";
-  if (first === "oauth") return "oauth";
+  // The sign-in page's form is a page a person sees, as the install's is.
+  if (first === "oauth" || first === "openid") return "oauth";
   return "webApi";
 }
 

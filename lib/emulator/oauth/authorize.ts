@@ -20,7 +20,7 @@ import { installingUserId } from "../workspace/members";
 /** Codes are single use and expire after 10 minutes, like the platform's. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
-function splitScopes(value: string | null): string[] {
+export function splitScopes(value: string | null): string[] {
   return [...new Set((value ?? "").split(/[\s,]+/).filter(Boolean))];
 }
 
@@ -35,7 +35,7 @@ function rawPath(uri: string): string {
  * dot, or a backslash, is refused: the prefix check sees one segment (`..%2f..%2fevil`) where a server
  * that decodes it would walk out of the registered path.
  */
-function isRegisteredRedirect(app: App, redirectUri: string): boolean {
+export function isRegisteredRedirect(app: App, redirectUri: string): boolean {
   if (/%2f|%5c|%2e|\\/i.test(rawPath(redirectUri))) return false;
   let candidate: URL;
   try {
@@ -103,7 +103,7 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
   return { app, ws, redirectUri, state: query.get("state"), botScopes, userScopes, wantsWebhook: botScopes.includes("incoming-webhook") };
 }
 
-function redirectTo(redirectUri: string, params: Record<string, string | null>): Response {
+export function redirectTo(redirectUri: string, params: Record<string, string | null>): Response {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params)) if (value !== null) url.searchParams.set(key, value);
   return new Response(null, { status: 302, headers: { location: url.toString(), "cache-control": "no-store" } });

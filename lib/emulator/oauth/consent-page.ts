@@ -1,4 +1,7 @@
-/** The OAuth consent page ({base}/oauth/v2/authorize); a request it cannot show gets core/html.ts's error page. */
+/**
+ * The OAuth consent page ({base}/oauth/v2/authorize); a request it cannot show gets core/html.ts's error page.
+ * Its scope list is also the "Sign in with" page's (openid/sign-in-page.ts).
+ */
 import { escapeHtml, layout } from "../core/html";
 
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
@@ -12,6 +15,10 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "incoming-webhook": "Post messages to a specific channel",
   "users:read": "View people in the workspace",
   "users:read.email": "View email addresses of people in the workspace",
+  // "Sign in with" (openid/sign-in-page.ts).
+  openid: "Confirm who you are",
+  profile: "View your name, profile picture and the workspace's name and icon",
+  email: "View your email address",
 };
 
 export interface ConsentPageInput {
@@ -29,7 +36,7 @@ export interface ConsentPageInput {
   otherWorkspaces?: { name: string; url: string }[];
 }
 
-function scopeList(scopes: string[]): string {
+export function scopeList(scopes: string[]): string {
   const items = scopes.map((scope) => {
     const description = SCOPE_DESCRIPTIONS[scope];
     return `<li>${escapeHtml(scope)}${description ? ` <span class="meta">— ${escapeHtml(description)}</span>` : ""}</li>`;

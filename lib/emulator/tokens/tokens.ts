@@ -29,7 +29,7 @@ function randomDigits(length: number): string {
   return out.replace(/^0/, "1");
 }
 
-function newTokenValue(kind: TokenRecord["kind"], family: "bot" | "user", rotating: boolean): string {
+export function newTokenValue(kind: TokenRecord["kind"], family: "bot" | "user", rotating: boolean): string {
   if (kind === "refresh") return `xoxe-1-${randomAlphanumeric(96)}`;
   if (rotating) return `xoxe.${family === "bot" ? "xoxb" : "xoxp"}-1-${randomAlphanumeric(96)}`;
   if (family === "bot") return `xoxb-${randomDigits(12)}-${randomDigits(13)}-${randomAlphanumeric(24)}`;

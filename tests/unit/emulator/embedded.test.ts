@@ -22,6 +22,20 @@ describe("the embedded emulator's mount", () => {
     expect(await response.json()).toEqual({ ok: false, error: "not_authed" });
   });
 
+  it("is the issuer of its sign-ins at {APP_ORIGIN}/emulator, whatever Host the request names", async () => {
+    const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
+      PLATFORM_BASE_URL: "",
+      APP_ORIGIN: "http://localhost:3999",
+      SESSION_PASSWORD: "x".repeat(32),
+    });
+    const response = await handleEmbeddedEmulatorRequest(new Request("http://127.0.0.1:3999/emulator/.well-known/openid-configuration"));
+    expect(await response.json()).toMatchObject({
+      issuer: "http://localhost:3999/emulator",
+      authorization_endpoint: "http://localhost:3999/emulator/openid/connect/authorize",
+      jwks_uri: "http://localhost:3999/emulator/openid/connect/keys",
+    });
+  });
+
   it("lets no one aim the apps' event deliveries anywhere but the console's own /api/events", async () => {
     const { handleEmbeddedEmulatorRequest } = await loadWithEnv({
       PLATFORM_BASE_URL: "",

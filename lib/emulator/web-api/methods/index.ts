@@ -6,6 +6,7 @@ import { authMethods } from "./auth";
 import { chatMethods } from "./chat";
 import { conversationsMethods } from "./conversations";
 import { oauthMethods } from "./oauth";
+import { openidMethods } from "./openid";
 import { rtmMethods } from "./rtm";
 import { toolingMethods } from "./tooling";
 import { usersMethods } from "./users";
@@ -13,6 +14,7 @@ import { usersMethods } from "./users";
 export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
   [
     ...oauthMethods,
+    ...openidMethods,
     ...authMethods,
     ...appsMethods,
     ...appsManifestMethods,
