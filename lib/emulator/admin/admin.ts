@@ -117,6 +117,16 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       ...(t.exchangedFor ? { exchanged_for: maskToken(t.exchangedFor) } : {}),
     })),
     config_tokens: describeConfigTokens(state, now, options.refreshGraceSeconds),
+    // "Sign in with": who signed in to which app, never the token itself.
+    sign_ins: [...state.signIns.tokens.values()].map((t) => ({
+      masked: maskToken(t.value),
+      app_id: t.appId,
+      team_id: t.teamId,
+      user_id: t.userId,
+      scopes: t.scopes,
+      auth_time: iso(t.authTime),
+      issued_at: iso(t.issuedAt),
+    })),
     channels: ws.channels.filter((c) => channelMessages(ws, c.id).length > 0).map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
     event_deliveries: describeDeliveries(state, ws.team.id),
     base_url: baseUrl,

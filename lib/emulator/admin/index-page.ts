@@ -1,5 +1,5 @@
 /**
- * GET {base}/: the emulator's index page: its apps, an Install link for each, the admin surface, and how
+ * GET {base}/: the emulator's index page: its apps, an Install link for each, its sign-in issuer, the admin surface, and how
  * to get an app configuration token. The page has no script (its CSP allows none) and the admin surface
  * takes only JSON, so issuing a token is a command to copy rather than a button.
  */
@@ -48,6 +48,8 @@ export function showIndexPage(ctx: RequestContext): Response {
 Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>${otherWorkspaces}
 <h2>Apps</h2>
 <table><thead><tr><th>App</th><th>Client ID</th><th>Token rotation</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Sign in with the platform (OpenID Connect)</h2>
+<p class="meta">Issuer <code>${escapeHtml(baseUrl)}</code>: a client reads its endpoints from <a href="${escapeHtml(`${baseUrl}/.well-known/openid-configuration`)}">the discovery document</a>.</p>
 <h2>Admin (development only)</h2>
 <ul>${admin}</ul>
 <h2>App configuration tokens</h2>

@@ -40,7 +40,7 @@ function checkScopes(definition: MethodDefinition, caller: Caller): void {
 }
 
 /**
- * The workspace and app a call counts against: the token's app whatever the token's state (the
+ * The workspace and app a call counts against: the token's app (a sign-in's token included) whatever the token's state (the
  * platform rate-limits before it judges the token, so calls with a revoked or expired token still
  * count), else the app named by client_id. An app configuration token (or, for tooling.tokens.rotate,
  * its refresh token) belongs to no app: its calls count against its developer in its workspace. A call
@@ -48,7 +48,7 @@ function checkScopes(definition: MethodDefinition, caller: Caller): void {
  * not_authed or invalid_auth.
  */
 function rateScopeOf(ctx: RequestContext, token: string | undefined, params: Record<string, string>) {
-  const record = token ? ctx.state.tokens.get(token) : undefined;
+  const record = token ? (ctx.state.tokens.get(token) ?? ctx.state.signIns.tokens.get(token)) : undefined;
   if (record) return { teamId: record.teamId, appId: record.appId };
   const config = ctx.state.configTokens.get(token ?? "") ?? ctx.state.configTokens.get(params.refresh_token ?? "");
   if (config) return { teamId: config.teamId, appId: `developer:${config.userId}` };

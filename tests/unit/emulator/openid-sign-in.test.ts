@@ -406,11 +406,46 @@ describe("openid.connect.userInfo", () => {
     expect((await h.call("openid.connect.userInfo", {}, { token: install.refresh_token as string })).body).toEqual({ ok: false, error: "invalid_auth" });
   });
 
-  it("forgets every sign-in at a reset", async () => {
-    const { h, app, code, exchange } = await setUp();
+  it("counts against its app and workspace at tier 3 when rate limits are on (50 calls a minute)", async () => {
+    const { h, app, code, exchange } = await setUp({ rateLimits: true });
     const body = await exchange(app, { code: await code(app), redirect_uri: REDIRECT_URI });
+    const answers = [];
+    for (let i = 0; i < 50; i++) answers.push((await h.call("openid.connect.userInfo", {}, { token: body.access_token as string })).status);
+    expect(answers.every((status) => status === 200)).toBe(true);
+    const limited = await h.call("openid.connect.userInfo", {}, { token: body.access_token as string });
+    expect(limited).toMatchObject({ status: 429, body: { ok: false, error: "ratelimited" } });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("shows each sign-in in the admin state, its token masked, and forgets them at a reset", async () => {
+    const { h, app, code, exchange } = await setUp();
+    const c = await code(app, { scope: "openid email" });
+    const body = await exchange(app, { code: c, redirect_uri: REDIRECT_URI });
+    const token = body.access_token as string;
+    const { body: state } = await h.admin("state");
+    expect(state.sign_ins).toEqual([
+      {
+        masked: `xoxp-…${token.slice(-4)}`,
+        app_id: app.app_id,
+        team_id: h.emulator.state.workspace.team.id,
+        user_id: expect.stringMatching(/^U0/),
+        scopes: ["openid", "email"],
+        auth_time: "2026-01-01T09:00:00.000Z",
+        issued_at: "2026-01-01T09:00:00.000Z",
+      },
+    ]);
+    expect(JSON.stringify(state)).not.toContain(token);
     expect((await h.admin("reset", {})).status).toBe(200);
     expect((await h.call("openid.connect.userInfo", {}, { token: body.access_token as string })).body).toEqual({ ok: false, error: "invalid_auth" });
+  });
+});
+
+describe("the emulator's index page", () => {
+  it("names the issuer and links its discovery document", async () => {
+    const h = createHarness({ basePath: "/emulator" });
+    const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
+    expect(html).toContain(`Issuer <code>${h.base}</code>`);
+    expect(html).toContain(`href="${h.base}/.well-known/openid-configuration"`);
   });
 });
 
