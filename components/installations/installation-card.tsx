@@ -4,9 +4,9 @@ import { useId, useState, type ReactNode } from "react";
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { useNow } from "@/components/use-now";
-import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/session/installation-view";
-import { describeTimelineEntry } from "@/lib/session/timeline-text";
-import type { TokenKind } from "@/lib/session/token-kind";
+import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/installations/view";
+import { describeTimelineEntry } from "@/lib/installations/timeline-text";
+import type { TokenKind } from "@/lib/installations/token-kind";
 import {
   consoleTransitionsFor,
   holdsRefreshToken,
@@ -15,10 +15,10 @@ import {
   tokenStateAt,
   type KnownRotation,
   type LifecycleTransition,
-} from "@/lib/session/token-lifecycle";
+} from "@/lib/installations/lifecycle";
 import { useAppSettings } from "@/lib/swr/use-app-config";
 import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
-import type { InstallationActionAnswer } from "@/lib/session/installation-actions";
+import type { InstallationActionAnswer } from "@/lib/installations/actions";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionOutcome } from "./action-outcome";
 import { ExchangeDialog } from "./exchange-dialog";

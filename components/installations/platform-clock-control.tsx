@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useNow } from "@/components/use-now";
 import { formatDateTime } from "@/lib/format";
-import type { ClockMove, ClockMoveAnswer, TokenChange } from "@/lib/session/move-platform-clock";
+import type { ClockMove, ClockMoveAnswer, TokenChange } from "@/lib/platform-clock/move-platform-clock";
 import { usePlatformClockMove } from "@/lib/swr/use-platform-clock";
 
 const HOUR_S = 3600;

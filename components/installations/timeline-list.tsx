@@ -1,8 +1,8 @@
 "use client";
 
 import { useId } from "react";
-import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/session/timeline";
-import { describeTimelineEntry, type TimelineText } from "@/lib/session/timeline-text";
+import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/installations/timeline";
+import { describeTimelineEntry, type TimelineText } from "@/lib/installations/timeline-text";
 import { LocalTime } from "@/components/local-time";
 
 /** A result the server could not put in the timeline (the request failed before it reached the platform): shown, marked, not kept. */

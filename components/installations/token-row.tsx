@@ -1,9 +1,9 @@
 "use client";
 
 import { Badge, BUTTON } from "@/components/ui/primitives";
-import type { TokenView } from "@/lib/session/installation-view";
-import type { TokenKind } from "@/lib/session/token-kind";
-import { lifecycleState, type KnownRotation, type LifecycleStateId, type LifecycleTransition } from "@/lib/session/token-lifecycle";
+import type { TokenView } from "@/lib/installations/view";
+import type { TokenKind } from "@/lib/installations/token-kind";
+import { lifecycleState, type KnownRotation, type LifecycleStateId, type LifecycleTransition } from "@/lib/installations/lifecycle";
 import { ActionOutcomeStatus, type ActionOutcome } from "./action-outcome";
 import { ExpiryCountdown } from "./expiry-countdown";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
-import { refreshTokenKey } from "@/lib/session";
+import { refreshTokenKey } from "@/lib/rotation/refresh-coordinator";
 import { deleteConfigToken, readConfigToken, writeConfigToken, type StoredConfigToken } from "./config-token-store";
 import type { AppConfigRuntime } from "./runtime";
 import type { ConfigTokenView } from "./types";

@@ -1,7 +1,8 @@
 import "server-only";
 import { getConfig, type Upstream } from "@/lib/config";
 import { platformClockFor } from "@/lib/platform";
-import { getRefreshCoordinator, type RefreshCoordinator } from "@/lib/session";
+import { getRefreshCoordinator } from "@/lib/rotation/process-refresh-coordinator";
+import { type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 
 /** What lib/app-config needs from the outside world; tests build one with their own clock. */
 export interface AppConfigRuntime {

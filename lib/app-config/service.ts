@@ -4,16 +4,10 @@ import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
-import {
-  callAsInstallation,
-  exchangeSessionToken,
-  getSessionInstallations,
-  getSessionInstallationViews,
-  requireLongLivedToken,
-  TOKEN_KINDS,
-  type InstallationView,
-  type TokenKind,
-} from "@/lib/session";
+import { callAsInstallation, exchangeSessionToken, getSessionInstallations, getSessionInstallationViews } from "@/lib/installations/actions";
+import { requireLongLivedToken } from "@/lib/installations/record";
+import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
+import { type InstallationView } from "@/lib/installations/view";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { currentConfigTokenView, readConfigToken } from "./config-token";
 import { writeConfigToken } from "./config-token-store";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { InstallationView } from "@/lib/session/installation-view";
+import type { InstallationView } from "@/lib/installations/view";
 
 /**
  * The names /events gives the apps its events are for, by app id: the apps this session installed (named

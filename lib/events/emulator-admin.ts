@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
-import { requireInstallation } from "@/lib/session/installation-store";
+import { requireInstallation } from "@/lib/installations/store";
 import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
 
 /**

@@ -1,7 +1,10 @@
 import "server-only";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
-import { callAsInstallation, getSessionInstallations, getSessionRuntime, needsProactiveRefresh, refreshSessionToken, type TokenKind } from "@/lib/session";
+import { callAsInstallation, getSessionInstallations, refreshSessionToken } from "@/lib/installations/actions";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { needsProactiveRefresh } from "@/lib/rotation/freshness";
+import { type TokenKind } from "@/lib/installations/token-kind";
 import { sessionStreamKey } from "@/lib/events/viewers";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
@@ -16,7 +19,7 @@ import { getWalkLimits } from "./walk-limits";
 export const WALK_TOKEN_MARGIN_S = 30 * 60;
 
 /** `nowMs` is the platform's time (the session runtime's clock), which token expiry follows. */
-export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getSessionRuntime().now()): Promise<void> {
+export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getRotationRuntime().now()): Promise<void> {
   const installation = (await getSessionInstallations()).find((i) => i.id === installationId);
   const token = installation?.[kind];
   if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken(installationId, kind);

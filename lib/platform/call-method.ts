@@ -37,7 +37,7 @@ export interface PlatformCallResult {
 
 export type ParamValue = string | number | boolean | undefined | null;
 
-/** Answers a request without the network: the embedded emulator, in the same process (see SessionRuntime). */
+/** Answers a request without the network: the embedded emulator, in the same process (see RotationRuntime). */
 export type PlatformTransport = (request: Request) => Promise<Response>;
 
 export interface CallMethodOptions {

@@ -1,8 +1,8 @@
 "use client";
 
 import useSWRMutation from "swr/mutation";
-import type { ClockMove, ClockMoveAnswer } from "@/lib/session/move-platform-clock";
-import type { ConsoleSession } from "@/lib/session/installation-actions";
+import type { ClockMove, ClockMoveAnswer } from "@/lib/platform-clock/move-platform-clock";
+import type { ConsoleSession } from "@/lib/installations/actions";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 /**

@@ -2,9 +2,9 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { ConsoleSession, InstallationActionAnswer } from "@/lib/session/installation-actions";
-import type { AppKey } from "@/lib/session/installation-view";
-import type { TokenKind } from "@/lib/session/token-kind";
+import type { ConsoleSession, InstallationActionAnswer } from "@/lib/installations/actions";
+import type { AppKey } from "@/lib/installations/view";
+import type { TokenKind } from "@/lib/installations/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const KEY = "/api/session";

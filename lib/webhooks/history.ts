@@ -25,7 +25,7 @@ const HISTORY_MAX_AGE_S = 7 * 24 * 3600;
 export const HISTORY_LENGTH = 6;
 /**
  * The history's share of the Cookie header, counted as the browser stores it (name and sealed value). The
- * whole header must stay below Node's 16 KB (see installation-store.ts, which counts 2.8 KB for the
+ * whole header must stay below Node's 16 KB (see lib/installations/store.ts, which counts 2.8 KB for the
  * history), so the history keeps to that rather than to the 4 KB one cookie could take.
  */
 export const HISTORY_MAX_COOKIE_BYTES = 2800;

@@ -1,5 +1,5 @@
 import { THEME_SCRIPT } from "@/lib/theme";
-import type { InstallProblem } from "@/lib/session";
+import type { InstallProblem } from "@/lib/oauth/install";
 
 const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
   missing: {

@@ -1,6 +1,6 @@
 // GET /oauth/callback - Checks and consumes the state, exchanges the code, stores the installation, 303 to the console
 import { handleRoute } from "@/lib/http";
-import { completeInstall } from "@/lib/session";
+import { completeInstall } from "@/lib/oauth/install";
 import { renderCallbackErrorPage } from "./error-page";
 
 export const dynamic = "force-dynamic";

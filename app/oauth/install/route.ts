@@ -1,7 +1,8 @@
 // GET /oauth/install - "Add to workspace": 302 to the platform's authorize URL, with a state bound to this browser
 import { z } from "zod";
 import { handleRoute } from "@/lib/http";
-import { APP_KEYS, beginInstall } from "@/lib/session";
+import { APP_KEYS } from "@/lib/installations/view";
+import { beginInstall } from "@/lib/oauth/install";
 
 export const dynamic = "force-dynamic";
 

@@ -11,7 +11,7 @@ import { POST as generateRoute } from "@/app/api/app-config/token/generate/route
 import { POST as rotateRoute } from "@/app/api/app-config/token/rotate/route";
 import { DELETE as forgetRoute, POST as tokenRoute } from "@/app/api/app-config/token/route";
 import type { AppConfigOverview, AppSettingsView, ConfigTokenView } from "@/lib/app-config/types";
-import type { TestBrowser } from "../session/support/console";
+import type { TestBrowser } from "../support/console";
 import { issueConfigToken, RAW_TOKEN, startAppConfigConsole, type AppConfigConsole } from "./support/console";
 
 const TWELVE_HOURS_S = 43_200;

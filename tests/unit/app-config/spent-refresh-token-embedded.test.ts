@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
 import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
-import { TestBrowser } from "../session/support/console";
+import { TestBrowser } from "../support/console";
 import { spentRefreshTokenSuite } from "./support/spent-refresh-token";
 
 let server: Server;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventFeed, type EventSink, type ReceivedEvent } from "@/lib/events/feed";
 import { RedisEventRelay } from "@/lib/events/redis-relay";
-import { startRedis, type TestRedis } from "../session/support/redis";
+import { startRedis, type TestRedis } from "../support/redis";
 
 /**
  * What every EventSink promises, run against each implementation, as the refresh coordinator's contract

@@ -6,8 +6,8 @@ import { POST as mentionRoute } from "@/app/api/emulator/mention/route";
 import { POST as eventsRoute } from "@/app/api/events/route";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
-import { TestBrowser } from "../session/support/console";
-import { installIn } from "../session/support/install";
+import { TestBrowser } from "../support/console";
+import { installIn } from "../support/install";
 
 /**
  * The whole loop over real HTTP: the console's "mention the app" asks the emulator to post a mention, the

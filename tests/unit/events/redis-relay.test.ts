@@ -15,7 +15,7 @@ import { RedisEventRelay } from "@/lib/events/redis-relay";
 import { signRequest } from "@/lib/events/signature";
 import { getEventSink } from "@/lib/events/sink";
 import { sealValue } from "@/lib/session/sealed-cookie";
-import { freePort, startRedis, type TestRedis } from "../session/support/redis";
+import { freePort, startRedis, type TestRedis } from "../support/redis";
 
 const CHANNEL = "switchboard:events";
 let redis: TestRedis;

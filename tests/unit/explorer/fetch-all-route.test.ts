@@ -4,8 +4,8 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
 import { settleTokenForWalk } from "@/lib/explorer/walk-session";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http";
-import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
-import { installIn } from "../session/support/install";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
 
 /** GET /api/call/{method}/all driven like the browser drives it: a session from a real install, the emulator over HTTP. */
 

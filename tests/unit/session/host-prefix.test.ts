@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import type { InstallationRecord } from "@/lib/session";
-import { listInstallations, removeInstallation, saveInstallation } from "@/lib/session/installation-store";
+import type { InstallationRecord } from "@/lib/installations/record";
+import { listInstallations, removeInstallation, saveInstallation } from "@/lib/installations/store";
 
 // Served over https: every session cookie is a __Host- cookie, which a sibling subdomain cannot set or shadow.
 Object.assign(process.env, {

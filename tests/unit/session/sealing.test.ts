@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { z } from "zod";
-import { getSessionInstallations, MAX_INSTALLATIONS, readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session";
-import { saveInstallation } from "@/lib/session/installation-store";
-import { startTestConsole, TestBrowser, type TestConsole } from "./support/console";
-import { installIn } from "./support/install";
+import { getSessionInstallations } from "@/lib/installations/actions";
+import { MAX_INSTALLATIONS } from "@/lib/installations/store";
+import { readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { saveInstallation } from "@/lib/installations/store";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
 
 const OLD = randomBytes(32).toString("base64url");
 const NEW = randomBytes(32).toString("base64url");

@@ -3,8 +3,8 @@ import { GET as listRoute, POST as pasteRoute } from "@/app/api/webhooks/route";
 import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { MAX_SEALED_COOKIE_BYTES } from "@/lib/session/sealed-cookie";
 import { HISTORY_MAX_COOKIE_BYTES } from "@/lib/webhooks/history";
-import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
-import { installIn } from "../session/support/install";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
 
 /**
  * Pasted webhooks and the send history live in sealed cookies, whose size is counted in bytes: Japanese text

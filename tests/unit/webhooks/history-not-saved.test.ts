@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as listRoute, POST as pasteRoute } from "@/app/api/webhooks/route";
 import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { AppError } from "@/lib/http/app-error";
-import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
-import { installIn } from "../session/support/install";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
 
 // The history cookie cannot be written (as when it outgrew its cookie before the history kept to a size).
 vi.mock(import("@/lib/session/sealed-cookie"), async (importOriginal) => {

@@ -5,8 +5,8 @@ import { DELETE as deleteRoute } from "@/app/api/webhooks/[id]/route";
 import { GET as listRoute, POST as pasteRoute } from "@/app/api/webhooks/route";
 import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { startTestConsole, TestBrowser, type TestConsole } from "../session/support/console";
-import { installIn } from "../session/support/install";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
 
 /**
  * The webhook routes driven with `new Request(...)`, against the embedded emulator served over real HTTP

@@ -1,6 +1,6 @@
 // GET, POST /api/call/{method} - Any Web API method with an installation's bot or user token; the platform's JSON as it came
 import { handleRoute } from "@/lib/http";
-import { proxyMethodCall } from "@/lib/session";
+import { proxyMethodCall } from "@/lib/call/call-proxy";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // DELETE /api/installations/{id} - Forgets an installation in this browser (nothing changes upstream)
 import { handleRoute } from "@/lib/http";
-import { forgetSessionInstallation, type InstallationActionAnswer } from "@/lib/session";
-import { InstallationIdSchema } from "@/lib/session/route-schemas";
+import { forgetSessionInstallation, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { InstallationIdSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";
 

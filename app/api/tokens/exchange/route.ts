@@ -1,9 +1,9 @@
 // POST /api/tokens/exchange - oauth.v2.exchange of a long-lived token (an installation's, or a pasted one)
 import { z } from "zod";
 import { handleRoute, parseJsonBody } from "@/lib/http";
-import { exchangeSessionToken, type InstallationActionAnswer } from "@/lib/session";
-import { appKeySchema } from "@/lib/session/installation-record";
-import { InstallationIdSchema, TokenKindSchema } from "@/lib/session/route-schemas";
+import { exchangeSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { appKeySchema } from "@/lib/installations/record";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";
 

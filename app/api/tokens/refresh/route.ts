@@ -1,7 +1,7 @@
 // POST /api/tokens/refresh - Refreshes an installation's bot or user token now (single-flight)
 import { handleRoute, parseJsonBody } from "@/lib/http";
-import { refreshSessionToken, type InstallationActionAnswer } from "@/lib/session";
-import { TokenActionSchema } from "@/lib/session/route-schemas";
+import { refreshSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import { TestBrowser } from "../../session/support/console";
+import { TestBrowser } from "../../support/console";
 import { answeringChallenges } from "../../emulator/support/request-url";
 
 export const SEED = "app-config-tests";

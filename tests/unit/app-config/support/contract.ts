@@ -18,8 +18,8 @@ import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { defaultAppCredentials } from "@/lib/emulator";
 import type { AppConfigOverview, AppSettingsView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
-import { consentAt, type TestBrowser } from "../../session/support/console";
-import { installIn } from "../../session/support/install";
+import { consentAt, type TestBrowser } from "../../support/console";
+import { installIn } from "../../support/install";
 import { issueConfigToken, RAW_TOKEN, REDIRECT_URI, SEED, startAppConfigConsole, type AppConfigConsole, type Upstream } from "./console";
 
 export interface ContractSetup {

@@ -8,9 +8,9 @@ import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as rotateRoute } from "@/app/api/app-config/token/rotate/route";
 import { POST as tokenRoute } from "@/app/api/app-config/token/route";
 import type { ConfigTokenView } from "@/lib/app-config/types";
-import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/session";
-import { REFRESH_RESULT_TTL_MS } from "@/lib/session/refresh-coordinator";
-import type { TestBrowser } from "../../session/support/console";
+import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
+import { REFRESH_RESULT_TTL_MS } from "@/lib/rotation/refresh-coordinator";
+import type { TestBrowser } from "../../support/console";
 
 export interface SpentTokenPlatform {
   browser(): TestBrowser;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { exchangeForMigration } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { handleRoute, parseJsonBody } from "@/lib/http";
-import { InstallationIdSchema, TokenKindSchema } from "@/lib/session/route-schemas";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,89 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
+import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
+import { callAsInstallation } from "@/lib/installations/actions";
+import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
+import { wireHeader } from "./wire-header";
+
+/** Query parameters that pick the installation and token (CALL_SELECTOR_KEYS); everything else goes to the platform. */
+const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
+
+/**
+ * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,
+ * which then travels on as JSON (blocks stay arrays, booleans booleans). Credentials are dropped from both.
+ */
+async function readBody(request: Request): Promise<CallBody> {
+  const type = request.headers.get("content-type") ?? "";
+  const text = await request.text();
+  // Checked before parsing: a body nested deeper than any the platform takes would overflow JSON.stringify when forwarded.
+  if (type.includes("application/json") && nestsDeeperThan(text, MAX_JSON_BODY_DEPTH)) throw new AppError("json_too_deep");
+  const body = parseCallBody(type, text);
+  if (!("problem" in body)) return body;
+  if (body.problem === "invalid_json") throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
+  if (body.problem === "not_an_object") throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
+  throw new AppError("unsupported_media_type");
+}
+
+/**
+ * The platform's answer headers a developer needs to see, passed on by name: its scopes, its rate limits, its
+ * request id. Any other header stays behind (set-cookie, authorization, anything this list does not name),
+ * so no secret a proxy or the platform adds can reach the browser.
+ */
+const UPSTREAM_HEADERS = new Set(["content-type", "retry-after", "x-oauth-scopes", "x-accepted-oauth-scopes"]);
+const UPSTREAM_HEADER_PREFIXES = ["x-ratelimit-", "x-slack-"];
+/** Only JSON is forwarded, so the answer is never served as anything else (HTML from the console's origin above all). */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+function isForwardedHeader(name: string, value: string): boolean {
+  if (name === "content-type") return JSON_TYPE.test(value);
+  return UPSTREAM_HEADERS.has(name) || UPSTREAM_HEADER_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/**
+ * GET and POST /api/call/{method}: the method called with the chosen installation's token, its parameters
+ * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered byte for
+ * byte, with the platform's headers on the allowlist above (named in x-upstream-headers), the upstream
+ * time, whether a refresh happened, and the masked request that went out.
+ */
+export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
+  assertValidMethodName(method);
+  const url = new URL(request.url);
+  const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
+  const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
+  // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
+  const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
+  const args = callArguments(url.searchParams, body);
+
+  const result = await callAsInstallation({
+    installationId: selector.installation,
+    tokenKind: selector.token,
+    method,
+    ...args,
+    httpMethod,
+    signal: request.signal,
+    by: `${httpMethod} /api/call/${method}`,
+  });
+  // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
+  const isJson = result.ok || result.body !== undefined;
+  // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).
+  if (result.status === 429 && !isJson) throwIfRateLimited(method, result);
+  if (!isJson) throw new AppError("upstream_bad_answer", { message: `The platform answered ${method} with HTTP ${result.status} and no JSON.` });
+
+  const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
+  const forwarded: string[] = [];
+  result.headers.forEach((value, name) => {
+    if (!isForwardedHeader(name, value)) return;
+    headers.set(name, value);
+    forwarded.push(name);
+  });
+  // Seconds, whichever form the platform used (a date is allowed too): what the explorer waits out.
+  if (result.retryAfterS !== undefined) headers.set("retry-after", String(result.retryAfterS));
+  headers.set("cache-control", "no-store");
+  headers.set("x-upstream-headers", forwarded.join(","));
+  headers.set("x-upstream-time-ms", String(result.durationMs));
+  headers.set("x-token-refreshed", result.refreshed ? "1" : "0");
+  headers.set("x-upstream-request", wireHeader(result.wire));
+  return new Response(result.bytes, { status: result.status, headers });
+}

@@ -1,0 +1,232 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
+import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./view";
+import { timelineSchema, type TimelineEntry } from "./timeline";
+import type { TokenKind } from "./token-kind";
+
+/**
+ * An installation as the console keeps it, sealed in its own cookie (store.ts): its tokens,
+ * refresh tokens and webhook URL in clear, so server-only. toInstallationView() makes what the browser sees.
+ */
+
+export interface StoredToken {
+  value: string;
+  /** Rotating tokens only. */
+  refreshToken?: string;
+  /** Epoch ms, by this server's clock; absent for long-lived tokens. */
+  expiresAt?: number;
+  scopes: string[];
+  /** Revoked with auth.revoke from the console (a refresh issues a new one). */
+  revoked?: boolean;
+}
+
+/** An installation's id, which is also its cookie's name (installationIdFor). */
+export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
+export const MAX_APP_NAME_CHARS = 80;
+
+/**
+ * An app key as a cookie or a request names it. Before the legacy app had one name it was "emulator-legacy"
+ * here: installation and OAuth state cookies sealed then, and scripts written then, still say so.
+ */
+export const appKeySchema = z.enum([...APP_KEYS, "emulator-legacy"]).transform((key): AppKey => (key === "emulator-legacy" ? "legacy" : key));
+
+const storedTokenSchema = z.object({
+  value: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.number().optional(),
+  scopes: z.array(z.string()),
+  revoked: z.boolean().optional(),
+});
+
+/**
+ * What an installation cookie must hold once unsealed. A seal proves the server made it, not that this
+ * version of the server did: a value of another shape reads as absent, like a tampered cookie.
+ */
+export const installationSchema = z.object({
+  id: z.string().regex(INSTALLATION_ID),
+  appKey: appKeySchema,
+  appId: z.string().optional(),
+  team: z.object({ id: z.string(), name: z.string() }),
+  enterprise: z.object({ id: z.string(), name: z.string() }).optional(),
+  botUserId: z.string().optional(),
+  authedUserId: z.string().optional(),
+  bot: storedTokenSchema.optional(),
+  user: storedTokenSchema.optional(),
+  incomingWebhook: z.object({ url: z.string(), channel: z.string(), channelId: z.string(), configurationUrl: z.string().optional() }).optional(),
+  state: z.enum(["active", "needs_reinstall"]),
+  problem: z.string().optional(),
+  appName: z.string().max(MAX_APP_NAME_CHARS).optional(),
+  uninstalledAt: z.number().optional(),
+  timeline: timelineSchema.optional(),
+  installedAt: z.number(),
+  updatedAt: z.number(),
+}) satisfies z.ZodType<InstallationRecord>;
+
+/** A token as the refresh coordinator keeps it (sealed) for late callers. */
+export const keptTokenSchema = storedTokenSchema satisfies z.ZodType<StoredToken>;
+
+/** One installation as sealed in its cookie. */
+export interface InstallationRecord {
+  id: string;
+  appKey: AppKey;
+  appId?: string;
+  team: { id: string; name: string };
+  enterprise?: { id: string; name: string };
+  botUserId?: string;
+  authedUserId?: string;
+  bot?: StoredToken;
+  user?: StoredToken;
+  incomingWebhook?: { url: string; channel: string; channelId: string; configurationUrl?: string };
+  state: InstallationState;
+  /** Why the installation needs reinstalling: the platform's error code (`uninstalled` after apps.uninstall). */
+  problem?: string;
+  /** The app's name when the upstream tells it (the emulator's manifest); the app id names it otherwise. */
+  appName?: string;
+  /**
+   * Set once apps.uninstall succeeded: the record stays (state needs_reinstall, no tokens, no webhook) so its
+   * timeline does, until it is reinstalled or forgotten.
+   */
+  uninstalledAt?: number;
+  /** Newest first; masked values only (timeline.ts). */
+  timeline?: TimelineEntry[];
+  installedAt: number;
+  updatedAt: number;
+}
+
+const ID_SAFE = /[^A-Za-z0-9]/g;
+
+/** One id per (team, app): installing the same app into the same team again replaces the record. */
+export function installationIdFor(teamId: string, appId: string | undefined, appKey: AppKey): string {
+  return `${teamId.replace(ID_SAFE, "")}-${(appId ?? appKey).replace(ID_SAFE, "")}`.slice(0, 64);
+}
+
+/** The installation's token of this kind, or 400 no_token. */
+export function requireToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
+  const token = installation[kind];
+  if (!token) throw new AppError("no_token", { message: `This installation has no ${kind} token.` });
+  return token;
+}
+
+/** Its long-lived token of this kind, the one oauth.v2.exchange takes: 409 already_rotating for one that rotates. */
+export function requireLongLivedToken(installation: InstallationRecord, kind: TokenKind): StoredToken {
+  const token = requireToken(installation, kind);
+  if (token.refreshToken) {
+    throw new AppError("already_rotating", {
+      message: `This ${kind} token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once.`,
+    });
+  }
+  return token;
+}
+
+export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken {
+  return {
+    value: token.accessToken,
+    ...(token.refreshToken ? { refreshToken: token.refreshToken } : {}),
+    ...(token.expiresInS !== undefined && token.refreshToken ? { expiresAt: nowMs + token.expiresInS * 1000 } : {}),
+    scopes: token.scopes,
+  };
+}
+
+/**
+ * What of a previous record's authorization a new grant may keep: everything while it lives, so exchanging
+ * only the bot token keeps the user token; nothing once it died (needs reinstall, or uninstalled), since
+ * its tokens and webhook died with it (spec 3, rows 2, 7 and 8). A token that works again (an exchanged
+ * one, pasted) comes from another authorization and never brings them back.
+ */
+function livingAuthorization(previous: InstallationRecord | undefined): Pick<InstallationRecord, "bot" | "user" | "incomingWebhook"> {
+  if (!previous || previous.state !== "active" || previous.uninstalledAt) return {};
+  return {
+    ...(previous.bot ? { bot: previous.bot } : {}),
+    ...(previous.user ? { user: previous.user } : {}),
+    ...(previous.incomingWebhook ? { incomingWebhook: previous.incomingWebhook } : {}),
+  };
+}
+
+/**
+ * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Tokens and the
+ * webhook the grant does not carry keep their previous values while the previous authorization lives
+ * (livingAuthorization); names and ids always do.
+ */
+export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: InstallationRecord, appName?: string): InstallationRecord {
+  const team = grant.team ?? previous?.team;
+  if (!team) throw new Error("the platform's answer names no team");
+  const appId = grant.appId ?? previous?.appId;
+  const kept = livingAuthorization(previous);
+  const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : kept.bot;
+  const user = grant.user ? storedTokenFrom(grant.user, nowMs) : kept.user;
+  const enterprise = grant.enterprise ?? previous?.enterprise;
+  const botUserId = grant.botUserId ?? previous?.botUserId;
+  const authedUserId = grant.authedUserId ?? previous?.authedUserId;
+  const incomingWebhook = grant.incomingWebhook ?? kept.incomingWebhook;
+  const name = (appName ?? previous?.appName)?.slice(0, MAX_APP_NAME_CHARS);
+  return {
+    id: previous?.id ?? installationIdFor(team.id, appId, appKey),
+    appKey,
+    ...(appId ? { appId } : {}),
+    team,
+    ...(enterprise ? { enterprise } : {}),
+    ...(botUserId ? { botUserId } : {}),
+    ...(authedUserId ? { authedUserId } : {}),
+    ...(bot ? { bot } : {}),
+    ...(user ? { user } : {}),
+    ...(incomingWebhook ? { incomingWebhook } : {}),
+    state: "active",
+    ...(name ? { appName: name } : {}),
+    ...(previous?.timeline ? { timeline: previous.timeline } : {}),
+    installedAt: previous?.installedAt ?? nowMs,
+    updatedAt: nowMs,
+  };
+}
+
+function tokenView(token: StoredToken | undefined): TokenView | null {
+  if (!token) return null;
+  return {
+    masked: maskToken(token.value),
+    ...(token.refreshToken ? { maskedRefreshToken: maskToken(token.refreshToken) } : {}),
+    expiresAt: token.expiresAt ?? null,
+    rotating: Boolean(token.refreshToken),
+    revoked: token.revoked ?? false,
+    scopes: token.scopes,
+  };
+}
+
+export function toInstallationView(installation: InstallationRecord): InstallationView {
+  const hook = installation.incomingWebhook;
+  const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
+  return {
+    id: installation.id,
+    name: installationName(installation.team, app),
+    app,
+    team: installation.team,
+    enterprise: installation.enterprise ?? null,
+    botUserId: installation.botUserId ?? null,
+    authedUserId: installation.authedUserId ?? null,
+    state: installation.state,
+    problem: installation.problem ?? null,
+    bot: tokenView(installation.bot),
+    user: tokenView(installation.user),
+    incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskWebhookUrl(hook.url) } : null,
+    uninstalledAt: installation.uninstalledAt ?? null,
+    timeline: installation.timeline ?? [],
+    installedAt: installation.installedAt,
+    updatedAt: installation.updatedAt,
+  };
+}
+
+/** The parts of an installation whose change must reach the cookie: its tokens, its state, its newest timeline entry. */
+export function tokenFingerprint(installation: InstallationRecord): string {
+  const t = (s: StoredToken | undefined) => (s ? [s.value, s.refreshToken ?? "", s.expiresAt ?? 0, s.revoked ? 1 : 0] : null);
+  return JSON.stringify([
+    t(installation.bot),
+    t(installation.user),
+    installation.state,
+    installation.problem ?? "",
+    installation.uninstalledAt ?? 0,
+    installation.timeline?.length ?? 0,
+    installation.timeline?.[0] ?? null,
+  ]);
+}

@@ -1,0 +1,378 @@
+import "server-only";
+import { AppError, isConsoleError } from "@/lib/http/app-error";
+import { logger } from "@/lib/log";
+import {
+  callMethod,
+  isPlatformError,
+  maskToken,
+  platformErrorCode,
+  refreshAccessToken,
+  type HttpMethod,
+  type ParamValue,
+  type PlatformCallResult,
+} from "@/lib/platform";
+import { requireToken, storedTokenFrom, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
+import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
+import type { RotationRuntime } from "./runtime";
+import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "@/lib/installations/timeline";
+import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
+import { reinstallReason } from "@/lib/installations/lifecycle";
+
+/** Refresh failures that no retry can fix: the installation has to be installed again. */
+const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
+/** How many kept refresh results to follow (R1 → R2 → R3) before settling. */
+const MAX_CHAIN = 10;
+
+const RECOVERY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
+/** When a request that gave up waiting for another's refresh should try again: a live holder is done by then. */
+const REFRESH_IN_PROGRESS_RETRY_S = 5;
+
+/** Whether a failed refresh may have taken effect upstream: no answer, or the platform failing mid-way. */
+function isUnknownOutcome(error: unknown): boolean {
+  if (isPlatformError(error)) return error.result.status >= 500;
+  return isConsoleError(error, "upstream_timeout") || isConsoleError(error, "upstream_unreachable");
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Asks again with the same refresh token until an answer comes, the platform refuses it for good, or the
+ * recovery window closes. Each attempt may take longer than a console request may wait: nobody is
+ * waiting for it but the next request.
+ */
+async function recoverLostRefresh<T>(attempt: (timeoutMs: number) => Promise<T>, firstTimeoutMs: number, startedAt: number): Promise<T> {
+  let lastError: unknown;
+  for (const delay of [...RECOVERY_DELAYS_MS, ...Array<number>(8).fill(RECOVERY_DELAYS_MS.at(-1)!)]) {
+    await sleep(delay);
+    const left = startedAt + REFRESH_RECOVERY_WINDOW_MS - Date.now();
+    if (left <= 0) break;
+    try {
+      return await attempt(Math.min(left, Math.max(3 * firstTimeoutMs, 15_000)));
+    } catch (error) {
+      if (!isUnknownOutcome(error)) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+function refreshStillUnanswered(timeoutMs: number): AppError {
+  return new AppError("upstream_timeout", {
+    message: `The platform did not answer the token refresh within ${timeoutMs} ms. The console keeps asking in the background (the platform answers a repeated refresh with the same new tokens for a short while): try again in a few seconds.`,
+    headers: { "Retry-After": "5" },
+  });
+}
+
+/**
+ * This request joined a refresh that another request holds (in this process, or on another instance
+ * through Redis) and waited as long as a request may. The platform has not been shown slow: the holder may
+ * still be waiting for it, or its process may have died holding the lock (README, "Running several
+ * instances", says what happens then).
+ */
+function refreshInProgress(waitedMs: number): AppError {
+  return new AppError("refresh_in_progress", {
+    message: `Another request is refreshing this token and had not finished after ${waitedMs} ms, so this call stopped waiting. The stored tokens are unchanged: try again in a few seconds.`,
+    headers: { "Retry-After": String(REFRESH_IN_PROGRESS_RETRY_S) },
+  });
+}
+
+/** A rotating token that expires within the window is refreshed before it is used. */
+export function needsProactiveRefresh(token: StoredToken, nowMs: number, windowS: number): boolean {
+  if (!token.refreshToken || token.expiresAt === undefined) return false;
+  return token.expiresAt - nowMs <= windowS * 1000;
+}
+
+export type RefreshOutcome =
+  { outcome: "refreshed"; installation: InstallationRecord } | { outcome: "needs_reinstall"; installation: InstallationRecord; error: AppError };
+
+export function needsReinstallError(installation: InstallationRecord): AppError {
+  return new AppError("needs_reinstall", {
+    message: `The installation in ${installation.team.name || installation.team.id} needs to be installed again: ${reinstallReason(installation.problem, Boolean(installation.uninstalledAt))}. Use "Reinstall".`,
+  });
+}
+
+/** Why and by what a refresh happens, for the installation's timeline. */
+export interface RefreshCause {
+  reason: RefreshReason;
+  /** The request or control that caused it ("GET /api/call/users.list", "Refresh button"). */
+  by: string;
+}
+
+const REQUESTED: RefreshCause = { reason: "requested", by: "a refresh request" };
+
+/** The code a failed refresh is known by: the platform's, or the console's own (upstream_timeout, …). */
+function failureCode(error: unknown): string {
+  if (isPlatformError(error)) return timelineErrorCode(error.platformCode);
+  if (error instanceof AppError) return timelineErrorCode(error.code);
+  return "unknown_error";
+}
+
+/**
+ * The installation with a refresh that failed for a passing reason in its timeline (nothing else changes).
+ * Not while the refresh coordination is unreachable: writing the cookie would first ask it which pair is
+ * the newest, and the 503 would wait for that.
+ */
+export function withFailedRefresh(installation: InstallationRecord, kind: TokenKind, error: unknown, by: string, nowMs: number): InstallationRecord {
+  const refreshToken = installation[kind]?.refreshToken;
+  if (!refreshToken || isConsoleError(error, "refresh_coordination_unavailable")) return installation;
+  return {
+    ...installation,
+    timeline: prependEntry(installation.timeline, {
+      at: nowMs,
+      type: "refresh_failed",
+      token: kind,
+      masked: maskToken(refreshToken),
+      error: failureCode(error),
+      reinstall: false,
+      by: timelineCause(by),
+    }),
+  };
+}
+
+/** The installation with the expiry of its `kind` token in the timeline, once per token. */
+export function withNoticedExpiry(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  noticed: "clock" | "platform",
+  by: string,
+  nowMs: number,
+): InstallationRecord {
+  const token = installation[kind];
+  if (!token) return installation;
+  const masked = maskToken(token.value);
+  if (installation.timeline?.some((e) => e.type === "expired" && e.token === kind && e.masked === masked)) return installation;
+  return {
+    ...installation,
+    timeline: prependEntry(installation.timeline, { at: nowMs, type: "expired", token: kind, masked, noticed, by: timelineCause(by) }),
+  };
+}
+
+/**
+ * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
+ * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
+ */
+export async function refreshInstallationToken(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  runtime: RotationRuntime,
+  cause: RefreshCause = REQUESTED,
+): Promise<RefreshOutcome> {
+  const token = installation[kind];
+  if (!token?.refreshToken) {
+    throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
+  }
+  const refreshToken = token.refreshToken;
+  const attempt = async (timeoutMs: number): Promise<StoredToken> => {
+    const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
+    const issued = grant[kind] ?? grant.bot ?? grant.user;
+    if (!issued) throw new AppError("upstream_bad_answer", { message: "The platform's refresh answer carried no access token." });
+    logger.info({ installation: installation.id, kind }, "token refreshed");
+    return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
+  };
+  // The request that starts a refresh answers as soon as its first attempt is lost; the refresh goes on.
+  let answerNow: (error: unknown) => void = () => {};
+  const firstAttemptLost = new Promise<never>((_, reject) => (answerNow = reject));
+  const refreshing = runtime.coordinator.run(refreshTokenKey(refreshToken), async () => {
+    const startedAt = Date.now();
+    try {
+      return await attempt(runtime.timeoutMs);
+    } catch (error) {
+      if (!isUnknownOutcome(error)) throw error;
+      logger.warn(
+        { installation: installation.id, kind, err: error instanceof AppError ? error.code : "unknown" },
+        "refresh answer lost: asking again with the same refresh token",
+      );
+      answerNow(refreshStillUnanswered(runtime.timeoutMs));
+      return recoverLostRefresh(attempt, runtime.timeoutMs, startedAt);
+    }
+  });
+  // Requests that joined a refresh someone else holds (under recovery, or behind another instance's lock)
+  // wait no longer than a request may. The one that started it learns of a lost answer sooner (504).
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const waitMs = runtime.timeoutMs + 1_000;
+  const waitedTooLong = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(refreshInProgress(waitMs)), waitMs)));
+  // Whatever this request stops waiting for still settles: never as an unhandled rejection.
+  for (const settled of [refreshing, firstAttemptLost, waitedTooLong]) settled.catch(() => {});
+  let fresh: StoredToken;
+  try {
+    fresh = await Promise.race([refreshing, firstAttemptLost, waitedTooLong]);
+  } catch (error) {
+    if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
+      logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
+      const now = runtime.now();
+      const marked: InstallationRecord = {
+        ...installation,
+        state: "needs_reinstall",
+        problem: error.platformCode,
+        updatedAt: now,
+        timeline: prependEntry(installation.timeline, {
+          at: now,
+          type: "refresh_failed",
+          token: kind,
+          masked: maskToken(refreshToken),
+          error: timelineErrorCode(error.platformCode),
+          reinstall: true,
+          by: timelineCause(cause.by),
+        }),
+      };
+      return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
+    }
+    throw error;
+  } finally {
+    clearTimeout(deadline);
+  }
+  fresh = await followKeptRefreshes(fresh, runtime, installation.id, kind);
+  const now = runtime.now();
+  const timeline = prependEntry(installation.timeline, {
+    at: now,
+    type: "refreshed",
+    token: kind,
+    from: maskToken(token.value),
+    to: maskToken(fresh.value),
+    reason: cause.reason,
+    by: timelineCause(cause.by),
+  });
+  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: now, timeline } };
+}
+
+/** The newest pair the coordinator knows replaced this token (R1 → R2 → R3), or the token itself. */
+async function followKeptRefreshes(token: StoredToken, runtime: RotationRuntime, installationId: string, kind: TokenKind): Promise<StoredToken> {
+  let latest = token;
+  for (let hop = 0; hop < MAX_CHAIN && latest.refreshToken; hop++) {
+    let newer: StoredToken | undefined;
+    try {
+      newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(latest.refreshToken));
+    } catch (error) {
+      // A refresh in hand already spent the old refresh token: losing it to a failed lookup would leave
+      // the cookie with a dead refresh token. Settle for what is in hand.
+      logger.warn(
+        { installation: installationId, kind, err: error instanceof Error ? error.message : String(error) },
+        "kept refresh lookup failed: keeping the pair in hand",
+      );
+      break;
+    }
+    if (!newer) break;
+    latest = newer;
+  }
+  return latest;
+}
+
+/**
+ * Each installation is one cookie, written whole as this request read it. Another request may have
+ * refreshed the other token kind meanwhile; writing back the spent refresh token it replaced would lose
+ * that refresh once the kept result is gone. So before any write, every token kind is brought up to the
+ * newest pair the coordinator knows.
+ */
+export async function reconcileWithKeptRefreshes(installation: InstallationRecord, runtime: RotationRuntime): Promise<InstallationRecord> {
+  let reconciled = installation;
+  for (const kind of TOKEN_KINDS) {
+    const token = reconciled[kind];
+    if (!token?.refreshToken) continue;
+    const latest = await followKeptRefreshes(token, runtime, installation.id, kind);
+    if (latest === token) continue;
+    // That refresh's own entry is in the other request's cookie, which this one replaces.
+    const timeline = prependEntry(reconciled.timeline, {
+      at: runtime.now(),
+      type: "refreshed",
+      token: kind,
+      from: maskToken(token.value),
+      to: maskToken(latest.value),
+      reason: "elsewhere",
+      by: "another request",
+    });
+    reconciled = { ...reconciled, [kind]: latest, timeline };
+  }
+  return reconciled;
+}
+
+export interface FreshCallOptions {
+  tokenKind: TokenKind;
+  method: string;
+  params?: Record<string, ParamValue>;
+  httpMethod?: HttpMethod;
+  /** A POST's arguments as a JSON body, instead of params (see callMethod). */
+  json?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** What made the call, for the timeline of a refresh it causes ("GET /api/call/users.list"); the method's name by default. */
+  by?: string;
+}
+
+export interface FreshCallResult {
+  result: PlatformCallResult;
+  installation: InstallationRecord;
+  refreshed: boolean;
+}
+
+/**
+ * Calls a method with an installation's token, keeping it fresh: refreshed first when it expires within
+ * the window, and refreshed and retried once when the platform still answers token_expired. Returns the
+ * installation as it now is (the same object when nothing changed).
+ */
+export async function callWithFreshToken(
+  installation: InstallationRecord,
+  options: FreshCallOptions,
+  runtime: RotationRuntime,
+  /** Told about every new version of the installation (refreshed tokens, or marked as needing reinstall). */
+  onChange: (installation: InstallationRecord) => Promise<void> = async () => {},
+): Promise<FreshCallResult> {
+  if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
+  let current = installation;
+  let refreshed = false;
+  const kind = options.tokenKind;
+  const by = options.by ?? `${options.method} call`;
+
+  const refresh = async (reason: RefreshReason) => {
+    const outcome = await refreshInstallationToken(current, kind, runtime, { reason, by });
+    current = outcome.installation;
+    await onChange(current);
+    if (outcome.outcome === "needs_reinstall") throw outcome.error;
+    refreshed = true;
+  };
+  /** A refresh failure that fails this call goes into the timeline (a refusal for good already did). */
+  const recordFailure = async (error: unknown): Promise<never> => {
+    if (!isConsoleError(error, "needs_reinstall")) {
+      const recorded = withFailedRefresh(current, kind, error, by, runtime.now());
+      if (recorded !== current) await onChange((current = recorded)).catch(() => {});
+    }
+    throw error;
+  };
+  const call = () =>
+    callMethod({
+      baseUrl: runtime.baseUrl,
+      token: requireToken(current, kind).value,
+      method: options.method,
+      params: options.params ?? {},
+      httpMethod: options.httpMethod ?? "POST",
+      ...(options.json !== undefined ? { json: options.json } : {}),
+      timeoutMs: runtime.timeoutMs,
+      ...(runtime.transport ? { transport: runtime.transport } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+
+  const token = requireToken(current, kind);
+  const now = runtime.now();
+  if (needsProactiveRefresh(token, now, runtime.refreshWindowS)) {
+    const expired = token.expiresAt !== undefined && token.expiresAt <= now;
+    if (expired) current = withNoticedExpiry(current, kind, "clock", by, now);
+    try {
+      await refresh(expired ? "on_expiry" : "proactive");
+    } catch (error) {
+      // An early refresh that failed for a passing reason (rate limit, timeout, Redis) must not fail a call
+      // whose token still works: use it, and let token_expired trigger the refresh again if it comes to that.
+      // A refusal that means reinstalling, or a token already expired, still fails the call.
+      const definitive = isConsoleError(error, "needs_reinstall");
+      if (definitive || expired) await recordFailure(error);
+      logger.warn(
+        { installation: current.id, kind, err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },
+        "early refresh failed: calling with the current token",
+      );
+    }
+  }
+  let result = await call();
+  if (!refreshed && platformErrorCode(result) === "token_expired" && current[kind]?.refreshToken) {
+    current = withNoticedExpiry(current, kind, "platform", by, runtime.now());
+    await refresh("on_expiry").catch(recordFailure);
+    result = await call();
+  }
+  return { result, installation: current, refreshed };
+}
