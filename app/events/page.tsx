@@ -3,7 +3,7 @@ import { EventInspector, type MentionTarget } from "@/components/events/event-in
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { eventAppNames } from "@/lib/events/app-names";
-import { getSessionInstallationViews } from "@/lib/installations/actions";
+import { getSessionInstallationViews } from "@/lib/installations/list-installations";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { InstallationScopes } from "@/components/scopes-panel";
 import { WebhooksConsole } from "@/components/webhooks/webhooks-console";
 import { getConfig } from "@/lib/config";
-import { getSessionInstallationViews } from "@/lib/installations/actions";
+import { getSessionInstallationViews } from "@/lib/installations/list-installations";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Webhooks" };

@@ -18,7 +18,7 @@ import {
 } from "@/lib/installations/lifecycle";
 import { useAppSettings } from "@/lib/swr/use-app-config";
 import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
-import type { InstallationActionAnswer } from "@/lib/installations/actions";
+import type { InstallationActionAnswer } from "@/lib/installations/view";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionOutcome } from "./action-outcome";
 import { ExchangeDialog } from "./exchange-dialog";

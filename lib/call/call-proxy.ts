@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
-import { callAsInstallation } from "@/lib/installations/actions";
+import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 import { wireHeader } from "./wire-header";
 

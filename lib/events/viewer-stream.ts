@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { clientAddress } from "@/lib/http/client-address";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";
 import { eventFeedStream, visibleToTeams } from "./stream";

@@ -1,7 +1,9 @@
 import "server-only";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
-import { callAsInstallation, getSessionInstallations, refreshSessionToken } from "@/lib/installations/actions";
+import { callAsInstallation } from "@/lib/installations/call-as-installation";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { refreshSessionToken } from "@/lib/installations/refresh-token";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { needsProactiveRefresh } from "@/lib/rotation/freshness";
 import { type TokenKind } from "@/lib/installations/token-kind";

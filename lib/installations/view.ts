@@ -91,3 +91,22 @@ export function installationPhase(installation: Pick<InstallationView, "state" |
 export function tokenFactsOf(token: TokenView): TokenFacts {
   return { rotating: token.rotating, expiresAt: token.expiresAt, revoked: token.revoked };
 }
+
+/**
+ * What the token and installation action routes answer: POST /api/tokens/{test,refresh,revoke,exchange},
+ * POST /api/installations/{id}/uninstall and DELETE /api/installations/{id}.
+ */
+export interface InstallationActionAnswer {
+  /** The platform's `ok` for the actions that call it (test, revoke, uninstall); true otherwise. */
+  ok: boolean;
+  /** The platform's JSON (test, revoke, uninstall), or null when it answered none. */
+  platform?: unknown;
+  /** Test: whether the token was refreshed before auth.test. */
+  refreshed?: boolean;
+  /** Test: who the token is, as auth.test answered it; null when it failed. */
+  identity?: TokenIdentity | null;
+  /** The installation as the action left it, its timeline included (all but forget). */
+  installation?: InstallationView;
+  /** Forget: the id of the installation forgotten. */
+  forgotten?: string;
+}

@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
-import { getConsoleSession, type ConsoleSession } from "@/lib/installations/actions";
+import { getConsoleSession, type ConsoleSession } from "@/lib/session/console-session";
 import type { InstallationView } from "@/lib/installations/view";
 import { describeUpstream } from "./platform-time";
 import { getRotationRuntime } from "@/lib/rotation/runtime";

@@ -2,7 +2,7 @@
 
 import useSWRMutation from "swr/mutation";
 import type { ClockMove, ClockMoveAnswer } from "@/lib/platform-clock/move-platform-clock";
-import type { ConsoleSession } from "@/lib/installations/actions";
+import type { ConsoleSession } from "@/lib/session/console-session";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 /**

@@ -2,7 +2,8 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { ConsoleSession, InstallationActionAnswer } from "@/lib/installations/actions";
+import type { ConsoleSession } from "@/lib/session/console-session";
+import type { InstallationActionAnswer } from "@/lib/installations/view";
 import type { AppKey } from "@/lib/installations/view";
 import type { TokenKind } from "@/lib/installations/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";

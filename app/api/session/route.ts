@@ -1,6 +1,6 @@
 // GET /api/session - This browser's installations: tokens masked, expiry, scopes, state, timeline
 import { handleRoute } from "@/lib/http";
-import { getConsoleSession } from "@/lib/installations/actions";
+import { getConsoleSession } from "@/lib/session/console-session";
 
 export const dynamic = "force-dynamic";
 

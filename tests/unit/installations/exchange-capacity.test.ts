@@ -3,7 +3,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { POST as exchangeRoute } from "@/app/api/tokens/exchange/route";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { MAX_INSTALLATIONS } from "@/lib/installations/store";
 import { saveInstallation } from "@/lib/installations/store";
 import { consentAt, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "../support/console";

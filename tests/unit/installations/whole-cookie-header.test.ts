@@ -5,7 +5,7 @@ import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { MAX_INSTALLATIONS } from "@/lib/installations/store";
 import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/installations/timeline";
 import { saveInstallation } from "@/lib/installations/store";

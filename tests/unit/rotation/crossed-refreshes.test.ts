@@ -5,7 +5,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { getConfig } from "@/lib/config";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { maskToken } from "@/lib/platform";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { RedisRefreshCoordinator } from "@/lib/rotation/redis-refresh-coordinator";
 import { type InstallationRecord } from "@/lib/installations/record";

@@ -4,7 +4,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken, needsProactiveRefresh, refreshInstallationToken } from "@/lib/rotation/freshness";
 import { InMemoryRefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import type { InstallationRecord } from "@/lib/installations/record";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";

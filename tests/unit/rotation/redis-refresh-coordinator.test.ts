@@ -7,7 +7,7 @@ import { isAppError } from "@/lib/http/app-error";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken, refreshInstallationToken } from "@/lib/rotation/freshness";
 import { getRefreshCoordinator } from "@/lib/rotation/process-refresh-coordinator";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { RedisRefreshCoordinator } from "@/lib/rotation/redis-refresh-coordinator";
 import { refreshTokenKey } from "@/lib/rotation/refresh-coordinator";
 import { type InstallationRecord } from "@/lib/installations/record";

@@ -3,7 +3,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { AppError } from "@/lib/http/app-error";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken } from "@/lib/rotation/freshness";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { type InstallationRecord } from "@/lib/installations/record";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";

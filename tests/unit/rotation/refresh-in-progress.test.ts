@@ -3,7 +3,7 @@ import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { getConfig } from "@/lib/config";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { InMemoryRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { RedisRefreshCoordinator } from "@/lib/rotation/redis-refresh-coordinator";
 import { REFRESH_RESULT_TTL_MS } from "@/lib/rotation/refresh-coordinator";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { type InstallationRecord } from "@/lib/installations/record";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";

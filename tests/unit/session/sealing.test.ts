@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { z } from "zod";
-import { getSessionInstallations } from "@/lib/installations/actions";
+import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { MAX_INSTALLATIONS } from "@/lib/installations/store";
 import { readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session/sealed-cookie";
 import { saveInstallation } from "@/lib/installations/store";

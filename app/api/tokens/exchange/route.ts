@@ -1,7 +1,8 @@
 // POST /api/tokens/exchange - oauth.v2.exchange of a long-lived token (an installation's, or a pasted one)
 import { z } from "zod";
 import { handleRoute, parseJsonBody } from "@/lib/http";
-import { exchangeSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { exchangeSessionToken } from "@/lib/installations/exchange-token";
+import { type InstallationActionAnswer } from "@/lib/installations/view";
 import { appKeySchema } from "@/lib/installations/record";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 

@@ -1,6 +1,7 @@
 // POST /api/tokens/refresh - Refreshes an installation's bot or user token now (single-flight)
 import { handleRoute, parseJsonBody } from "@/lib/http";
-import { refreshSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { refreshSessionToken } from "@/lib/installations/refresh-token";
+import { type InstallationActionAnswer } from "@/lib/installations/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

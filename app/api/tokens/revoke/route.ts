@@ -1,7 +1,8 @@
 // POST /api/tokens/revoke - auth.revoke on an installation's bot or user access token
 import { handleRoute, parseJsonBody } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { revokeSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { revokeSessionToken } from "@/lib/installations/revoke-token";
+import { type InstallationActionAnswer } from "@/lib/installations/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

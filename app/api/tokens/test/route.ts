@@ -1,7 +1,8 @@
 // POST /api/tokens/test - auth.test with an installation's bot or user token (kept fresh), its answer in the timeline
 import { handleRoute, parseJsonBody } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { testSessionToken, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { testSessionToken } from "@/lib/installations/test-token";
+import { type InstallationActionAnswer } from "@/lib/installations/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

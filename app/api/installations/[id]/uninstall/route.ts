@@ -1,7 +1,8 @@
 // POST /api/installations/{id}/uninstall - apps.uninstall: every token revoked upstream; the record stays, uninstalled, with its timeline
 import { handleRoute } from "@/lib/http";
 import { throwIfRateLimited } from "@/lib/platform";
-import { uninstallSessionInstallation, type InstallationActionAnswer } from "@/lib/installations/actions";
+import { uninstallSessionInstallation } from "@/lib/installations/uninstall";
+import { type InstallationActionAnswer } from "@/lib/installations/view";
 import { InstallationIdSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

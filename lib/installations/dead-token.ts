@@ -1,0 +1,81 @@
+import "server-only";
+import { callMethod, platformErrorCode, type PlatformCallResult } from "@/lib/platform";
+import type { RotationRuntime } from "@/lib/rotation/runtime";
+import { verdictForError, type DeadTokenVerdict } from "./lifecycle";
+import type { InstallationRecord, StoredToken } from "./record";
+import { prependEntry, timelineErrorCode, type TimelineEntry } from "./timeline";
+import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+
+/**
+ * The installation once an answer proved one of its tokens dead (lifecycle.ts, verdictForError):
+ * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline. A token
+ * that alone died (its app has rotation) leaves the installation as it is while another of its tokens
+ * still works or can be renewed; with none left, only a reinstall gives the console a token again.
+ */
+export function withVerdict(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  verdict: DeadTokenVerdict | null,
+  error: string,
+  entry: TimelineEntry,
+  nowMs: number,
+): InstallationRecord {
+  const token = installation[kind];
+  let updated: InstallationRecord = { ...installation, timeline: prependEntry(installation.timeline, entry) };
+  if (verdict === "token_revoked" && token && !token.revoked) updated = { ...updated, [kind]: { ...token, revoked: true }, updatedAt: nowMs };
+  if (verdict === "token_revoked" && !TOKEN_KINDS.some((k) => isUsable(updated[k]))) verdict = "needs_reinstall";
+  if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
+  return updated;
+}
+
+/** A token that works, or that its refresh token can replace. */
+function isUsable(token: StoredToken | undefined): boolean {
+  return Boolean(token && (!token.revoked || token.refreshToken));
+}
+
+/** A rotating token of the installation proves its app has rotation, which cannot be turned off (spec 3, row 9). */
+function provesRotation(installation: InstallationRecord): boolean {
+  return TOKEN_KINDS.some((k) => Boolean(installation[k]?.refreshToken));
+}
+
+/**
+ * What a dead answer to the `kind` token proves, and nothing more. A long-lived token's death takes the
+ * whole authorization with it only when its app has no rotation (spec 3, row 7, "usually"); when the
+ * console cannot tell, the installation's other token says, with auth.test, the spec's way to confirm a
+ * token no longer works: still working, only this token died; dead too, the authorization did. An answer
+ * that proves nothing (a timeout) kills nothing that was not proven dead.
+ */
+export async function judgeDeadToken(
+  installation: InstallationRecord,
+  kind: TokenKind,
+  error: string,
+  runtime: RotationRuntime,
+): Promise<DeadTokenVerdict | null> {
+  const token = installation[kind];
+  if (!token) return null;
+  const rotating = Boolean(token.refreshToken);
+  const verdict = verdictForError(error, { rotating }, rotating || provesRotation(installation));
+  if (verdict !== "needs_reinstall" || error === "account_inactive") return verdict;
+  // Known dead already, and judged then: the answer confirms it and proves nothing of the others.
+  if (token.revoked) return "token_revoked";
+  const sibling = TOKEN_KINDS.map((k) => installation[k]).find((t) => t && t !== token && !t.revoked);
+  if (!sibling) return verdict;
+  return (await siblingIsDead(sibling, runtime)) ? "needs_reinstall" : "token_revoked";
+}
+
+export async function siblingIsDead(sibling: StoredToken, runtime: RotationRuntime): Promise<boolean> {
+  const probe = await callMethod({
+    baseUrl: runtime.baseUrl,
+    token: sibling.value,
+    method: "auth.test",
+    timeoutMs: runtime.timeoutMs,
+    ...(runtime.transport ? { transport: runtime.transport } : {}),
+  }).catch(() => null);
+  if (!probe || probe.ok) return false;
+  return verdictForError(answerError(probe), { rotating: Boolean(sibling.refreshToken) }) !== null;
+}
+
+/** The code of a failed answer: the platform's, or its HTTP status. */
+export function answerError(result: PlatformCallResult): string {
+  return timelineErrorCode(platformErrorCode(result) ?? `http_${result.status}`);
+}

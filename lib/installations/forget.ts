@@ -1,0 +1,8 @@
+import "server-only";
+import { removeInstallation, requireInstallation } from "./store";
+
+/** DELETE /api/installations/{id}: forgets the installation in this browser; nothing changes upstream. */
+export async function forgetSessionInstallation(installationId: string): Promise<void> {
+  await requireInstallation(installationId);
+  await removeInstallation(installationId);
+}

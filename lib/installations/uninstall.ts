@@ -1,0 +1,62 @@
+import "server-only";
+import { maskToken, type PlatformCallResult } from "@/lib/platform";
+import { callWithFreshToken } from "@/lib/rotation/freshness";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
+import { toInstallationView, type InstallationRecord } from "./record";
+import { persistIfChanged, save } from "./save";
+import { requireInstallation } from "./store";
+import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
+import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import type { InstallationView } from "./view";
+
+/** Every token of an installation, masked: what an uninstall kills. */
+function maskedTokensOf(installation: InstallationRecord): string[] {
+  return TOKEN_KINDS.flatMap((kind) => {
+    const token = installation[kind];
+    return token ? [maskToken(token.value), ...(token.refreshToken ? [maskToken(token.refreshToken)] : [])] : [];
+  });
+}
+
+/**
+ * POST /api/installations/{id}/uninstall: apps.uninstall revokes every token. The record stays, without
+ * its tokens or webhook, as an uninstalled installation: its timeline says what happened, and Reinstall
+ * brings it back (Forget removes it).
+ */
+export async function uninstallSessionInstallation(
+  installationId: string,
+  by = "an uninstall request",
+): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
+  const installation = await requireInstallation(installationId);
+  const kind: TokenKind = installation.bot ? "bot" : "user";
+  const runtime = getRotationRuntime();
+  const { clientId, clientSecret } = runtime.credentialsFor(installation.appKey);
+  const persist = persistIfChanged(installation);
+  const { result, installation: current } = await callWithFreshToken(
+    installation,
+    { tokenKind: kind, method: "apps.uninstall", params: { client_id: clientId, client_secret: clientSecret }, by },
+    runtime,
+    persist,
+  );
+  const now = runtime.now();
+  const cause = timelineCause(by);
+  if (result.ok) {
+    const { bot: _bot, user: _user, incomingWebhook: _hook, ...rest } = current;
+    const tombstone: InstallationRecord = {
+      ...rest,
+      state: "needs_reinstall",
+      problem: "uninstalled",
+      uninstalledAt: now,
+      updatedAt: now,
+      timeline: prependEntry(current.timeline, { at: now, type: "uninstalled", tokens: maskedTokensOf(current), by: cause }),
+    };
+    // Through save(): it replaces the write-back this request may have queued with the tokens still in it.
+    return { result, installation: toInstallationView(await save(tombstone)) };
+  }
+  const error = answerError(result);
+  const token = current[kind];
+  const entry: TimelineEntry = { at: now, type: "uninstall_failed", error, by: cause };
+  const updated = withVerdict(current, kind, token ? await judgeDeadToken(current, kind, error, runtime) : null, error, entry, now);
+  await persist(updated);
+  return { result, installation: toInstallationView(updated) };
+}

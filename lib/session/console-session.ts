@@ -1,0 +1,51 @@
+import "server-only";
+import { getConfig, type Upstream } from "@/lib/config";
+import { save } from "@/lib/installations/save";
+import { toInstallationView } from "@/lib/installations/record";
+import { listInstallations, MAX_INSTALLATIONS } from "@/lib/installations/store";
+import { TOKEN_KINDS } from "@/lib/installations/token-kind";
+import type { InstallationView } from "@/lib/installations/view";
+import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
+import { withNoticedExpiry } from "@/lib/rotation/freshness";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+
+/** What GET /api/session answers: the console's pages read the session through it (lib/swr/use-session.ts). */
+export interface ConsoleSession {
+  ok: true;
+  upstream: Upstream;
+  installations: InstallationView[];
+  maxInstallations: number;
+  /** Tokens expiring within this many seconds are refreshed before their next use. */
+  refreshWindowS: number;
+  /**
+   * The platform's time when the server answered (its clock plus the skew read from the upstream's answers,
+   * lib/platform/platform-clock.ts): countdowns and token states correct the browser's clock by it.
+   */
+  serverTime: number;
+  /** What the upstream said it is (GET {base}/.well-known/emulator): an emulator's clock can be moved. */
+  platformClock: PlatformClockView;
+}
+
+/**
+ * GET /api/session: every installation this browser holds, the uninstalled ones too (their timeline and
+ * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
+ */
+export async function getConsoleSession(by = "GET /api/session"): Promise<ConsoleSession> {
+  const { upstream, refreshWindowS } = getConfig();
+  // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
+  const platformClock = toPlatformClockView(await describeUpstream());
+  const now = getRotationRuntime().now();
+  const views: InstallationView[] = [];
+  for (const installation of await listInstallations()) {
+    let noticed = installation;
+    if (noticed.state === "active") {
+      for (const kind of TOKEN_KINDS) {
+        const token = noticed[kind];
+        if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", by, now);
+      }
+    }
+    if (noticed !== installation) noticed = await save(noticed);
+    views.push(toInstallationView(noticed));
+  }
+  return { ok: true, upstream, installations: views, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: now, platformClock };
+}
