@@ -4,11 +4,13 @@ import type { RotationRuntime } from "@/lib/rotation/runtime";
 import { verdictForError, type DeadTokenVerdict } from "./lifecycle";
 import type { InstallationRecord, StoredToken } from "./record";
 import { prependEntry, timelineErrorCode, type TimelineEntry } from "./timeline";
+import { provesRotation, takeVerdict } from "./transitions";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 
 /**
  * The installation once an answer proved one of its tokens dead (lifecycle.ts, verdictForError):
- * that token revoked, or the whole installation needing reinstall, with `entry` in its timeline. A token
+ * that token revoked, or the whole installation needing reinstall, as the lifecycle model takes it
+ * (transitions.ts, takeVerdict), with `entry` in its timeline. A token
  * that alone died (its app has rotation) leaves the installation as it is while another of its tokens
  * still works or can be renewed; with none left, only a reinstall gives the console a token again.
  */
@@ -20,22 +22,21 @@ export function withVerdict(
   entry: TimelineEntry,
   nowMs: number,
 ): InstallationRecord {
-  const token = installation[kind];
   let updated: InstallationRecord = { ...installation, timeline: prependEntry(installation.timeline, entry) };
-  if (verdict === "token_revoked" && token && !token.revoked) updated = { ...updated, [kind]: { ...token, revoked: true }, updatedAt: nowMs };
-  if (verdict === "token_revoked" && !TOKEN_KINDS.some((k) => isUsable(updated[k]))) verdict = "needs_reinstall";
-  if (verdict === "needs_reinstall") updated = { ...updated, state: "needs_reinstall", problem: error, updatedAt: nowMs };
+  if (!verdict) return updated;
+  // A refusal (the token was already revoked) changes nothing: the answer confirms what the record says.
+  const taken = takeVerdict(updated, kind, verdict, error, nowMs);
+  if (taken.ok) updated = taken.installation;
+  if (verdict === "token_revoked" && !TOKEN_KINDS.some((k) => isUsable(updated[k]))) {
+    const ended = takeVerdict(updated, kind, "needs_reinstall", error, nowMs);
+    if (ended.ok) updated = ended.installation;
+  }
   return updated;
 }
 
 /** A token that works, or that its refresh token can replace. */
 function isUsable(token: StoredToken | undefined): boolean {
   return Boolean(token && (!token.revoked || token.refreshToken));
-}
-
-/** A rotating token of the installation proves its app has rotation, which cannot be turned off (spec 3, row 9). */
-function provesRotation(installation: InstallationRecord): boolean {
-  return TOKEN_KINDS.some((k) => Boolean(installation[k]?.refreshToken));
 }
 
 /**

@@ -3,7 +3,9 @@
  * states a credential of an installation can be in, the table's transitions row by row (trigger, condition,
  * next state, what else happens), and, for a token the console holds now, its state and the transitions the
  * console can take from there. The installations page draws it (components/installations/lifecycle-diagram)
- * and its buttons come from it, so a badge, a countdown and a button cannot disagree with the state.
+ * and its buttons come from it, so a badge, a countdown and a button cannot disagree with the state; the
+ * actions take its transitions on the records they write (transitions.ts: refresh, revoke, uninstall, and
+ * what a dead answer proves), so the table drawn is what the console does.
  * No I/O and no secrets: it works on facts about a token (rotating, expiry, revoked), never on its value.
  */
 
@@ -397,6 +399,18 @@ export function applyTransition(facts: LifecycleFacts, id: TransitionId, nowMs: 
       if (phase === "active") return refuse("installed");
       return done({ phase: "active", token: facts.rotationEnabled ? fresh() : { rotating: false, expiresAt: null, revoked: false }, activeAccessTokens: 1 });
   }
+}
+
+/**
+ * What a dead answer (verdictForError) does, as the table says: `token_revoked` is row 6 taken elsewhere
+ * (only that token died, which proves its app has rotation); `needs_reinstall` is the authorization ending
+ * by a row the console cannot tell apart from where it stands (2, 7 or 8 taken elsewhere, or a refresh
+ * token the platform refuses for good): the installation needs reinstalling. An uninstalled one stays so.
+ */
+export function applyVerdict(facts: LifecycleFacts, verdict: DeadTokenVerdict, nowMs: number): TransitionOutcome {
+  if (verdict === "token_revoked") return applyTransition({ ...facts, rotationEnabled: true }, "revoke_with_rotation", nowMs);
+  if (facts.phase === "uninstalled") return refuse("already_uninstalled");
+  return { ok: true, facts: { ...facts, phase: "needs_reinstall" }, alsoFired: [] };
 }
 
 /**

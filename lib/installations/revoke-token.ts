@@ -8,6 +8,7 @@ import { save } from "./save";
 import { requireInstallation } from "./store";
 import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import { takeTransition } from "./transitions";
 import type { InstallationView } from "./view";
 
 /**
@@ -49,10 +50,13 @@ export async function revokeSessionToken(
   if (result.ok) {
     const scope = await revokedScope(installation, kind, runtime);
     const timeline = prependEntry(installation.timeline, { at: now, type: "revoked", token: kind, masked, scope, by: cause });
-    updated =
+    // Row 6 when only the token died (which proves the app has rotation), row 7 when the authorization did.
+    // A refusal (the token was already revoked) changes nothing but the timeline.
+    const taken =
       scope === "token"
-        ? { ...installation, [kind]: { ...token, revoked: true }, timeline, updatedAt: now }
-        : { ...installation, state: "needs_reinstall", problem: "token_revoked", timeline, updatedAt: now };
+        ? takeTransition(installation, kind, { id: "revoke_with_rotation" }, now, true)
+        : takeTransition(installation, kind, { id: "revoke_without_rotation", problem: "token_revoked" }, now);
+    updated = { ...(taken.ok ? taken.installation : installation), timeline };
   } else {
     const error = answerError(result);
     const entry: TimelineEntry = { at: now, type: "revoke_failed", token: kind, masked, error, by: cause };

@@ -8,6 +8,7 @@ import { persistIfChanged, save } from "./save";
 import { requireInstallation } from "./store";
 import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import { mustTake, takeTransition } from "./transitions";
 import type { InstallationView } from "./view";
 
 /** Every token of an installation, masked: what an uninstall kills. */
@@ -41,13 +42,10 @@ export async function uninstallSessionInstallation(
   const now = runtime.now();
   const cause = timelineCause(by);
   if (result.ok) {
-    const { bot: _bot, user: _user, incomingWebhook: _hook, ...rest } = current;
+    // Row 8: every token and the webhook die; the record stays for its timeline (transitions.ts).
+    const uninstalled = mustTake(takeTransition(current, kind, { id: "uninstall" }, now), "an uninstall the platform made");
     const tombstone: InstallationRecord = {
-      ...rest,
-      state: "needs_reinstall",
-      problem: "uninstalled",
-      uninstalledAt: now,
-      updatedAt: now,
+      ...uninstalled,
       timeline: prependEntry(current.timeline, { at: now, type: "uninstalled", tokens: maskedTokensOf(current), by: cause }),
     };
     // Through save(): it replaces the write-back this request may have queued with the tokens still in it.

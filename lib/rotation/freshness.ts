@@ -12,11 +12,12 @@ import {
   type PlatformCallResult,
 } from "@/lib/platform";
 import { requireToken, storedTokenFrom, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
-import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
-import type { RotationRuntime } from "./runtime";
 import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "@/lib/installations/timeline";
 import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
-import { reinstallReason } from "@/lib/installations/lifecycle";
+import { applyTransition, reinstallReason } from "@/lib/installations/lifecycle";
+import { lifecycleFactsOf, mustTake, takeTransition, takeVerdict } from "@/lib/installations/transitions";
+import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
+import type { RotationRuntime } from "./runtime";
 
 /** Refresh failures that no retry can fix: the installation has to be installed again. */
 const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
@@ -158,7 +159,10 @@ export async function refreshInstallationToken(
   cause: RefreshCause = REQUESTED,
 ): Promise<RefreshOutcome> {
   const token = installation[kind];
-  if (!token?.refreshToken) {
+  // The lifecycle model says whether this token can be refreshed (row 4), before its refresh token is spent.
+  const allowed = token ? applyTransition(lifecycleFactsOf(installation, token), "refresh", runtime.now()) : undefined;
+  if (!token?.refreshToken || !allowed?.ok) {
+    if (token?.refreshToken) throw needsReinstallError(installation);
     throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
   }
   const refreshToken = token.refreshToken;
@@ -200,11 +204,10 @@ export async function refreshInstallationToken(
     if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
       logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
       const now = runtime.now();
+      // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict).
+      const ended = mustTake(takeVerdict(installation, kind, "needs_reinstall", error.platformCode, now), "a refresh the platform refused");
       const marked: InstallationRecord = {
-        ...installation,
-        state: "needs_reinstall",
-        problem: error.platformCode,
-        updatedAt: now,
+        ...ended,
         timeline: prependEntry(installation.timeline, {
           at: now,
           type: "refresh_failed",
@@ -232,7 +235,8 @@ export async function refreshInstallationToken(
     reason: cause.reason,
     by: timelineCause(cause.by),
   });
-  return { outcome: "refreshed", installation: { ...installation, [kind]: fresh, updatedAt: now, timeline } };
+  const refreshed = mustTake(takeTransition(installation, kind, { id: "refresh", issued: fresh }, now), "a refresh the platform made");
+  return { outcome: "refreshed", installation: { ...refreshed, timeline } };
 }
 
 /** The newest pair the coordinator knows replaced this token (R1 → R2 → R3), or the token itself. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ACCESS_TOKEN_LIFETIME_S,
   applyTransition,
+  applyVerdict,
   consoleTransitionsFor,
   holdsRefreshToken,
   installationTransitions,
@@ -254,6 +255,13 @@ describe("the console's own transition: reinstall", () => {
 });
 
 describe("what a failed call proves", () => {
+  it("does what the table says: token_revoked is row 6 (that token alone, which proves rotation), needs_reinstall ends the authorization", () => {
+    const alone = applyVerdict(facts(longLived, false), "token_revoked", NOW);
+    expect(alone).toEqual(taken(facts(longLived, true), "revoke_with_rotation"));
+    expect(applyVerdict(facts(expiring(), true), "needs_reinstall", NOW)).toMatchObject({ ok: true, facts: { phase: "needs_reinstall", token: expiring() } });
+    expect(applyVerdict(facts(expiring(), true, { phase: "uninstalled" }), "needs_reinstall", NOW)).toEqual({ ok: false, refusal: "already_uninstalled" });
+  });
+
   it("kills a rotating token on token_revoked or invalid_auth, and the whole installation when the token is long-lived", () => {
     expect(verdictForError("token_revoked", { rotating: true })).toBe("token_revoked");
     expect(verdictForError("invalid_auth", { rotating: true })).toBe("token_revoked");
