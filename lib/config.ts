@@ -381,7 +381,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     redisUrl: e.REDIS_URL,
     store: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL }
-      : { kind: "pglite", dataDir: e.DATA_DIR === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(e.DATA_DIR ?? DEFAULT_DATA_DIR) },
+      : { kind: "pglite", dataDir: e.DATA_DIR === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(/*turbopackIgnore: true*/ e.DATA_DIR ?? DEFAULT_DATA_DIR) },
     encryptionKeys,
     logLevel: e.LOG_LEVEL,
     emulator: {

@@ -77,15 +77,20 @@ function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]
   return record;
 }
 
+/** One query: the installation joined with its bot and user tokens (a point read on the hot path's cache miss). */
 async function readInstallation(ctx: StoreContext, db: Reader, id: string, forUpdate = false): Promise<StoredInstallation | null> {
-  const query = db.select().from(installations).where(eq(installations.id, id));
-  const [row] = forUpdate ? await query.for("update") : await query;
-  if (!row) return null;
-  const tokenRows = await db
-    .select()
-    .from(tokens)
-    .where(and(eq(tokens.installationId, id), isNull(tokens.userId)));
-  return fromRows(ctx, row, tokenRows);
+  const query = db
+    .select({ installation: installations, token: tokens })
+    .from(installations)
+    .leftJoin(tokens, and(eq(tokens.installationId, installations.id), isNull(tokens.userId)))
+    .where(eq(installations.id, id));
+  const rows = forUpdate ? await query.for("update", { of: installations }) : await query;
+  if (rows.length === 0) return null;
+  return fromRows(
+    ctx,
+    rows[0]!.installation,
+    rows.flatMap((r) => (r.token ? [r.token] : [])),
+  );
 }
 
 /** The installation, from the cache unless `fresh` (what anything about to spend a refresh token must ask). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import { announceChange, type StoreContext } from "./context";
 import { insertTimeline, PURPOSE, readInstallation, tokenValues } from "./installations";
 import { installations, refreshIntents, tokens } from "./schema";
@@ -144,4 +144,13 @@ export async function settleRefresh(ctx: StoreContext, input: SettleInput): Prom
   } finally {
     if (installationId !== undefined) ctx.cache.invalidate(installationId);
   }
+}
+
+/**
+ * Forgets settled intents settled before `settledBefore` (once past the grace period nothing replays them, and a
+ * spent refresh token is worthless); unsettled ones are kept. Answers how many went.
+ */
+export async function pruneSettledIntents(ctx: StoreContext, settledBefore: number): Promise<number> {
+  const deleted = await ctx.db.delete(refreshIntents).where(lt(refreshIntents.settledAt, settledBefore)).returning({ id: refreshIntents.id });
+  return deleted.length;
 }

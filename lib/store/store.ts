@@ -80,6 +80,8 @@ export interface Store {
   findIntentByRefreshToken(refreshToken: string): Promise<(RefreshIntent & { settledAt?: number; outcome?: RefreshOutcome }) | null>;
   /** Settles an intent in one transaction: the new pair stored (unless a newer one already is: superseded), the old one spent, timeline entries. */
   settleRefresh(input: intents.SettleInput): Promise<intents.SettleResult>;
+  /** Forgets intents settled before `settledBefore` (past the grace period); unsettled ones stay. Answers how many. */
+  pruneSettledIntents(settledBefore: number): Promise<number>;
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
 
@@ -151,6 +153,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     listUnsettledIntents: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
     findIntentByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),
     settleRefresh: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),
+    pruneSettledIntents: guard((settledBefore: number) => intents.pruneSettledIntents(ctx, settledBefore)),
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
     listPastedWebhooks: guard((owner: string | null) => webhooks.listPastedWebhooks(ctx, owner)),
     getPastedWebhook: guard((owner: string | null, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),

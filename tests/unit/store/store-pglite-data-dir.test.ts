@@ -21,21 +21,31 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Another Node process holding the store open on `dir`; resolves once it says it is open. */
-function holdInAnotherProcess(dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", HOLDER, dir], { stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Another Node process holding the store open on `dir` (writing to it with `write`); resolves once `ready`
+ * holds of what it printed. `output()` is what it printed so far.
+ */
+function holdInAnotherProcess(dir: string, mode = "hold", ready = (out: string) => out.includes("open\n")): Promise<ChildProcess & { output(): string }> {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", HOLDER, dir, mode], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const withOutput = Object.assign(child, { output: () => out });
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes("open\n")) resolve(child);
+      if (ready(out)) resolve(withOutput);
       if (out.includes("refused")) reject(new Error(out));
     });
     child.once("exit", (code) => reject(new Error(`the holder exited (${code}): ${out}${err}`)));
   });
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGKILL");
+  return exited;
 }
 
 describe("the embedded store's data directory", () => {
@@ -53,9 +63,7 @@ describe("the embedded store's data directory", () => {
     expect(refused!.message).toContain("another DATA_DIR");
 
     // kill -9 leaves the lock file behind; its pid is dead, so the next opener takes it over.
-    const exited = new Promise((resolve) => holder.once("exit", resolve));
-    holder.kill("SIGKILL");
-    await exited;
+    await killed(holder);
     expect(existsSync(path.join(dir, LOCK_FILE))).toBe(true);
     const store = await openStore({ kind: "pglite", dataDir: dir, keys });
     try {
@@ -85,6 +93,25 @@ describe("the embedded store's data directory", () => {
       await second.close();
     }
   }, 90_000);
+
+  it("keeps every write that returned, and each whole, when its process is killed (kill -9) in the middle of writing", async () => {
+    const dir = dataDir();
+    const writer = await holdInAnotherProcess(dir, "write", (out) => (out.match(/committed/g) ?? []).length >= 20);
+    await killed(writer);
+    const committed = Math.max(...[...writer.output().matchAll(/committed (\d+)/g)].map((m) => Number(m[1])));
+    const store = await openStore({ kind: "pglite", dataDir: dir, keys });
+    try {
+      const read = await store.getInstallation("T0001-written", { fresh: true });
+      // The write under way when it died either happened whole or not at all.
+      expect(read!.version).toBeGreaterThanOrEqual(committed);
+      expect(read!.version).toBeLessThanOrEqual(committed + 1);
+      expect(read!.bot).toMatchObject({ value: "xoxb-1-written", issuedAt: read!.version, refreshToken: "xoxe-1-written" });
+      expect(read!.updatedAt).toBe(read!.version);
+      expect((await store.pageTimeline("T0001-written", { limit: 1 })).entries[0]?.entry.at).toBe(read!.version);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 
   it("takes over a lock file left half-written (no pid in it)", async () => {
     const dir = dataDir();

@@ -222,6 +222,11 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const again = await store.settleRefresh({ intentId: intent.id, settledAt: 52_000, token: token({ issuedAt: fresh.issuedAt + 5 }) });
       expect(again.outcome).toBe("refreshed");
       expect((await store.getInstallation(record.id, { fresh: true }))?.bot).toEqual(fresh);
+      // Once past the grace period a settled intent can go; an unsettled one stays to be replayed.
+      const pending = await store.recordRefreshIntent({ installationId: record.id, kind: "user", refreshToken: record.user!.refreshToken!, startedAt: 51_500 });
+      expect(await store.pruneSettledIntents(51_001)).toBeGreaterThanOrEqual(1);
+      expect(await store.findIntentByRefreshToken(spent)).toBeNull();
+      expect((await store.listUnsettledIntents({ startedAfter: 0, installationId: record.id })).map((i) => i.id)).toEqual([pending.id]);
     });
 
     it("does not let a refresh's late answer overwrite a newer token stored meanwhile", async () => {
