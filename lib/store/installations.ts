@@ -187,6 +187,35 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
   await announceChange(ctx, tx, record.id, version);
 }
 
+/**
+ * Re-seals, with the newest key, whatever of an installation (its webhook URL, its tokens) an older key
+ * sealed: for writes that do not rewrite the whole record (settleRefresh), so every write re-seals.
+ */
+export async function resealStale(ctx: StoreContext, tx: Tx, installationId: string): Promise<void> {
+  const { sealer } = ctx;
+  const [row] = await tx.select({ webhook: installations.webhookUrlSealed }).from(installations).where(eq(installations.id, installationId));
+  if (row?.webhook && sealer.isStale(row.webhook)) {
+    await tx
+      .update(installations)
+      .set({ webhookUrlSealed: sealer.seal(sealer.unseal(row.webhook, PURPOSE.webhookUrl), PURPOSE.webhookUrl) })
+      .where(eq(installations.id, installationId));
+  }
+  const rows = await tx
+    .select({ id: tokens.id, value: tokens.valueSealed, refresh: tokens.refreshTokenSealed })
+    .from(tokens)
+    .where(eq(tokens.installationId, installationId));
+  for (const t of rows) {
+    if (!sealer.isStale(t.value) && !(t.refresh && sealer.isStale(t.refresh))) continue;
+    await tx
+      .update(tokens)
+      .set({
+        valueSealed: sealer.seal(sealer.unseal(t.value, PURPOSE.token), PURPOSE.token),
+        refreshTokenSealed: t.refresh === null ? null : sealer.seal(sealer.unseal(t.refresh, PURPOSE.refreshToken), PURPOSE.refreshToken),
+      })
+      .where(eq(tokens.id, t.id));
+  }
+}
+
 /** Timeline entries in the order they happened (by `at`, oldest first), whatever order they came in. */
 async function insertTimeline(tx: Tx, installationId: string, entries: StoreTimelineEntry[]): Promise<void> {
   if (entries.length === 0) return;

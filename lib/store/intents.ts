@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import { announceChange, type StoreContext } from "./context";
-import { insertTimeline, PURPOSE, readInstallation, tokenValues } from "./installations";
+import { insertTimeline, PURPOSE, readInstallation, resealStale, tokenValues } from "./installations";
 import { installations, refreshIntents, tokens } from "./schema";
 import { secretHash } from "./sealing";
 import type { RefreshIntent, RefreshOutcome, StoredInstallation, StoreTimelineEntry, StoreToken, StoreTokenKind } from "./types";
@@ -131,6 +131,7 @@ export async function settleRefresh(ctx: StoreContext, input: SettleInput): Prom
             .update(installations)
             .set({ version: owner.version + 1, updatedAt: input.settledAt })
             .where(eq(installations.id, intent.installationId));
+          await resealStale(ctx, tx, intent.installationId);
           await announceChange(ctx, tx, intent.installationId, owner.version + 1);
           outcome = "refreshed";
         } else {

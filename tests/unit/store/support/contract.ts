@@ -363,6 +363,14 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       expect((await after.getConfigToken(record.id))?.token).toMatch(/^xoxe\.xoxp-1-/);
       await after.putInstallation({ ...read!, updatedAt: read!.updatedAt + 1 });
       expect(await keyIdsOf()).toEqual([rotated[0]!.id]);
+      // A refresh settled re-seals the rest of the record too (its other token, its webhook).
+      const third = [...testKeys("newest"), ...rotated];
+      const latest = await storeOn(backend, third, { ownsBackend: false });
+      const intent = await latest.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: read!.bot!.refreshToken!, startedAt: 1 });
+      await latest.settleRefresh({ intentId: intent.id, settledAt: 2, token: token({ issuedAt: read!.bot!.issuedAt + 1 }) });
+      expect(await keyIdsOf()).toEqual([third[0]!.id]);
+      expect((await latest.getInstallation(record.id, { fresh: true }))?.user).toEqual(record.user);
+      await latest.close();
       // A store without the key that sealed a value says which key is missing, never answers an empty token.
       const forgetful = await storeOn(backend, testKeys("unrelated"), { ownsBackend: false });
       await expect(forgetful.getInstallation(record.id, { fresh: true })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
