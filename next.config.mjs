@@ -6,8 +6,10 @@ const nextConfig = {
   // npm start (scripts/start.sh) builds to serve, not to check: the type check is npm test's (tsc --noEmit).
   typescript: { ignoreBuildErrors: process.env.SWITCHBOARD_SKIP_TYPECHECK === "1" },
   reactStrictMode: true,
-  // pino's transports, the emulator's crypto and the Redis client stay on Node, outside the bundle.
-  serverExternalPackages: ["pino", "ioredis"],
+  // pino's transports, the emulator's crypto and the Redis client stay on Node, outside the bundle; so do
+  // the store's engines: PGlite loads its WebAssembly and data files from its package folder, and pg its
+  // optional native bindings.
+  serverExternalPackages: ["pino", "ioredis", "@electric-sql/pglite", "pg"],
   // `next dev` logs each request's path, and an incoming webhook's path holds its secret: leave those out.
   logging: { incomingRequests: { ignore: [/\/services\//] } },
   async headers() {

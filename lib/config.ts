@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_APP_NAMES, defaultAppCredentials, EMULATOR_MOUNT_PATH, isLoopbackHost } from "@/lib/emulator";
 import { processSingleton } from "@/lib/process-singleton";
@@ -40,6 +41,18 @@ const optionalRedisUrl = z.preprocess(
     .trim()
     .url("must be a Redis URL such as redis://localhost:6379 (rediss:// for TLS)")
     .refine((u) => /^rediss?:$/.test(schemeOf(u) ?? ""), "must use redis:// or rediss://, for example redis://localhost:6379")
+    .optional(),
+);
+const optionalDatabaseUrl = z.preprocess(
+  emptyAsUnset,
+  z
+    .string()
+    .trim()
+    .url("must be a PostgreSQL URL such as postgres://user:password@localhost:5432/switchboard")
+    .refine(
+      (u) => /^postgres(ql)?:$/.test(schemeOf(u) ?? ""),
+      "must use postgres:// or postgresql://, for example postgres://user:password@localhost:5432/switchboard",
+    )
     .optional(),
 );
 const intWithDefault = (fallback: number, min: number, max: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
@@ -111,6 +124,12 @@ const EnvSchema = z.object({
   WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
   /** Set when several instances serve the console: they coordinate token refreshes through this Redis. */
   REDIS_URL: optionalRedisUrl,
+  /** The embedded store's folder (PGlite), or memory:// for one that lives as long as the process. */
+  DATA_DIR: optionalString,
+  /** A PostgreSQL database instead of the embedded store: what several instances share. */
+  DATABASE_URL: optionalDatabaseUrl,
+  /** Keys that seal the store's secrets, newest first; unset: derived from SESSION_PASSWORD. */
+  ENCRYPTION_KEYS: optionalString,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
   EMULATOR_WORKSPACES: intWithDefault(1, 1, 1_000),
@@ -163,6 +182,16 @@ export interface Config {
   upstreamTimeoutMs: number;
   webhookHosts: string[];
   redisUrl: string | undefined;
+  /**
+   * Where installations, tokens and pasted secrets live (lib/store): PostgreSQL when DATABASE_URL is set,
+   * else the embedded PGlite under DATA_DIR (an absolute path, or memory://).
+   */
+  store: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+  /**
+   * ENCRYPTION_KEYS, newest first, as given (lib/store/sealing.ts derives the keys); empty when unset, and the
+   * store's keys then derive from sessionPasswords.
+   */
+  encryptionKeys: string[];
   logLevel: string;
   emulator: {
     users: number;
@@ -209,6 +238,26 @@ function parseSessionPasswords(raw: string | undefined, env: Config["env"], prob
     passwords[String(list.length - i)] = password;
   });
   return passwords;
+}
+
+/** DATA_DIR's value for a store that lives in memory, as long as the process. */
+export const MEMORY_DATA_DIR = "memory://";
+/** The embedded store's folder when DATA_DIR is unset, relative to where the console starts (git-ignored). */
+const DEFAULT_DATA_DIR = ".data";
+
+const HOW_TO_MAKE_A_KEY =
+  `make one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64'))" ` +
+  `(32 bytes in base64, used as it is; any other entry of at least ${MIN_PASSWORD_LENGTH} characters is a passphrase the key derives from)`;
+
+/** ENCRYPTION_KEYS: newest first, comma or space separated; each a 32-byte base64 key or a long passphrase. */
+function parseEncryptionKeys(raw: string | undefined, problems: string[]): string[] {
+  if (!raw) return [];
+  const list = raw.split(/[\s,]+/).filter(Boolean);
+  list.forEach((entry, i) => {
+    if (entry.length < MIN_PASSWORD_LENGTH)
+      problems.push(`ENCRYPTION_KEYS entry ${i + 1} is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_A_KEY}`);
+  });
+  return list;
 }
 
 /** Whether a HOST to listen on reaches beyond this machine (anything but a loopback address or name). */
@@ -293,6 +342,12 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     problems.push(`EMULATOR_ADMIN_TOKEN is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`);
   }
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
+  const encryptionKeys = parseEncryptionKeys(e.ENCRYPTION_KEYS, problems);
+  if (encryptionKeys.length === 0 && !e.SESSION_PASSWORD && e.NODE_ENV !== "production") {
+    warn(
+      "Neither ENCRYPTION_KEYS nor SESSION_PASSWORD is set: the store seals its secrets with a key made for this process, so the tokens it keeps cannot be read after a restart. Set SESSION_PASSWORD (npm start makes one) or ENCRYPTION_KEYS.",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   // This machine's loopback names on the console's port (PORT, and APP_ORIGIN's when that is a loopback
@@ -324,6 +379,10 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     webhookHosts: e.WEBHOOK_HOSTS.map((h) => h.toLowerCase()),
     redisUrl: e.REDIS_URL,
+    store: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : { kind: "pglite", dataDir: e.DATA_DIR === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(/*turbopackIgnore: true*/ e.DATA_DIR ?? DEFAULT_DATA_DIR) },
+    encryptionKeys,
     logLevel: e.LOG_LEVEL,
     emulator: {
       users: e.EMULATOR_USERS,

@@ -33,6 +33,21 @@ if ! command -v "$REDIS_SERVER" >/dev/null 2>&1; then
   fi
 fi
 
+# The store's contract suite also runs against a real PostgreSQL: a temporary cluster (initdb, as the postgres user
+# when run as root) in a temporary directory on a free port, removed afterwards (tests/unit/support/postgres.ts).
+if [ -z "${POSTGRES_BIN:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "PostgreSQL is missing: installing Debian's postgresql package..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "The store's tests need PostgreSQL's server binaries (initdb, pg_ctl), and they are missing." >&2
+    echo "Install them as root with:  apt-get update && apt-get install -y postgresql" >&2
+    echo "(or set POSTGRES_BIN to the folder that holds initdb and pg_ctl)." >&2
+    exit 1
+  fi
+fi
+
 export NEXT_TELEMETRY_DISABLED=1
 # Lint, import cycles and formatting first: they take seconds and say the most about a change that fails them.
 npm run -s lint

@@ -24,6 +24,11 @@ export const CONSOLE_ERRORS = {
   },
   missing_origin: { status: 403, message: "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it)." },
   internal_error: { status: 500, message: "Something went wrong on the server. Try again." },
+  store_unavailable: {
+    status: 503,
+    message:
+      "The console's store (its database) is unavailable, so nothing was changed. Check that DATABASE_URL's PostgreSQL is running and reachable, or that DATA_DIR is readable and writable, then try again.",
+  },
 
   // Calls to the platform (lib/platform)
   invalid_method: { status: 400, message: "A method name may only contain letters, digits and dots." },

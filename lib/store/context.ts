@@ -1,0 +1,22 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "./backend";
+import { CHANGE_CHANNEL, type InstallationCache } from "./installation-cache";
+import type { Sealer } from "./sealing";
+
+/** What each repository module works with: the database, the sealer, the cache and how to announce a change. */
+export interface StoreContext {
+  db: Db;
+  sealer: Sealer;
+  cache: InstallationCache;
+  /** PostgreSQL: other instances hear of each installation write (NOTIFY); PGlite: only this process writes. */
+  notifies: boolean;
+}
+
+/**
+ * Announces, inside the writing transaction, that an installation changed: NOTIFY is delivered when the
+ * transaction commits (never for one rolled back). This process's cache is dropped by the caller after commit.
+ */
+export async function announceChange(ctx: StoreContext, tx: Tx, installationId: string, version: number | "deleted"): Promise<void> {
+  if (ctx.notifies) await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${`${version} ${installationId}`})`);
+}

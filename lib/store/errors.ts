@@ -1,0 +1,83 @@
+import "server-only";
+import { AppError, isAppError } from "@/lib/http/app-error";
+
+/** putInstallation's `expectVersion` did not match: someone wrote the installation since it was read. */
+export class VersionConflictError extends Error {
+  constructor(
+    readonly installationId: string,
+    readonly expected: number,
+    readonly actual: number | undefined,
+  ) {
+    super(`installation ${installationId} is at version ${actual ?? "(none)"}, not ${expected}: read it again and retry`);
+    this.name = "VersionConflictError";
+  }
+}
+
+/** withRefreshLock waited as long as it was allowed to: the caller answers 503 refresh_in_progress. */
+export class RefreshLockTimeoutError extends Error {
+  constructor(
+    readonly key: string,
+    readonly waitedMs: number,
+  ) {
+    super(`the refresh lock ${key} was still held after ${waitedMs} ms`);
+    this.name = "RefreshLockTimeoutError";
+  }
+}
+
+/** The SQLSTATE classes and codes, and the socket errors, that mean the database is gone (not a bad query). */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end|PGlite is closed|not connected/i;
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+/** Whether an error says the database cannot be reached (rather than that a query was wrong). */
+export function isConnectionError(error: unknown): boolean {
+  return causes(error).some((e) => {
+    if (!(e instanceof Error)) return false;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
+    return CONNECTION_MESSAGES.test(e.message);
+  });
+}
+
+/** The short reason of a connection error, with nothing of the URL (its password) in it. */
+export function connectionReason(error: unknown): string {
+  const e = causes(error).find((x) => x instanceof Error && (x as { code?: unknown }).code) ?? error;
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message.replace(/\b[a-z]+:\/\/\S+/gi, "(url)") : String(e);
+  return typeof code === "string" ? `${code}: ${message}` : message;
+}
+
+/** A lost or unreachable database as the console answers it: 503 store_unavailable, saying what to fix. */
+export function storeUnavailable(where: string, error: unknown): AppError {
+  return new AppError("store_unavailable", {
+    message: `The console's store (${where}) is unavailable (${connectionReason(error)}), so nothing was changed. ${
+      where.startsWith("PostgreSQL")
+        ? "Check that DATABASE_URL names a running PostgreSQL this server can reach"
+        : "Check that DATA_DIR is readable and writable"
+    }, then try again.`,
+  });
+}
+
+/** Maps a database error to 503 store_unavailable when it is a lost connection; any other passes through. */
+export function mapStoreError(where: string, error: unknown): unknown {
+  if (isAppError(error) || error instanceof VersionConflictError || error instanceof RefreshLockTimeoutError) return error;
+  return isConnectionError(error) ? storeUnavailable(where, error) : error;
+}

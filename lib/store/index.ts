@@ -1,0 +1,36 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { processSingleton } from "@/lib/process-singleton";
+import { openStore, type Store } from "./store";
+import { passwordsNewestFirst, sealingKeys } from "./sealing";
+
+/**
+ * The store of this process: one per process (PGlite is one connection, and a second opener of its
+ * DATA_DIR is refused), opened on first use from the configuration (DATABASE_URL, else DATA_DIR;
+ * ENCRYPTION_KEYS, else keys derived from SESSION_PASSWORD). An open that failed (a database not up yet)
+ * is tried again by the next caller rather than remembered.
+ */
+export function getStore(): Promise<Store> {
+  const holder = processSingleton("store", () => ({ opening: undefined as Promise<Store> | undefined }));
+  if (!holder.opening) {
+    const config = getConfig();
+    const keys = sealingKeys(config.encryptionKeys, passwordsNewestFirst(config.sessionPasswords));
+    const opening = openStore(
+      config.store.kind === "postgres" ? { kind: "postgres", url: config.store.url, keys } : { kind: "pglite", dataDir: config.store.dataDir, keys },
+    );
+    holder.opening = opening;
+    opening.catch(() => {
+      if (holder.opening === opening) holder.opening = undefined;
+    });
+  }
+  return holder.opening;
+}
+
+export { openStore } from "./store";
+export type { OpenStoreOptions, Store } from "./store";
+export type { ImportOutcome, PutOptions } from "./installations";
+export type { SettleInput, SettleResult } from "./intents";
+export { RefreshLockTimeoutError, VersionConflictError } from "./errors";
+export { DEFAULT_LOCK_WAIT_MS, type RefreshLockOptions } from "./refresh-lock";
+export { sealingKeys, passwordsNewestFirst, type SealingKey } from "./sealing";
+export * from "./types";

@@ -1,0 +1,370 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not } from "drizzle-orm";
+import type { Db, Tx } from "./backend";
+import { announceChange, type StoreContext } from "./context";
+import { VersionConflictError } from "./errors";
+import { installations, timelineEntries, tokens } from "./schema";
+import { secretHash } from "./sealing";
+import type {
+  ExpiringToken,
+  StoredInstallation,
+  StoreInstallation,
+  StoreTimelineEntry,
+  StoreToken,
+  StoreTokenKind,
+  StoreTokenRow,
+  TimelinePage,
+} from "./types";
+
+type InstallationRow = typeof installations.$inferSelect;
+type TokenRow = typeof tokens.$inferSelect;
+type Reader = Db | Tx;
+
+const KINDS: StoreTokenKind[] = ["bot", "user"];
+
+// Each sealed column's purpose (the GCM associated data): a value moved to another column does not open.
+export const PURPOSE = {
+  token: "tokens.value",
+  refreshToken: "tokens.refresh_token",
+  webhookUrl: "installations.webhook_url",
+  intentRefreshToken: "refresh_intents.refresh_token",
+  pastedUrl: "pasted_webhooks.url",
+  configToken: "config_tokens.token",
+  configRefreshToken: "config_tokens.refresh_token",
+} as const;
+
+function tokenFromRow(ctx: StoreContext, row: TokenRow): StoreToken {
+  const refreshToken = ctx.sealer.unsealOptional(row.refreshTokenSealed, PURPOSE.refreshToken);
+  return {
+    value: ctx.sealer.unseal(row.valueSealed, PURPOSE.token),
+    ...(refreshToken !== undefined ? { refreshToken } : {}),
+    ...(row.expiresAt !== null ? { expiresAt: row.expiresAt } : {}),
+    scopes: row.scopes,
+    ...(row.revoked ? { revoked: true } : {}),
+    issuedAt: row.issuedAt,
+  };
+}
+
+function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
+  const record: StoredInstallation = {
+    id: row.id,
+    appKey: row.appKey,
+    ...(row.appId !== null ? { appId: row.appId } : {}),
+    ...(row.appName !== null ? { appName: row.appName } : {}),
+    team: { id: row.teamId, name: row.teamName },
+    ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
+    ...(row.botUserId !== null ? { botUserId: row.botUserId } : {}),
+    ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
+    state: row.state as StoredInstallation["state"],
+    ...(row.problem !== null ? { problem: row.problem } : {}),
+    ...(row.uninstalledAt !== null ? { uninstalledAt: row.uninstalledAt } : {}),
+    installedAt: row.installedAt,
+    updatedAt: row.updatedAt,
+    ...(row.installedBy !== null ? { installedBy: row.installedBy } : {}),
+    version: row.version,
+  };
+  if (row.webhookUrlSealed !== null) {
+    record.incomingWebhook = {
+      url: ctx.sealer.unseal(row.webhookUrlSealed, PURPOSE.webhookUrl),
+      channel: row.webhookChannel ?? "",
+      channelId: row.webhookChannelId ?? "",
+      ...(row.webhookConfigurationUrl !== null ? { configurationUrl: row.webhookConfigurationUrl } : {}),
+    };
+  }
+  for (const t of tokenRows) {
+    if (t.userId === null && (t.kind === "bot" || t.kind === "user")) record[t.kind] = tokenFromRow(ctx, t);
+  }
+  return record;
+}
+
+/** One query: the installation joined with its bot and user tokens (a point read on the hot path's cache miss). */
+async function readInstallation(ctx: StoreContext, db: Reader, id: string, forUpdate = false): Promise<StoredInstallation | null> {
+  const query = db
+    .select({ installation: installations, token: tokens })
+    .from(installations)
+    .leftJoin(tokens, and(eq(tokens.installationId, installations.id), isNull(tokens.userId)))
+    .where(eq(installations.id, id));
+  const rows = forUpdate ? await query.for("update", { of: installations }) : await query;
+  if (rows.length === 0) return null;
+  return fromRows(
+    ctx,
+    rows[0]!.installation,
+    rows.flatMap((r) => (r.token ? [r.token] : [])),
+  );
+}
+
+/** The installation, from the cache unless `fresh` (what anything about to spend a refresh token must ask). */
+export async function getInstallation(ctx: StoreContext, id: string, options: { fresh?: boolean } = {}): Promise<StoredInstallation | null> {
+  if (!options.fresh) {
+    const cached = ctx.cache.get(id);
+    if (cached !== undefined) return cached;
+  }
+  const ticket = ctx.cache.ticket(id);
+  const record = await readInstallation(ctx, ctx.db, id);
+  ctx.cache.put(id, record, ticket);
+  return record;
+}
+
+export async function listInstallations(ctx: StoreContext, options: { installedBy?: string | null } = {}): Promise<StoredInstallation[]> {
+  const where =
+    options.installedBy === undefined
+      ? undefined
+      : options.installedBy === null
+        ? isNull(installations.installedBy)
+        : eq(installations.installedBy, options.installedBy);
+  const rows = await ctx.db.select().from(installations).where(where).orderBy(asc(installations.installedAt), asc(installations.id));
+  if (rows.length === 0) return [];
+  const tokenRows = await ctx.db
+    .select()
+    .from(tokens)
+    .where(
+      and(
+        inArray(
+          tokens.installationId,
+          rows.map((r) => r.id),
+        ),
+        isNull(tokens.userId),
+      ),
+    );
+  return rows.map((row) =>
+    fromRows(
+      ctx,
+      row,
+      tokenRows.filter((t) => t.installationId === row.id),
+    ),
+  );
+}
+
+function tokenValues(ctx: StoreContext, installationId: string, kind: StoreTokenKind, userId: string | null, token: StoreToken) {
+  return {
+    installationId,
+    kind,
+    userId,
+    valueSealed: ctx.sealer.seal(token.value, PURPOSE.token),
+    refreshTokenSealed: ctx.sealer.sealOptional(token.refreshToken, PURPOSE.refreshToken),
+    refreshTokenHash: token.refreshToken === undefined ? null : secretHash(token.refreshToken),
+    expiresAt: token.expiresAt ?? null,
+    scopes: token.scopes,
+    revoked: token.revoked ?? false,
+    issuedAt: token.issuedAt,
+  };
+}
+
+/**
+ * Writes the record, its two tokens and its webhook, every secret sealed afresh with the newest key (so a
+ * record sealed with an older key is re-sealed by its next write). Per-person user tokens are left alone.
+ */
+async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstallation, version: number): Promise<void> {
+  const hook = record.incomingWebhook;
+  const values = {
+    id: record.id,
+    appKey: record.appKey,
+    appId: record.appId ?? null,
+    appName: record.appName ?? null,
+    teamId: record.team.id,
+    teamName: record.team.name,
+    enterpriseId: record.enterprise?.id ?? null,
+    enterpriseName: record.enterprise?.name ?? null,
+    botUserId: record.botUserId ?? null,
+    authedUserId: record.authedUserId ?? null,
+    state: record.state,
+    problem: record.problem ?? null,
+    uninstalledAt: record.uninstalledAt ?? null,
+    installedAt: record.installedAt,
+    updatedAt: record.updatedAt,
+    installedBy: record.installedBy ?? null,
+    version,
+    webhookChannel: hook?.channel ?? null,
+    webhookChannelId: hook?.channelId ?? null,
+    webhookConfigurationUrl: hook?.configurationUrl ?? null,
+    webhookUrlSealed: ctx.sealer.sealOptional(hook?.url, PURPOSE.webhookUrl),
+  };
+  const { id: _id, ...update } = values;
+  await tx.insert(installations).values(values).onConflictDoUpdate({ target: installations.id, set: update });
+  await tx.delete(tokens).where(and(eq(tokens.installationId, record.id), isNull(tokens.userId)));
+  const rows = KINDS.flatMap((kind) => (record[kind] ? [tokenValues(ctx, record.id, kind, null, record[kind])] : []));
+  if (rows.length > 0) await tx.insert(tokens).values(rows);
+  await announceChange(ctx, tx, record.id, version);
+}
+
+/**
+ * Re-seals, with the newest key, whatever of an installation (its webhook URL, its tokens) an older key
+ * sealed: for writes that do not rewrite the whole record (settleRefresh), so every write re-seals.
+ */
+export async function resealStale(ctx: StoreContext, tx: Tx, installationId: string): Promise<void> {
+  const { sealer } = ctx;
+  const [row] = await tx.select({ webhook: installations.webhookUrlSealed }).from(installations).where(eq(installations.id, installationId));
+  if (row?.webhook && sealer.isStale(row.webhook)) {
+    await tx
+      .update(installations)
+      .set({ webhookUrlSealed: sealer.seal(sealer.unseal(row.webhook, PURPOSE.webhookUrl), PURPOSE.webhookUrl) })
+      .where(eq(installations.id, installationId));
+  }
+  const rows = await tx
+    .select({ id: tokens.id, value: tokens.valueSealed, refresh: tokens.refreshTokenSealed })
+    .from(tokens)
+    .where(eq(tokens.installationId, installationId));
+  for (const t of rows) {
+    if (!sealer.isStale(t.value) && !(t.refresh && sealer.isStale(t.refresh))) continue;
+    await tx
+      .update(tokens)
+      .set({
+        valueSealed: sealer.seal(sealer.unseal(t.value, PURPOSE.token), PURPOSE.token),
+        refreshTokenSealed: t.refresh === null ? null : sealer.seal(sealer.unseal(t.refresh, PURPOSE.refreshToken), PURPOSE.refreshToken),
+      })
+      .where(eq(tokens.id, t.id));
+  }
+}
+
+/** Timeline entries in the order they happened (by `at`, oldest first), whatever order they came in. */
+async function insertTimeline(tx: Tx, installationId: string, entries: StoreTimelineEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const ordered = entries.map((entry, i) => ({ entry, i })).sort((a, b) => a.entry.at - b.entry.at || a.i - b.i);
+  await tx.insert(timelineEntries).values(ordered.map(({ entry }) => ({ installationId, at: entry.at, entry })));
+}
+
+function stored(record: StoreInstallation, version: number): StoredInstallation {
+  return { ...structuredClone(record), version };
+}
+
+export interface PutOptions {
+  /** Write only if the stored version is this one (0: only if there is none); else VersionConflictError. */
+  expectVersion?: number;
+  /** Timeline entries written in the same transaction. */
+  timeline?: StoreTimelineEntry[];
+}
+
+export async function putInstallation(ctx: StoreContext, record: StoreInstallation, options: PutOptions = {}): Promise<StoredInstallation> {
+  let version = 0;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const [current] = await tx.select({ version: installations.version }).from(installations).where(eq(installations.id, record.id)).for("update");
+      if (options.expectVersion !== undefined && (current?.version ?? 0) !== options.expectVersion) {
+        throw new VersionConflictError(record.id, options.expectVersion, current?.version);
+      }
+      version = (current?.version ?? 0) + 1;
+      await writeInstallation(ctx, tx, record, version);
+      await insertTimeline(tx, record.id, options.timeline ?? []);
+    });
+  } finally {
+    ctx.cache.invalidate(record.id);
+  }
+  return stored(record, version);
+}
+
+/** Forgets an installation with its tokens, timeline and refresh intents; false when there was none. */
+export async function deleteInstallation(ctx: StoreContext, id: string): Promise<boolean> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const deleted = await tx.delete(installations).where(eq(installations.id, id)).returning({ id: installations.id });
+      if (deleted.length > 0) await announceChange(ctx, tx, id, "deleted");
+      return deleted.length > 0;
+    });
+  } finally {
+    ctx.cache.invalidate(id);
+  }
+}
+
+export type ImportOutcome = "created" | "merged" | "unchanged";
+
+function newer(a: StoreToken | undefined, b: StoreToken | undefined): StoreToken | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return b.issuedAt > a.issuedAt ? b : a;
+}
+
+/**
+ * Imports an installation (a cookie of an earlier version): a new one is stored as it is; for one already
+ * stored, each token kind keeps whichever token the platform issued later, and the other fields come from
+ * whichever record was updated later. Timeline entries newer than the newest stored are appended.
+ */
+export async function importInstallation(
+  ctx: StoreContext,
+  record: StoreInstallation,
+  options: { timeline?: StoreTimelineEntry[] } = {},
+): Promise<{ installation: StoredInstallation; outcome: ImportOutcome }> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const current = await readInstallation(ctx, tx, record.id, true);
+      if (!current) {
+        await writeInstallation(ctx, tx, record, 1);
+        await insertTimeline(tx, record.id, options.timeline ?? []);
+        return { installation: stored(record, 1), outcome: "created" as const };
+      }
+      const { version: _v, ...currentRecord } = current;
+      const base = record.updatedAt > current.updatedAt ? record : currentRecord;
+      const merged: StoreInstallation = { ...base, installedAt: Math.min(record.installedAt, current.installedAt) };
+      for (const kind of KINDS) {
+        const token = newer(current[kind], record[kind]);
+        if (token) merged[kind] = token;
+        else delete merged[kind];
+      }
+      const [newest] = await tx
+        .select({ at: max(timelineEntries.at) })
+        .from(timelineEntries)
+        .where(eq(timelineEntries.installationId, record.id));
+      const after = newest?.at ?? -Infinity;
+      const entries = (options.timeline ?? []).filter((e) => e.at > after);
+      const unchanged = JSON.stringify(merged) === JSON.stringify(currentRecord) && entries.length === 0;
+      if (unchanged) return { installation: current, outcome: "unchanged" as const };
+      await writeInstallation(ctx, tx, merged, current.version + 1);
+      await insertTimeline(tx, record.id, entries);
+      return { installation: stored(merged, current.version + 1), outcome: "merged" as const };
+    });
+  } finally {
+    ctx.cache.invalidate(record.id);
+  }
+}
+
+/** Every token of an installation, per-person user tokens included. */
+export async function listTokens(ctx: StoreContext, installationId: string): Promise<StoreTokenRow[]> {
+  const rows = await ctx.db.select().from(tokens).where(eq(tokens.installationId, installationId)).orderBy(asc(tokens.kind), asc(tokens.id));
+  return rows.map((row) => ({
+    installationId: row.installationId,
+    kind: row.kind as StoreTokenKind,
+    ...(row.userId !== null ? { userId: row.userId } : {}),
+    ...tokenFromRow(ctx, row),
+  }));
+}
+
+/** Rotating, unrevoked tokens expiring at or before `before`, soonest first, without their secrets. */
+export async function tokensExpiringBefore(ctx: StoreContext, before: number, limit = 100): Promise<ExpiringToken[]> {
+  const rows = await ctx.db
+    .select({ installationId: tokens.installationId, kind: tokens.kind, userId: tokens.userId, expiresAt: tokens.expiresAt })
+    .from(tokens)
+    .where(and(isNotNull(tokens.refreshTokenHash), not(tokens.revoked), lte(tokens.expiresAt, before)))
+    .orderBy(asc(tokens.expiresAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    installationId: r.installationId,
+    kind: r.kind as StoreTokenKind,
+    ...(r.userId !== null ? { userId: r.userId } : {}),
+    expiresAt: r.expiresAt!,
+  }));
+}
+
+/** Appends timeline entries (in the order they happened) without touching the installation's version or cache. */
+export async function appendTimeline(ctx: StoreContext, installationId: string, entries: StoreTimelineEntry[]): Promise<void> {
+  await ctx.db.transaction((tx) => insertTimeline(tx, installationId, entries));
+}
+
+export const MAX_TIMELINE_PAGE = 200;
+
+/** A page of the timeline, newest first: `before` is the previous page's nextBefore; limit 1 to 200 (default 50). */
+export async function pageTimeline<E extends StoreTimelineEntry = StoreTimelineEntry>(
+  ctx: StoreContext,
+  installationId: string,
+  options: { before?: number; limit?: number } = {},
+): Promise<TimelinePage<E>> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_TIMELINE_PAGE);
+  const rows = await ctx.db
+    .select({ seq: timelineEntries.seq, entry: timelineEntries.entry })
+    .from(timelineEntries)
+    .where(and(eq(timelineEntries.installationId, installationId), options.before === undefined ? undefined : lt(timelineEntries.seq, options.before)))
+    .orderBy(desc(timelineEntries.seq))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit).map((r) => ({ seq: r.seq, entry: r.entry as E }));
+  return { entries: page, ...(rows.length > limit ? { nextBefore: page[page.length - 1]!.seq } : {}) };
+}
+
+export { readInstallation, insertTimeline, tokenValues };

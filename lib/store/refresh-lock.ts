@@ -1,0 +1,122 @@
+import "server-only";
+import type pg from "pg";
+import { ADVISORY_NAMESPACE } from "./backend";
+import { RefreshLockTimeoutError } from "./errors";
+
+/**
+ * The refresh lock: one holder per key (an installation's token kind) at a time, across every instance.
+ *
+ * - In this process, a queue per key: the first caller runs, the next wait their turn. This is all there
+ *   is with PGlite (one process per DATA_DIR).
+ * - With PostgreSQL, the holder then takes a session advisory lock, pg_advisory_lock(namespace,
+ *   hashtext(key)), on a connection of its own (a small pool apart from the query pool, so a waiting lock
+ *   never holds up a query). Advisory locks are re-entrant within one session, which is why the in-process
+ *   step comes first: it is what keeps two holders of one process apart. The server releases the lock the
+ *   moment the holder's connection dies (a killed process), so a waiter of another instance takes over.
+ * - The wait is bounded (`waitMs`): past it, RefreshLockTimeoutError, which the caller answers as 503
+ *   refresh_in_progress. With PostgreSQL the bound is the session's lock_timeout.
+ *
+ * What runs under the lock must keep its transactions short: read the record fresh, record the intent,
+ * call the platform with no transaction open, then settle in one transaction.
+ */
+
+export const DEFAULT_LOCK_WAIT_MS = 30_000;
+
+export interface RefreshLockOptions {
+  /** How long to wait for the lock before RefreshLockTimeoutError (default 30 s). */
+  waitMs?: number;
+}
+
+export type WithRefreshLock = <T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions) => Promise<T>;
+
+/** The in-process queue per key. */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  /** Waits for the key (at most waitMs) and answers the function that releases it. */
+  async acquire(key: string, waitMs: number): Promise<() => void> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    const done = () => {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        previous,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new RefreshLockTimeoutError(key, waitMs)), waitMs);
+        }),
+      ]);
+    } catch (error) {
+      // Giving up keeps the queue's order: whoever waits behind this caller goes once the holder is done.
+      done();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return done;
+  }
+
+  /** Whether a key is held or waited for (tests). */
+  busy(key: string): boolean {
+    return this.tails.has(key);
+  }
+}
+
+/** The lock with PGlite: the in-process queue alone. */
+export function processRefreshLock(mutex = new KeyedMutex()): WithRefreshLock {
+  return async (key, fn, options = {}) => {
+    const release = await mutex.acquire(key, options.waitMs ?? DEFAULT_LOCK_WAIT_MS);
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** The lock with PostgreSQL: the in-process queue, then a session advisory lock on a connection of `lockPool`. */
+export function postgresRefreshLock(lockPool: pg.Pool, mutex = new KeyedMutex()): WithRefreshLock {
+  return async (key, fn, options = {}) => {
+    const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
+    const started = Date.now();
+    const release = await mutex.acquire(key, waitMs);
+    let client: pg.PoolClient | undefined;
+    let broken = false;
+    const onError = () => (broken = true);
+    try {
+      client = await lockPool.connect();
+      client.on("error", onError);
+      const left = Math.max(1, waitMs - (Date.now() - started));
+      await client.query(`set lock_timeout = ${Math.ceil(left)}`);
+      try {
+        await client.query("select pg_advisory_lock($1, hashtext($2))", [ADVISORY_NAMESPACE, key]);
+      } catch (error) {
+        // 55P03 lock_not_available: lock_timeout passed while another instance held the lock.
+        if ((error as { code?: unknown }).code === "55P03") throw new RefreshLockTimeoutError(key, waitMs);
+        broken = true;
+        throw error;
+      }
+      try {
+        return await fn();
+      } finally {
+        try {
+          await client.query("select pg_advisory_unlock($1, hashtext($2))", [ADVISORY_NAMESPACE, key]);
+        } catch {
+          // The connection died: the server released the lock with it.
+          broken = true;
+        }
+      }
+    } finally {
+      // A connection whose state is unknown is closed rather than pooled: closing it releases any lock it held.
+      client?.off("error", onError);
+      client?.release(broken ? true : undefined);
+      release();
+    }
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The store's tables (Drizzle), one schema for PGlite and PostgreSQL 15+. Migrations are generated from this
+ * file (npm run db:generate, into lib/store/migrations) and run at start (migrate.ts). Secrets live only in
+ * the `*_sealed` columns (sealing.ts: AES-256-GCM, the key's id in each value); a column beside a secret
+ * holds only what a lookup needs without it: a SHA-256 hash, a masked form. Times are epoch ms (bigint).
+ *
+ * No `server-only` here: drizzle-kit loads this file outside Next.js.
+ */
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+const ms = (name: string) => bigint(name, { mode: "number" });
+
+/** An installation of an app into a workspace: its names and ids, its state, its incoming webhook. */
+export const installations = pgTable(
+  "installations",
+  {
+    id: text("id").primaryKey(),
+    appKey: text("app_key").notNull(),
+    appId: text("app_id"),
+    appName: text("app_name"),
+    teamId: text("team_id").notNull(),
+    teamName: text("team_name").notNull(),
+    enterpriseId: text("enterprise_id"),
+    enterpriseName: text("enterprise_name"),
+    botUserId: text("bot_user_id"),
+    authedUserId: text("authed_user_id"),
+    state: text("state").notNull(),
+    problem: text("problem"),
+    uninstalledAt: ms("uninstalled_at"),
+    installedAt: ms("installed_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+    /** Who installed it (the next issue's people); null: the operator. */
+    installedBy: text("installed_by"),
+    /** Bumped by every write: the optimistic check of putInstallation, and what a cache compares. */
+    version: integer("version").notNull().default(1),
+    webhookChannel: text("webhook_channel"),
+    webhookChannelId: text("webhook_channel_id"),
+    webhookConfigurationUrl: text("webhook_configuration_url"),
+    webhookUrlSealed: text("webhook_url_sealed"),
+  },
+  (t) => [index("installations_team_idx").on(t.teamId), check("installations_state_check", sql`${t.state} in ('active', 'needs_reinstall')`)],
+);
+
+/**
+ * An installation's tokens: its bot token and its user token (user_id null), and later one user token per
+ * person (user_id set). `issued_at` is when the platform issued the token (its clock, ms): an older token
+ * never overwrites a newer one.
+ */
+export const tokens = pgTable(
+  "tokens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    installationId: text("installation_id")
+      .notNull()
+      .references(() => installations.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    userId: text("user_id"),
+    valueSealed: text("value_sealed").notNull(),
+    refreshTokenSealed: text("refresh_token_sealed"),
+    /** SHA-256 (base64url) of the refresh token: finds a token by its refresh token without the secret. */
+    refreshTokenHash: text("refresh_token_hash"),
+    expiresAt: ms("expires_at"),
+    scopes: text("scopes").array().notNull(),
+    revoked: boolean("revoked").notNull().default(false),
+    issuedAt: ms("issued_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("tokens_installation_kind_user_idx").on(t.installationId, t.kind, sql`coalesce(${t.userId}, '')`),
+    // What a background refresher asks: the rotating tokens that expire soonest.
+    index("tokens_expires_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.refreshTokenHash} is not null and not ${t.revoked}`),
+    index("tokens_refresh_hash_idx").on(t.refreshTokenHash),
+    check("tokens_kind_check", sql`${t.kind} in ('bot', 'user')`),
+  ],
+);
+
+/** What happened to an installation's tokens, kept in full: masked values only (the timeline's own schema checks). */
+export const timelineEntries = pgTable(
+  "timeline_entries",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    installationId: text("installation_id")
+      .notNull()
+      .references(() => installations.id, { onDelete: "cascade" }),
+    at: ms("at").notNull(),
+    entry: jsonb("entry").notNull(),
+  },
+  (t) => [index("timeline_installation_seq_idx").on(t.installationId, t.seq)],
+);
+
+/**
+ * A refresh about to be asked of the platform: recorded before the call, settled in the transaction that
+ * stores its answer. One unsettled and younger than the grace period is replayed with the same refresh token.
+ */
+export const refreshIntents = pgTable(
+  "refresh_intents",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    installationId: text("installation_id")
+      .notNull()
+      .references(() => installations.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    userId: text("user_id"),
+    refreshTokenSealed: text("refresh_token_sealed").notNull(),
+    refreshTokenHash: text("refresh_token_hash").notNull(),
+    startedAt: ms("started_at").notNull(),
+    settledAt: ms("settled_at"),
+    /** refreshed, superseded (a newer pair was already stored), failed:<code>. */
+    outcome: text("outcome"),
+  },
+  (t) => [
+    index("refresh_intents_unsettled_idx")
+      .on(t.startedAt)
+      .where(sql`${t.settledAt} is null`),
+    index("refresh_intents_hash_idx").on(t.refreshTokenHash),
+  ],
+);
+
+/** Incoming webhooks people pasted: the URL sealed, a masked form to show, a hash to find a repeat paste. */
+export const pastedWebhooks = pgTable(
+  "pasted_webhooks",
+  {
+    id: text("id").primaryKey(),
+    /** Who pasted it (the next issue's people); null: the operator. */
+    owner: text("owner"),
+    label: text("label").notNull(),
+    urlSealed: text("url_sealed").notNull(),
+    urlHash: text("url_hash").notNull(),
+    maskedUrl: text("masked_url").notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("pasted_webhooks_owner_url_idx").on(sql`coalesce(${t.owner}, '')`, t.urlHash)],
+);
+
+/** The webhook proxy's send history: what was sent and what came back, never the URL. */
+export const webhookSends = pgTable(
+  "webhook_sends",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id").notNull().unique(),
+    owner: text("owner"),
+    webhookId: text("webhook_id").notNull(),
+    webhookLabel: text("webhook_label").notNull(),
+    sentAt: ms("sent_at").notNull(),
+    preview: text("preview").notNull(),
+    status: integer("status").notNull(),
+    ok: boolean("ok").notNull(),
+    result: text("result").notNull(),
+    durationMs: integer("duration_ms"),
+  },
+  (t) => [index("webhook_sends_owner_seq_idx").on(t.owner, t.seq)],
+);
+
+/** App configuration tokens people pasted, one pair per owner (null: the operator). */
+export const configTokens = pgTable(
+  "config_tokens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    owner: text("owner"),
+    tokenSealed: text("token_sealed").notNull(),
+    refreshTokenSealed: text("refresh_token_sealed").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+    rotatedAt: ms("rotated_at").notNull(),
+    teamId: text("team_id"),
+    userId: text("user_id"),
+  },
+  (t) => [uniqueIndex("config_tokens_owner_idx").on(sql`coalesce(${t.owner}, '')`)],
+);

@@ -1,0 +1,174 @@
+import "server-only";
+import { openBackend, type Backend, type BackendOptions } from "./backend";
+import * as configTokens from "./config-tokens";
+import type { StoreContext } from "./context";
+import { mapStoreError } from "./errors";
+import { InstallationCache } from "./installation-cache";
+import * as installations from "./installations";
+import * as intents from "./intents";
+import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
+import { Sealer, type SealingKey } from "./sealing";
+import type {
+  ExpiringToken,
+  RefreshIntent,
+  RefreshOutcome,
+  StoreConfigToken,
+  StoredInstallation,
+  StoreInstallation,
+  StorePastedWebhook,
+  StoreTimelineEntry,
+  StoreTokenKind,
+  StoreTokenRow,
+  StoreWebhookSend,
+  TimelinePage,
+} from "./types";
+import * as webhooks from "./webhooks";
+
+/**
+ * The store's API: installations with their tokens and webhooks, timelines, refresh intents and the
+ * refresh lock, pasted webhooks and their send history, app configuration tokens. Plain objects in and
+ * out; secrets in clear only in this process's memory. Every method is one short transaction (or one
+ * statement): none is ever held across a call to the platform, so a refresher reads, records its intent,
+ * calls the platform with nothing open, then settles. A database that cannot be reached answers 503
+ * `store_unavailable` (an AppError) and changes nothing. `owner` null is the console's operator (today the
+ * only person); the next issue's people are strings.
+ */
+export interface Store {
+  readonly kind: "pglite" | "postgres";
+
+  /** The installation, or null. Served from the cache unless `fresh`: anything that spends a refresh token asks `fresh: true` under the refresh lock. */
+  getInstallation(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
+  /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
+  listInstallations(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
+  /**
+   * Writes an installation, its bot and user tokens and its webhook in one transaction (with timeline
+   * entries if given), every secret sealed with the newest key; answers it with its new version. With
+   * `expectVersion`, only over that version (0: only a new one), else VersionConflictError.
+   */
+  putInstallation(record: StoreInstallation, options?: installations.PutOptions): Promise<StoredInstallation>;
+  /** Forgets an installation with everything of it (tokens, timeline, intents); false when there was none. */
+  deleteInstallation(id: string): Promise<boolean>;
+  /** Imports an earlier version's record: per token kind the one issued later wins; other fields from the later-updated record. */
+  importInstallation(
+    record: StoreInstallation,
+    options?: { timeline?: StoreTimelineEntry[] },
+  ): Promise<{ installation: StoredInstallation; outcome: installations.ImportOutcome }>;
+  /** Every token of an installation, per-person user tokens included. */
+  listTokens(installationId: string): Promise<StoreTokenRow[]>;
+  /** Rotating, unrevoked tokens expiring at or before `before` (epoch ms), soonest first, no secrets: for a background refresher. */
+  tokensExpiringBefore(before: number, limit?: number): Promise<ExpiringToken[]>;
+
+  /** Appends timeline entries (sorted by `at`); does not change the installation's version. */
+  appendTimeline(installationId: string, entries: StoreTimelineEntry[]): Promise<void>;
+  /** A page of the timeline, newest first; `before` is the last page's nextBefore; limit 1 to 200 (default 50). */
+  pageTimeline<E extends StoreTimelineEntry = StoreTimelineEntry>(
+    installationId: string,
+    options?: { before?: number; limit?: number },
+  ): Promise<TimelinePage<E>>;
+
+  /** Records, in its own transaction committed before the platform call, that a refresh token is about to be spent. */
+  recordRefreshIntent(intent: {
+    installationId: string;
+    kind: StoreTokenKind;
+    userId?: string;
+    refreshToken: string;
+    startedAt: number;
+  }): Promise<RefreshIntent>;
+  /** Unsettled intents started at or after `startedAfter` (younger than the grace period), oldest first: to replay. */
+  listUnsettledIntents(options: { startedAfter: number; installationId?: string }): Promise<RefreshIntent[]>;
+  /** The newest intent for a refresh token, with its outcome once settled: was this refresh token spent, and how did it end. */
+  findIntentByRefreshToken(refreshToken: string): Promise<(RefreshIntent & { settledAt?: number; outcome?: RefreshOutcome }) | null>;
+  /** Settles an intent in one transaction: the new pair stored (unless a newer one already is: superseded), the old one spent, timeline entries. */
+  settleRefresh(input: intents.SettleInput): Promise<intents.SettleResult>;
+  /** Forgets intents settled before `settledBefore` (past the grace period); unsettled ones stay. Answers how many. */
+  pruneSettledIntents(settledBefore: number): Promise<number>;
+  /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
+  withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
+
+  listPastedWebhooks(owner: string | null): Promise<StorePastedWebhook[]>;
+  getPastedWebhook(owner: string | null, id: string): Promise<StorePastedWebhook | null>;
+  /** Keeps a checked webhook URL (sealed); the same URL pasted again by the same owner answers the one kept. */
+  addPastedWebhook(hook: { owner: string | null; url: string; label: string; maskedUrl: string; createdAt: number; id?: string }): Promise<StorePastedWebhook>;
+  renamePastedWebhook(owner: string | null, id: string, label: string): Promise<StorePastedWebhook | null>;
+  removePastedWebhook(owner: string | null, id: string): Promise<boolean>;
+  /** Records a send; the owner's history keeps the newest `keep` (default 200). */
+  recordWebhookSend(owner: string | null, send: StoreWebhookSend, options?: { keep?: number }): Promise<void>;
+  /** The owner's sends, newest first (default 50). */
+  listWebhookSends(owner: string | null, limit?: number): Promise<StoreWebhookSend[]>;
+
+  getConfigToken(owner: string | null): Promise<StoreConfigToken | null>;
+  putConfigToken(owner: string | null, value: StoreConfigToken): Promise<void>;
+  deleteConfigToken(owner: string | null): Promise<boolean>;
+
+  /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
+  cacheStats(): { hits: number; misses: number; invalidations: number; active: boolean };
+  close(): Promise<void>;
+}
+
+export type OpenStoreOptions = BackendOptions & { keys: SealingKey[] };
+
+/** Opens a store: the database (migrated), its cache (listening, with PostgreSQL) and its refresh lock. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const backend = await openBackend(options);
+  try {
+    return await storeOn(backend, options.keys);
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+}
+
+/** The store over an opened backend (openStore's second half; tests also reach the backend's SQL directly). Closing it closes the backend unless `ownsBackend` is false. */
+export async function storeOn(backend: Backend, keys: SealingKey[], options: { ownsBackend?: boolean } = {}): Promise<Store> {
+  const cache = new InstallationCache(backend.dedicatedClient);
+  await cache.start();
+  const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres" };
+  const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
+  const where = backend.where;
+
+  /** Every method: a lost database becomes 503 store_unavailable. */
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        throw mapStoreError(where, error);
+      }
+    };
+
+  return {
+    kind: backend.kind,
+    getInstallation: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
+    listInstallations: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
+    putInstallation: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
+    deleteInstallation: guard((id: string) => installations.deleteInstallation(ctx, id)),
+    importInstallation: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),
+    listTokens: guard((id: string) => installations.listTokens(ctx, id)),
+    tokensExpiringBefore: guard((before: number, limit?: number) => installations.tokensExpiringBefore(ctx, before, limit)),
+    appendTimeline: guard((id: string, entries: StoreTimelineEntry[]) => installations.appendTimeline(ctx, id, entries)),
+    pageTimeline: <E extends StoreTimelineEntry = StoreTimelineEntry>(id: string, o?: { before?: number; limit?: number }) =>
+      guard(() => installations.pageTimeline<E>(ctx, id, o))(),
+    recordRefreshIntent: guard((intent: Parameters<Store["recordRefreshIntent"]>[0]) => intents.recordRefreshIntent(ctx, intent)),
+    listUnsettledIntents: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
+    findIntentByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),
+    settleRefresh: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),
+    pruneSettledIntents: guard((settledBefore: number) => intents.pruneSettledIntents(ctx, settledBefore)),
+    withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
+    listPastedWebhooks: guard((owner: string | null) => webhooks.listPastedWebhooks(ctx, owner)),
+    getPastedWebhook: guard((owner: string | null, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),
+    addPastedWebhook: guard((hook: Parameters<Store["addPastedWebhook"]>[0]) => webhooks.addPastedWebhook(ctx, hook)),
+    renamePastedWebhook: guard((owner: string | null, id: string, label: string) => webhooks.renamePastedWebhook(ctx, owner, id, label)),
+    removePastedWebhook: guard((owner: string | null, id: string) => webhooks.removePastedWebhook(ctx, owner, id)),
+    recordWebhookSend: guard((owner: string | null, send: StoreWebhookSend, o?: { keep?: number }) => webhooks.recordWebhookSend(ctx, owner, send, o)),
+    listWebhookSends: guard((owner: string | null, limit?: number) => webhooks.listWebhookSends(ctx, owner, limit)),
+    getConfigToken: guard((owner: string | null) => configTokens.getConfigToken(ctx, owner)),
+    putConfigToken: guard((owner: string | null, value: StoreConfigToken) => configTokens.putConfigToken(ctx, owner, value)),
+    deleteConfigToken: guard((owner: string | null) => configTokens.deleteConfigToken(ctx, owner)),
+    cacheStats: () => ({ ...cache.stats, active: cache.active }),
+    async close() {
+      await cache.close();
+      if (options.ownsBackend !== false) await backend.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * What the store takes and gives: plain objects, secrets in clear (only ever in this process's memory; the
+ * database holds them sealed). The shapes follow what the console keeps today (lib/session's
+ * InstallationRecord, lib/webhooks, lib/app-config) so each moves over by a mapping, not a rewrite.
+ */
+
+export type StoreTokenKind = "bot" | "user";
+export type StoreInstallationState = "active" | "needs_reinstall";
+
+export interface StoreToken {
+  value: string;
+  /** Rotating tokens only. */
+  refreshToken?: string;
+  /** Epoch ms by this server's clock; absent for long-lived tokens. */
+  expiresAt?: number;
+  scopes: string[];
+  revoked?: boolean;
+  /**
+   * When the platform issued it (epoch ms, the platform's time as the console knows it): of two tokens of
+   * one kind, the one issued later wins (importInstallation, settleRefresh).
+   */
+  issuedAt: number;
+}
+
+export interface StoreIncomingWebhook {
+  url: string;
+  channel: string;
+  channelId: string;
+  configurationUrl?: string;
+}
+
+/** An installation with its bot and user tokens and its incoming webhook (what /api/call needs). */
+export interface StoreInstallation {
+  id: string;
+  appKey: string;
+  appId?: string;
+  appName?: string;
+  team: { id: string; name: string };
+  enterprise?: { id: string; name: string };
+  botUserId?: string;
+  authedUserId?: string;
+  bot?: StoreToken;
+  user?: StoreToken;
+  incomingWebhook?: StoreIncomingWebhook;
+  state: StoreInstallationState;
+  problem?: string;
+  uninstalledAt?: number;
+  installedAt: number;
+  updatedAt: number;
+  /** Who installed it (the next issue's people); absent: the operator. */
+  installedBy?: string;
+}
+
+/** An installation as read from the store: with the version its next conditional write must name. */
+export interface StoredInstallation extends StoreInstallation {
+  version: number;
+}
+
+/** A token row, for listings that also see per-person user tokens (userId set). */
+export interface StoreTokenRow extends StoreToken {
+  installationId: string;
+  kind: StoreTokenKind;
+  userId?: string;
+}
+
+/** A rotating token that expires soon, without its secrets: what a background refresher asks for. */
+export interface ExpiringToken {
+  installationId: string;
+  kind: StoreTokenKind;
+  userId?: string;
+  expiresAt: number;
+}
+
+/** A timeline entry: the store keeps it as given (jsonb); the caller's schema checks it holds masked values only. */
+export type StoreTimelineEntry = { at: number } & Record<string, unknown>;
+
+export interface TimelinePage<E extends StoreTimelineEntry = StoreTimelineEntry> {
+  /** Newest first, each with its sequence number. */
+  entries: Array<{ seq: number; entry: E }>;
+  /** Pass as `before` for the next (older) page; absent on the last page. */
+  nextBefore?: number;
+}
+
+export interface RefreshIntent {
+  id: number;
+  installationId: string;
+  kind: StoreTokenKind;
+  userId?: string;
+  /** The refresh token the refresher spends (the platform answers the same one again within its grace period). */
+  refreshToken: string;
+  startedAt: number;
+}
+
+/** How a refresh ended: refreshed (the new pair stored), superseded (a newer token was already stored), failed. */
+export type RefreshOutcome = "refreshed" | "superseded" | `failed:${string}`;
+
+export interface StorePastedWebhook {
+  id: string;
+  owner?: string;
+  label: string;
+  url: string;
+  maskedUrl: string;
+  createdAt: number;
+}
+
+/** One send of the webhook proxy (lib/webhooks/history.ts's WebhookSendRecord). */
+export interface StoreWebhookSend {
+  id: string;
+  webhookId: string;
+  webhookLabel: string;
+  sentAt: number;
+  preview: string;
+  status: number;
+  ok: boolean;
+  result: string;
+  durationMs: number | null;
+}
+
+/** An app configuration token pair (lib/app-config/config-token-store.ts's StoredConfigToken). */
+export interface StoreConfigToken {
+  token: string;
+  refreshToken: string;
+  expiresAt: number;
+  rotatedAt: number;
+  teamId?: string;
+  userId?: string;
+}
