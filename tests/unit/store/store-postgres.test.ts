@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, RefreshLockTimeoutError, type Store } from "@/lib/store";
 import { ADVISORY_NAMESPACE, openBackend } from "@/lib/store/backend";
-import { freePort } from "../session/support/redis";
+import { freePort } from "../support/redis";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { installation, storeContract, testKeys, token } from "./support/contract";
 

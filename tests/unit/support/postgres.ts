@@ -10,7 +10,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "../session/support/redis";
+import { freePort } from "./redis";
 
 const run = promisify(execFile);
 
