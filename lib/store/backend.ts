@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { isAppError } from "@/lib/http/app-error";
 import { lockDataDir } from "./data-dir-lock";
 import { storeUnavailable } from "./errors";
 import * as schema from "./schema";
@@ -131,7 +132,8 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
   } catch (error) {
     await client?.close().catch(() => {});
     unlock();
-    throw error;
+    // A folder PGlite cannot open (permissions, a disk full, files of another engine) is the operator's to fix.
+    throw isAppError(error) ? error : storeUnavailable(where, error);
   }
 }
 

@@ -113,6 +113,18 @@ describe("the embedded store's data directory", () => {
     }
   }, 120_000);
 
+  it("answers 503 store_unavailable naming DATA_DIR when the folder cannot be made", async () => {
+    const file = path.join(dataDir(), "a-file");
+    writeFileSync(file, "");
+    const refused = await openStore({ kind: "pglite", dataDir: path.join(file, "data"), keys }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; status?: number; message: string },
+    );
+    expect(refused).toMatchObject({ code: "store_unavailable", status: 503 });
+    expect(refused!.message).toContain(`PGlite at ${path.join(file, "data")} (DATA_DIR)`);
+    expect(refused!.message).toContain("Check that DATA_DIR is readable and writable");
+  });
+
   it("takes over a lock file left half-written (no pid in it)", async () => {
     const dir = dataDir();
     writeFileSync(path.join(dir, LOCK_FILE), "");
