@@ -108,3 +108,12 @@ export class FetchAllProgress {
     return { ...this.head, count: this.items.length, items: this.items, timings: this.timings };
   }
 }
+
+/**
+ * What of a walk changes how the explorer lays itself out: its status and what it walks (the table's kind),
+ * whether a first page has come, a 429's wait, how it ended. Its counts are not in it: they change with
+ * every page, and only the views of its progress follow them.
+ */
+export function walkPhase(state: FetchAllState): string {
+  return JSON.stringify([state.runId, state.status, state.field, state.kind, state.pages > 0, state.retryAt, state.capped, state.error]);
+}
