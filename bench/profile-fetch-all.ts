@@ -66,7 +66,7 @@ function analyse(events: Ev[]) {
   const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
   if (!main) throw new Error("no main thread");
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const tasks = onMain.filter((e) => e.ph === "X" && e.name === "RunTask").sort((a, b) => b.dur! - a.dur!);
+  const tasks = onMain.filter((e) => e.ph === "X" && e.name === "RunTask").sort((a, b) => (process.env.SORT === "cpu" ? b.tdur! - a.tdur! : b.dur! - a.dur!));
   const all = onMain.filter((e) => e.ph === "X").sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const samples = cpuSamples(events, main.pid, main.tid);
   const durs = tasks.map((t) => t.dur! / 1000);

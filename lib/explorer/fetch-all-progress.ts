@@ -70,6 +70,9 @@ export class FetchAllProgress {
   }
 
   apply(event: FetchAllEvent, now = Date.now()): void {
+    // A line read after Cancel, before the stream's end reached the reader, changes nothing: the views
+    // follow this progress directly, and a cancelled walk shows what it had when it was stopped.
+    if (this.head.status === "cancelled") return;
     switch (event.type) {
       case "page": {
         const collection = findCollection(event.response, this.head.method);
