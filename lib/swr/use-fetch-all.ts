@@ -120,9 +120,8 @@ export function useFetchAll() {
           next(null, snapshot);
         }
       }, PROGRESS_MS);
-      // The walk's views appear in the next frame, not in the task of the click that started it: that task
-      // has already rendered the explorer once, and the switch from a page's answer to the walk's panels is a
-      // render of its own.
+      // The walk's views appear in a task after the click's, not in it: that task has already rendered the
+      // explorer once, and the switch from a page's answer to the walk's panels is a render of its own.
       frames.request();
       (async () => {
         let query = run.query;

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { progressPublisher, type PublishScheduler } from "@/lib/explorer/progress-publisher";
 
-/** A browser's timers and animation frames on a clock the test moves: a frame every 16 ms. */
+/** A browser's timers on a clock the test moves. */
 function virtualBrowser() {
   let now = 0;
   let nextId = 1;
   const timers = new Map<number, { at: number; fn: () => void }>();
-  const frames = new Map<number, () => void>();
   const scheduler: PublishScheduler = {
     now: () => now,
     after(ms, fn) {
@@ -14,34 +13,19 @@ function virtualBrowser() {
       timers.set(id, { at: now + ms, fn });
       return () => timers.delete(id);
     },
-    frame(fn) {
-      const id = nextId++;
-      frames.set(id, fn);
-      return () => frames.delete(id);
-    },
   };
-  /** Moves the clock to `to`, running the timers due and a frame at every multiple of 16 ms on the way. */
+  /** Moves the clock to `to`, running the timers due on the way, in order. */
   const advance = (to: number) => {
-    while (now < to) {
-      const nextFrame = (Math.floor(now / 16) + 1) * 16;
-      const due = [...timers].filter(([, t]) => t.at <= Math.min(nextFrame, to)).sort((a, b) => a[1].at - b[1].at)[0];
-      if (due) {
-        now = Math.max(now, due[1].at);
-        timers.delete(due[0]);
-        due[1].fn();
-        continue;
-      }
-      if (nextFrame > to) {
-        now = to;
-        break;
-      }
-      now = nextFrame;
-      const callbacks = [...frames.values()];
-      frames.clear();
-      for (const fn of callbacks) fn();
+    for (;;) {
+      const due = [...timers].filter(([, t]) => t.at <= to).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      now = Math.max(now, due[1].at);
+      timers.delete(due[0]);
+      due[1].fn();
     }
+    now = to;
   };
-  return { scheduler, advance, pending: () => timers.size + frames.size };
+  return { scheduler, advance, pending: () => timers.size };
 }
 
 describe("the publisher of a walk's progress", () => {
@@ -58,7 +42,7 @@ describe("the publisher of a walk's progress", () => {
     }
     browser.advance(2500);
 
-    // At most one publication per 100 ms (the first may come at once), where a frame each would be 125.
+    // At most one publication per 100 ms (the first may come at once), where one a page would be 1,000.
     expect(published.length).toBeLessThanOrEqual(2000 / 100 + 2);
     expect(published.length).toBeGreaterThanOrEqual(15);
     // What was asked last is shown: the last publication came after the last page.
@@ -66,7 +50,7 @@ describe("the publisher of a walk's progress", () => {
     expect(browser.pending()).toBe(0);
   });
 
-  it("shows the first change after a quiet spell in the next frame, and flush publishes at once", () => {
+  it("shows the first change after a quiet spell at once, and flush publishes at once", () => {
     const browser = virtualBrowser();
     const published: number[] = [];
     const publisher = progressPublisher(() => published.push(browser.scheduler.now()), 100, browser.scheduler);
@@ -74,16 +58,16 @@ describe("the publisher of a walk's progress", () => {
     publisher.request();
     publisher.request();
     browser.advance(1020);
-    expect(published).toEqual([1008]);
+    expect(published).toEqual([1000]);
 
     // A request inside the interval waits for it; flush (a walk's last word) does not, and cancels the wait.
     publisher.request();
     browser.advance(1050);
-    expect(published).toEqual([1008]);
+    expect(published).toEqual([1000]);
     publisher.flush();
-    expect(published).toEqual([1008, 1050]);
+    expect(published).toEqual([1000, 1050]);
     browser.advance(1500);
-    expect(published).toEqual([1008, 1050]);
+    expect(published).toEqual([1000, 1050]);
   });
 
   it("publishes nothing more once cancelled", () => {
