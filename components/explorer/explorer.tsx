@@ -36,6 +36,7 @@ import type { HistoryEntry } from "@/lib/explorer/history";
 import { useSession } from "@/lib/swr/use-session";
 import { AnswerNotes } from "./answer-notes";
 import { FetchAllPanel } from "./fetch-all-panel";
+import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";
 import { HistoryPanel } from "./history-panel";
 import { JsonViewer } from "./json-viewer";
 import { PageTimings } from "./page-timings";
@@ -295,16 +296,6 @@ export function Explorer() {
   const page = pageNumber(stack);
   const total = itemsThroughPage(pageWalk);
 
-  const showAllJson = showAll && tab === "json";
-  const allJson = useMemo(
-    // A walk appends to `items` in place: a copy per page lets the (memoised) tree see it grow, and is made
-    // only while the JSON view is shown.
-    () => (all && showAllJson ? { method: all.method, pages: all.pages, count: all.count, [all.field]: all.items.slice(0, all.count) } : null),
-    // Its page count says when `items` grew.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `all` changes identity on every progress tick; these fields are what the copy depends on
-    [all?.runId, all?.pages, all?.status, showAllJson],
-  );
-
   const onDownload = (format: "json" | "csv") => {
     if (!all) return;
     if (format === "json") download(exportFileName(all.method, "json"), "application/json", toJsonExport(all.method, all.field, all.items, all.pages));
@@ -391,10 +382,7 @@ export function Explorer() {
               onChange={setMode}
               options={[
                 { value: "page", label: `Page by page (page ${page})` },
-                {
-                  value: "all",
-                  label: `Fetch all (${all.count.toLocaleString("en-US")} items, ${walking ? "walking" : all.status})`,
-                },
+                { value: "all", label: <FetchAllModeLabel feed={fetchAll.feed} state={all} /> },
               ]}
             />
           )}
@@ -427,7 +415,7 @@ export function Explorer() {
             />
           )}
           {showAll ? (
-            <FetchAllPanel state={all} maxPages={walk?.maxPages ?? DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
+            <FetchAllPanel feed={fetchAll.feed} state={all} maxPages={walk?.maxPages ?? DEFAULT_MAX_PAGES} onCancel={fetchAll.cancel} onDownload={onDownload} />
           ) : result && !sentPaginated ? (
             <AnswerStatus result={result} reinstall={pageError === "needs_reinstall" && sentInstallation ? reinstallHref(sentInstallation) : null} />
           ) : !result && !paginated ? null : (
@@ -466,15 +454,9 @@ export function Explorer() {
           >
             {showAll ? (
               tab === "table" ? (
-                <ResultsTable
-                  key={`all-${all.runId}`}
-                  kind={all.kind}
-                  items={all.items}
-                  version={all.pages}
-                  emptyText={walking && all.pages === 0 ? "Waiting for the first page…" : "No items in this walk."}
-                />
+                <FetchAllTable key={`all-${all.runId}`} feed={fetchAll.feed} state={all} />
               ) : (
-                <JsonViewer key={`all-${all.runId}`} value={allJson} label={all.method} />
+                <FetchAllJson key={`all-${all.runId}`} feed={fetchAll.feed} state={all} />
               )
             ) : result ? (
               tab === "table" ? (
@@ -503,7 +485,7 @@ export function Explorer() {
           ) : (
             <RequestInspector result={result} catalogMethod={sentCatalogMethod} />
           )}
-          {(showAll || sentPaginated) && <PageTimings timings={showAll ? all.timings : pageTimings} />}
+          {showAll ? <FetchAllTimings feed={fetchAll.feed} state={all} /> : sentPaginated && <PageTimings timings={pageTimings} />}
           <HistoryPanel entries={history.entries} onClear={history.clear} onPick={restoreFromHistory} />
         </aside>
       </div>

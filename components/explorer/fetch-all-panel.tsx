@@ -1,11 +1,13 @@
 "use client";
 
 import { useNow } from "@/components/use-now";
-import type { FetchAllState } from "@/lib/swr/use-fetch-all";
+import { useFetchAllProgress, type FetchAllState, type WalkFeed } from "@/lib/swr/use-fetch-all";
 import { BUTTON, Badge, Panel, Stat } from "@/components/ui/primitives";
 import { formatCount, formatMs } from "@/lib/format";
 
 interface Props {
+  /** The walk's newest snapshots, which this panel follows between the explorer's renders. */
+  feed: WalkFeed;
   state: FetchAllState;
   /** The page cap the walk started with. */
   maxPages: number;
@@ -22,7 +24,8 @@ const STATUS_BADGE: Record<FetchAllState["status"], { tone: "ok" | "error" | "wa
 };
 
 /** Progress of a server-side walk: pages, items, elapsed, rate, a Retry-After countdown, Cancel, downloads. */
-export function FetchAllPanel({ state, maxPages, onCancel, onDownload }: Props) {
+export function FetchAllPanel({ feed, state: rendered, maxPages, onCancel, onDownload }: Props) {
+  const state = useFetchAllProgress(feed, rendered);
   const active = state.status === "running" || state.status === "waiting";
   const now = useNow(200, active) ?? state.startedAt;
   const elapsed = (state.endedAt ?? now) - state.startedAt;

@@ -4,13 +4,14 @@
  */
 import { findCollection } from "./items";
 import { readNextCursor } from "@/lib/platform/cursor";
+import { formatCount } from "@/lib/format";
 
 /**
  * How many items a list held, named by its field ("3,001 members"). A list's field is a plural noun the
  * platform chose, so one item is said without it ("1 item of messages") rather than "1 messages".
  */
 export function countOfList(count: number, field: string): string {
-  return count === 1 ? `1 item of ${field}` : `${count.toLocaleString("en-US")} ${field}`;
+  return count === 1 ? `1 item of ${field}` : `${formatCount(count)} ${field}`;
 }
 
 export function summarizeAnswer(status: number, body: unknown, retryAfterS: number | null = null): string {

@@ -70,6 +70,9 @@ export class FetchAllProgress {
   }
 
   apply(event: FetchAllEvent, now = Date.now()): void {
+    // A line read after Cancel, before the stream's end reached the reader, changes nothing: the views
+    // follow this progress directly, and a cancelled walk shows what it had when it was stopped.
+    if (this.head.status === "cancelled") return;
     switch (event.type) {
       case "page": {
         const collection = findCollection(event.response, this.head.method);
@@ -107,4 +110,13 @@ export class FetchAllProgress {
   snapshot(): FetchAllState {
     return { ...this.head, count: this.items.length, items: this.items, timings: this.timings };
   }
+}
+
+/**
+ * What of a walk changes how the explorer lays itself out: its status and what it walks (the table's kind),
+ * whether a first page has come, a 429's wait, how it ended. Its counts are not in it: they change with
+ * every page, and only the views of its progress follow them.
+ */
+export function walkPhase(state: FetchAllState): string {
+  return JSON.stringify([state.runId, state.status, state.field, state.kind, state.pages > 0, state.retryAt, state.capped, state.error]);
 }

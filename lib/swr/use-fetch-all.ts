@@ -1,10 +1,11 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useRef, useState, useSyncExternalStore } from "react";
 import useSWRSubscription from "swr/subscription";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
-import { FetchAllProgress, type FetchAllState } from "@/lib/explorer/fetch-all-progress";
+import { FetchAllProgress, walkPhase, type FetchAllState } from "@/lib/explorer/fetch-all-progress";
+import { progressPublisher } from "@/lib/explorer/progress-publisher";
 
 /** One page of a walk, by hand or Fetch all: its items and upstream time. */
 import type { PageTiming } from "@/lib/explorer/page-walk";
@@ -25,6 +26,43 @@ interface Run {
  */
 const SLICE_MS = 8;
 
+/** How often the views of a walk's progress render while it runs (see progressPublisher). */
+const PROGRESS_MS = 100;
+
+/**
+ * The latest snapshot of a walk, for the few views that show its progress (the panel, the chart, the
+ * table's length), each through useFetchAllProgress. The explorer itself renders only when the walk's
+ * phase changes (walkPhase): re-rendering the whole page for every snapshot (its form, its inspector, its
+ * history) was most of a frame's work.
+ */
+export class WalkFeed {
+  private snapshot: FetchAllState | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  readonly subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly getSnapshot = (): FetchAllState | null => this.snapshot;
+
+  set(snapshot: FetchAllState): void {
+    this.snapshot = snapshot;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/**
+ * The newest snapshot of the walk `state` belongs to: the feed's, which moves on between the explorer's
+ * renders, or `state` itself once another walk has started.
+ */
+export function useFetchAllProgress(feed: WalkFeed, state: FetchAllState): FetchAllState {
+  const live = useSyncExternalStore(feed.subscribe, feed.getSnapshot, feed.getSnapshot);
+  return live?.runId === state.runId ? live : state;
+}
+
 /** Resolves in a new task: after the browser has had the chance to render and to handle input. */
 function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
@@ -35,31 +73,6 @@ function nextTask(): Promise<void> {
     channel.port1.onmessage = () => resolve();
     channel.port2.postMessage(null);
   });
-}
-
-/**
- * Calls `publish` at most once per animation frame however often `request` is called, so that a walk's
- * pages cost one render a frame, not one each; `flush` publishes now (a walk's last word).
- */
-function framePublisher(publish: () => void) {
-  let frame: number | null = null;
-  const cancel = () => {
-    if (frame !== null) cancelAnimationFrame(frame);
-    frame = null;
-  };
-  return {
-    request() {
-      frame ??= requestAnimationFrame(() => {
-        frame = null;
-        publish();
-      });
-    },
-    flush() {
-      cancel();
-      publish();
-    },
-    cancel,
-  };
 }
 
 /** Page numbers of a resumed request, counted from the start of the whole walk. */
@@ -80,13 +93,15 @@ function resumeQuery(query: string, cursor: string, walked: number): string {
 /**
  * "Fetch all": streams GET /api/call/{method}/all as an SWR subscription. Cancel unsubscribes, which aborts
  * the fetch; the server sees the disconnect and stops its upstream walk. What arrived before stays shown.
- * The items stay in the walk's FetchAllProgress, outside React; React gets a snapshot once per frame.
+ * The items stay in the walk's FetchAllProgress, outside React; the views of its progress get a snapshot
+ * at most every PROGRESS_MS, the explorer one each time the walk's phase changes.
  */
 export function useFetchAll() {
   const [run, setRun] = useState<Run | null>(null);
   const [cancelled, setCancelled] = useState<FetchAllState | null>(null);
   const progressRef = useRef<FetchAllProgress | null>(null);
   const nextId = useRef(1);
+  const [feed] = useState(() => new WalkFeed());
 
   const { data } = useSWRSubscription(
     run ? ["/api/call/all", run.id, run.method, run.query] : null,
@@ -95,8 +110,19 @@ export function useFetchAll() {
       const controller = new AbortController();
       const progress = new FetchAllProgress(run.id, run.method);
       progressRef.current = progress;
-      const frames = framePublisher(() => next(null, progress.snapshot()));
-      frames.flush();
+      let phase: string | null = null;
+      const frames = progressPublisher(() => {
+        const snapshot = progress.snapshot();
+        feed.set(snapshot);
+        const now = walkPhase(snapshot);
+        if (now !== phase) {
+          phase = now;
+          next(null, snapshot);
+        }
+      }, PROGRESS_MS);
+      // The walk's views appear in a task after the click's, not in it: that task has already rendered the
+      // explorer once, and the switch from a page's answer to the walk's panels is a render of its own.
+      frames.request();
       (async () => {
         let query = run.query;
         // Pages before the current request: a walk resumed in a new request numbers its pages from 1 again.
@@ -163,11 +189,14 @@ export function useFetchAll() {
     const progress = progressRef.current;
     if (progress?.active) {
       progress.cancel();
-      setCancelled(progress.snapshot());
+      const snapshot = progress.snapshot();
+      feed.set(snapshot);
+      setCancelled(snapshot);
     }
     setRun(null);
-  }, []);
+  }, [feed]);
 
+  /** The walk as the explorer renders it: its counts are those of its last change of phase; `feed` has the newest. */
   const state = run ? (data ?? null) : cancelled;
-  return { state, start, cancel };
+  return { state, feed, start, cancel };
 }

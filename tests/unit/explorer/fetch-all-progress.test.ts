@@ -29,7 +29,7 @@ describe("a Fetch all's progress in the browser", () => {
     expect(late.timings[999]).toEqual({ page: 1000, count: 2, ms: 3 });
   });
 
-  it("keeps what arrived when cancelled, and a finished walk cannot be cancelled", () => {
+  it("keeps what arrived when cancelled, and nothing read after, and a finished walk cannot be cancelled", () => {
     const progress = new FetchAllProgress(2, "users.list", 1000);
     progress.apply(page(1, ["U1"]));
     progress.apply({ type: "ratelimited", page: 2, retryAfterS: 3 }, 2000);
@@ -37,6 +37,9 @@ describe("a Fetch all's progress in the browser", () => {
     progress.cancel(2500);
     expect(progress.snapshot()).toMatchObject({ status: "cancelled", pages: 1, count: 1, endedAt: 2500, retryAt: null });
     expect(progress.active).toBe(false);
+    // A page still in the stream when Cancel was pressed is not added.
+    progress.apply(page(2, ["U2"]));
+    expect(progress.snapshot()).toMatchObject({ status: "cancelled", pages: 1, count: 1 });
 
     const done = new FetchAllProgress(3, "conversations.list", 1000);
     done.apply({ type: "done", pages: 0, items: 0, capped: false, ms: 1 }, 1200);
