@@ -130,6 +130,15 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalDatabaseUrl,
   /** Keys that seal the store's secrets, newest first; unset: derived from SESSION_PASSWORD. */
   ENCRYPTION_KEYS: optionalString,
+  /**
+   * How people get in: `oidc` signs them in with the platform ("Sign in with", OpenID Connect); `none` makes
+   * whoever reaches the console its operator. Unset: `none` on loopback, and a refusal to start when exposed.
+   */
+  AUTH_MODE: z.preprocess(emptyAsUnset, z.enum(["none", "oidc"], { error: "must be oidc (people sign in with the platform) or none" }).optional()),
+  /** Comma-separated user ids who see and do everything once signed in. */
+  ADMIN_USERS: scopeList(""),
+  /** Where the platform sends a sign-in back to (registered with the app, beside REDIRECT_URI). */
+  SIGN_IN_REDIRECT_URI: optionalUrl,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
   EMULATOR_WORKSPACES: intWithDefault(1, 1, 1_000),
@@ -169,6 +178,15 @@ export interface Config {
    */
   eventSigners: Array<{ signingSecret: string; appId: string | null; appName: string | null }>;
   redirectUri: string;
+  /** Who may use the console (AUTH_MODE, ADMIN_USERS, SIGN_IN_REDIRECT_URI). */
+  auth: {
+    /** `oidc`: every page and API route needs a sign-in (lib/signin); `none`: whoever reaches it is the operator. */
+    mode: "none" | "oidc";
+    /** User ids (U…, W…) who see every installation once signed in. */
+    adminUsers: string[];
+    /** The sign-in's redirect URI, `{APP_ORIGIN}/auth/callback` unless set. */
+    redirectUri: string;
+  };
   botScopes: string[];
   userScopes: string[];
   /** iron-session's password map: the highest id seals, every id unseals. */
@@ -288,6 +306,41 @@ const HOW_TO_MAKE_AN_ADMIN_TOKEN =
   "npm start generates one into .env.local; or set EMULATOR_ADMIN_TOKEN yourself (the same on every instance), for example to the output of: " +
   `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
 
+/** A platform user id: U… or W… (an Enterprise Grid user), letters and digits. */
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+function parseAuth(
+  e: z.infer<typeof EnvSchema>,
+  appOrigin: string,
+  whyExposed: string | undefined,
+  problems: string[],
+  warn: (m: string) => void,
+): Config["auth"] {
+  const badAdmins = e.ADMIN_USERS.filter((id) => !USER_ID.test(id));
+  if (badAdmins.length > 0) {
+    problems.push(
+      `ADMIN_USERS must list user ids (such as U0123ABCD, comma-separated), not ${badAdmins.map((id) => JSON.stringify(id)).join(", ")}: a member's id is on their profile (⋮, Copy member ID).`,
+    );
+  }
+  const redirectUri = e.SIGN_IN_REDIRECT_URI ?? `${appOrigin}/auth/callback`;
+  let mode = e.AUTH_MODE;
+  if (mode === undefined) {
+    if (whyExposed) {
+      problems.push(
+        `AUTH_MODE is not set and ${whyExposed}, so anyone who reaches the console would act as its operator. ` +
+          `Set AUTH_MODE=oidc to have people sign in with the platform (with the app's CLIENT_ID and CLIENT_SECRET; its redirect URLs must include ${redirectUri}, which the embedded emulator's apps accept), ` +
+          "or AUTH_MODE=none to let anyone who reaches it be the operator (unsafe: only behind something that already keeps strangers out).",
+      );
+    }
+    mode = "none";
+  } else if (mode === "none" && whyExposed) {
+    warn(
+      `AUTH_MODE=none and ${whyExposed}: anyone who reaches the console acts as its operator, with every installation's tokens. Set AUTH_MODE=oidc to sign people in.`,
+    );
+  }
+  return { mode, adminUsers: [...new Set(e.ADMIN_USERS)], redirectUri };
+}
+
 export function parseConfig(source: Record<string, string | undefined>, warn: (m: string) => void = () => {}): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -341,6 +394,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
   if (e.EMULATOR_ADMIN_TOKEN !== undefined && e.EMULATOR_ADMIN_TOKEN.length < MIN_PASSWORD_LENGTH) {
     problems.push(`EMULATOR_ADMIN_TOKEN is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`);
   }
+  const auth = parseAuth(e, appOrigin, whyExposed, problems, warn);
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
   const encryptionKeys = parseEncryptionKeys(e.ENCRYPTION_KEYS, problems);
   if (encryptionKeys.length === 0 && !e.SESSION_PASSWORD && e.NODE_ENV !== "production") {
@@ -371,6 +425,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     signingSecret: signingSecret ?? "",
     eventSigners,
     redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
+    auth,
     botScopes: e.BOT_SCOPES,
     userScopes: e.USER_SCOPES,
     sessionPasswords,

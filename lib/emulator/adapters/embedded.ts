@@ -30,8 +30,8 @@ export function getEmbeddedEmulator(): Emulator {
       refreshGraceSeconds: config.emulator.refreshGraceS,
       cursorTtlSeconds: config.emulator.cursorTtlS,
       rateLimits: config.emulator.rateLimits,
-      // The default apps accept the console's own callback and deliver events to its request URL.
-      redirectUrls: [config.redirectUri],
+      // The default apps accept the console's own callbacks (install and sign-in) and deliver events to its request URL.
+      redirectUrls: [config.redirectUri, config.auth.redirectUri],
       eventsRequestUrl: `${config.appOrigin}/api/events`,
       // Its admin surface answers anyone who reaches the console: events go to the console, nowhere else.
       eventRequestUrls: [`${config.appOrigin}/api/events`],

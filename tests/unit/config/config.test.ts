@@ -81,9 +81,10 @@ describe("configuration", () => {
   });
 
   it("marks cookies Secure when the console is served over https", () => {
-    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: "t".repeat(40) }).config.secureCookies).toBe(
-      true,
-    );
+    expect(
+      parse({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc", APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: "t".repeat(40) }).config
+        .secureCookies,
+    ).toBe(true);
     expect(parse({ SESSION_PASSWORD: PASSWORD }).config.secureCookies).toBe(false);
   });
 
@@ -112,7 +113,7 @@ describe("configuration", () => {
     for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) expect(isExposedHost(host)).toBe(false);
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "console.example"]) expect(isExposedHost(host)).toBe(true);
     const token = "a".repeat(40);
-    expect(parse({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", EMULATOR_ADMIN_TOKEN: token }).config).toMatchObject({
+    expect(parse({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc", HOST: "0.0.0.0", EMULATOR_ADMIN_TOKEN: token }).config).toMatchObject({
       host: "0.0.0.0",
       exposed: true,
       emulator: { adminToken: token },
@@ -126,7 +127,7 @@ describe("configuration", () => {
     expect(problemsOf({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", EMULATOR_ADMIN_TOKEN: "short" })).toContain("EMULATOR_ADMIN_TOKEN is shorter than 32");
     // Against the real platform there is no emulator to guard.
     const platform = { PLATFORM_BASE_URL: "https://slack.com", CLIENT_ID: "1.2", CLIENT_SECRET: "s" };
-    expect(parse({ SESSION_PASSWORD: PASSWORD, HOST: "0.0.0.0", ...platform }).config.exposed).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc", HOST: "0.0.0.0", ...platform }).config.exposed).toBe(true);
     // On loopback the console still has a token for its own calls: made for the process when none is set.
     expect(parse({ SESSION_PASSWORD: PASSWORD }).config.emulator.adminToken.length).toBeGreaterThanOrEqual(32);
   });
@@ -136,14 +137,17 @@ describe("configuration", () => {
     expect(proxied).toContain("EMULATOR_ADMIN_TOKEN is missing: APP_ORIGIN https://console.example.com names a host beyond this machine");
     expect(problemsOf({ SESSION_PASSWORD: PASSWORD, ALLOWED_HOSTS: "console.internal" })).toContain("ALLOWED_HOSTS names console.internal");
     const token = "t".repeat(40);
-    expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: token }).config.exposed).toBe(true);
-    expect(parse({ SESSION_PASSWORD: PASSWORD, ALLOWED_HOSTS: "10.0.0.5:3000", EMULATOR_ADMIN_TOKEN: token }).config.exposed).toBe(true);
+    expect(
+      parse({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc", APP_ORIGIN: "https://console.example.com", EMULATOR_ADMIN_TOKEN: token }).config.exposed,
+    ).toBe(true);
+    expect(parse({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc", ALLOWED_HOSTS: "10.0.0.5:3000", EMULATOR_ADMIN_TOKEN: token }).config.exposed).toBe(true);
     expect(parse({ SESSION_PASSWORD: PASSWORD, APP_ORIGIN: "http://127.0.0.1:3000", ALLOWED_HOSTS: "localhost:3001" }).config.exposed).toBe(false);
   });
 
   it("answers APP_ORIGIN's host, ALLOWED_HOSTS and this machine's loopback names on its port", () => {
     const { config } = parse({
       SESSION_PASSWORD: PASSWORD,
+      AUTH_MODE: "oidc",
       PORT: "4123",
       APP_ORIGIN: "https://console.example.com",
       ALLOWED_HOSTS: "Console.Internal, 10.0.0.5:4123",

@@ -19,7 +19,10 @@ export interface TestConsole {
 }
 
 /** Starts the emulator and points the (not yet read) configuration at it. Call before any getConfig(). */
-export async function startTestConsole(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number } = {}): Promise<TestConsole> {
+export async function startTestConsole(
+  env: Record<string, string> = {},
+  options: { refreshGraceSeconds?: number; redirectUrls?: string[] } = {},
+): Promise<TestConsole> {
   // The console reaches its emulator's admin surface with the admin token, which the two must share.
   const adminToken = randomBytes(32).toString("base64url");
   const emulator = await startEmulatorServer({
@@ -27,6 +30,7 @@ export async function startTestConsole(env: Record<string, string> = {}, options
     users: 50,
     seed: "session-tests",
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
+    ...(options.redirectUrls ? { redirectUrls: options.redirectUrls } : {}),
     admin: { token: adminToken },
   });
   const origin = `http://127.0.0.1:${emulator.port}`;

@@ -1,0 +1,13 @@
+// GET /api/me - Who is signed in in this browser (for the header), and whether the console signs people in
+import { getConfig } from "@/lib/config";
+import { handleRoute } from "@/lib/http";
+import type { MeAnswer } from "@/lib/signin/person";
+import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handleRoute(
+  async () => Response.json({ authMode: getConfig().auth.mode, person: (await readSignedInPerson()) ?? null } satisfies MeAnswer),
+  // A person's name and email: only the console's own pages read them.
+  { rejectCrossSite: true },
+);

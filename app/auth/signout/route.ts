@@ -1,0 +1,14 @@
+// POST /auth/signout - Forgets who is signed in in this browser, 303 to the signed-out page
+import { handleRoute } from "@/lib/http";
+import { clearSignedInPerson } from "@/lib/signin/signed-in-cookie";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handleRoute(
+  async () => {
+    await clearSignedInPerson();
+    return new Response(null, { status: 303, headers: { location: "/auth/signed-out", "cache-control": "no-store" } });
+  },
+  // The header's Sign out button is a form the browser submits; another site's form cannot sign anyone out.
+  { mutating: true, navigable: true },
+);
