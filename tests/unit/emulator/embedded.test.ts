@@ -92,6 +92,7 @@ describe("the embedded emulator's mount", () => {
       SESSION_PASSWORD: "x".repeat(32),
       HOST: "0.0.0.0",
       EMULATOR_ADMIN_TOKEN: token,
+      AUTH_MODE: "oidc",
     });
     getEmbeddedEmulator();
     // A browser on the console's own page, as a person on the network has one.

@@ -9,6 +9,8 @@ Object.assign(process.env, {
   APP_ORIGIN: "https://console.example.com",
   SESSION_PASSWORD: randomBytes(32).toString("base64url"),
   EMULATOR_ADMIN_TOKEN: randomBytes(32).toString("base64url"),
+  // An origin beyond this machine exposes the console, which must then say who may use it.
+  AUTH_MODE: "none",
   LOG_LEVEL: "silent",
 });
 
