@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { SignedInPerson } from "./signed-in-person";
 import { ThemeSwitch } from "./theme-switch";
 
 const LINKS = [
@@ -47,7 +48,8 @@ export function SiteNav() {
             );
           })}
         </ul>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-4">
+          <SignedInPerson />
           <ThemeSwitch />
         </div>
       </nav>

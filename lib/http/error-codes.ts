@@ -30,6 +30,12 @@ export const CONSOLE_ERRORS = {
       "The console's store (its database) is unavailable, so nothing was changed. Check that DATABASE_URL's PostgreSQL is running and reachable, or that DATA_DIR is readable and writable, then try again.",
   },
 
+  // Signing in (lib/signin, with AUTH_MODE=oidc)
+  sign_in_required: {
+    status: 401,
+    message: "Sign in first: this console signs people in with the platform. Open it in a browser, or go to /auth/signin.",
+  },
+
   // Calls to the platform (lib/platform)
   invalid_method: { status: 400, message: "A method name may only contain letters, digits and dots." },
   upstream_timeout: { status: 504, message: "The platform did not answer in time." },

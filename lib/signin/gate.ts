@@ -1,0 +1,36 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/http/app-error";
+import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
+import { toErrorResponse } from "@/lib/http/error-response";
+import { readSignedInPerson } from "./signed-in-cookie";
+
+/**
+ * What answers without a sign-in, even with AUTH_MODE=oidc: the install flow (people outside the team add
+ * the app through it), the sign-in itself, the platform's signed Events API requests, the liveness check,
+ * and the embedded emulator (the platform's own pages and API, with its own guard on its admin surface).
+ */
+const OPEN_PATHS: RegExp[] = [/^\/oauth\/(install|callback)\/?$/, /^\/auth(\/|$)/, /^\/api\/events\/?$/, /^\/api\/health\/?$/, /^\/emulator(\/|$)/];
+
+export function isOpenPath(pathname: string): boolean {
+  return OPEN_PATHS.some((open) => open.test(pathname));
+}
+
+/**
+ * The sign-in gate every request passes (proxy.ts): with AUTH_MODE=oidc, a request for anything but an open
+ * path needs this browser's sign-in cookie to unseal. Without it, an API route answers 401 sign_in_required
+ * and a page sends the browser to sign in, to come back to the same page. Undefined: let the request through.
+ * A cookie that does not unseal (tampered, a retired password, past its 12 hours) is cleared on the way.
+ */
+export async function signInGate(request: Request): Promise<Response | undefined> {
+  if (getConfig().auth.mode !== "oidc") return undefined;
+  const url = new URL(request.url);
+  if (isOpenPath(url.pathname)) return undefined;
+  const jar = new RequestCookieJar(request);
+  const person = await runWithCookieJar(jar, () => readSignedInPerson());
+  if (person) return undefined;
+  if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return jar.applyTo(toErrorResponse(new AppError("sign_in_required")));
+  const signIn = new URL("/auth/signin", getConfig().appOrigin);
+  signIn.searchParams.set("next", `${url.pathname}${url.search}`);
+  return jar.applyTo(new Response(null, { status: 307, headers: { location: `${signIn.pathname}${signIn.search}`, "cache-control": "no-store" } }));
+}

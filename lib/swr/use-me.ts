@@ -1,0 +1,18 @@
+"use client";
+
+import useSWR from "swr";
+import type { MeAnswer } from "@/lib/signin/person";
+import { ConsoleRequestError, fetchJson } from "./fetch-json";
+
+/** Nobody is signed in: what a 401 sign_in_required says (a sign-in that ended while the page was open). */
+const SIGNED_OUT: MeAnswer = { authMode: "oidc", person: null };
+
+/** Who is signed in in this browser (GET /api/me), for the header. */
+export function useMe() {
+  return useSWR<MeAnswer, ConsoleRequestError>("/api/me", (url: string) =>
+    fetchJson<MeAnswer>(url).catch((error: unknown) => {
+      if (error instanceof ConsoleRequestError && error.code === "sign_in_required") return SIGNED_OUT;
+      throw error;
+    }),
+  );
+}

@@ -1,0 +1,114 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { isOpenPath } from "@/lib/signin/gate";
+import { proxy } from "@/proxy";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { signIn, SIGN_IN_REDIRECT_URI } from "./support";
+
+let testConsole: TestConsole;
+
+beforeAll(async () => {
+  testConsole = await startTestConsole({ AUTH_MODE: "oidc", SIGN_IN_REDIRECT_URI }, { redirectUrls: [SIGN_IN_REDIRECT_URI] });
+});
+afterAll(() => testConsole.close());
+
+/** Every page and route of the console, read from app/ (a new one is covered without touching this test), with sample values for its segments. */
+function consolePaths(dir = "app", prefix = ""): { path: string; kind: "page" | "route" }[] {
+  const found: { path: string; kind: "page" | "route" }[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      const segment = entry.name
+        .replace(/^\[\[\.\.\..+\]\]$/, "any/path")
+        .replace(/^\[(.+)\]$/, (_, name: string) => (name === "method" ? "users.list" : "T1-A1"));
+      found.push(...consolePaths(path.join(dir, entry.name), `${prefix}/${segment}`));
+    } else if (entry.name === "page.tsx") found.push({ path: prefix || "/", kind: "page" });
+    else if (entry.name === "route.ts") found.push({ path: prefix, kind: "route" });
+  }
+  return found;
+}
+
+async function throughGate(pathAndQuery: string, init: { method?: string; cookie?: string } = {}) {
+  const headers = new Headers();
+  if (init.cookie) headers.set("cookie", init.cookie);
+  return proxy(new NextRequest(new URL(pathAndQuery, testConsole.origin), { method: init.method ?? "GET", headers }));
+}
+
+/** What the proxy does with a request: lets it through to the route, or answers itself. */
+const passes = (response: Response) => response.headers.get("x-middleware-next") === "1";
+
+describe("the sign-in gate (AUTH_MODE=oidc)", () => {
+  const all = consolePaths();
+  const gated = all.filter((p) => !isOpenPath(p.path));
+
+  it("knows every page and route of the console, and leaves open only the install flow, sign-in, the Events API, health and the emulator", () => {
+    expect(all.length).toBeGreaterThan(35);
+    expect(
+      all
+        .filter((p) => isOpenPath(p.path))
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([
+      "/api/events",
+      "/api/health",
+      "/auth/callback",
+      "/auth/signed-out",
+      "/auth/signin",
+      "/auth/signout",
+      "/emulator/any/path",
+      "/oauth/callback",
+      "/oauth/install",
+    ]);
+  });
+
+  it("sends every page to sign in, to come back to the same page", async () => {
+    const pages = gated.filter((p) => p.kind === "page");
+    expect(pages.map((p) => p.path).sort()).toEqual(["/", "/events", "/explorer", "/settings", "/webhooks"]);
+    for (const page of pages) {
+      const response = await throughGate(`${page.path}?tab=1`);
+      expect(response.status, page.path).toBe(307);
+      expect(response.headers.get("location"), page.path).toBe(`/auth/signin?next=${encodeURIComponent(`${page.path}?tab=1`)}`);
+    }
+  });
+
+  it("answers 401 sign_in_required on every API route, reads and writes alike", async () => {
+    for (const route of gated.filter((p) => p.kind === "route")) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const response = await throughGate(route.path, { method });
+        expect(response.status, `${method} ${route.path}`).toBe(401);
+        expect(await response.json()).toMatchObject({ ok: false, error: "sign_in_required" });
+      }
+    }
+  });
+
+  it("lets the open paths through without a sign-in", async () => {
+    for (const open of ["/oauth/install", "/oauth/callback?code=x&state=y", "/auth/signin", "/auth/callback", "/api/events", "/api/health"]) {
+      expect(passes(await throughGate(open, { method: open === "/api/events" ? "POST" : "GET" })), open).toBe(true);
+    }
+    // Only the Events API's request URL: the browser's live feed of the events is the console's.
+    expect((await throughGate("/api/events/stream")).status).toBe(401);
+  });
+
+  it("lets a signed-in browser through everywhere, and not once its cookie is tampered with (which it clears)", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    await signIn(browser);
+    for (const p of gated) expect(passes(await throughGate(p.path, { cookie: browser.cookieHeader() })), p.path).toBe(true);
+    const seal = browser.cookies.get("sb_signin")!;
+    const tampered = `sb_signin=${seal.slice(0, -4)}AAAA`;
+    const refused = await throughGate("/api/session", { cookie: tampered });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("set-cookie")).toMatch(/^sb_signin=;.*Max-Age=0/);
+  });
+
+  it("lets everything through with AUTH_MODE=none, as before", async () => {
+    vi.resetModules();
+    process.env.AUTH_MODE = "none";
+    try {
+      const { proxy: openProxy } = await import("@/proxy");
+      for (const p of all) expect(passes(await openProxy(new NextRequest(new URL(p.path, testConsole.origin)))), p.path).toBe(true);
+    } finally {
+      process.env.AUTH_MODE = "oidc";
+    }
+  });
+});
