@@ -30,7 +30,8 @@ export async function signInGate(request: Request): Promise<Response | undefined
   const person = await runWithCookieJar(jar, () => readSignedInPerson());
   if (person) return undefined;
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return jar.applyTo(toErrorResponse(new AppError("sign_in_required")));
-  const signIn = new URL("/auth/signin", getConfig().appOrigin);
+  // Absolute, on the name the browser used (Next.js refuses a relative Location from the proxy): its cookies live there.
+  const signIn = new URL("/auth/signin", url);
   signIn.searchParams.set("next", `${url.pathname}${url.search}`);
-  return jar.applyTo(new Response(null, { status: 307, headers: { location: `${signIn.pathname}${signIn.search}`, "cache-control": "no-store" } }));
+  return jar.applyTo(new Response(null, { status: 307, headers: { location: signIn.toString(), "cache-control": "no-store" } }));
 }

@@ -68,7 +68,10 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
     for (const page of pages) {
       const response = await throughGate(`${page.path}?tab=1`);
       expect(response.status, page.path).toBe(307);
-      expect(response.headers.get("location"), page.path).toBe(`/auth/signin?next=${encodeURIComponent(`${page.path}?tab=1`)}`);
+      const location = new URL(response.headers.get("location") ?? "");
+      expect(`${location.port}${location.pathname}${location.search}`, page.path).toBe(
+        `${new URL(testConsole.origin).port}/auth/signin?next=${encodeURIComponent(`${page.path}?tab=1`)}`,
+      );
     }
   });
 
