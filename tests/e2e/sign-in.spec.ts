@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
+
+/**
+ * Signing in with AUTH_MODE=oidc, as a person does it: the console sends them to the platform's sign-in
+ * page (the embedded emulator's), they pick who they are, come back signed in with their name in the
+ * header, and sign out. The other specs' server runs without sign-in, so this one starts a console of its
+ * own from the same build (E2E_PORT's), on the next port, with AUTH_MODE=oidc.
+ */
+const mainPort = Number(process.env.E2E_PORT ?? 3100);
+const port = Number(process.env.E2E_SIGNIN_PORT ?? mainPort + 1);
+const origin = `http://localhost:${port}`;
+let server: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const dev = process.env.E2E_DEV === "1";
+  server = spawn("npx", ["next", dev ? "dev" : "start", "-p", String(port)], {
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: dev ? `.next-e2e-${port}` : `.next-e2e-${mainPort}`,
+      PORT: String(port),
+      APP_ORIGIN: origin,
+      AUTH_MODE: "oidc",
+      SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+      DATA_DIR: "memory://",
+      EMULATOR_USERS: "200",
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the AUTH_MODE=oidc console did not start on ${origin}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+});
+
+test.afterAll(() => {
+  // The whole process group npx started (npx, next, its workers), by the id of the one this spec spawned.
+  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+});
+
+test("a person is sent to sign in, picks who they are on the platform's page, lands back signed in, and signs out", async ({ page, browser }) => {
+  await page.goto(`${origin}/explorer`);
+  await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+  await expect(page.getByRole("heading", { name: /^Sign in to Switchboard Rotation with / })).toBeVisible();
+
+  const picker = page.getByLabel("Sign in as");
+  await picker.selectOption({ index: 2 });
+  const picked = (await picker.locator("option:checked").textContent()) ?? "";
+  const name = picked.replace(/ \(@.*\)$/, "");
+  const workspace = (await page.locator("p.lead").textContent())?.replace(/ \(.*\)$/, "").trim() ?? "";
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  // Back on the page they first asked for, with their name and workspace in the header.
+  await expect(page).toHaveURL(`${origin}/explorer`);
+  const header = page.getByTestId("signed-in-person");
+  await expect(header).toContainText(name);
+  await expect(header).toContainText(workspace);
+  await page.screenshot({ path: "test-results/sign-in-signed-in.png" });
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Opened by link as well as by clicking: still signed in.
+  await page.goto(`${origin}/webhooks`);
+  await expect(page.getByTestId("signed-in-person")).toContainText(name);
+  await page.getByRole("link", { name: "Installations" }).click();
+  await expect(page).toHaveURL(`${origin}/`);
+
+  // Another browser, never signed in, gets nothing of the console's API.
+  const stranger = await browser.newContext();
+  const refused = await stranger.request.get(`${origin}/api/session`, { headers: { "x-switchboard-request": "1" } });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toMatchObject({ error: "sign_in_required" });
+  await stranger.close();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "You are signed out" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto(`${origin}/`);
+  await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+});
+
+test("a sign-in link that did not start in this browser gets a page saying so, with Sign in again", async ({ page }) => {
+  await page.goto(`${origin}/auth/callback?code=stolen&state=${"s".repeat(43)}`);
+  await expect(page.getByRole("heading", { name: "The sign-in state is missing" })).toBeVisible();
+  await page.screenshot({ path: "test-results/sign-in-error.png" });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("link", { name: "Sign in again" }).click();
+  await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+});
