@@ -26,9 +26,11 @@ getEventSink();
 // Where to open the console: its public origin, whose cookies and OAuth redirect it uses (not the address it
 // listens on, which scripts/start.sh keeps Next.js from printing), and who else can reach it.
 {
-  const { appOrigin, host, exposed } = getConfig();
+  const { appOrigin, host, exposed, auth } = getConfig();
   console.log(
-    `[switchboard] Open ${appOrigin} (listening on ${host}: ${exposed ? "reachable from other machines; the emulator's admin surface needs EMULATOR_ADMIN_TOKEN" : "this machine only"})`,
+    `[switchboard] Open ${appOrigin} (listening on ${host}: ${exposed ? "reachable from other machines; the emulator's admin surface needs EMULATOR_ADMIN_TOKEN" : "this machine only"}; ${
+      auth.mode === "oidc" ? "people sign in with the platform" : "no sign-in: whoever opens it is the operator"
+    })`,
   );
 }
 

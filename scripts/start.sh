@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # npm start: build and serve the console (production mode) with the embedded emulator unless
 # PLATFORM_BASE_URL says otherwise, on HOST (default 127.0.0.1: this machine only) and PORT (default 3000).
-# Production refuses to start without SESSION_PASSWORD, and an exposed HOST without EMULATOR_ADMIN_TOKEN,
-# so on a machine that has none this makes them, keeps them in .env.local (git-ignored, read by Next.js,
+# Production refuses to start without SESSION_PASSWORD, and an exposed HOST without EMULATOR_ADMIN_TOKEN
+# (or without AUTH_MODE, which only a person can choose: oidc to sign people in, or none),
+# so on a machine that has none this makes the two secrets, keeps them in .env.local (git-ignored, read by Next.js,
 # to be copied to every instance behind one load balancer) and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
