@@ -98,3 +98,55 @@ test("a sign-in link that did not start in this browser gets a page saying so, w
   await page.getByRole("link", { name: "Sign in again" }).click();
   await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
 });
+
+/** Starts `next start` from E2E_PORT's build with `env`; resolves with its output once it exits or answers /api/health. */
+function startConsole(env: Record<string, string>, startPort: number): Promise<{ exitCode: number | null; output: string; stop(): void }> {
+  const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(startPort)], {
+    detached: true,
+    env: { ...process.env, NEXT_DIST_DIR: `.next-e2e-${mainPort}`, PORT: String(startPort), DATA_DIR: "memory://", NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const stop = () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  };
+  return new Promise((resolve) => {
+    child.on("exit", (code) => resolve({ exitCode: code, output, stop }));
+    const poll = async () => {
+      if (child.exitCode !== null) return;
+      try {
+        if ((await fetch(`http://localhost:${startPort}/api/health`)).ok) return resolve({ exitCode: null, output, stop });
+      } catch {
+        // Not listening yet.
+      }
+      setTimeout(poll, 300);
+    };
+    void poll();
+  });
+}
+
+test("an exposed console without AUTH_MODE refuses to start and says how to fix it; with AUTH_MODE=none it starts, warning", async () => {
+  test.skip(process.env.E2E_DEV === "1", "needs E2E_PORT's production build");
+  // Behind a proxy (APP_ORIGIN names a host beyond this machine), as exposed as HOST=0.0.0.0.
+  const exposed = {
+    APP_ORIGIN: "https://console.example.com",
+    SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+    EMULATOR_ADMIN_TOKEN: randomBytes(32).toString("base64url"),
+    AUTH_MODE: "",
+  };
+  const refused = await startConsole(exposed, port + 1);
+  expect(refused.exitCode).toBe(1);
+  expect(refused.output).toContain("AUTH_MODE is not set and APP_ORIGIN https://console.example.com names a host beyond this machine");
+  expect(refused.output).toContain("Set AUTH_MODE=oidc");
+
+  const unsafe = await startConsole({ ...exposed, AUTH_MODE: "none" }, port + 1);
+  try {
+    expect(unsafe.exitCode).toBeNull();
+    expect(unsafe.output).toContain(
+      "AUTH_MODE=none and APP_ORIGIN https://console.example.com names a host beyond this machine (a proxy in front): anyone who reaches the console acts as its operator",
+    );
+  } finally {
+    unsafe.stop();
+  }
+});
