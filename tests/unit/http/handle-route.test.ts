@@ -7,6 +7,8 @@ const ORIGIN = "http://console.test";
 const saved = { ...process.env };
 beforeAll(() => {
   Object.assign(process.env, { APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "p".repeat(32), EMULATOR_ADMIN_TOKEN: "a".repeat(32), LOG_LEVEL: "silent" });
+  // console.test is a host beyond this machine: such a console must say who may use it.
+  process.env.AUTH_MODE = "none";
 });
 afterAll(() => {
   process.env = saved;

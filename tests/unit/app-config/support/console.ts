@@ -55,6 +55,8 @@ export async function startAppConfigConsole(upstream: Upstream, options: { refre
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
     EMULATOR_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "silent",
+    // Some tests serve the console at an https origin beyond this machine, which must then say who may use it.
+    AUTH_MODE: "none",
     ...(upstream === "platform"
       ? {
           PLATFORM_BASE_URL: `${emulatorOrigin}/emulator`,
