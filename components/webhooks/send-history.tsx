@@ -5,7 +5,7 @@ import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
 
-/** The latest sends of this session: what was sent and what came back, never a URL. */
+/** The latest sends (the newest 50 of those the store keeps): what was sent and what came back, never a URL. */
 export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
   return (
     <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -13,7 +13,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
         Send history
       </h2>
       {history.length === 0 ? (
-        <p className="px-4 py-4 text-sm text-slate-500">Nothing sent yet in this session.</p>
+        <p className="px-4 py-4 text-sm text-slate-500">Nothing sent yet.</p>
       ) : (
         <ol aria-label="Sends, newest first" className="divide-y divide-slate-100">
           {history.map((entry) => (

@@ -5,7 +5,7 @@ import { PlatformText } from "@/components/platform-text";
 import { useAddWebhook, useRemoveWebhook } from "@/lib/swr/use-webhooks";
 import type { WebhookView } from "@/lib/webhooks/types";
 
-/** The session's webhooks as a radio group: the browser only ever holds their ids and masked URLs. */
+/** The console's webhooks as a radio group: the browser only ever holds their ids and masked URLs. */
 export function WebhookList({ webhooks, selectedId, onSelect }: { webhooks: WebhookView[]; selectedId: string | null; onSelect: (id: string) => void }) {
   const remove = useRemoveWebhook();
   return (
@@ -113,7 +113,7 @@ function PasteWebhookForm({ onAdded }: { onAdded: (id: string) => void }) {
       </label>
       <div className="flex items-center justify-between gap-2">
         <p id="paste-help" className="text-[11px] leading-4 text-slate-500">
-          Sealed in your session; shown masked from now on.
+          Kept sealed on the server; shown masked from now on.
         </p>
         <button
           type="submit"

@@ -119,7 +119,7 @@ export const CONSOLE_ERRORS = {
   // Incoming webhooks (lib/webhooks)
   unknown_webhook: { status: 404, message: "No webhook with this id in this session: reload the list." },
   invalid_webhook_url: { status: 400, message: "This is not a webhook URL the proxy may post to." },
-  too_many_webhooks: { status: 409, message: "The session holds as many pasted webhooks as fit: remove one first." },
+  too_many_webhooks: { status: 409, message: "As many pasted webhooks as the console keeps (100) are kept already: remove one first." },
   webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
   webhook_timeout: { status: 504, message: "The webhook did not answer in time." },
   webhook_unreachable: { status: 502, message: "The webhook host could not be reached." },

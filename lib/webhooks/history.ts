@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { readSealedCookie, sealedCookieBytes, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { getStore } from "@/lib/store";
+import { WEBHOOK_OWNER } from "./store";
 
 /** One send, as the history shows it: what was sent and what came back, never the URL. */
 export interface WebhookSendRecord {
@@ -19,31 +21,23 @@ export interface WebhookSendRecord {
   durationMs: number | null;
 }
 
-const HISTORY_COOKIE = "sb_webhook_history";
-const HISTORY_MAX_AGE_S = 7 * 24 * 3600;
-/** The most sends kept; fewer when long non-ASCII texts need the room. */
-export const HISTORY_LENGTH = 6;
-/**
- * The history's share of the Cookie header, counted as the browser stores it (name and sealed value). The
- * whole header must stay below Node's 16 KB (see lib/installations/store.ts, which counts 2.8 KB for the
- * history), so the history keeps to that rather than to the 4 KB one cookie could take.
- */
-export const HISTORY_MAX_COOKIE_BYTES = 2800;
+/** How many sends the store keeps per owner, and how many GET /api/webhooks shows of them. */
+export const HISTORY_KEPT = 200;
+export const HISTORY_SHOWN = 50;
 
 /**
- * Each text is cut to a number of characters and of UTF-8 bytes: a Japanese character takes three bytes,
- * an emoji four. At these sizes one entry, even of escaped characters, takes well under the history's share.
+ * Each text is cut to a number of characters and of UTF-8 bytes (a Japanese character takes three, an
+ * emoji four): the history shows the start of each message, so a 40 KB payload is not kept 200 times over.
  */
 const PREVIEW = { chars: 48, bytes: 96 };
 const LABEL = { chars: 60, bytes: 96 };
 const RESULT = { chars: 80, bytes: 120 };
 const ELLIPSIS_BYTES = Buffer.byteLength("…", "utf8");
 
-interface HistoryCookie {
-  entries: WebhookSendRecord[];
-}
+/** The cookie earlier versions sealed the send history in, imported into the store when it comes back. */
+export const LEGACY_HISTORY_COOKIE = "sb_webhook_history";
 
-const historyCookieSchema = z.object({
+const legacyHistorySchema = z.object({
   entries: z.array(
     z.object({
       id: z.string(),
@@ -57,23 +51,34 @@ const historyCookieSchema = z.object({
       durationMs: z.number().nullable(),
     }),
   ),
-}) satisfies z.ZodType<HistoryCookie>;
-
-export async function readSendHistory(): Promise<WebhookSendRecord[]> {
-  return (await readSealedCookie(HISTORY_COOKIE, historyCookieSchema))?.entries ?? [];
-}
+}) satisfies z.ZodType<{ entries: WebhookSendRecord[] }>;
 
 /**
- * Adds a send to the front of the history, with long texts cut short, and drops the oldest entries until
- * the sealed cookie fits its share. A lone entry always fits, so this does not fail for size.
+ * Moves the sends an earlier version sealed in this browser's cookie into the store (oldest first, so the
+ * history keeps its order), then clears the cookie. A send the store already has (the same cookie sent by
+ * two tabs) is not recorded twice.
  */
-export async function recordSend(record: WebhookSendRecord): Promise<WebhookSendRecord[]> {
-  const entries = [record, ...(await readSendHistory())].slice(0, HISTORY_LENGTH).map(shortenRecord);
-  while (entries.length > 1 && (await sealedCookieBytes(HISTORY_COOKIE, { entries } satisfies HistoryCookie, HISTORY_MAX_AGE_S)) > HISTORY_MAX_COOKIE_BYTES) {
-    entries.pop();
+async function importLegacyHistory(): Promise<void> {
+  const legacy = await readSealedCookie(LEGACY_HISTORY_COOKIE, legacyHistorySchema);
+  if (!legacy) return;
+  const store = await getStore();
+  const known = new Set((await store.listWebhookSends(WEBHOOK_OWNER, HISTORY_KEPT)).map((send) => send.id));
+  for (const record of [...legacy.entries].reverse()) {
+    if (!known.has(record.id)) await store.recordWebhookSend(WEBHOOK_OWNER, shortenRecord(record), { keep: HISTORY_KEPT });
   }
-  await writeSealedCookie(HISTORY_COOKIE, { entries } satisfies HistoryCookie, HISTORY_MAX_AGE_S);
-  return entries;
+  await deleteCookie(LEGACY_HISTORY_COOKIE);
+}
+
+/** The newest sends, newest first. */
+export async function readSendHistory(): Promise<WebhookSendRecord[]> {
+  await importLegacyHistory();
+  return (await getStore()).listWebhookSends(WEBHOOK_OWNER, HISTORY_SHOWN);
+}
+
+/** Records a send, its long texts cut short; the store keeps the newest HISTORY_KEPT. */
+export async function recordSend(record: WebhookSendRecord): Promise<void> {
+  await importLegacyHistory();
+  await (await getStore()).recordWebhookSend(WEBHOOK_OWNER, shortenRecord(record), { keep: HISTORY_KEPT });
 }
 
 function shortenRecord(record: WebhookSendRecord): WebhookSendRecord {

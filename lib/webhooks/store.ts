@@ -1,27 +1,32 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { MAX_SEALED_COOKIE_BYTES, readSealedCookie, sealedCookieBytes, writeSealedCookie } from "@/lib/session/sealed-cookie";
 import { maskWebhookUrl } from "@/lib/platform/mask";
+import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { getStore } from "@/lib/store";
 import { webhookUrlPolicy } from "./policy";
 import { checkWebhookUrl } from "./url-guard";
 
 /**
- * Webhooks the developer pasted, sealed in their own cookie: the URLs are secrets, so they live only
- * there and leave the server only masked. The browser names a webhook by an opaque id.
+ * Webhooks the developer pasted, kept in the server's store (the URL sealed there, lib/store) and owned by
+ * whoever pasted them. The URLs are secrets: they leave the server only masked, and the browser names a
+ * webhook by an opaque id.
  */
-const PASTED_COOKIE = "sb_webhooks";
-const PASTED_MAX_AGE_S = 30 * 24 * 3600;
+
 /**
- * A sealed cookie holds about 4 KB. Five webhooks fit in it whatever their labels, as long as each URL and
- * label keeps to the limits below (measured sealed: five 160-character URLs with 60-character Japanese
- * labels take about 3 KB). The platform's webhook URLs are about 80 characters. The cap also keeps the whole
- * Cookie header (four installations, this, the send history and pending OAuth states) under Node's 16 KB.
+ * Who owns what this request pastes and sends. Today the console has one person, its operator (null in the
+ * store); the sign-in issue that follows gives each person their own.
  */
-export const MAX_PASTED_WEBHOOKS = 5;
-export const MAX_PASTED_URL_CHARS = 160;
-/** At most 180 bytes in UTF-8 once control characters are gone (three bytes a character, or four a pair). */
+export const WEBHOOK_OWNER: string | null = null;
+
+/**
+ * A bound against abuse (a script pasting without end fills the database and the page's list), not a size
+ * budget: far more than a person keeps at hand, since every pasted webhook is listed on the page.
+ */
+export const MAX_PASTED_WEBHOOKS = 100;
+/** The URL guard's own bound (lib/webhooks/url-guard.ts): the platform's webhook URLs are about 80 characters. */
+export const MAX_PASTED_URL_CHARS = 2048;
+/** A label is a name on a list: at most 60 characters, control characters made spaces. */
 export const MAX_LABEL_CHARS = 60;
 
 export interface PastedWebhook {
@@ -31,55 +36,66 @@ export interface PastedWebhook {
   addedAt: number;
 }
 
-interface PastedCookie {
-  hooks: PastedWebhook[];
-}
+/** The cookie earlier versions sealed pasted webhooks in (iron-session), imported into the store when it comes back. */
+export const LEGACY_PASTED_COOKIE = "sb_webhooks";
 
-const pastedCookieSchema = z.object({
+const legacyPastedSchema = z.object({
   hooks: z.array(z.object({ id: z.string(), url: z.string(), label: z.string(), addedAt: z.number() })),
-}) satisfies z.ZodType<PastedCookie>;
+});
+
+/**
+ * Moves the webhooks an earlier version sealed in this browser's cookie into the store, then clears the
+ * cookie: an upgrade loses none of them. The same URL pasted in two browsers is kept once (the store finds a
+ * repeat paste by the URL's hash), and an id another webhook already holds gets a new one. A cookie that does
+ * not unseal (tampered, or sealed with a password no longer configured) is cleared, as it always was.
+ */
+export async function importLegacyPastedWebhooks(): Promise<void> {
+  const legacy = await readSealedCookie(LEGACY_PASTED_COOKIE, legacyPastedSchema);
+  if (!legacy) return;
+  const store = await getStore();
+  for (const hook of legacy.hooks) {
+    const label = displayLabel(hook.label).slice(0, MAX_LABEL_CHARS) || maskWebhookUrl(hook.url);
+    const kept = { owner: WEBHOOK_OWNER, url: hook.url, label, maskedUrl: maskWebhookUrl(hook.url), createdAt: hook.addedAt };
+    try {
+      await store.addPastedWebhook({ ...kept, id: hook.id });
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // The id is another webhook's (another browser's cookie): the store gives this one an id of its own.
+      await store.addPastedWebhook(kept);
+    }
+  }
+  // Cleared only once every webhook it held is in the store: a failed import leaves it for the next request.
+  await deleteCookie(LEGACY_PASTED_COOKIE);
+}
 
 export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
-  return (await readSealedCookie(PASTED_COOKIE, pastedCookieSchema))?.hooks ?? [];
-}
-
-async function writePastedWebhooks(hooks: PastedWebhook[]): Promise<void> {
-  await writeSealedCookie(PASTED_COOKIE, { hooks } satisfies PastedCookie, PASTED_MAX_AGE_S);
+  await importLegacyPastedWebhooks();
+  const hooks = await (await getStore()).listPastedWebhooks(WEBHOOK_OWNER);
+  return hooks.map((hook) => ({ id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt }));
 }
 
 /**
- * Checks a pasted URL with the SSRF guard (400 with the reason) and keeps it sealed. The size is checked
- * before writing, so a full cookie answers a 409 that says what to do rather than failing to be written.
+ * Checks a pasted URL with the SSRF guard (400 with the reason) and keeps it sealed in the store. The same
+ * URL pasted again answers the webhook kept; past MAX_PASTED_WEBHOOKS, 409 `too_many_webhooks`.
  */
 export async function addPastedWebhook(url: string, label: string): Promise<PastedWebhook> {
   const check = checkWebhookUrl(url, webhookUrlPolicy());
   if (!check.ok) throw new AppError("invalid_webhook_url", { message: check.reason });
-  if (url.length > MAX_PASTED_URL_CHARS) {
-    throw new AppError("invalid_webhook_url", {
-      message: `A pasted webhook URL may be at most ${MAX_PASTED_URL_CHARS} characters (the platform's are about 80), so that ${MAX_PASTED_WEBHOOKS} fit in the session.`,
-    });
-  }
   const hooks = await readPastedWebhooks();
   const existing = hooks.find((h) => h.url === url);
   if (existing) return existing;
-  const full = () => new AppError("too_many_webhooks", { message: `At most ${MAX_PASTED_WEBHOOKS} pasted webhooks fit in the session: remove one first.` });
-  if (hooks.length >= MAX_PASTED_WEBHOOKS) throw full();
-  const hook: PastedWebhook = {
-    id: `wh_${randomBytes(9).toString("base64url")}`,
-    url,
-    label: displayLabel(label) || maskWebhookUrl(url),
-    addedAt: Date.now(),
-  };
-  const kept = [...hooks, hook];
-  // Only webhooks pasted before these limits existed can make it this large.
-  if ((await sealedCookieBytes(PASTED_COOKIE, { hooks: kept } satisfies PastedCookie, PASTED_MAX_AGE_S)) > MAX_SEALED_COOKIE_BYTES) throw full();
-  await writePastedWebhooks(kept);
-  return hook;
+  if (hooks.length >= MAX_PASTED_WEBHOOKS) {
+    throw new AppError("too_many_webhooks", { message: `At most ${MAX_PASTED_WEBHOOKS} pasted webhooks are kept: remove one first.` });
+  }
+  const kept = await (
+    await getStore()
+  ).addPastedWebhook({ owner: WEBHOOK_OWNER, url, label: displayLabel(label) || maskWebhookUrl(url), maskedUrl: maskWebhookUrl(url), createdAt: Date.now() });
+  return { id: kept.id, url: kept.url, label: kept.label, addedAt: kept.createdAt };
 }
 
 /**
- * A label is a name to show: control characters (which JSON would store as six bytes each) become spaces,
- * and a lone surrogate U+FFFD, so a label of at most 60 characters takes at most 180 bytes.
+ * A label is a name to show: control characters become spaces and a lone surrogate U+FFFD, so what the
+ * list shows is what was typed, on one line.
  */
 function displayLabel(label: string): string {
   return label
@@ -90,9 +106,6 @@ function displayLabel(label: string): string {
 
 /** Forgets a pasted webhook; false when there was none with that id. */
 export async function removePastedWebhook(id: string): Promise<boolean> {
-  const hooks = await readPastedWebhooks();
-  const kept = hooks.filter((h) => h.id !== id);
-  if (kept.length === hooks.length) return false;
-  await writePastedWebhooks(kept);
-  return true;
+  await importLegacyPastedWebhooks();
+  return (await getStore()).removePastedWebhook(WEBHOOK_OWNER, id);
 }

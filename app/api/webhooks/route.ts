@@ -1,5 +1,5 @@
-// GET /api/webhooks - The session's webhooks (masked, by opaque id) and the send history
-// POST /api/webhooks - Paste a webhook URL: checked by the SSRF guard, then sealed in the session
+// GET /api/webhooks - The console's webhooks (masked, by opaque id) and the newest sends
+// POST /api/webhooks - Paste a webhook URL: checked by the SSRF guard, then kept sealed in the store
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { handleRoute, parseJsonBody } from "@/lib/http";

@@ -41,6 +41,8 @@ export async function startTestConsole(
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
     EMULATOR_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: "silent",
+    // A store of this test file's own, gone with it (the default DATA_DIR is the project's .data/).
+    DATA_DIR: "memory://",
     ...env,
   });
   delete process.env.PLATFORM_BASE_URL;

@@ -4,15 +4,15 @@ import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { AppError } from "@/lib/http/app-error";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
+import { openTestStore } from "../support/store";
 
-// The history cookie cannot be written (as when it outgrew its cookie before the history kept to a size).
-vi.mock(import("@/lib/session/sealed-cookie"), async (importOriginal) => {
+// The store cannot record the send (its database went away between the send and the history).
+vi.mock(import("@/lib/webhooks/history"), async (importOriginal) => {
   const original = await importOriginal();
   return {
     ...original,
-    writeSealedCookie: async (name: string, value: unknown, maxAgeS: number) => {
-      if (name === "sb_webhook_history") throw new AppError("cookie_too_large");
-      return original.writeSealedCookie(name, value, maxAgeS);
+    recordSend: async () => {
+      throw new AppError("store_unavailable");
     },
   };
 });
@@ -20,6 +20,7 @@ vi.mock(import("@/lib/session/sealed-cookie"), async (importOriginal) => {
 let testConsole: TestConsole;
 beforeAll(async () => {
   testConsole = await startTestConsole();
+  await openTestStore();
 });
 afterAll(() => testConsole.close());
 

@@ -7,6 +7,7 @@ import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
+import { forgetPastedWebhooks, openTestStore } from "../support/store";
 
 /**
  * The webhook routes driven with `new Request(...)`, against the embedded emulator served over real HTTP
@@ -15,9 +16,12 @@ import { installIn } from "../support/install";
 let testConsole: TestConsole;
 beforeAll(async () => {
   testConsole = await startTestConsole();
+  await openTestStore();
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  // Nothing pasted (the send history only grows: tests read its newest entries).
+  await forgetPastedWebhooks();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },
@@ -95,7 +99,7 @@ describe("POST /api/webhooks/send", () => {
     await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: "first" } });
     await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, payload: "{}" } });
     const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
-    expect(list.history.map((h) => [h.preview, h.status, h.result])).toEqual([
+    expect(list.history.slice(0, 2).map((h) => [h.preview, h.status, h.result])).toEqual([
       ["{}", 400, "no_text"],
       ["first", 200, "ok"],
     ]);
@@ -104,7 +108,7 @@ describe("POST /api/webhooks/send", () => {
     expect(browser.cookieHeader()).not.toContain(secret);
   });
 
-  it("keeps the history to the last 6 sends, in a small cookie", async () => {
+  it("keeps the history on the server, past the 6 sends a cookie held, each text cut to its start", async () => {
     const { browser, webhook } = await installedBrowser();
     for (let i = 0; i < 9; i += 1) {
       await browser.send(sendRoute, "/api/webhooks/send", {
@@ -113,10 +117,14 @@ describe("POST /api/webhooks/send", () => {
       });
     }
     const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
-    expect(list.history).toHaveLength(6);
+    expect(list.history.length).toBeGreaterThanOrEqual(9);
     expect(list.history[0]?.preview).toMatch(/^message 8 long text/);
+    expect(list.history[8]?.preview).toMatch(/^message 0 long text/);
     expect(list.history[0]?.preview.length).toBeLessThanOrEqual(48);
-    expect(browser.cookies.get("sb_webhook_history")?.length).toBeLessThan(2600);
+    expect(browser.cookies.has("sb_webhook_history")).toBe(false);
+    // Another browser of the console's operator sees the same history.
+    const elsewhere = (await (await new TestBrowser(testConsole.origin).send(listRoute, "/api/webhooks")).json()) as ListBody;
+    expect(elsewhere.history.map((h) => h.preview)).toEqual(list.history.map((h) => h.preview));
   });
 
   it("sends a raw payload as typed and shows the platform's error with a hint", async () => {
@@ -239,16 +247,30 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     expect(webhook.id).not.toBe(view.id);
   });
 
-  it("holds at most 5 pasted webhooks", async () => {
+  it("keeps pasted webhooks on the server, past the 5 a cookie held, up to 100", async () => {
     const browser = new TestBrowser(testConsole.origin);
     const paste = (i: number) =>
       browser.send(pasteRoute, "/api/webhooks", {
         method: "POST",
-        json: { url: `https://hooks.slack.com/services/T0000000/B000000${i}/abcdefghijklmnopqrstuvw${i}` },
+        json: { url: `https://hooks.slack.com/services/T0000000/B${String(i).padStart(7, "0")}/abcdefghijklmnopqrstuvw${i}`, label: `hook ${i}` },
       });
-    for (let i = 0; i < 5; i += 1) expect((await paste(i)).status).toBe(201);
-    expect((await paste(5)).status).toBe(409);
-    expect(browser.cookies.get("sb_webhooks")?.length).toBeLessThan(2600);
+    for (let i = 0; i < 100; i += 1) expect((await paste(i)).status).toBe(201);
+    const refused = await paste(100);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: "too_many_webhooks", message: expect.stringMatching(/At most 100/) });
+    expect(browser.cookies.size).toBe(0);
+    // Pasting a URL already kept answers the one kept, even when full.
+    expect((await paste(3)).status).toBe(201);
+    const list = (await (await new TestBrowser(testConsole.origin).send(listRoute, "/api/webhooks")).json()) as ListBody;
+    expect(list.webhooks).toHaveLength(100);
+    expect(list.webhooks.slice(0, 2).map((w) => w.label)).toEqual(["hook 0", "hook 1"]);
+  });
+
+  it("keeps a pasted URL longer than the 160 characters a cookie allowed", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    const url = `https://hooks.slack.com/services/T${"0".repeat(40)}/B${"0".repeat(40)}/${"abcdefghijklmnopqrstuvwx".repeat(4)}`;
+    expect(url.length).toBeGreaterThan(160);
+    expect((await browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url } })).status).toBe(201);
   });
 });
 

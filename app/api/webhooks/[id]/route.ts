@@ -8,7 +8,7 @@ export const DELETE = handleRoute(
   async (_request, { params }) => {
     const { id } = await params;
     if (typeof id !== "string" || !(await removePastedWebhook(id))) {
-      throw new AppError("unknown_webhook", { message: "No pasted webhook with this id in this session." });
+      throw new AppError("unknown_webhook", { message: "No pasted webhook with this id." });
     }
     return Response.json({ ok: true });
   },

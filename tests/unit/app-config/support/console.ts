@@ -57,6 +57,8 @@ export async function startAppConfigConsole(upstream: Upstream, options: { refre
     LOG_LEVEL: "silent",
     // Some tests serve the console at an https origin beyond this machine, which must then say who may use it.
     AUTH_MODE: "none",
+    // A store of this test file's own, gone with it (the default DATA_DIR is the project's .data/).
+    DATA_DIR: "memory://",
     ...(upstream === "platform"
       ? {
           PLATFORM_BASE_URL: `${emulatorOrigin}/emulator`,
