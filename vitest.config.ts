@@ -13,6 +13,8 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts"],
     environment: "node",
     testTimeout: 20_000,
+    // A beforeAll that opens a test's store (PGlite compiling its WebAssembly, then migrating) took over 10 s on a busy 2-core machine.
+    hookTimeout: 60_000,
     pool: "threads",
   },
 });

@@ -58,7 +58,7 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
                 Forget it
               </button>
             </div>
-            <p className="text-xs text-slate-500">Forgetting only removes it from this browser; it stays valid at the platform until it expires.</p>
+            <p className="text-xs text-slate-500">Forgetting only removes it from the console; it stays valid at the platform until it expires.</p>
           </>
         ) : (
           <p className="text-slate-600">
@@ -88,7 +88,7 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
               Generate a configuration token (emulator)
             </button>
             <p className="text-xs text-slate-500">
-              The emulator standing in for the platform&apos;s Your Apps page: the pair goes straight into this browser&apos;s sealed cookie, never onto the
+              The emulator standing in for the platform&apos;s Your Apps page: the pair goes straight into the console&apos;s store, sealed, never onto the
               page.
             </p>
           </div>

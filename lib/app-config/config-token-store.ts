@@ -1,27 +1,25 @@
 import "server-only";
-import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
-import { getCookieJar, type CookieJar } from "@/lib/http/cookie-jar";
+import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { getStore, RefreshLockTimeoutError } from "@/lib/store";
 
 /**
- * The app configuration token pair, sealed in a cookie of its own (iron-session: AES-256-CBC + HMAC with
- * SESSION_PASSWORD, the newest password seals and every configured one unseals), HttpOnly, SameSite=Lax,
- * Secure and `__Host-` prefixed over https, as the installation cookies are. It is kept apart from them:
- * the pair belongs to a member of a workspace, not to an installation, and it manages the apps, not a
- * workspace's data. Unlike an installation cookie, one that is present but does not unseal is not read
- * as absent: the person pasted this token, so the console says it is gone and asks for another.
+ * The app configuration token pair, kept in the server's store (both tokens sealed there, lib/store) and
+ * owned by whoever pasted it. It is kept apart from the installations: the pair belongs to a member of a
+ * workspace, not to an installation, and it manages the apps, not a workspace's data.
  */
 
-const COOKIE = "sb_appcfg";
-/** A configuration refresh token does not expire until used: the cookie lives as long as an installation's. */
-const MAX_AGE_S = 30 * 24 * 3600;
+/**
+ * Who owns the pair this request reads and writes. Today the console has one person, its operator (null
+ * in the store); the sign-in issue that follows gives each person their own.
+ */
+export const CONFIG_TOKEN_OWNER: string | null = null;
 
 export const storedConfigTokenSchema = z.object({
   token: z.string().regex(/^xoxe\.xoxp-/),
   refreshToken: z.string().regex(/^xoxe-/),
-  /** Epoch ms by this server's clock. */
+  /** Epoch ms by the platform's clock as this server knows it. */
   expiresAt: z.number(),
   rotatedAt: z.number(),
   teamId: z.string().optional(),
@@ -30,50 +28,55 @@ export const storedConfigTokenSchema = z.object({
 
 export type StoredConfigToken = z.infer<typeof storedConfigTokenSchema>;
 
-function cookieName(): string {
-  return getConfig().secureCookies ? `__Host-${COOKIE}` : COOKIE;
-}
-
-function attributes() {
-  return { httpOnly: true, secure: getConfig().secureCookies, sameSite: "lax" as const, path: "/" };
-}
-
-function clear(jar: CookieJar) {
-  try {
-    jar.delete(cookieName(), attributes());
-  } catch {
-    // Server components cannot write cookies: the next route that reads it clears it.
-  }
-}
+/** The cookie earlier versions sealed the pair in (iron-session), imported into the store when it comes back. */
+export const LEGACY_CONFIG_TOKEN_COOKIE = "sb_appcfg";
 
 /**
- * The sealed pair of this request, or undefined when there is none. A cookie that does not unseal (changed,
- * or sealed with a password no longer configured) or holds another shape is cleared and answers 400
- * `config_token_unreadable`, so the page can ask for a new paste instead of silently using another backend.
+ * Moves the pair an earlier version sealed in this browser's cookie into the store, then clears the cookie.
+ * Of two pairs (the store's, and a cookie of another browser) the one rotated later wins: the other's
+ * refresh token was spent to make it, or is older. A cookie that does not unseal (changed, or sealed with a
+ * password no longer configured) is cleared, and when the store holds no pair either the person is asked
+ * for a new paste (400 `config_token_unreadable`) rather than silently given another backend.
  */
-export async function readConfigToken(): Promise<StoredConfigToken | undefined> {
-  const jar = await getCookieJar();
-  const copies = jar.getAll(cookieName());
-  if (copies.length === 0) return undefined;
-  for (const seal of copies) {
-    let value: unknown;
-    try {
-      value = await unsealData(seal, { password: getConfig().sessionPasswords, ttl: MAX_AGE_S });
-    } catch {
-      continue;
-    }
-    const parsed = storedConfigTokenSchema.safeParse(value);
-    if (parsed.success) return parsed.data;
-  }
-  clear(jar);
-  throw new AppError("config_token_unreadable");
+async function importLegacyConfigToken(): Promise<void> {
+  if (!(await listCookieNames(LEGACY_CONFIG_TOKEN_COOKIE)).includes(LEGACY_CONFIG_TOKEN_COOKIE)) return;
+  const value = await readSealedCookie(LEGACY_CONFIG_TOKEN_COOKIE, storedConfigTokenSchema);
+  const store = await getStore();
+  const kept = await store.getConfigToken(CONFIG_TOKEN_OWNER);
+  if (value && (!kept || kept.rotatedAt < value.rotatedAt)) await store.putConfigToken(CONFIG_TOKEN_OWNER, value);
+  await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
+  if (!value && !kept) throw new AppError("config_token_unreadable");
 }
 
+/** The kept pair, or undefined when there is none (an earlier version's cookie imported first). */
+export async function readConfigToken(): Promise<StoredConfigToken | undefined> {
+  await importLegacyConfigToken();
+  const kept = await (await getStore()).getConfigToken(CONFIG_TOKEN_OWNER);
+  if (!kept) return undefined;
+  const parsed = storedConfigTokenSchema.safeParse(kept);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Keeps a pair, replacing the one kept (sealed with the newest key). */
 export async function writeConfigToken(value: StoredConfigToken): Promise<void> {
-  const seal = await sealData(value, { password: getConfig().sessionPasswords, ttl: MAX_AGE_S });
-  (await getCookieJar()).set(cookieName(), seal, { ...attributes(), maxAgeS: MAX_AGE_S });
+  await (await getStore()).putConfigToken(CONFIG_TOKEN_OWNER, value);
 }
 
 export async function deleteConfigToken(): Promise<void> {
-  clear(await getCookieJar());
+  await (await getStore()).deleteConfigToken(CONFIG_TOKEN_OWNER);
+  await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
+}
+
+/**
+ * Runs `fn` holding the pair's refresh lock (in this process and, with PostgreSQL, across instances): a
+ * configuration refresh token is single use, so one rotation at a time, each re-reading the pair under the
+ * lock. 503 `refresh_in_progress` when another holds it past the wait.
+ */
+export async function withConfigTokenLock<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await (await getStore()).withRefreshLock(`app-config:${CONFIG_TOKEN_OWNER ?? "operator"}`, fn);
+  } catch (error) {
+    if (error instanceof RefreshLockTimeoutError) throw new AppError("refresh_in_progress");
+    throw error;
+  }
 }

@@ -2,8 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
-import { refreshTokenKey } from "@/lib/rotation/refresh-coordinator";
-import { deleteConfigToken, readConfigToken, writeConfigToken, type StoredConfigToken } from "./config-token-store";
+import { deleteConfigToken, readConfigToken, withConfigTokenLock, writeConfigToken, type StoredConfigToken } from "./config-token-store";
 import type { AppConfigRuntime } from "./runtime";
 import type { ConfigTokenView } from "./types";
 
@@ -73,36 +72,26 @@ async function callRotate(refreshToken: string, runtime: AppConfigRuntime): Prom
 }
 
 /**
- * The rotation of a refresh token this console keeps (its own cookie), once whoever asks: concurrent
- * requests share one call, and a request a moment late with the same refresh token gets the pair it was
- * exchanged for. That pair is kept no longer than the platform's grace period (REFRESH_GRACE_S), in which
- * the platform itself would answer the same: a kept pair must never outlive the refresh token it replaced,
- * or an old refresh token would go on handing out the live configuration token after the platform spent it.
+ * Rotates the kept pair, once whoever asks: under the pair's refresh lock the pair is read again, and when
+ * another request rotated it meanwhile (its refresh token is no longer the one this request saw) that new
+ * pair is the answer, so a single-use refresh token is never sent twice. The store always holds the newest
+ * pair, so nothing else needs keeping: no rotation result outlives the request that made it. A refused
+ * refresh token removes the pair (it can never work again).
  */
-function rotate(refreshToken: string, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
-  return runtime.coordinator.run(`app-config:${refreshTokenKey(refreshToken)}`, () => callRotate(refreshToken, runtime), {
-    keepForMs: runtime.refreshGraceS * 1000,
-  });
-}
-
-/**
- * Rotates and seals the new pair. A refused refresh token removes the kept pair (it can never work again).
- * A kept result can be an old one (a cookie that came back late): its own refresh token is then rotated
- * in turn, a few times at most, until the access token has time left.
- */
-async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
-  let next = stored;
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      next = await rotate(next.refreshToken, runtime);
-      if (next.expiresAt - runtime.now() > runtime.refreshWindowS * 1000) break;
+async function rotateStored(seen: StoredConfigToken, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
+  return withConfigTokenLock(async () => {
+    const current = await readConfigToken();
+    if (!current) throw new AppError("config_token_required", { message: "The app configuration token was forgotten meanwhile: paste one again." });
+    if (current.refreshToken !== seen.refreshToken) return current;
+    try {
+      const next = await callRotate(current.refreshToken, runtime);
+      await writeConfigToken(next);
+      return next;
+    } catch (error) {
+      if (isConsoleError(error, "config_token_refused")) await deleteConfigToken();
+      throw error;
     }
-  } catch (error) {
-    if (isConsoleError(error, "config_token_refused")) await deleteConfigToken();
-    throw error;
-  }
-  await writeConfigToken(next);
-  return next;
+  });
 }
 
 /**
@@ -114,13 +103,14 @@ async function rotateStored(stored: StoredConfigToken, runtime: AppConfigRuntime
 export async function pasteConfigToken(token: string, refreshToken: string, runtime: AppConfigRuntime): Promise<ConfigTokenView> {
   if (token === refreshToken) throw new AppError("invalid_config_token");
   const stored = await callRotate(refreshToken, runtime);
-  await writeConfigToken(stored);
+  // Under the lock, so that a rotation of the pair it replaces cannot write over it afterwards.
+  await withConfigTokenLock(() => writeConfigToken(stored));
   return toConfigTokenView(stored);
 }
 
 export async function rotateConfigTokenNow(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
   const stored = await readConfigToken();
-  if (!stored) throw new AppError("config_token_required", { message: "No app configuration token is kept in this browser: paste one first." });
+  if (!stored) throw new AppError("config_token_required", { message: "No app configuration token is kept: paste one first." });
   return toConfigTokenView(await rotateStored(stored, runtime));
 }
 

@@ -12,7 +12,7 @@ import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
 import { type InstallationView } from "@/lib/installations/view";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { currentConfigTokenView, readConfigToken } from "./config-token";
-import { writeConfigToken } from "./config-token-store";
+import { withConfigTokenLock, writeConfigToken } from "./config-token-store";
 import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
 import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
@@ -272,7 +272,7 @@ export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = ge
     teamId: pair.data.team_id,
     userId: pair.data.user_id,
   };
-  await writeConfigToken(stored);
+  await withConfigTokenLock(() => writeConfigToken(stored));
   return (await currentConfigTokenView())!;
 }
 

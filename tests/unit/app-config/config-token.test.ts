@@ -1,17 +1,20 @@
 /**
- * The app configuration token as the console keeps it: pasted, rotated at once, sealed in its own HttpOnly
- * cookie and never answered; rotated with tooling.tokens.rotate before it expires, or when the platform's
- * clock says it has; its single-use refresh token spent once whatever the browser sends back; and a clear
- * request for a new paste when the cookie or the refresh token can no longer be used.
+ * The app configuration token as the console keeps it: pasted, rotated at once, sealed in the server's store
+ * and never answered; rotated with tooling.tokens.rotate before it expires, or when the platform's clock says
+ * it has; its single-use refresh token spent once however many requests need it; and a clear request for a
+ * new paste when the refresh token can no longer be used.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as overviewRoute } from "@/app/api/app-config/route";
 import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as generateRoute } from "@/app/api/app-config/token/generate/route";
 import { POST as rotateRoute } from "@/app/api/app-config/token/rotate/route";
 import { DELETE as forgetRoute, POST as tokenRoute } from "@/app/api/app-config/token/route";
 import type { AppConfigOverview, AppSettingsView, ConfigTokenView } from "@/lib/app-config/types";
+import { maskToken } from "@/lib/platform";
+import { getStore } from "@/lib/store";
 import type { TestBrowser } from "../support/console";
+import { forgetConfigToken, openTestStore } from "../support/store";
 import { issueConfigToken, RAW_TOKEN, startAppConfigConsole, type AppConfigConsole } from "./support/console";
 
 const TWELVE_HOURS_S = 43_200;
@@ -21,9 +24,12 @@ let appId: string;
 beforeAll(async () => {
   // No grace period: a refresh token sent twice is refused at once, so a second use cannot go unnoticed.
   console = await startAppConfigConsole("emulator", { refreshGraceSeconds: 0 });
+  await openTestStore();
   appId = (await console.appIds()).rotation;
 });
 afterAll(() => console.close());
+// Each test starts with no pair kept (the console's operator owns the one pair there is).
+beforeEach(() => forgetConfigToken());
 afterEach(() => vi.restoreAllMocks());
 
 interface ConfigTokenState {
@@ -41,7 +47,7 @@ async function openSettings(b: TestBrowser) {
 }
 
 describe("pasting a configuration token", () => {
-  it("rotates the pair at once and seals the new one in an HttpOnly, SameSite=Lax cookie; answers show it masked only", async () => {
+  it("rotates the pair at once and keeps the new one sealed in the store, in no cookie; answers show it masked only", async () => {
     const b = console.browser();
     const pair = await issueConfigToken(console);
     const response = await paste(b, pair);
@@ -55,13 +61,12 @@ describe("pasting a configuration token", () => {
     expect(configToken.expiresAt - Date.now()).toBeGreaterThan((TWELVE_HOURS_S - 60) * 1000);
     expect((await configTokens()).find((t) => t.masked === `xoxe-…${tail(pair.refresh_token)}`)?.used_at).not.toBeNull();
 
-    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("sb_appcfg="))!;
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Lax/);
-    expect(cookie).not.toContain(pair.token);
-    expect(decodeURIComponent(cookie)).not.toMatch(RAW_TOKEN);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    const kept = await (await getStore()).getConfigToken(null);
+    expect(kept && maskToken(kept.token)).toBe(configToken.maskedToken);
 
-    const overview = await b.send(overviewRoute, "/api/app-config");
+    // Another browser of the console's operator finds it kept.
+    const overview = await console.browser().send(overviewRoute, "/api/app-config");
     const overviewText = await overview.text();
     expect(overviewText).not.toMatch(RAW_TOKEN);
     expect(JSON.parse(overviewText)).toMatchObject({ backend: "manifest-api", configToken });
@@ -79,7 +84,7 @@ describe("pasting a configuration token", () => {
     const response = await paste(b, pair);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: "config_token_refused", message: expect.stringContaining("Paste a new app configuration token") });
-    expect(b.cookies.has("sb_appcfg")).toBe(false);
+    expect(await (await getStore()).getConfigToken(null)).toBeNull();
   });
 
   it("refuses what is not a configuration token pair before asking the platform anything", async () => {
@@ -90,25 +95,11 @@ describe("pasting a configuration token", () => {
       json: { token: ["xoxb", "1234567890", "abcdefghij"].join("-"), refreshToken: "xoxe-1-abcdefghijkl" },
     });
     expect(response.status).toBe(422);
-    expect(b.cookies.has("sb_appcfg")).toBe(false);
+    expect(await (await getStore()).getConfigToken(null)).toBeNull();
   });
 });
 
 describe("a kept configuration token", () => {
-  it("answers a clear error when its cookie was tampered with, and clears it", async () => {
-    const b = console.browser();
-    expect((await paste(b, await issueConfigToken(console))).status).toBe(200);
-    const seal = b.cookies.get("sb_appcfg")!;
-    b.cookies.set("sb_appcfg", `${seal.slice(0, 40)}${seal[40] === "A" ? "B" : "A"}${seal.slice(41)}`);
-
-    const response = await openSettings(b);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: "config_token_unreadable", message: expect.stringContaining("paste a configuration token again") });
-    expect(b.cookies.has("sb_appcfg")).toBe(false);
-    // Nothing kept now: back to the emulator's admin surface.
-    expect(((await (await b.send(overviewRoute, "/api/app-config")).json()) as AppConfigOverview).backend).toBe("emulator-admin");
-  });
-
   it("is rotated and the call retried when the platform's clock has moved 12 hours on", async () => {
     const b = console.browser();
     const pasted = ((await (await paste(b, await issueConfigToken(console))).json()) as { configToken: ConfigTokenView }).configToken;
@@ -124,10 +115,10 @@ describe("a kept configuration token", () => {
     expect(tokens.find((t) => t.masked === configToken!.maskedToken)?.state).toBe("active");
   });
 
-  it("is rotated before it expires by this server's clock, once for concurrent requests, and a cookie sent back late spends nothing", async () => {
+  it("is rotated before it expires by this server's clock, once for concurrent requests, and a request after them spends nothing", async () => {
     const b = console.browser();
     const pasted = ((await (await paste(b, await issueConfigToken(console))).json()) as { configToken: ConfigTokenView }).configToken;
-    const stale = b.fork();
+    const another = console.browser();
     const issuedBefore = (await configTokens()).length;
 
     const later = Date.now() + (TWELVE_HOURS_S - 300) * 1000;
@@ -140,7 +131,7 @@ describe("a kept configuration token", () => {
     // One rotation: one new pair, and the refresh token (with no grace period) never sent a second time.
     expect((await configTokens()).length).toBe(issuedBefore + 2);
 
-    const late = await openSettings(stale);
+    const late = await openSettings(another);
     expect(late.status).toBe(200);
     expect(((await late.json()) as AppSettingsView).configToken!.maskedToken).toBe([...seen][0]);
     expect((await configTokens()).length).toBe(issuedBefore + 2);
@@ -155,7 +146,7 @@ describe("a kept configuration token", () => {
     const response = await b.send(rotateRoute, "/api/app-config/token/rotate", { method: "POST" });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: "config_token_refused", message: expect.stringContaining("invalid_refresh_token") });
-    expect(b.cookies.has("sb_appcfg")).toBe(false);
+    expect(await (await getStore()).getConfigToken(null)).toBeNull();
   });
 
   it("rotates on request, and is forgotten on request", async () => {
@@ -166,19 +157,21 @@ describe("a kept configuration token", () => {
     expect(((await rotated.json()) as { configToken: ConfigTokenView }).configToken.maskedToken).not.toBe(pasted.maskedToken);
 
     expect((await b.send(forgetRoute, "/api/app-config/token", { method: "DELETE" })).status).toBe(200);
-    expect(b.cookies.has("sb_appcfg")).toBe(false);
+    expect(await (await getStore()).getConfigToken(null)).toBeNull();
+    expect(((await (await b.send(overviewRoute, "/api/app-config")).json()) as AppConfigOverview).backend).toBe("emulator-admin");
   });
 });
 
 describe("the emulator's Generate Token helper", () => {
-  it("seals a new pair without the browser ever seeing it", async () => {
+  it("keeps a new pair sealed in the store without the browser ever seeing it", async () => {
     const b = console.browser();
     const response = await b.send(generateRoute, "/api/app-config/token/generate", { method: "POST" });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).not.toMatch(RAW_TOKEN);
     expect(JSON.parse(text)).toMatchObject({ configToken: { maskedToken: expect.stringMatching(/^xoxe\.xoxp-…/) } });
-    expect(b.cookies.has("sb_appcfg")).toBe(true);
+    expect(b.cookies.size).toBe(0);
+    expect(await (await getStore()).getConfigToken(null)).not.toBeNull();
     expect((await openSettings(b)).status).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
 import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
 import { TestBrowser } from "../support/console";
+import { openTestStore } from "../support/store";
 import { spentRefreshTokenSuite } from "./support/spent-refresh-token";
 
 let server: Server;
@@ -38,7 +39,9 @@ beforeAll(async () => {
     EMULATOR_REFRESH_GRACE_S: "60",
     SESSION_PASSWORD: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "silent",
+    DATA_DIR: "memory://",
   });
+  await openTestStore();
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 

@@ -3,12 +3,14 @@
  * (PLATFORM_BASE_URL): a spent configuration refresh token hands out nothing.
  */
 import { afterAll, beforeAll, describe } from "vitest";
+import { openTestStore } from "../support/store";
 import { startAppConfigConsole, type AppConfigConsole } from "./support/console";
 import { spentRefreshTokenSuite } from "./support/spent-refresh-token";
 
 let console: AppConfigConsole;
 beforeAll(async () => {
   console = await startAppConfigConsole("platform", { refreshGraceSeconds: 60 });
+  await openTestStore();
 });
 afterAll(() => console.close());
 
