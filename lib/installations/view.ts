@@ -55,6 +55,8 @@ export interface InstallationView {
   uninstalledAt: number | null;
   /** Newest first, masked values only. */
   timeline: TimelineEntry[];
+  /** Older entries than `timeline` holds are kept: GET /api/installations/{id}/timeline pages through them. */
+  timelineMore?: boolean;
   installedAt: number;
   updatedAt: number;
 }
