@@ -395,7 +395,13 @@ export function InstallationCard({
           <LifecycleDiagram name={name} tokens={held.map((h) => h.diagram)} phase={phase} installationWide={installationWide} />
         </section>
         <div className="min-w-0 border-t border-slate-100 px-5 py-4 lg:col-start-1 lg:row-start-2">
-          <TimelineList entries={installation.timeline} unsaved={unsaved} name={name} />
+          <TimelineList
+            installationId={installation.id}
+            entries={installation.timeline}
+            more={installation.timelineMore ?? false}
+            unsaved={unsaved}
+            name={name}
+          />
         </div>
       </div>
 

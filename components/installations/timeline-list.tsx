@@ -1,7 +1,8 @@
 "use client";
 
-import { useId } from "react";
-import { MAX_TIMELINE_ENTRIES, type TimelineEntry } from "@/lib/installations/timeline";
+import { useId, useState } from "react";
+import type { TimelineEntry } from "@/lib/installations/timeline";
+import { useTimeline } from "@/lib/swr/use-timeline";
 import { describeTimelineEntry, type TimelineText } from "@/lib/installations/timeline-text";
 import { LocalTime } from "@/components/local-time";
 
@@ -58,12 +59,30 @@ function keyed(entries: TimelineEntry[]): Row[] {
 
 /**
  * The installation's timeline, newest first, each entry with its time. A live log: what an action adds is
- * announced (role="log"), and nothing replaces what was there. All of it is there, in a box that scrolls.
+ * announced (role="log"), and nothing replaces what was there. The session carries the newest entries
+ * (`entries`); the store keeps every one, and "Show older" pages through the rest (`more`: there are older).
  */
-export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntry[]; unsaved: UnsavedEntry[]; name: string }) {
+export function TimelineList({
+  installationId,
+  entries,
+  more,
+  unsaved,
+  name,
+}: {
+  installationId: string;
+  entries: TimelineEntry[];
+  more: boolean;
+  unsaved: UnsavedEntry[];
+  name: string;
+}) {
   const headingId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const older = useTimeline(installationId, expanded, entries[0]?.at);
+  // Once older pages are asked for, the pages (read again from the top after every action) are the list.
+  const shown = expanded && older.entries ? older.entries : entries;
+  const canShowOlder = expanded ? older.hasOlder : more;
   const rows: Row[] = [
-    ...keyed(entries),
+    ...keyed(shown),
     ...unsaved.map((entry) => ({
       key: `unsaved-${entry.at}-${entry.title}`,
       at: entry.at,
@@ -78,9 +97,7 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           Timeline
         </h3>
-        <p className="text-xs text-slate-600">
-          Newest first · the last {MAX_TIMELINE_ENTRIES} at most, kept sealed in this browser&apos;s session · tokens masked
-        </p>
+        <p className="text-xs text-slate-600">Newest first · every entry kept on the server · tokens masked</p>
       </div>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-600">Nothing recorded yet.</p>
@@ -111,6 +128,29 @@ export function TimelineList({ entries, unsaved, name }: { entries: TimelineEntr
               );
             })}
           </ol>
+        </div>
+      )}
+      {(canShowOlder || older.error) && (
+        <div className="flex flex-wrap items-center gap-3">
+          {canShowOlder && (
+            <button
+              type="button"
+              onClick={() => {
+                setExpanded(true);
+                void older.showOlder();
+              }}
+              disabled={older.loading}
+              aria-label={`Show older entries of the timeline of ${name}`}
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-emerald-600 disabled:opacity-60"
+            >
+              {older.loading ? "Loading older entries…" : "Show older"}
+            </button>
+          )}
+          {older.error && (
+            <p role="alert" className="text-xs text-rose-700">
+              Older entries could not be read: {older.error.message}
+            </p>
+          )}
         </div>
       )}
     </section>

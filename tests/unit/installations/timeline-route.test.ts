@@ -15,7 +15,7 @@ const ID = "T0TIMELINE-A0TIMELINE";
 const START = 1_750_000_000_000;
 
 /** The n-th test of the bot token, its masked form telling which (masked as maskToken writes it). */
-const tested = (n: number): TimelineEntry => ({
+const tested = (n: number): TimelineEntry & Record<string, unknown> => ({
   at: START + n * 1000,
   type: "tested",
   token: "bot",
