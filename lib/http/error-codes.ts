@@ -98,7 +98,7 @@ export const CONSOLE_ERRORS = {
   config_token_unreadable: {
     status: 400,
     message:
-      "The app configuration token kept in this browser could not be read (its cookie was changed, or sealed with a password this server no longer has), so it was removed: paste a configuration token again.",
+      "The app configuration token an earlier version kept in this browser could not be read (its cookie was changed, or sealed with a password this server no longer has), so it was removed: paste a configuration token again.",
   },
   invalid_config_token: { status: 400, message: "The token and the refresh token are the same string: paste each in its own field." },
   app_not_found: { status: 404, message: "No such app." },
@@ -117,7 +117,7 @@ export const CONSOLE_ERRORS = {
   platform_error: { status: 502, message: "The platform answered with an error." },
 
   // Incoming webhooks (lib/webhooks)
-  unknown_webhook: { status: 404, message: "No webhook with this id in this session: reload the list." },
+  unknown_webhook: { status: 404, message: "No webhook with this id: reload the list." },
   invalid_webhook_url: { status: 400, message: "This is not a webhook URL the proxy may post to." },
   too_many_webhooks: { status: 409, message: "As many pasted webhooks as the console keeps (100) are kept already: remove one first." },
   webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
