@@ -42,8 +42,10 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize({ width: 1366, height: 900 });
 }
 
-test.beforeEach(async ({ request }) => {
+test.beforeEach(async ({ request, baseURL }) => {
   expect((await postEmulatorAdmin(request, "reset", {})).ok()).toBe(true);
+  // The configuration token lives in the server's store, which outlasts a test's browser context: none to start with.
+  expect((await request.delete("/api/app-config/token", { headers: { origin: baseURL! } })).ok()).toBe(true);
 });
 
 test("shows the app's credentials masked, its redirect URLs, scopes, request URL verification and rotation", async ({ page }) => {

@@ -1,4 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { forgetPastedWebhooks } from "./support/pasted-webhooks";
+
+test.beforeEach(({ request }) => forgetPastedWebhooks(request));
 
 /** Installs the console's app through the emulator's consent page, picking the webhook's channel. */
 async function installWithWebhook(page: Page, channel: string) {
