@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId } from "react";
 import type { TimelineEntry } from "@/lib/installations/timeline";
 import { useTimeline } from "@/lib/swr/use-timeline";
 import { describeTimelineEntry, type TimelineText } from "@/lib/installations/timeline-text";
@@ -76,11 +76,10 @@ export function TimelineList({
   name: string;
 }) {
   const headingId = useId();
-  const [expanded, setExpanded] = useState(false);
-  const older = useTimeline(installationId, expanded, entries[0]?.at);
+  const older = useTimeline(installationId, entries[0]?.at);
   // Once older pages are asked for, the pages (read again from the top after every action) are the list.
-  const shown = expanded && older.entries ? older.entries : entries;
-  const canShowOlder = expanded ? older.hasOlder : more;
+  const shown = older.expanded && older.entries ? older.entries : entries;
+  const canShowOlder = older.expanded ? older.hasOlder : more;
   const rows: Row[] = [
     ...keyed(shown),
     ...unsaved.map((entry) => ({
@@ -135,10 +134,7 @@ export function TimelineList({
           {canShowOlder && (
             <button
               type="button"
-              onClick={() => {
-                setExpanded(true);
-                void older.showOlder();
-              }}
+              onClick={older.showOlder}
               disabled={older.loading}
               aria-label={`Show older entries of the timeline of ${name}`}
               className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-emerald-600 disabled:opacity-60"
