@@ -20,6 +20,7 @@ import { defaultAppCredentials } from "@/lib/emulator";
 import type { AppConfigOverview, AppSettingsView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
 import { consentAt, type TestBrowser } from "../../support/console";
 import { installIn } from "../../support/install";
+import { openTestStore } from "../../support/store";
 import { issueConfigToken, RAW_TOKEN, REDIRECT_URI, SEED, startAppConfigConsole, type AppConfigConsole, type Upstream } from "./console";
 
 export interface ContractSetup {
@@ -43,6 +44,7 @@ export function runAppConfigContract(setup: ContractSetup) {
 
     beforeAll(async () => {
       console = await startAppConfigConsole(setup.upstream);
+      await openTestStore();
       apps = await console.appIds();
     });
     afterAll(() => console.close());
