@@ -32,7 +32,7 @@ export function ExchangeDialog({
     >
       <p>
         <code className="rounded bg-slate-100 px-1 font-mono text-xs">oauth.v2.exchange</code> turns a long-lived token into an expiring access token (12 hours)
-        with a single-use refresh token. Switchboard keeps both sealed in this browser&apos;s session and refreshes them for you.
+        with a single-use refresh token. Switchboard keeps both sealed in its store on the server and refreshes them for you.
       </p>
       <ul className="list-disc space-y-1 pl-5">
         <li>

@@ -286,10 +286,10 @@ export function InstallationCard({
   function confirmForget() {
     const alive = phase === "active";
     setConfirm({
-      title: `Forget ${name} in this browser?`,
+      title: `Forget ${name} on this console?`,
       lead: alive
         ? "Nothing is revoked: its tokens keep working on the platform, but this console deletes its only copy of them, so it can no longer use, refresh or revoke them. Uninstall first if they must stop working."
-        : "Its record and timeline are removed from this browser. Nothing changes on the platform.",
+        : "Its record, tokens and timeline are removed from the console's store, for everyone who uses it. Nothing changes on the platform.",
       dies: [
         ...(alive
           ? held.map(({ kind, token }) => (

@@ -1,39 +1,19 @@
 "use client";
 
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState } from "react";
 import { PlatformText } from "@/components/platform-text";
 import { useSession } from "@/lib/swr/use-session";
 import { InstallationCard } from "./installation-card";
 import { PasteTokenPanel } from "./paste-token-panel";
 import { PlatformClockControl } from "./platform-clock-control";
 
-/**
- * An install link, or a disabled button when the session holds all the installations its cookies can carry:
- * a link marked aria-disabled would still be followed with Enter.
- */
-function InstallLink({ href, full, className, children }: { href: string; full: boolean; className: string; children: ReactNode }) {
-  if (full) {
-    return (
-      <button type="button" disabled className={`${className} cursor-not-allowed opacity-50`}>
-        {children}
-      </button>
-    );
-  }
-  return (
-    <a href={href} className={className}>
-      {children}
-    </a>
-  );
-}
-
-/** The console's home: this browser's installations, "Add to workspace", and token exchange. */
+/** The console's home: the installations on the server, "Add to workspace", and token exchange. */
 export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {
   const { data, error, isLoading } = useSession();
   // Countdowns follow the platform's time (serverTime: the server's clock plus the upstream's skew), the
   // clock that decides expiry and refreshes; a session with a moved clock moves every countdown at once.
   const skewMs = useMemo(() => (data ? data.serverTime - Date.now() : 0), [data]);
   const installations = data?.installations ?? [];
-  const full = data ? installations.length >= data.maxInstallations : false;
   // A forgotten installation's card (and timeline) is gone: what happened is said here instead.
   const [forgotten, setForgotten] = useState<string[]>([]);
 
@@ -42,38 +22,29 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-xl font-semibold tracking-tight text-slate-900">Installations</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Tokens live on the server, sealed in this browser&apos;s session cookies; you only ever see them masked.
-          </p>
+          <p className="mt-1 text-sm text-slate-600">Tokens live on the server, sealed in its store; you only ever see them masked.</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {emulator && (
-            <InstallLink
+            <a
               href="/oauth/install?app=legacy"
-              full={full}
               className="rounded-md bg-white px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
             >
               Install the legacy app
-            </InstallLink>
+            </a>
           )}
-          <InstallLink
+          <a
             href="/oauth/install"
-            full={full}
             className="inline-flex items-center gap-2 rounded-md bg-emerald-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
           >
             <svg aria-hidden viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M8 3v10M3 8h10" strokeLinecap="round" />
             </svg>
             Add to workspace
-          </InstallLink>
+          </a>
         </div>
       </div>
 
-      {full && (
-        <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          This browser holds {data?.maxInstallations} installations, the most its cookies can carry. Forget one to add another.
-        </p>
-      )}
       {error && (
         <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-800">
           {error.message}
@@ -86,7 +57,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
           <ul className="space-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
             {forgotten.map((name, i) => (
               <li key={`${name}-${i}`}>
-                Forgot <PlatformText>{name}</PlatformText> in this browser, with its timeline. Nothing changed on the platform.
+                Forgot <PlatformText>{name}</PlatformText> on this console, with its timeline. Nothing changed on the platform.
               </li>
             ))}
           </ul>
@@ -95,7 +66,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
 
       {data && installations.length === 0 && (
         <section className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
-          <h2 className="text-base font-semibold text-slate-900">No installations in this session yet</h2>
+          <h2 className="text-base font-semibold text-slate-900">No installations yet</h2>
           <p className="mx-auto mt-1 max-w-md text-sm text-slate-600">
             Use <strong>Add to workspace</strong> to install the app through {emulator ? "the emulator's" : "the platform's"} consent page. The tokens it issues
             stay on the server.

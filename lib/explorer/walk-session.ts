@@ -3,6 +3,7 @@ import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { requireInstallation } from "@/lib/installations/store";
 import { refreshSessionToken } from "@/lib/installations/refresh-token";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { needsProactiveRefresh } from "@/lib/rotation/freshness";
@@ -22,8 +23,9 @@ export const WALK_TOKEN_MARGIN_S = 30 * 60;
 
 /** `nowMs` is the platform's time (the session runtime's clock), which token expiry follows. */
 export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getRotationRuntime().now()): Promise<void> {
-  const installation = (await getSessionInstallations()).find((i) => i.id === installationId);
-  const token = installation?.[kind];
+  // An unknown (or malformed) id answers 404 here, before the stream starts, as /api/call answers it.
+  const installation = await requireInstallation(installationId);
+  const token = installation[kind];
   if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken(installationId, kind);
 }
 

@@ -46,17 +46,12 @@ export const CONSOLE_ERRORS = {
   too_many_walks: { status: 429, message: "The server runs as many Fetch all walks as it can at once: try again shortly." },
 
   // Installations and their tokens (lib/installations, lib/rotation, lib/oauth)
-  unknown_installation: { status: 404, message: "No installation with this id in this session." },
+  unknown_installation: { status: 404, message: "No installation with this id." },
   no_token: { status: 400, message: "This installation has no token of this kind." },
   not_rotating: { status: 400, message: "This token is long-lived: exchange it first to get a refresh token." },
   already_rotating: { status: 409, message: "This token already rotates: it was exchanged (or issued with rotation on), and a token is exchanged once." },
   needs_reinstall: { status: 409, message: 'This installation needs to be installed again: use "Reinstall".' },
-  too_many_installations: { status: 409, message: "This browser session already holds as many installations as its cookies can carry: forget one first." },
   unknown_app: { status: 400, message: "The emulator's legacy app only exists when the upstream is the embedded emulator." },
-  refresh_coordination_unavailable: {
-    status: 503,
-    message: "Refresh coordination is unavailable, so the token was not refreshed. The stored tokens are unchanged; try again shortly.",
-  },
   refresh_in_progress: {
     status: 503,
     message: "Another request is refreshing this token and has not finished yet. The stored tokens are unchanged: try again in a few seconds.",

@@ -1,38 +1,22 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
-import { callMethod, exchangeLongLivedToken, isPlatformError, maskToken } from "@/lib/platform";
+import { exchangeLongLivedToken, isPlatformError, maskToken } from "@/lib/platform";
 import { needsReinstallError } from "@/lib/rotation/freshness";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { lookupAppName } from "./app-name";
 import { installationFromGrant, installationIdFor, requireLongLivedToken, toInstallationView, type InstallationRecord } from "./record";
 import { save } from "./save";
-import { findInstallation, listInstallations, MAX_INSTALLATIONS, requireInstallation } from "./store";
+import { findInstallation, requireInstallation, withTimeline } from "./store";
 import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 import type { AppKey, InstallationView } from "./view";
-
-/**
- * The exchange kills the original token for good, so the new pair must have somewhere to go before the
- * platform is asked: a full session only takes a pasted token of a team and app it already holds.
- */
-async function assertRoomForPastedToken(token: string, appKey: AppKey): Promise<void> {
-  const held = await listInstallations();
-  if (held.length < MAX_INSTALLATIONS) return;
-  const runtime = getRotationRuntime();
-  const who = await callMethod({ baseUrl: runtime.baseUrl, token, method: "auth.test", timeoutMs: runtime.timeoutMs });
-  const teamId = who.ok ? (who.body as { team_id?: unknown }).team_id : undefined;
-  if (typeof teamId === "string" && held.some((i) => i.team.id === teamId && i.appKey === appKey)) return;
-  throw new AppError("too_many_installations", {
-    message: `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before exchanging a token of another workspace: the pasted token was not exchanged.`,
-  });
-}
 
 export type ExchangeRequest = { installationId: string; tokenKind: TokenKind } | { pastedToken: string; appKey: AppKey };
 
 /**
  * oauth.v2.exchange: a long-lived token becomes an expiring one with a refresh token, and the original
  * stops working for good. Either an installation's own long-lived token, or a pasted one, which then
- * becomes (or joins) a tracked installation of this session. The exchange, or the platform's refusal of
+ * becomes (or joins) an installation in the store. The exchange, or the platform's refusal of
  * an installation's token, goes into its timeline.
  */
 export async function exchangeSessionToken(request: ExchangeRequest, by = "an exchange request"): Promise<InstallationView> {
@@ -51,7 +35,6 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
     token = request.pastedToken;
     appKey = request.appKey;
     kind = token.startsWith("xoxp-") ? "user" : "bot";
-    await assertRoomForPastedToken(token, appKey);
   }
   const cause = timelineCause(by);
   let grant: Awaited<ReturnType<typeof exchangeLongLivedToken>>["grant"];
@@ -93,5 +76,5 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
       by: cause,
     }),
   });
-  return toInstallationView(installation);
+  return toInstallationView(await withTimeline(installation));
 }

@@ -7,8 +7,10 @@ import { timelineSchema, type TimelineEntry } from "./timeline";
 import type { TokenKind } from "./token-kind";
 
 /**
- * An installation as the console keeps it, sealed in its own cookie (store.ts): its tokens,
- * refresh tokens and webhook URL in clear, so server-only. toInstallationView() makes what the browser sees.
+ * An installation as the console works with it, read from the server's store (store.ts; lib/store keeps its
+ * secrets sealed at rest): its tokens, refresh tokens and webhook URL in clear, so server-only.
+ * toInstallationView() makes what the browser sees. installationSchema also reads the cookies that earlier
+ * versions sealed installations in (legacy-cookies.ts imports them into the store).
  */
 
 export interface StoredToken {
@@ -20,9 +22,15 @@ export interface StoredToken {
   scopes: string[];
   /** Revoked with auth.revoke from the console (a refresh issues a new one). */
   revoked?: boolean;
+  /**
+   * When the platform issued it (epoch ms, the platform's time): of two tokens of one kind the later-issued
+   * one wins (a write that raced a refresh, an old cookie imported). Absent only in records made before the
+   * store (legacy-cookies.ts derives it).
+   */
+  issuedAt?: number;
 }
 
-/** An installation's id, which is also its cookie's name (installationIdFor). */
+/** What an installation's id looks like (installationIdFor); anything else names no installation (404). */
 export const INSTALLATION_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** An app's name is the platform's to choose: what a cookie keeps of it is cut to this. */
@@ -66,10 +74,7 @@ export const installationSchema = z.object({
   updatedAt: z.number(),
 }) satisfies z.ZodType<InstallationRecord>;
 
-/** A token as the refresh coordinator keeps it (sealed) for late callers. */
-export const keptTokenSchema = storedTokenSchema satisfies z.ZodType<StoredToken>;
-
-/** One installation as sealed in its cookie. */
+/** One installation. */
 export interface InstallationRecord {
   id: string;
   appKey: AppKey;
@@ -91,10 +96,17 @@ export interface InstallationRecord {
    * timeline does, until it is reinstalled or forgotten.
    */
   uninstalledAt?: number;
-  /** Newest first; masked values only (timeline.ts). */
+  /**
+   * Newest first; masked values only (timeline.ts). A record read from the store holds the newest entries it
+   * was read with (none on the hot path); entries an action puts first are appended by the next save.
+   */
   timeline?: TimelineEntry[];
+  /** Whether the store holds older entries than `timeline` shows (GET /api/installations/{id}/timeline pages them). */
+  timelineMore?: boolean;
   installedAt: number;
   updatedAt: number;
+  /** The store's version this record was read at: the next save expects it (store.ts). */
+  version?: number;
 }
 
 const ID_SAFE = /[^A-Za-z0-9]/g;
@@ -128,6 +140,7 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
     ...(token.refreshToken ? { refreshToken: token.refreshToken } : {}),
     ...(token.expiresInS !== undefined && token.refreshToken ? { expiresAt: nowMs + token.expiresInS * 1000 } : {}),
     scopes: token.scopes,
+    issuedAt: nowMs,
   };
 }
 
@@ -179,6 +192,7 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
     ...(previous?.timeline ? { timeline: previous.timeline } : {}),
     installedAt: previous?.installedAt ?? nowMs,
     updatedAt: nowMs,
+    ...(previous?.version !== undefined ? { version: previous.version } : {}),
   };
 }
 
@@ -212,12 +226,13 @@ export function toInstallationView(installation: InstallationRecord): Installati
     incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskWebhookUrl(hook.url) } : null,
     uninstalledAt: installation.uninstalledAt ?? null,
     timeline: installation.timeline ?? [],
+    timelineMore: installation.timelineMore ?? false,
     installedAt: installation.installedAt,
     updatedAt: installation.updatedAt,
   };
 }
 
-/** The parts of an installation whose change must reach the cookie: its tokens, its state, its newest timeline entry. */
+/** The parts of an installation whose change must reach the store: its tokens, its state, its newest timeline entry. */
 export function tokenFingerprint(installation: InstallationRecord): string {
   const t = (s: StoredToken | undefined) => (s ? [s.value, s.refreshToken ?? "", s.expiresAt ?? 0, s.revoked ? 1 : 0] : null);
   return JSON.stringify([

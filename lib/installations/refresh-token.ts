@@ -3,7 +3,7 @@ import { needsReinstallError, refreshInstallationToken, withFailedRefresh } from
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { toInstallationView } from "./record";
 import { persistIfChanged } from "./save";
-import { requireInstallation } from "./store";
+import { requireInstallation, withTimeline } from "./store";
 import type { TokenKind } from "./token-kind";
 import type { InstallationView } from "./view";
 
@@ -25,5 +25,5 @@ export async function refreshSessionToken(installationId: string, kind: TokenKin
   }
   await persist(outcome.installation);
   if (outcome.outcome === "needs_reinstall") throw outcome.error;
-  return toInstallationView(outcome.installation);
+  return toInstallationView(await withTimeline(outcome.installation));
 }

@@ -5,7 +5,7 @@ import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime
 import { answerError, judgeDeadToken, siblingIsDead, withVerdict } from "./dead-token";
 import { requireToken, toInstallationView, type InstallationRecord } from "./record";
 import { save } from "./save";
-import { requireInstallation } from "./store";
+import { requireInstallation, withTimeline } from "./store";
 import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 import { takeTransition } from "./transitions";
@@ -63,5 +63,5 @@ export async function revokeSessionToken(
     updated = withVerdict(installation, kind, await judgeDeadToken(installation, kind, error, runtime), error, entry, now);
   }
   updated = await save(updated);
-  return { result, installation: toInstallationView(updated) };
+  return { result, installation: toInstallationView(await withTimeline(updated)) };
 }

@@ -1,150 +1,175 @@
 import "server-only";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { INSTALLATION_ID, installationSchema, type InstallationRecord } from "./record";
-import { deleteCookie, listCookieNames, readSealedCookie, sealedCookieBytes, storedCookieBytes, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { processSingleton } from "@/lib/process-singleton";
+import { replayAtStart } from "@/lib/rotation/replay";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getStore, VersionConflictError, type Store } from "@/lib/store";
+import { INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./record";
+import { importLegacyCookies } from "./legacy-cookies";
+import {
+  derivedIssuedAt,
+  fromStoreInstallation,
+  isPersisted,
+  isPristine,
+  markPersisted,
+  toStoreEntries,
+  toStoreInstallation,
+  unsavedEntries,
+} from "./store-mapping";
+import { MAX_TIMELINE_ENTRIES, timelineEntrySchema, type TimelineEntry } from "./timeline";
+import { TOKEN_KINDS } from "./token-kind";
 
 /**
- * One sealed cookie per installation, named after it: each stays far below the 4 KB cookie limit. The
- * whole Cookie header must stay below Node's 16 KB request-header limit, or every request answers 431,
- * including the page that could forget an installation. Measured with the emulator's tokens: an
- * installation cookie takes about 1.7 KB without its timeline (both rotating tokens and a webhook), 2.3 KB
- * with 20 entries; pasted webhooks 3.0 KB, the send history 2.6 KB, pending OAuth states 1.1 KB. So the
- * installations share INSTALLATION_COOKIES_TOTAL_BYTES: one, two or three of them keep their whole
- * timeline, a full session of four keeps 2,000 bytes each (the newest entries that fit), and the whole
- * header stays under 15 KB (tests/unit/installations/whole-cookie-header).
+ * Installations live in the server's store (lib/store: PGlite under DATA_DIR, or PostgreSQL), not in the
+ * browser: every browser of the console sees every installation (one operator today), an installation made
+ * through "Add to workspace" by someone outside the team lands here too, and nothing is lost with a cookie.
+ *
+ * A record is read whole (its tokens and webhook; from the store's cache on the hot path) and written whole
+ * by save, which expects the version it was read at. When another request wrote meanwhile (a refresh of the
+ * other token kind, a test that found a token dead), the write is merged with what is stored (mergeWrite)
+ * and tried again, so a write never puts back a token older than the one stored. Timeline entries are only
+ * ever appended: the entries a record was read with are known by identity (PERSISTED), and only those an
+ * action put first are written.
  */
-export const INSTALLATION_COOKIE_PREFIX = "sb_inst_";
-export const MAX_INSTALLATIONS = 4;
-/** Refresh tokens do not expire; an installation the browser keeps for 30 days is renewed on every write. */
-export const INSTALLATION_MAX_AGE_S = 30 * 24 * 3600;
-/** What the installation cookies may take of the Cookie header together. */
-export const INSTALLATION_COOKIES_TOTAL_BYTES = 8000;
-/** One installation cookie at most, whatever room is left: clear of the browser's 4 KB. */
-const MAX_INSTALLATION_COOKIE_BYTES = 3500;
+
+const MAX_SAVE_ATTEMPTS = 5;
 
 /**
- * What one installation cookie (name and sealed value) may take when the session holds `count`: its
- * timeline keeps the newest entries that fit, losing its oldest first. The tokens are never cut: an
- * installation whose tokens alone take more (the platform's longest) keeps no timeline, and stays under
- * the 4 KB of a cookie.
+ * The process's store, once the refreshes that a process which stopped mid-refresh left unsettled have been
+ * replayed (rotation/replay.ts, at the first use of the store in this process): a call must not use an
+ * access token the platform already replaced while the pair that replaced it is still to be stored.
  */
-export function installationCookieBudget(count: number): number {
-  return Math.min(MAX_INSTALLATION_COOKIE_BYTES, Math.floor(INSTALLATION_COOKIES_TOTAL_BYTES / Math.max(1, count)));
+export async function storeOf(): Promise<Store> {
+  const store = await getStore();
+  await processSingleton("refreshReplayAtStart", () => replayAtStart(store, getRotationRuntime()));
+  // Installations an earlier version sealed in this request's cookies move into the store first.
+  await importLegacyCookies(store);
+  return store;
 }
 
-/** The budget of each installation cookie in a full session: 2,000 bytes. */
-export const INSTALLATION_COOKIE_BUDGET_BYTES = installationCookieBudget(MAX_INSTALLATIONS);
-
-/**
- * How an installation is sealed: its JSON deflated. The tokens barely compress, but the timeline does (its
- * entries repeat their words and masked prefixes): twenty entries add about 660 bytes to a cookie this way,
- * and about 3,500 as plain JSON, which would not fit. A cookie sealed before this (the installation's JSON
- * itself) is still read.
- */
-const PACKED_VERSION = 2;
-/** An inflated installation is never near this: a seal only this server made cannot be a zip bomb, but stay bounded. */
-const MAX_INFLATED_BYTES = 64 * 1024;
-
-interface PackedInstallation {
-  v: typeof PACKED_VERSION;
-  z: string;
-}
-
-function pack(installation: InstallationRecord): PackedInstallation {
-  return { v: PACKED_VERSION, z: deflateRawSync(JSON.stringify(installation), { level: 9 }).toString("base64url") };
-}
-
-const packedSchema = z
-  .object({ v: z.literal(PACKED_VERSION), z: z.string() })
-  .transform((packed, ctx) => {
-    try {
-      return JSON.parse(inflateRawSync(Buffer.from(packed.z, "base64url"), { maxOutputLength: MAX_INFLATED_BYTES }).toString("utf8")) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: "not a packed installation" });
-      return z.NEVER;
-    }
-  })
-  .pipe(installationSchema);
-
-/** What an installation cookie may hold once unsealed: a packed installation, or (sealed before packing) a plain one. */
-const installationCookieSchema = z.union([packedSchema, installationSchema]) satisfies z.ZodType<InstallationRecord>;
-
-const cookieName = (id: string) => `${INSTALLATION_COOKIE_PREFIX}${id}`;
-
-function assertInstallationId(id: string) {
+function assertInstallationId(id: string): void {
   if (!INSTALLATION_ID.test(id)) throw new AppError("unknown_installation");
 }
 
-/** The installations sealed in this request's cookies; unreadable ones are cleared and skipped. */
+/** The newest entries of an installation's timeline (newest first), and whether older ones exist. */
+export async function readTimeline(store: Store, id: string, limit = MAX_TIMELINE_ENTRIES): Promise<{ entries: TimelineEntry[]; more: boolean }> {
+  const page = await store.pageTimeline(id, { limit });
+  const entries = page.entries.flatMap(({ entry }) => {
+    const parsed = timelineEntrySchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return { entries, more: page.nextBefore !== undefined };
+}
+
+/** Every installation in the store with its newest timeline entries, oldest installation first. */
 export async function listInstallations(): Promise<InstallationRecord[]> {
-  const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
-  const found = await Promise.all(names.map(async (name) => ({ name, installation: await readSealedCookie(name, installationCookieSchema) })));
-  return found
-    .flatMap(({ name, installation }) => (installation && cookieName(installation.id) === name ? [installation] : []))
-    .sort((a, b) => a.installedAt - b.installedAt);
+  const store = await storeOf();
+  const all = await store.listInstallations();
+  return Promise.all(
+    all.map(async (stored) => {
+      const { entries, more } = await readTimeline(store, stored.id);
+      return fromStoreInstallation(stored, entries, more);
+    }),
+  );
 }
 
-export async function findInstallation(id: string): Promise<InstallationRecord | undefined> {
+/** The installation (without its timeline: the hot path), or undefined; an id of another shape names none. */
+export async function findInstallation(id: string, options: { fresh?: boolean } = {}): Promise<InstallationRecord | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
-  return readSealedCookie(cookieName(id), installationCookieSchema);
+  const stored = await (await storeOf()).getInstallation(id, options);
+  return stored ? fromStoreInstallation(stored) : undefined;
 }
 
-/** The installation, or a 404 that says so. */
-export async function requireInstallation(id: string): Promise<InstallationRecord> {
+/** The installation, or 404 unknown_installation (a malformed id too: it names no installation either). */
+export async function requireInstallation(id: string, options: { fresh?: boolean } = {}): Promise<InstallationRecord> {
   assertInstallationId(id);
-  const installation = await findInstallation(id);
+  const installation = await findInstallation(id, options);
   if (!installation) throw new AppError("unknown_installation");
   return installation;
 }
 
-/**
- * The installation packed with as much of its timeline as fits `budget`: the newest entries, found by
- * bisection (each try seals once).
- */
-async function packWithinBudget(installation: InstallationRecord, budget: number): Promise<PackedInstallation> {
-  const name = cookieName(installation.id);
-  const fits = async (packed: PackedInstallation) => (await sealedCookieBytes(name, packed, INSTALLATION_MAX_AGE_S)) <= budget;
-  const whole = pack(installation);
-  const timeline = installation.timeline ?? [];
-  if (timeline.length === 0 || (await fits(whole))) return whole;
-  const keeping = (count: number) => pack({ ...installation, timeline: timeline.slice(0, count) });
-  let lo = 0;
-  let hi = timeline.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (await fits(keeping(mid))) lo = mid;
-    else hi = mid - 1;
-  }
-  return keeping(lo);
+/** The record with its newest timeline entries read from the store (for a view), entries not yet saved first. */
+export async function withTimeline(record: InstallationRecord): Promise<InstallationRecord> {
+  const { entries, more } = await readTimeline(await storeOf(), record.id);
+  const pending = (record.timeline ?? []).filter((e) => !isPersisted(e));
+  return {
+    ...record,
+    timeline: [...pending, ...entries].slice(0, MAX_TIMELINE_ENTRIES),
+    timelineMore: more || pending.length + entries.length > MAX_TIMELINE_ENTRIES,
+  };
+}
+
+function sameToken(a: StoredToken, b: StoredToken): boolean {
+  return a.value === b.value;
 }
 
 /**
- * Writes an installation within its share of the Cookie header. A new one shrinks every installation's
- * share, so the others are trimmed to it in the same response: the installations' cookies never take more
- * than INSTALLATION_COOKIES_TOTAL_BYTES together (tokens aside).
+ * What to write when another request wrote the installation since `mine` was read. Each token kind keeps
+ * the later-issued token (the same token keeps this write's flags, a revocation from either side kept); a
+ * token this write dropped stays dropped only when this write ended the authorization (an uninstall), and
+ * one the other dropped (its uninstall) stays dropped unless this write's is newer. The state and problem
+ * come from whichever record changed later.
  */
-export async function saveInstallation(installation: InstallationRecord): Promise<void> {
-  assertInstallationId(installation.id);
-  const names = await listCookieNames(INSTALLATION_COOKIE_PREFIX);
-  const isNew = !names.includes(cookieName(installation.id));
-  if (isNew && names.length >= MAX_INSTALLATIONS) {
-    throw new AppError("too_many_installations", {
-      message: `This browser session already holds ${MAX_INSTALLATIONS} installations, the most its cookies can carry. Forget one before adding another.`,
-    });
+export function mergeWrite(mine: InstallationRecord, stored: InstallationRecord): InstallationRecord {
+  const merged: InstallationRecord = mine.updatedAt >= stored.updatedAt ? { ...mine } : { ...mine, state: stored.state, updatedAt: stored.updatedAt };
+  if (mine.updatedAt < stored.updatedAt) {
+    if (stored.problem) merged.problem = stored.problem;
+    else delete merged.problem;
+    if (stored.uninstalledAt) merged.uninstalledAt = stored.uninstalledAt;
+    else delete merged.uninstalledAt;
   }
-  const budget = installationCookieBudget(names.length + (isNew ? 1 : 0));
-  await writeSealedCookie(cookieName(installation.id), await packWithinBudget(installation, budget), INSTALLATION_MAX_AGE_S);
-  if (!isNew) return;
-  for (const name of names) {
-    if ((await storedCookieBytes(name)) <= budget) continue;
-    const other = await readSealedCookie(name, installationCookieSchema);
-    if (other && cookieName(other.id) === name) await writeSealedCookie(name, await packWithinBudget(other, budget), INSTALLATION_MAX_AGE_S);
+  for (const kind of TOKEN_KINDS) {
+    const a = mine[kind];
+    const b = stored[kind];
+    let token: StoredToken | undefined;
+    if (a && b) {
+      token = sameToken(a, b) ? { ...a, ...(a.revoked || b.revoked ? { revoked: true } : {}) } : derivedIssuedAt(a, mine) >= derivedIssuedAt(b, stored) ? a : b;
+    } else if (b) {
+      token = mine.uninstalledAt ? undefined : b;
+    } else if (a) {
+      token = stored.uninstalledAt && derivedIssuedAt(a, mine) <= stored.uninstalledAt ? undefined : a;
+    }
+    if (token) merged[kind] = token;
+    else delete merged[kind];
+  }
+  if (!mine.incomingWebhook && stored.incomingWebhook && !mine.uninstalledAt) merged.incomingWebhook = stored.incomingWebhook;
+  return merged;
+}
+
+/**
+ * Writes the installation (record, tokens, webhook) and appends the timeline entries it has not saved yet,
+ * in one transaction; answers it as stored (its new version). A record the store answered unchanged writes
+ * nothing. Written over a newer version, it is merged with it first (mergeWrite).
+ */
+export async function saveInstallation(record: InstallationRecord): Promise<InstallationRecord> {
+  assertInstallationId(record.id);
+  if (isPristine(record)) return record;
+  const store = await storeOf();
+  const entries = unsavedEntries(record);
+  let writing = record;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const stored = await store.putInstallation(toStoreInstallation(writing), {
+        expectVersion: writing.version ?? 0,
+        timeline: toStoreEntries(entries),
+      });
+      markPersisted(entries);
+      const saved = fromStoreInstallation(stored, record.timeline ?? [], record.timelineMore ?? false);
+      return saved;
+    } catch (error) {
+      if (!(error instanceof VersionConflictError) || attempt >= MAX_SAVE_ATTEMPTS) throw error;
+      const current = await store.getInstallation(record.id, { fresh: true });
+      // Forgotten while this request ran: nothing brings it back but a new install.
+      if (!current) return record;
+      writing = { ...mergeWrite(writing, fromStoreInstallation(current)), version: current.version };
+    }
   }
 }
 
+/** Forgets the installation for everyone (its tokens, timeline and refresh intents with it); nothing changes upstream. */
 export async function removeInstallation(id: string): Promise<void> {
   assertInstallationId(id);
-  await deleteCookie(cookieName(id));
+  await (await storeOf()).deleteInstallation(id);
 }
+
+export { fromStoreInstallation, markPersisted, markPristine, toStoreEntries, toStoreInstallation, unsavedEntries, derivedIssuedAt } from "./store-mapping";

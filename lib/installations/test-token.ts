@@ -5,7 +5,7 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { requireToken, toInstallationView } from "./record";
 import { persistIfChanged } from "./save";
-import { requireInstallation } from "./store";
+import { requireInstallation, withTimeline } from "./store";
 import { timelineCause, type TimelineEntry } from "./timeline";
 import type { TokenKind } from "./token-kind";
 import type { InstallationView, TokenIdentity } from "./view";
@@ -47,5 +47,5 @@ export async function testSessionToken(
   };
   const updated = withVerdict(current, kind, verdict, error ?? "", entry, now);
   await persist(updated);
-  return { result, refreshed, identity: identityOf(result), installation: toInstallationView(updated) };
+  return { result, refreshed, identity: identityOf(result), installation: toInstallationView(await withTimeline(updated)) };
 }

@@ -5,13 +5,11 @@ import type { DeadTokenVerdict } from "./lifecycle";
 /**
  * What happened to an installation's tokens, newest first: installed, tested (with the platform's answer),
  * refreshed (old masked token → new, why, and which request), revoked, exchanged, expired (and how the console
- * noticed), a failed refresh and why, reinstalled, uninstalled. It is sealed inside the installation's
- * cookie, so it survives a reload and goes wherever the installation goes, and it holds no secret: tokens
- * appear only as maskToken() writes them (the kind prefix and the last 4 characters), which the schema
- * checks on every read. Bounded twice: at most MAX_TIMELINE_ENTRIES entries, and the installation's cookie
- * keeps only the newest entries that fit its byte budget (store.ts).
+ * noticed), a failed refresh and why, reinstalled, uninstalled. The store keeps every entry (appended, never
+ * rewritten: store.ts); it holds no secret: tokens appear only as maskToken() writes them (the kind prefix and
+ * the last 4 characters), which the schema checks on every read. A view shows the newest
+ * MAX_TIMELINE_ENTRIES, and pages older ones (GET /api/installations/{id}/timeline).
  */
-
 export const MAX_TIMELINE_ENTRIES = 20;
 
 /** Why a refresh happened: before a call near expiry, after the token expired, on request, or by another request. */
@@ -104,7 +102,7 @@ export function timelineCause(by: string): string {
   return by.replace(/[^\x20-\x7e]/g, "?").slice(0, 96) || "unknown";
 }
 
-/** The timeline with `entry` first, at most MAX_TIMELINE_ENTRIES long. */
+/** The timeline with `entry` first: the next save appends it to the store (store.ts). */
 export function prependEntry(timeline: readonly TimelineEntry[] | undefined, entry: TimelineEntry): TimelineEntry[] {
-  return [entry, ...(timeline ?? [])].slice(0, MAX_TIMELINE_ENTRIES);
+  return [entry, ...(timeline ?? [])];
 }

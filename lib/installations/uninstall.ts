@@ -5,7 +5,7 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { toInstallationView, type InstallationRecord } from "./record";
 import { persistIfChanged, save } from "./save";
-import { requireInstallation } from "./store";
+import { requireInstallation, withTimeline } from "./store";
 import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS, type TokenKind } from "./token-kind";
 import { mustTake, takeTransition } from "./transitions";
@@ -48,13 +48,12 @@ export async function uninstallSessionInstallation(
       ...uninstalled,
       timeline: prependEntry(current.timeline, { at: now, type: "uninstalled", tokens: maskedTokensOf(current), by: cause }),
     };
-    // Through save(): it replaces the write-back this request may have queued with the tokens still in it.
-    return { result, installation: toInstallationView(await save(tombstone)) };
+    return { result, installation: toInstallationView(await withTimeline(await save(tombstone))) };
   }
   const error = answerError(result);
   const token = current[kind];
   const entry: TimelineEntry = { at: now, type: "uninstall_failed", error, by: cause };
   const updated = withVerdict(current, kind, token ? await judgeDeadToken(current, kind, error, runtime) : null, error, entry, now);
   await persist(updated);
-  return { result, installation: toInstallationView(updated) };
+  return { result, installation: toInstallationView(await withTimeline(updated)) };
 }

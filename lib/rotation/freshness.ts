@@ -1,28 +1,26 @@
 import "server-only";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import {
-  callMethod,
-  isPlatformError,
-  maskToken,
-  platformErrorCode,
-  refreshAccessToken,
-  type HttpMethod,
-  type ParamValue,
-  type PlatformCallResult,
-} from "@/lib/platform";
-import { requireToken, storedTokenFrom, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
-import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason } from "@/lib/installations/timeline";
-import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
+import { callMethod, isPlatformError, maskToken, platformErrorCode, type HttpMethod, type ParamValue, type PlatformCallResult } from "@/lib/platform";
+import { RefreshLockTimeoutError } from "@/lib/store";
+import { requireToken, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
+import { fromStoreInstallation, markPersisted, markPristine, toStoreEntries, unsavedEntries } from "@/lib/installations/store";
+import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason, type TimelineEntry } from "@/lib/installations/timeline";
+import type { TokenKind } from "@/lib/installations/token-kind";
 import { applyTransition, reinstallReason } from "@/lib/installations/lifecycle";
 import { lifecycleFactsOf, mustTake, takeTransition, takeVerdict } from "@/lib/installations/transitions";
-import { REFRESH_RECOVERY_WINDOW_MS, refreshTokenKey } from "./refresh-coordinator";
+import { askPlatform, refreshLockKey, replayRefreshIntents, toIssuedStoreToken } from "./replay";
 import type { RotationRuntime } from "./runtime";
 
 /** Refresh failures that no retry can fix: the installation has to be installed again. */
 const REINSTALL_CODES = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant", "invalid_auth", "account_inactive"]);
-/** How many kept refresh results to follow (R1 → R2 → R3) before settling. */
-const MAX_CHAIN = 10;
+/**
+ * After a refresh whose answer was lost (a timeout, a dropped connection, a 5xx), the platform may well
+ * have spent the refresh token. Within its grace period the same refresh token answers again with the
+ * same pair, so the refresh goes on asking, in the background and holding the refresh lock, for this long
+ * after its first attempt; its intent in the store lets another process finish it if this one dies.
+ */
+export const REFRESH_RECOVERY_WINDOW_MS = 40_000;
 
 const RECOVERY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000];
 /** When a request that gave up waiting for another's refresh should try again: a live holder is done by then. */
@@ -65,8 +63,8 @@ function refreshStillUnanswered(timeoutMs: number): AppError {
 }
 
 /**
- * This request joined a refresh that another request holds (in this process, or on another instance
- * through Redis) and waited as long as a request may. The platform has not been shown slow: the holder may
+ * This request waited for the refresh lock that another request holds (in this process, or on another
+ * instance through PostgreSQL) as long as a request may. The platform has not been shown slow: the holder may
  * still be waiting for it, or its process may have died holding the lock (README, "Running several
  * instances", says what happens then).
  */
@@ -110,12 +108,11 @@ function failureCode(error: unknown): string {
 
 /**
  * The installation with a refresh that failed for a passing reason in its timeline (nothing else changes).
- * Not while the refresh coordination is unreachable: writing the cookie would first ask it which pair is
- * the newest, and the 503 would wait for that.
+ * Not while the store is unavailable: the write would fail the same way.
  */
 export function withFailedRefresh(installation: InstallationRecord, kind: TokenKind, error: unknown, by: string, nowMs: number): InstallationRecord {
   const refreshToken = installation[kind]?.refreshToken;
-  if (!refreshToken || isConsoleError(error, "refresh_coordination_unavailable")) return installation;
+  if (!refreshToken || isConsoleError(error, "store_unavailable")) return installation;
   return {
     ...installation,
     timeline: prependEntry(installation.timeline, {
@@ -149,8 +146,13 @@ export function withNoticedExpiry(
 }
 
 /**
- * Refreshes one token through the coordinator: concurrent callers with the same refresh token share one
- * upstream refresh, and a late caller gets the kept result (following newer refreshes of that result).
+ * Refreshes one token, once across every request and instance: under the store's refresh lock for this
+ * installation and token kind, the record is read fresh. If its refresh token is no longer the one this
+ * request held, another refresh won and its stored pair is the answer (no platform call). Otherwise the
+ * intent is recorded, the platform asked with nothing open in the store, and the answer settled in one
+ * transaction (the new pair, the intent settled, the old refresh token spent, the timeline entry). The
+ * newest pair is always the store's, so a late request never needs a kept result. A request that waits
+ * for the lock longer than a request may answers 503 refresh_in_progress.
  */
 export async function refreshInstallationToken(
   installation: InstallationRecord,
@@ -165,128 +167,99 @@ export async function refreshInstallationToken(
     if (token?.refreshToken) throw needsReinstallError(installation);
     throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
   }
-  const refreshToken = token.refreshToken;
-  const attempt = async (timeoutMs: number): Promise<StoredToken> => {
-    const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
-    const issued = grant[kind] ?? grant.bot ?? grant.user;
-    if (!issued) throw new AppError("upstream_bad_answer", { message: "The platform's refresh answer carried no access token." });
-    logger.info({ installation: installation.id, kind }, "token refreshed");
-    return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : token.scopes }, runtime.now());
-  };
+  const held = token.refreshToken;
+  const store = await runtime.store();
   // The request that starts a refresh answers as soon as its first attempt is lost; the refresh goes on.
   let answerNow: (error: unknown) => void = () => {};
   const firstAttemptLost = new Promise<never>((_, reject) => (answerNow = reject));
-  const refreshing = runtime.coordinator.run(refreshTokenKey(refreshToken), async () => {
-    const startedAt = Date.now();
-    try {
-      return await attempt(runtime.timeoutMs);
-    } catch (error) {
-      if (!isUnknownOutcome(error)) throw error;
-      logger.warn(
-        { installation: installation.id, kind, err: error instanceof AppError ? error.code : "unknown" },
-        "refresh answer lost: asking again with the same refresh token",
-      );
-      answerNow(refreshStillUnanswered(runtime.timeoutMs));
-      return recoverLostRefresh(attempt, runtime.timeoutMs, startedAt);
-    }
-  });
-  // Requests that joined a refresh someone else holds (under recovery, or behind another instance's lock)
-  // wait no longer than a request may. The one that started it learns of a lost answer sooner (504).
-  let deadline: ReturnType<typeof setTimeout> | undefined;
   const waitMs = runtime.timeoutMs + 1_000;
-  const waitedTooLong = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(refreshInProgress(waitMs)), waitMs)));
-  // Whatever this request stops waiting for still settles: never as an unhandled rejection.
-  for (const settled of [refreshing, firstAttemptLost, waitedTooLong]) settled.catch(() => {});
-  let fresh: StoredToken;
-  try {
-    fresh = await Promise.race([refreshing, firstAttemptLost, waitedTooLong]);
-  } catch (error) {
-    if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
-      logger.warn({ installation: installation.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
+  const refreshing = store.withRefreshLock(
+    refreshLockKey(installation.id, kind),
+    async (): Promise<RefreshOutcome> => {
+      // A holder that died may have left its refresh unsettled: replayed first, so the fresh read below has its pair.
+      await replayRefreshIntents(store, runtime, installation.id, kind);
+      const fresh = await store.getInstallation(installation.id, { fresh: true });
+      if (!fresh) throw new AppError("unknown_installation");
+      const current = fromStoreInstallation(fresh);
+      const pending = unsavedEntries(installation).reverse();
+      const stored = current[kind];
+      if (stored?.refreshToken !== held) {
+        // Another request (or instance) refreshed first: its pair is the one to use.
+        if (current.state === "needs_reinstall") return { outcome: "needs_reinstall", installation: current, error: needsReinstallError(current) };
+        return { outcome: "refreshed", installation: { ...current, timeline: pending.length > 0 ? pending : [] } };
+      }
+      const intent = await store.recordRefreshIntent({ installationId: current.id, kind, refreshToken: held, startedAt: Date.now() });
+      let issued: StoredToken;
+      const startedAt = Date.now();
+      try {
+        try {
+          issued = await askPlatform(current, kind, held, stored.scopes, runtime, runtime.timeoutMs);
+        } catch (error) {
+          if (!isUnknownOutcome(error)) throw error;
+          logger.warn(
+            { installation: current.id, kind, err: error instanceof AppError ? error.code : "unknown" },
+            "refresh answer lost: asking again with the same refresh token",
+          );
+          answerNow(refreshStillUnanswered(runtime.timeoutMs));
+          issued = await recoverLostRefresh((timeoutMs) => askPlatform(current, kind, held, stored.scopes, runtime, timeoutMs), runtime.timeoutMs, startedAt);
+        }
+      } catch (error) {
+        const code = isPlatformError(error) ? error.platformCode : error instanceof AppError ? error.code : "unknown";
+        await store.settleRefresh({ intentId: intent.id, settledAt: Date.now(), failure: timelineErrorCode(code) }).catch(() => {});
+        if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
+          logger.warn({ installation: current.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
+          const now = runtime.now();
+          // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict).
+          const ended = mustTake(takeVerdict(current, kind, "needs_reinstall", error.platformCode, now), "a refresh the platform refused");
+          const marked: InstallationRecord = {
+            ...ended,
+            timeline: prependEntry(pending, {
+              at: now,
+              type: "refresh_failed",
+              token: kind,
+              masked: maskToken(held),
+              error: timelineErrorCode(error.platformCode),
+              reinstall: true,
+              by: timelineCause(cause.by),
+            }),
+          };
+          return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
+        }
+        throw error;
+      }
       const now = runtime.now();
-      // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict).
-      const ended = mustTake(takeVerdict(installation, kind, "needs_reinstall", error.platformCode, now), "a refresh the platform refused");
-      const marked: InstallationRecord = {
-        ...ended,
-        timeline: prependEntry(installation.timeline, {
-          at: now,
-          type: "refresh_failed",
-          token: kind,
-          masked: maskToken(refreshToken),
-          error: timelineErrorCode(error.platformCode),
-          reinstall: true,
-          by: timelineCause(cause.by),
-        }),
+      const entry: TimelineEntry = {
+        at: now,
+        type: "refreshed",
+        token: kind,
+        from: maskToken(stored.value),
+        to: maskToken(issued.value),
+        reason: cause.reason,
+        by: timelineCause(cause.by),
       };
-      return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
-    }
+      // The lifecycle model's refresh (row 4) says what the record becomes; the store writes the token it names.
+      const refreshed = mustTake(takeTransition(current, kind, { id: "refresh", issued }, now), "a refresh the platform made");
+      const timeline = [entry, ...pending];
+      const settled = await store.settleRefresh({
+        intentId: intent.id,
+        settledAt: Date.now(),
+        token: toIssuedStoreToken(refreshed[kind]!, now),
+        timeline: toStoreEntries([...timeline].reverse()),
+      });
+      markPersisted(timeline);
+      if (!settled.installation) throw new AppError("unknown_installation");
+      return { outcome: "refreshed", installation: markPristine({ ...fromStoreInstallation(settled.installation), timeline }) };
+    },
+    { waitMs },
+  );
+  // Whatever this request stops waiting for still settles: never as an unhandled rejection.
+  for (const settled of [refreshing, firstAttemptLost]) settled.catch(() => {});
+  try {
+    return await Promise.race([refreshing, firstAttemptLost]);
+  } catch (error) {
+    if (error instanceof RefreshLockTimeoutError) throw refreshInProgress(waitMs);
     throw error;
-  } finally {
-    clearTimeout(deadline);
   }
-  fresh = await followKeptRefreshes(fresh, runtime, installation.id, kind);
-  const now = runtime.now();
-  const timeline = prependEntry(installation.timeline, {
-    at: now,
-    type: "refreshed",
-    token: kind,
-    from: maskToken(token.value),
-    to: maskToken(fresh.value),
-    reason: cause.reason,
-    by: timelineCause(cause.by),
-  });
-  const refreshed = mustTake(takeTransition(installation, kind, { id: "refresh", issued: fresh }, now), "a refresh the platform made");
-  return { outcome: "refreshed", installation: { ...refreshed, timeline } };
-}
-
-/** The newest pair the coordinator knows replaced this token (R1 → R2 → R3), or the token itself. */
-async function followKeptRefreshes(token: StoredToken, runtime: RotationRuntime, installationId: string, kind: TokenKind): Promise<StoredToken> {
-  let latest = token;
-  for (let hop = 0; hop < MAX_CHAIN && latest.refreshToken; hop++) {
-    let newer: StoredToken | undefined;
-    try {
-      newer = await runtime.coordinator.lookup<StoredToken>(refreshTokenKey(latest.refreshToken));
-    } catch (error) {
-      // A refresh in hand already spent the old refresh token: losing it to a failed lookup would leave
-      // the cookie with a dead refresh token. Settle for what is in hand.
-      logger.warn(
-        { installation: installationId, kind, err: error instanceof Error ? error.message : String(error) },
-        "kept refresh lookup failed: keeping the pair in hand",
-      );
-      break;
-    }
-    if (!newer) break;
-    latest = newer;
-  }
-  return latest;
-}
-
-/**
- * Each installation is one cookie, written whole as this request read it. Another request may have
- * refreshed the other token kind meanwhile; writing back the spent refresh token it replaced would lose
- * that refresh once the kept result is gone. So before any write, every token kind is brought up to the
- * newest pair the coordinator knows.
- */
-export async function reconcileWithKeptRefreshes(installation: InstallationRecord, runtime: RotationRuntime): Promise<InstallationRecord> {
-  let reconciled = installation;
-  for (const kind of TOKEN_KINDS) {
-    const token = reconciled[kind];
-    if (!token?.refreshToken) continue;
-    const latest = await followKeptRefreshes(token, runtime, installation.id, kind);
-    if (latest === token) continue;
-    // That refresh's own entry is in the other request's cookie, which this one replaces.
-    const timeline = prependEntry(reconciled.timeline, {
-      at: runtime.now(),
-      type: "refreshed",
-      token: kind,
-      from: maskToken(token.value),
-      to: maskToken(latest.value),
-      reason: "elsewhere",
-      by: "another request",
-    });
-    reconciled = { ...reconciled, [kind]: latest, timeline };
-  }
-  return reconciled;
 }
 
 export interface FreshCallOptions {

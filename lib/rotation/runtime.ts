@@ -5,17 +5,19 @@ import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { AppError } from "@/lib/http/app-error";
 import { inProcessTransport, platformClockFor, type ClientCredentials, type PlatformTransport } from "@/lib/platform";
 import type { AppKey } from "@/lib/installations/view";
-import { getRefreshCoordinator } from "./process-refresh-coordinator";
-import type { RefreshCoordinator } from "./refresh-coordinator";
+import { getStore, type Store } from "@/lib/store";
 
 /** What token freshness needs from the outside world; tests build one with their own clock. */
 export interface RotationRuntime {
   baseUrl: string;
   credentialsFor(appKey: AppKey): ClientCredentials;
-  coordinator: RefreshCoordinator;
+  /** The store that keeps the tokens and holds the refresh lock (lib/store). */
+  store(): Promise<Store>;
   now(): number;
   refreshWindowS: number;
   timeoutMs: number;
+  /** The platform's grace period for a spent refresh token: an unsettled refresh younger than it is replayed. */
+  refreshGraceS: number;
   /** Method calls go here instead of over the network when the upstream lives in this process. */
   transport?: PlatformTransport;
 }
@@ -54,12 +56,13 @@ export function getRotationRuntime(): RotationRuntime {
   return {
     baseUrl: config.upstream.baseUrl,
     credentialsFor,
-    coordinator: getRefreshCoordinator(),
+    store: getStore,
     // The platform's time, not the server's: expiry, the refresh window and timelines follow the clock that
     // decides them (a moved emulator clock included), read from the upstream's answers (platform-clock.ts).
     now: platformClockFor(config.upstream.baseUrl).now,
     refreshWindowS: config.refreshWindowS,
     timeoutMs: config.upstreamTimeoutMs,
+    refreshGraceS: config.refreshGraceS,
     ...(transport ? { transport } : {}),
   };
 }

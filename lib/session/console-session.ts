@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
 import { toInstallationView } from "@/lib/installations/record";
-import { listInstallations, MAX_INSTALLATIONS } from "@/lib/installations/store";
+import { listInstallations } from "@/lib/installations/store";
 import { TOKEN_KINDS } from "@/lib/installations/token-kind";
 import type { InstallationView } from "@/lib/installations/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
@@ -13,8 +13,8 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 export interface ConsoleSession {
   ok: true;
   upstream: Upstream;
+  /** Every installation in the server's store (one operator today: the next issue gives them owners). */
   installations: InstallationView[];
-  maxInstallations: number;
   /** Tokens expiring within this many seconds are refreshed before their next use. */
   refreshWindowS: number;
   /**
@@ -27,7 +27,7 @@ export interface ConsoleSession {
 }
 
 /**
- * GET /api/session: every installation this browser holds, the uninstalled ones too (their timeline and
+ * GET /api/session: every installation in the store, the uninstalled ones too (their timeline and
  * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
  */
 export async function getConsoleSession(by = "GET /api/session"): Promise<ConsoleSession> {
@@ -47,5 +47,5 @@ export async function getConsoleSession(by = "GET /api/session"): Promise<Consol
     if (noticed !== installation) noticed = await save(noticed);
     views.push(toInstallationView(noticed));
   }
-  return { ok: true, upstream, installations: views, maxInstallations: MAX_INSTALLATIONS, refreshWindowS, serverTime: now, platformClock };
+  return { ok: true, upstream, installations: views, refreshWindowS, serverTime: now, platformClock };
 }

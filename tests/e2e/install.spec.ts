@@ -34,7 +34,7 @@ test("installs from the Add to workspace button, and no raw token reaches the br
   });
 
   await page.goto("/");
-  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+  await expect(page.getByText("No installations yet")).toBeVisible();
   await page.getByRole("link", { name: "Add to workspace" }).click();
 
   await expect(page).toHaveURL(/\/emulator\/oauth\/v2\/authorize\?/);
@@ -213,12 +213,12 @@ test("revoke, refresh, uninstall and forget from the console", async ({ page }) 
   await expect(card.getByText("uninstalled", { exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Forget…" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Forget" }).click();
-  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+  await expect(page.getByText("No installations yet")).toBeVisible();
 
   await page.getByRole("link", { name: "Add to workspace" }).click();
   await page.getByRole("button", { name: "Allow" }).click();
   await expect(card).toHaveCount(1);
   await card.getByRole("button", { name: "Forget…" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Forget" }).click();
-  await expect(page.getByText("No installations in this session yet")).toBeVisible();
+  await expect(page.getByText("No installations yet")).toBeVisible();
 });

@@ -137,12 +137,12 @@ test("a rotating token's life: test, refresh, revoke, expiry on the emulator's c
 
   // Forget asks too, and says that nothing is revoked.
   await card.getByRole("button", { name: "Forget…" }).click();
-  const forget = page.getByRole("dialog", { name: "Forget Switchboard Rotation in Emulated Workspace in this browser?" });
+  const forget = page.getByRole("dialog", { name: "Forget Switchboard Rotation in Emulated Workspace on this console?" });
   await expect(forget).toContainText("Nothing is revoked");
   await expect(forget).toContainText("The timeline of this installation");
   await forget.getByRole("button", { name: "Forget" }).click();
-  await expect(page.getByText("No installations in this session yet")).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: "Forgot Switchboard Rotation in Emulated Workspace in this browser" })).toBeVisible();
+  await expect(page.getByText("No installations yet")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Forgot Switchboard Rotation in Emulated Workspace on this console" })).toBeVisible();
 });
 
 test("a failed test that proves a long-lived token dead turns the installation to needs reinstall at once, with Reinstall and no Exchange", async ({

@@ -34,10 +34,6 @@ const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
     title: "The platform refused the install",
     text: "oauth.v2.access did not succeed.",
   },
-  too_many_installations: {
-    title: "No room for another installation",
-    text: "This browser session already holds as many installations as its cookies can carry.",
-  },
 };
 
 /**

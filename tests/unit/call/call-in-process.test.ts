@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callGet } from "@/app/api/call/[method]/route";
+import { findInstallation } from "@/lib/installations/store";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
 import { TestBrowser } from "../support/console";
@@ -45,6 +46,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   Object.assign(process.env, {
+    DATA_DIR: "memory://",
     APP_ORIGIN: origin,
     REDIRECT_URI: `${origin}/oauth/callback`,
     EMULATOR_SEED: "in-process-tests",
@@ -103,12 +105,12 @@ describe("GET /api/call/{method} with the embedded emulator of this process", ()
 
   it("refreshes a token the emulator's clock has expired, retries, and saves the new token", async () => {
     await admin("clock", { advance_s: 13 * 3600 });
-    const cookieBefore = browser.cookieHeader();
+    const before = (await findInstallation(installation))!.bot!.value;
     const response = await call("auth.test");
     expect(response.status).toBe(200);
     expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
     expect(response.headers.get("x-token-refreshed")).toBe("1");
-    expect(browser.cookieHeader()).not.toBe(cookieBefore);
+    expect((await findInstallation(installation))!.bot!.value).not.toBe(before);
     expect(overHttp).toEqual(["/emulator/api/oauth.v2.access"]);
   });
 });

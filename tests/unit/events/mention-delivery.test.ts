@@ -77,7 +77,7 @@ describe("mention the app, end to end", () => {
   it("delivers a signed app_mention that the console verifies and shows", async () => {
     const browser = new TestBrowser(`http://127.0.0.1:${emulator.port}`);
     expect((await installIn(browser)).status).toBe(303);
-    const installationId = [...browser.cookies.keys()].find((name) => name.startsWith("sb_inst_"))?.slice("sb_inst_".length) ?? "";
+    const installationId = await newestInstallationId();
 
     const arrival = nextEvent((e) => e.eventType === "app_mention");
     const response = await browser.send(mentionRoute, "/api/emulator/mention", { method: "POST", json: { installationId, text: "deploy please" } });
@@ -94,7 +94,7 @@ describe("mention the app, end to end", () => {
   it("delivers to an installation of the emulator's legacy app too, signed with that app's secret", async () => {
     const browser = new TestBrowser(`http://127.0.0.1:${emulator.port}`);
     expect((await installIn(browser, "?app=legacy")).status).toBe(303);
-    const installationId = [...browser.cookies.keys()].find((name) => name.startsWith("sb_inst_"))?.slice("sb_inst_".length) ?? "";
+    const installationId = await newestInstallationId();
 
     const arrival = nextEvent((e) => e.eventType === "app_mention");
     const response = await browser.send(mentionRoute, "/api/emulator/mention", { method: "POST", json: { installationId, text: "legacy hello" } });
@@ -109,7 +109,7 @@ describe("mention the app, end to end", () => {
   it("verifies the request URL again when the emulator's verification failed, then delivers", async () => {
     const browser = new TestBrowser(`http://127.0.0.1:${emulator.port}`);
     expect((await installIn(browser)).status).toBe(303);
-    const installationId = [...browser.cookies.keys()].find((name) => name.startsWith("sb_inst_"))?.slice("sb_inst_".length) ?? "";
+    const installationId = await newestInstallationId();
     const origin = `http://127.0.0.1:${emulator.port}`;
     const apps = (await (await fetch(`${origin}/emulator/admin/apps`)).json()) as { apps: Array<{ app_id: string; name: string }> };
     const rotation = apps.apps.find((a) => a.name === "Switchboard Rotation")!;
@@ -135,3 +135,10 @@ describe("mention the app, end to end", () => {
     expect((await arrival).eventId).toBe(mention.event_ids[0]);
   });
 });
+
+/** The installation installed last (installations live in the server's store, not in the browser's cookies). */
+async function newestInstallationId(): Promise<string> {
+  const { getSessionInstallations } = await import("@/lib/installations/list-installations");
+  const all = await getSessionInstallations();
+  return [...all].sort((a, b) => a.updatedAt - b.updatedAt).at(-1)?.id ?? "";
+}

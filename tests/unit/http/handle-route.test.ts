@@ -152,7 +152,7 @@ describe("toErrorResponse", () => {
   it("answers one of the console's codes with the status and message its table row gives", async () => {
     const response = toErrorResponse(new AppError("unknown_installation"));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ ok: false, error: "unknown_installation", message: "No installation with this id in this session." });
+    expect(await response.json()).toEqual({ ok: false, error: "unknown_installation", message: "No installation with this id." });
   });
 
   it("answers a relayed upstream error with the upstream's code, its status, the message and headers", async () => {

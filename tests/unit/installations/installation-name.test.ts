@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { installationName } from "@/lib/installations/view";
-import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
 const team = { id: "T0123", name: "Emulated Workspace 2" };
@@ -36,6 +36,7 @@ describe("installations named by the emulator's app names", () => {
   });
   afterAll(() => testConsole.close());
   beforeEach(async () => {
+    await forgetAllInstallations();
     await fetch(`${testConsole.origin}/emulator/admin/reset`, {
       method: "POST",
       headers: { origin: testConsole.origin, "content-type": "application/json" },

@@ -9,7 +9,7 @@ import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { encodeCursorParam } from "@/lib/platform";
-import { consentAt, emulatorState, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { consentAt, emulatorState, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
 const RAW_TOKEN = /xox[abpe][.-][A-Za-z0-9-]{10,}/;
@@ -19,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  await forgetAllInstallations();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },

@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
@@ -8,13 +6,11 @@ import { POST as exchangeRoute } from "@/app/api/tokens/exchange/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
-import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { unsealValue } from "@/lib/session/sealed-cookie";
-import { type InstallationRecord } from "@/lib/installations/record";
 import { type TimelineEntry } from "@/lib/installations/timeline";
-import { INSTALLATION_COOKIE_BUDGET_BYTES, installationCookieBudget, listInstallations, MAX_INSTALLATIONS, saveInstallation } from "@/lib/installations/store";
+import { findInstallation, saveInstallation } from "@/lib/installations/store";
 import { MAX_TIMELINE_ENTRIES, timelineSchema } from "@/lib/installations/timeline";
-import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { getStore } from "@/lib/store";
+import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 
 const HOUR_MS = 3600_000;
@@ -24,6 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  await forgetAllInstallations();
   await admin("reset", {});
 });
 
@@ -68,14 +65,17 @@ function emulatorSecrets(): string[] {
   return [...state.tokens.keys(), ...[...state.installations.values()].flatMap((i) => (i.incomingWebhook ? [i.incomingWebhook.secret] : []))];
 }
 
-/** The installation as its cookie holds it, unsealed and unpacked, and the cookie's size. */
-async function cookieContent(browser: TestBrowser, id: string): Promise<{ installation: InstallationRecord; bytes: number }> {
-  const name = `sb_inst_${id}`;
-  const value = decodeURIComponent(browser.cookies.get(name) ?? "");
-  const packed = await unsealValue<{ v: number; z: string }>(value, { "1": process.env.SESSION_PASSWORD! }, 0);
-  expect(packed?.v).toBe(2);
-  const installation = JSON.parse(inflateRawSync(Buffer.from(packed!.z, "base64url")).toString("utf8")) as InstallationRecord;
-  return { installation, bytes: name.length + (browser.cookies.get(name) ?? "").length };
+/** Every entry the store keeps for the installation, newest first (every page). */
+async function storedTimeline(id: string): Promise<TimelineEntry[]> {
+  const store = await getStore();
+  const entries: TimelineEntry[] = [];
+  let before: number | undefined;
+  do {
+    const page = await store.pageTimeline(id, { limit: 10, ...(before !== undefined ? { before } : {}) });
+    entries.push(...page.entries.map((e) => e.entry as unknown as TimelineEntry));
+    before = page.nextBefore;
+  } while (before !== undefined);
+  return entries;
 }
 
 describe("an installation's timeline", () => {
@@ -126,7 +126,7 @@ describe("an installation's timeline", () => {
     expect((timeline[0] as { tokens: string[] }).tokens).toHaveLength(4);
   });
 
-  it("holds no secret: every entry, in the answer and in the unsealed cookie, checked against every token the emulator issued", async () => {
+  it("holds no secret: every entry, in the answer and as the store keeps it, checked against every token the emulator issued", async () => {
     const { browser, id } = await installed();
     for (const token of ["bot", "user"]) {
       await action(browser, testRoute, "/api/tokens/test", { installation: id, token });
@@ -135,11 +135,12 @@ describe("an installation's timeline", () => {
       await action(browser, testRoute, "/api/tokens/test", { installation: id, token });
     }
     const [view] = await session(browser);
-    const { installation } = await cookieContent(browser, id);
+    const kept = await storedTimeline(id);
     const secrets = emulatorSecrets();
     expect(secrets.length).toBeGreaterThan(8);
     expect(view!.timeline.length).toBeGreaterThan(8);
-    for (const entry of [...view!.timeline, ...(installation.timeline ?? [])]) {
+    expect(kept.length).toBeGreaterThanOrEqual(view!.timeline.length);
+    for (const entry of [...view!.timeline, ...kept]) {
       const text = JSON.stringify(entry);
       for (const secret of secrets) expect(text).not.toContain(secret);
       expect(text).not.toMatch(/xox[abpe][.-][A-Za-z0-9-]{10,}/);
@@ -158,103 +159,40 @@ describe("an installation's timeline", () => {
     expect(entries).toEqual([{ at: 3, type: "tested", token: "bot", masked: "xoxe.xoxb-…ab12", ok: true }]);
   });
 
-  it("survives a reload: another request with the same cookie reads the same timeline, sealed and packed in the installation's cookie", async () => {
+  it("lives on the server: another browser, with no cookie at all, reads the same timeline", async () => {
     const { browser, id } = await installed();
     await action(browser, testRoute, "/api/tokens/test", { installation: id, token: "bot" });
     await action(browser, refreshRoute, "/api/tokens/refresh", { installation: id, token: "user" });
     const [before] = await session(browser);
-    const reloaded = browser.fork();
-    const [after] = await session(reloaded);
+    expect([...browser.cookies.keys()].filter((name) => name.startsWith("sb_inst_"))).toEqual([]);
+    const [after] = await session(new TestBrowser(testConsole.origin));
     expect(after!.timeline).toEqual(before!.timeline);
     expect(after!.timeline.map((e) => e.type)).toEqual(["refreshed", "tested", "installed"]);
-    const { installation } = await cookieContent(browser, id);
-    expect(installation.timeline).toEqual(before!.timeline);
   });
 
-  it(`is bounded: at most ${MAX_TIMELINE_ENTRIES} entries, the newest kept, in a cookie within its share of the header`, async () => {
+  it(`is kept in full: the view shows the newest ${MAX_TIMELINE_ENTRIES} and says there are more, the store keeps every entry, appended`, async () => {
     const { browser, id } = await installed();
     for (let i = 0; i < 26; i++) {
       await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", {
         installation: id,
         token: i % 4 < 2 ? "bot" : "user",
       });
-      expect((await cookieContent(browser, id)).bytes).toBeLessThanOrEqual(installationCookieBudget(1));
     }
-    const [view] = await session(browser);
+    const [view] = (await session(browser)) as (View & { timelineMore: boolean })[];
     expect(view!.timeline).toHaveLength(MAX_TIMELINE_ENTRIES);
-    // The newest survive: the last action first; the install, 26 actions ago, is gone.
+    expect(view!.timelineMore).toBe(true);
+    // The newest first: the last action; the install, 26 actions ago, is the oldest entry the store keeps.
     expect(view!.timeline[0]).toMatchObject({ type: "refreshed", token: "bot", by: "Refresh button" });
-    expect(view!.timeline.map((e) => e.type)).not.toContain("installed");
-  });
-
-  it(`keeps every installation cookie of a full session within ${INSTALLATION_COOKIE_BUDGET_BYTES} bytes, trimming the oldest entries when another installation arrives`, async () => {
-    const { browser, id } = await installed();
-    for (let i = 0; i < 20; i++)
-      await action(browser, i % 2 ? refreshRoute : testRoute, i % 2 ? "/api/tokens/refresh" : "/api/tokens/test", {
-        installation: id,
-        token: i % 4 < 2 ? "bot" : "user",
-      });
-    const before = (await session(browser))[0]!.timeline;
-    expect(before).toHaveLength(MAX_TIMELINE_ENTRIES);
-    // Three more installations, of other workspaces (the emulator has one; the tokens are the same kind).
-    const jar = new RequestCookieJar(browser.request("/"));
-    await runWithCookieJar(jar, async () => {
-      const [real] = await listInstallations();
-      for (let i = 2; i <= MAX_INSTALLATIONS; i++)
-        await saveInstallation({ ...real!, id: `TFULL${i}-${real!.appId}`, team: { id: `TFULL${i}`, name: `Workspace ${i}` }, timeline: [] });
-    });
-    browser.absorb(jar.applyTo(new Response(null)));
-    const installationCookies = [...browser.cookies].filter(([name]) => name.startsWith("sb_inst_"));
-    expect(installationCookies).toHaveLength(MAX_INSTALLATIONS);
-    for (const [name, value] of installationCookies) expect(name.length + value.length).toBeLessThanOrEqual(INSTALLATION_COOKIE_BUDGET_BYTES);
-    const trimmed = (await session(browser)).find((v) => v.id === id)!.timeline;
-    expect(trimmed.length).toBeGreaterThanOrEqual(4);
-    expect(trimmed.length).toBeLessThan(MAX_TIMELINE_ENTRIES);
-    expect(trimmed).toEqual(before.slice(0, trimmed.length));
-  });
-
-  it("gives way to the tokens: an installation whose tokens alone fill its share keeps them all, and as much timeline as fits (none at worst)", async () => {
-    const jar = new RequestCookieJar(new Request(`${testConsole.origin}/`));
-    const long = (prefix: string) => `${prefix}${randomBytes(900).toString("base64url").slice(0, 1100)}`;
-    const entry: TimelineEntry = { at: 1, type: "tested", token: "bot", masked: "xoxe.xoxb-…C3d4", ok: true, by: "Test button" };
-    const heavy: InstallationRecord = {
-      id: "THEAVY-A1",
-      appKey: "console",
-      appId: "A1",
-      team: { id: "THEAVY", name: "Heavy" },
-      bot: { value: long("xoxe.xoxb-1-"), refreshToken: long("xoxe-1-"), expiresAt: Date.now() + HOUR_MS, scopes: ["users:read"] },
-      state: "active",
-      timeline: Array.from({ length: 20 }, (_, i) => ({ ...entry, at: i })),
-      installedAt: 1,
-      updatedAt: 1,
-    };
-    await runWithCookieJar(jar, () => saveInstallation(heavy));
-    const [line = ""] = jar.setCookieHeaders();
-    const reader = new RequestCookieJar(new Request(`${testConsole.origin}/`, { headers: { cookie: line.split(";")[0]! } }));
-    const [read] = await runWithCookieJar(reader, () => listInstallations());
-    expect(read?.bot).toEqual(heavy.bot);
-    expect(read?.timeline?.length ?? 0).toBeLessThan(20);
-  });
-
-  it("reads an installation cookie sealed before timelines were packed into it", async () => {
-    const { browser, id } = await installed();
-    const { installation } = await cookieContent(browser, id);
-    const { sealValue } = await import("@/lib/session/sealed-cookie");
-    const { timeline: _timeline, ...plain } = installation;
-    browser.cookies.set(`sb_inst_${id}`, encodeURIComponent(await sealValue(plain, { "1": process.env.SESSION_PASSWORD! }, 0)));
-    const [view] = await session(browser);
-    expect(view?.id).toBe(id);
-    expect(view?.timeline).toEqual([]);
+    const kept = await storedTimeline(id);
+    expect(kept).toHaveLength(27);
+    expect(kept.slice(0, MAX_TIMELINE_ENTRIES)).toEqual(view!.timeline);
+    expect(kept.at(-1)).toMatchObject({ type: "installed" });
   });
 
   it("notes once that a token expired by the console's clock, when the session is read", async () => {
     const { browser, id } = await installed();
-    const jar = new RequestCookieJar(browser.request("/"));
-    await runWithCookieJar(jar, async () => {
-      const [stored] = await listInstallations();
-      await saveInstallation({ ...stored!, bot: { ...stored!.bot!, expiresAt: Date.now() - 1000 } });
-    });
-    browser.absorb(jar.applyTo(new Response(null)));
+    const stored = await findInstallation(id);
+    await saveInstallation({ ...stored!, bot: { ...stored!.bot!, expiresAt: Date.now() - 1000 } });
     await session(browser);
     const [view] = await session(browser);
     expect(view!.timeline.filter((e) => e.type === "expired")).toEqual([expect.objectContaining({ token: "bot", noticed: "clock", by: "GET /api/session" })]);

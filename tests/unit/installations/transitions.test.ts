@@ -6,7 +6,6 @@ import type { InstallationRecord, StoredToken } from "@/lib/installations/record
 import type { TimelineEntry } from "@/lib/installations/timeline";
 import { factsOfStored, takeTransition, takeVerdict, type RecordTransition } from "@/lib/installations/transitions";
 import { installationPhase } from "@/lib/installations/view";
-import { InMemoryRefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { refreshInstallationToken } from "@/lib/rotation/freshness";
 import type { RotationRuntime } from "@/lib/rotation/runtime";
 
@@ -139,9 +138,11 @@ describe("a refresh the model refuses", () => {
       // Nothing listens here: had the refresh been sent, it would fail as unreachable, not as needs_reinstall.
       baseUrl: "http://127.0.0.1:9",
       credentialsFor: () => ({ clientId: "client", clientSecret: "secret" }),
-      coordinator: new InMemoryRefreshCoordinator(),
+      // Nor is there a store: the model refuses before the refresh lock is even asked for.
+      store: () => Promise.reject(new Error("the store was asked for")),
       now: () => NOW,
       refreshWindowS: 300,
+      refreshGraceS: 60,
       timeoutMs: 500,
     };
     const dead: InstallationRecord = { ...record(rotating("bot")), state: "needs_reinstall", problem: "token_revoked" };

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken, needsProactiveRefresh, refreshInstallationToken } from "@/lib/rotation/freshness";
 import { InMemoryRefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
+import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { refreshAccessToken } from "@/lib/platform";
 import { getSessionInstallations } from "@/lib/installations/list-installations";
 import type { InstallationRecord } from "@/lib/installations/record";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
-import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { emulatorState, startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
 const HOUR_MS = 3600_000;
@@ -18,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  await forgetAllInstallations();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },
@@ -33,10 +35,9 @@ async function installedBrowser() {
   return { browser, id };
 }
 
-/** The installation sealed in a browser's cookies, as the server reads it. */
-async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {
-  const jar = new RequestCookieJar(browser.request("/"));
-  const [installation] = await runWithCookieJar(jar, () => getSessionInstallations());
+/** The installation as the store holds it (the browser holds none of it). */
+async function storedIn(_browser: TestBrowser): Promise<InstallationRecord> {
+  const [installation] = await getSessionInstallations();
   if (!installation) throw new Error("no installation");
   return installation;
 }
@@ -63,7 +64,6 @@ describe("freshness", () => {
     // Our clock says the token has 5 minutes left: the call must not even try the old token.
     const runtime: RotationRuntime = {
       ...getRotationRuntime(),
-      coordinator: new InMemoryRefreshCoordinator(),
       now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
     };
     const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime);
@@ -77,11 +77,7 @@ describe("freshness", () => {
   it("does not refresh a token outside the window", async () => {
     const { browser } = await installedBrowser();
     const installation = await storedIn(browser);
-    const outcome = await callWithFreshToken(
-      installation,
-      { tokenKind: "bot", method: "auth.test" },
-      { ...getRotationRuntime(), coordinator: new InMemoryRefreshCoordinator() },
-    );
+    const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, { ...getRotationRuntime() });
     expect(outcome.refreshed).toBe(false);
     expect(outcome.installation).toBe(installation);
     expect(await refreshGrants()).toBe(0);
@@ -139,7 +135,7 @@ describe("single-flight", () => {
     expect((await storedIn(stale)).bot?.value).toBe((await storedIn(browser)).bot?.value);
   });
 
-  it("shares one upstream refresh between concurrent callers of the coordinator", async () => {
+  it("shares one rotation between concurrent callers of the app configuration token's coordinator", async () => {
     const coordinator = new InMemoryRefreshCoordinator();
     let runs = 0;
     const slow = async () => {
@@ -147,7 +143,7 @@ describe("single-flight", () => {
       await new Promise((r) => setTimeout(r, 20));
       return { value: "new" };
     };
-    const results = await Promise.all(Array.from({ length: 20 }, () => coordinator.run("key", slow)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => coordinator.run("key", slow, { keepForMs: 60_000 })));
     expect(runs).toBe(1);
     expect(new Set(results).size).toBe(1);
     expect(await coordinator.run("key", slow)).toBe(results[0]);
@@ -160,30 +156,34 @@ describe("single-flight", () => {
     expect(await coordinator.run("key", async () => "ok")).toBe("ok");
   });
 
-  it("forgets kept results after the grace period", async () => {
+  it("forgets kept results after their time", async () => {
     let now = 0;
-    const coordinator = new InMemoryRefreshCoordinator(60_000, () => now);
-    await coordinator.run("key", async () => "first");
+    const coordinator = new InMemoryRefreshCoordinator(undefined, () => now);
+    await coordinator.run("key", async () => "first", { keepForMs: 60_000 });
     now = 61_000;
-    expect(await coordinator.lookup("key")).toBeUndefined();
     expect(await coordinator.run("key", async () => "second")).toBe("second");
   });
 });
 
 describe("write-on-change", () => {
-  it("writes no cookie when a call changed no token", async () => {
+  it("writes nothing (no cookie, no store write) when a call changed no token", async () => {
     const { browser, id } = await installedBrowser();
+    const before = (await findInstallation(id, { fresh: true }))!.version;
     const response = await authTest(browser, id);
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie()).toEqual([]);
+    expect((await findInstallation(id, { fresh: true }))!.version).toBe(before);
   });
 
-  it("rewrites only that installation's cookie when a refresh changed its tokens", async () => {
+  it("stores a refresh's new pair on the server, and sends the browser no cookie", async () => {
     const { browser, id } = await installedBrowser();
+    const before = (await findInstallation(id, { fresh: true }))!;
     testConsole.emulator.emulator.clock.advance(13 * HOUR_MS);
     const response = await authTest(browser, id);
-    const written = response.headers.getSetCookie().map((c) => c.split("=")[0]);
-    expect(written).toEqual([`sb_inst_${id}`]);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    const after = (await findInstallation(id, { fresh: true }))!;
+    expect(after.bot!.value).not.toBe(before.bot!.value);
+    expect(after.version).toBeGreaterThan(before.version!);
   });
 
   it("never puts back older tokens from a slow request that refreshed nothing", async () => {
@@ -191,7 +191,7 @@ describe("write-on-change", () => {
     const slow = browser.fork();
     // A newer request refreshes (a forced refresh), while the old access token still works upstream.
     const installation = await storedIn(browser);
-    const runtime = { ...getRotationRuntime(), coordinator: new InMemoryRefreshCoordinator() };
+    const runtime = { ...getRotationRuntime() };
     const outcome = await refreshInstallationToken(installation, "bot", runtime);
     expect(outcome.outcome).toBe("refreshed");
     const response = await authTest(slow, id);
@@ -204,14 +204,30 @@ describe("failed refresh", () => {
   it("marks the installation as needing reinstall when the refresh token is spent beyond its grace period", async () => {
     const { browser, id } = await installedBrowser();
     const installation = await storedIn(browser);
-    const first = await refreshInstallationToken(installation, "bot", { ...getRotationRuntime(), coordinator: new InMemoryRefreshCoordinator() });
+    const first = await refreshInstallationToken(installation, "bot", { ...getRotationRuntime() });
     expect(first.outcome).toBe("refreshed");
     testConsole.emulator.emulator.clock.advance(5 * 60_000);
-    // Another instance (its own coordinator) still holds the old refresh token, now past the grace period.
-    const late = await refreshInstallationToken(installation, "bot", { ...getRotationRuntime(), coordinator: new InMemoryRefreshCoordinator() });
-    expect(late.outcome).toBe("needs_reinstall");
-    expect(late.installation.state).toBe("needs_reinstall");
-    expect(late.installation.problem).toBe("invalid_refresh_token");
+    // A request still holding the old refresh token gets the stored pair: another refresh won, nothing is spent.
+    const late = await refreshInstallationToken(installation, "bot", { ...getRotationRuntime() });
+    expect(late.outcome).toBe("refreshed");
+    expect(late.installation.bot?.value).toBe(first.installation.bot?.value);
+    expect(await refreshGrants()).toBe(1);
+    // The stored refresh token is then spent outside the console, past the grace period: the platform refuses it.
+    const runtime = getRotationRuntime();
+    const current = (await findInstallation(id, { fresh: true }))!;
+    await refreshAccessToken({
+      baseUrl: runtime.baseUrl,
+      credentials: runtime.credentialsFor("console"),
+      refreshToken: current.bot!.refreshToken!,
+      timeoutMs: 5_000,
+    });
+    testConsole.emulator.emulator.clock.advance(5 * 60_000);
+    const refused = await refreshInstallationToken(current, "bot", { ...getRotationRuntime() });
+    expect(refused.outcome).toBe("needs_reinstall");
+    const marked = refused.installation;
+    await saveInstallation(marked);
+    expect(marked.state).toBe("needs_reinstall");
+    expect(marked.problem).toBe("invalid_refresh_token");
 
     // Through the routes: the expired token's refresh is rejected, the state is stored and shown.
     testConsole.emulator.emulator.clock.advance(13 * HOUR_MS);

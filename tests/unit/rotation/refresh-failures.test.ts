@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
+import { refreshAccessToken } from "@/lib/platform";
 import { AppError } from "@/lib/http/app-error";
-import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { callWithFreshToken } from "@/lib/rotation/freshness";
 import { getSessionInstallations } from "@/lib/installations/list-installations";
-import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { type InstallationRecord } from "@/lib/installations/record";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
-import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
 let testConsole: TestConsole;
@@ -17,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  await forgetAllInstallations();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },
@@ -28,46 +28,10 @@ async function installed(): Promise<InstallationRecord> {
   const browser = new TestBrowser(testConsole.origin);
   expect((await installIn(browser)).status).toBe(303);
   expect((await browser.send(sessionRoute, "/api/session")).status).toBe(200);
-  const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
+  const [installation] = await getSessionInstallations();
   if (!installation) throw new Error("no installation");
   return installation;
 }
-
-async function refreshGrants(): Promise<number> {
-  return (await emulatorState(testConsole.origin)).installations.reduce((sum, i) => sum + i.refresh_grants, 0);
-}
-
-/** A coordinator whose store answers `run` but fails every later lookup, as Redis going down between the two. */
-class LookupFailsCoordinator implements RefreshCoordinator {
-  private readonly inner = new InMemoryRefreshCoordinator();
-  lookups = 0;
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    return this.inner.run(key, fn);
-  }
-  async lookup<T>(): Promise<T | undefined> {
-    this.lookups++;
-    throw new AppError("refresh_coordination_unavailable", { message: "refresh coordination unavailable: the store stopped answering." });
-  }
-}
-
-describe("a refresh that succeeded upstream", () => {
-  it("is kept when following newer kept results fails afterwards", async () => {
-    const installation = await installed();
-    const coordinator = new LookupFailsCoordinator();
-    const runtime: RotationRuntime = { ...getRotationRuntime(), coordinator, now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 };
-    const written: InstallationRecord[] = [];
-    const outcome = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime, async (i) => {
-      written.push(i);
-    });
-    expect(coordinator.lookups).toBeGreaterThan(0);
-    expect(outcome.result.ok).toBe(true);
-    expect(outcome.refreshed).toBe(true);
-    expect(outcome.installation.bot?.refreshToken).not.toBe(installation.bot?.refreshToken);
-    expect(written.at(-1)?.bot?.value).toBe(outcome.installation.bot?.value);
-    expect(written.at(-1)?.bot?.refreshToken).toBe(outcome.installation.bot?.refreshToken);
-    expect(await refreshGrants()).toBe(1);
-  });
-});
 
 async function faults(body: Record<string, unknown>) {
   const response = await fetch(`${testConsole.origin}/emulator/admin/faults`, {
@@ -86,7 +50,6 @@ describe("an early refresh that fails for a passing reason", () => {
     try {
       const runtime: RotationRuntime = {
         ...getRotationRuntime(),
-        coordinator: new InMemoryRefreshCoordinator(),
         now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
       };
       const written: InstallationRecord[] = [];
@@ -108,7 +71,6 @@ describe("an early refresh that fails for a passing reason", () => {
     try {
       const runtime: RotationRuntime = {
         ...getRotationRuntime(),
-        coordinator: new InMemoryRefreshCoordinator(),
         now: () => (installation.bot?.expiresAt ?? 0) + 60_000,
       };
       const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);
@@ -121,16 +83,16 @@ describe("an early refresh that fails for a passing reason", () => {
 
   it("still fails the call when the platform refuses the refresh token for good", async () => {
     const installation = await installed();
-    // Spend the refresh token elsewhere (no grace period), then try the early refresh with it.
-    const spent = await callWithFreshToken(
-      installation,
-      { tokenKind: "bot", method: "auth.test" },
-      { ...getRotationRuntime(), coordinator: new InMemoryRefreshCoordinator(), now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000 },
-    );
-    expect(spent.refreshed).toBe(true);
+    // The refresh token is spent outside the console (no grace period), then the early refresh tries it.
+    const runtime0 = getRotationRuntime();
+    await refreshAccessToken({
+      baseUrl: runtime0.baseUrl,
+      credentials: runtime0.credentialsFor(installation.appKey),
+      refreshToken: installation.bot!.refreshToken!,
+      timeoutMs: 5_000,
+    });
     const runtime: RotationRuntime = {
       ...getRotationRuntime(),
-      coordinator: new InMemoryRefreshCoordinator(),
       now: () => (installation.bot?.expiresAt ?? 0) - 5 * 60_000,
     };
     const error = await callWithFreshToken(installation, { tokenKind: "bot", method: "auth.test" }, runtime).catch((e: unknown) => e);

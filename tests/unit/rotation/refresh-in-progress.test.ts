@@ -1,32 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { getConfig } from "@/lib/config";
-import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
-import { InMemoryRefreshCoordinator, refreshTokenKey, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
-import { RedisRefreshCoordinator } from "@/lib/rotation/redis-refresh-coordinator";
-import { REFRESH_RESULT_TTL_MS } from "@/lib/rotation/refresh-coordinator";
+import { findInstallation } from "@/lib/installations/store";
+import { refreshLockKey } from "@/lib/rotation/replay";
+import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
-import { startRedis, type TestRedis } from "../support/redis";
 
 // Issue 23, item 6: a call that joins a refresh another request holds, and waits as long as a request may,
 // answers 503 refresh_in_progress with Retry-After: the platform was not slow, another holder was.
 const HOUR_MS = 3600_000;
-const COORDINATOR = Symbol.for("switchboard.refreshCoordinator");
-let redis: TestRedis;
 let testConsole: TestConsole;
-const opened: RedisRefreshCoordinator[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
   testConsole = await startTestConsole({ UPSTREAM_TIMEOUT_MS: "500" }, { refreshGraceSeconds: 60 });
 });
 afterAll(async () => {
-  await Promise.all(opened.map((c) => c.close()));
   await testConsole?.close();
-  await redis?.stop();
 });
 beforeEach(async () => {
   await admin("reset", {});
@@ -41,28 +31,11 @@ async function admin(path: string, body: unknown) {
   if (!response.ok) throw new Error(`admin/${path}: ${response.status} ${await response.text()}`);
 }
 
-/** The coordinator of the instance that serves the next request. */
-function on(instance: RefreshCoordinator) {
-  (globalThis as Record<symbol, RefreshCoordinator>)[COORDINATOR] = instance;
-}
-
-function redisInstance(): RedisRefreshCoordinator {
-  const coordinator = new RedisRefreshCoordinator({
-    url: redis.url,
-    passwords: getConfig().sessionPasswords,
-    resultTtlMs: REFRESH_RESULT_TTL_MS,
-    lockTtlMs: 10_000,
-  });
-  opened.push(coordinator);
-  return coordinator;
-}
-
-async function installed(): Promise<{ browser: TestBrowser; id: string; botRefreshToken: string }> {
+async function installed(): Promise<{ browser: TestBrowser; id: string }> {
   const browser = new TestBrowser(testConsole.origin);
   expect((await installIn(browser)).status).toBe(303);
   const id = ((await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { id: string }[] }).installations[0]!.id;
-  const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
-  return { browser, id, botRefreshToken: installation!.bot!.refreshToken! };
+  return { browser, id };
 }
 
 const call = (browser: TestBrowser, id: string) =>
@@ -79,27 +52,28 @@ async function expectRefreshInProgress(response: Response) {
 }
 
 describe("a call that needs a refresh another request holds", () => {
-  it("answers 503 refresh_in_progress with Retry-After while another instance holds the lock (its process killed mid-refresh)", async () => {
-    const { browser, id, botRefreshToken } = await installed();
-    // Instance A took the refresh's lock and died before finishing: its lock stays until it expires.
-    const killed = redisInstance();
-    void killed.run(refreshTokenKey(botRefreshToken), () => new Promise<never>(() => {}));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  it("answers 503 refresh_in_progress with Retry-After while another holder keeps the refresh lock, and spends nothing", async () => {
+    const { browser, id } = await installed();
+    const before = (await findInstallation(id))!.bot!;
+    // Another holder took this token's refresh lock and does not let go (a refresh stuck elsewhere).
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const holding = (await getStore()).withRefreshLock(refreshLockKey(id, "bot"), () => held);
     testConsole.emulator.emulator.clock.advance(13 * HOUR_MS);
 
-    on(redisInstance());
     const started = Date.now();
     await expectRefreshInProgress(await call(browser, id));
     expect(Date.now() - started).toBeLessThan(5_000);
-    // Nothing was spent meanwhile: the installation still works once the holder is gone (here, a fresh coordinator).
-    on(new InMemoryRefreshCoordinator());
+    expect((await findInstallation(id, { fresh: true }))!.bot).toEqual(before);
+    // Nothing was spent meanwhile: the installation still works once the holder is gone.
+    letGo();
+    await holding;
     const later = await call(browser, id);
     expect(later.status).toBe(200);
     expect(((await later.json()) as { ok: boolean }).ok).toBe(true);
   });
 
   it("answers 503 refresh_in_progress to a request that joined a refresh of this process still waiting for the platform", async () => {
-    on(new InMemoryRefreshCoordinator());
     const { browser, id } = await installed();
     await admin("faults", { latency_ms: 3_000, methods: ["oauth.v2.access"] });
     testConsole.emulator.emulator.clock.advance(13 * HOUR_MS);

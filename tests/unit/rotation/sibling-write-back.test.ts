@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
-import { InMemoryRefreshCoordinator, type RefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
-import { type InstallationRecord } from "@/lib/installations/record";
-import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import type { TimelineEntry } from "@/lib/installations/timeline";
+import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
 let testConsole: TestConsole;
@@ -16,6 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => testConsole.close());
 beforeEach(async () => {
+  await forgetAllInstallations();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },
@@ -23,45 +22,31 @@ beforeEach(async () => {
   });
 });
 
-async function storedIn(browser: TestBrowser): Promise<InstallationRecord> {
-  const [installation] = await runWithCookieJar(new RequestCookieJar(browser.request("/")), () => getSessionInstallations());
-  if (!installation) throw new Error("no installation");
-  return installation;
-}
-
 const call = (browser: TestBrowser, id: string, token: "bot" | "user") =>
   browser.send(callRoute, `/api/call/auth.test?installation=${id}&token=${token}`, { params: { method: "auth.test" } });
 
-/** The process's coordinator after its kept results are gone (their lifetime passed, or another instance). */
-function forgetKeptRefreshes() {
-  (globalThis as Record<symbol, RefreshCoordinator>)[Symbol.for("switchboard.refreshCoordinator")] = new InMemoryRefreshCoordinator();
-}
-
-describe("two concurrent calls that refresh different token kinds of one installation", () => {
-  it("never write back the other kind's spent refresh token, whichever cookie lands last", async () => {
+describe("a write of a record read before another request refreshed the other token kind", () => {
+  it("never puts back the other kind's spent refresh token: the store keeps the later-issued token of each kind", async () => {
     const browser = new TestBrowser(testConsole.origin);
     expect((await installIn(browser)).status).toBe(303);
     const id = ((await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { id: string }[] }).installations[0]?.id ?? "";
-    const initial = await storedIn(browser);
-    // Request A (a bot call) reads the cookie now, before request B's refresh of the user token lands.
-    const requestA = browser.fork();
+    // Request A read the installation now, before request B's refresh of the user token lands.
+    const readByA = (await findInstallation(id, { fresh: true }))!;
 
     const userCall = await call(browser, id, "user");
     expect(userCall.headers.get("x-token-refreshed")).toBe("1");
-    const afterUser = await storedIn(browser);
-    expect(afterUser.user?.refreshToken).not.toBe(initial.user?.refreshToken);
+    const afterUser = (await findInstallation(id, { fresh: true }))!;
+    expect(afterUser.user?.refreshToken).not.toBe(readByA.user?.refreshToken);
 
-    const botCall = await call(requestA, id, "bot");
-    expect(botCall.headers.get("x-token-refreshed")).toBe("1");
-    // A's Set-Cookie reaches the browser last.
-    browser.absorb(botCall);
-    const afterBoth = await storedIn(browser);
-    expect(afterBoth.bot?.refreshToken).not.toBe(initial.bot?.refreshToken);
+    // A then writes what it read, with its own change (a timeline entry, its bot token marked revoked).
+    const entry: TimelineEntry = { at: Date.now(), type: "tested", token: "bot", masked: "xoxe.xoxb-…abcd", ok: true, by: "request A" };
+    await saveInstallation({ ...readByA, bot: { ...readByA.bot!, revoked: true }, timeline: [entry] });
+    const afterBoth = (await findInstallation(id, { fresh: true }))!;
     expect(afterBoth.user?.value).toBe(afterUser.user?.value);
     expect(afterBoth.user?.refreshToken).toBe(afterUser.user?.refreshToken);
+    expect(afterBoth.bot?.revoked).toBe(true);
 
-    // Once the kept results are gone, the next user call refreshes with what the cookie holds: still works.
-    forgetKeptRefreshes();
+    // The user token the store kept still works (its refresh token unspent).
     const later = await call(browser, id, "user");
     expect(later.status).toBe(200);
     expect(((await later.json()) as { ok: boolean }).ok).toBe(true);

@@ -45,6 +45,7 @@ export async function startTestConsole(
     DATA_DIR: "memory://",
     ...env,
   });
+  delete process.env.DATABASE_URL;
   delete process.env.PLATFORM_BASE_URL;
   delete process.env.CLIENT_ID;
   delete process.env.CLIENT_SECRET;
@@ -127,4 +128,14 @@ export async function consentAt(authorizeUrl: string, decision: "allow" | "deny"
   const location = answer.headers.get("location");
   if (answer.status !== 302 || !location) throw new Error(`consent answered ${answer.status}`);
   return location;
+}
+
+/**
+ * Forgets every installation in the console's store: installations live on the server now, shared by every
+ * browser, so a test that resets the emulator resets the store with it.
+ */
+export async function forgetAllInstallations(): Promise<void> {
+  const { getStore } = await import("@/lib/store");
+  const store = await getStore();
+  for (const installation of await store.listInstallations()) await store.deleteInstallation(installation.id);
 }

@@ -66,7 +66,11 @@ export function runAppConfigContract(setup: ContractSetup) {
       return json<AppSettingsView>(response);
     };
 
-    const installationId = (b: TestBrowser) => [...b.cookies.keys()].find((n) => n.startsWith("sb_inst_"))!.slice("sb_inst_".length);
+    // Installations live in the server's store (not in the browser's cookies): the newest one of the legacy app.
+    const installationId = async (_b: TestBrowser) => {
+      const { getSessionInstallations } = await import("@/lib/installations/list-installations");
+      return (await getSessionInstallations()).filter((i) => i.appKey === "legacy").at(-1)!.id;
+    };
 
     it("opens the app of this session's installation: name, redirect URLs, scopes, event request URL, rotation on, credentials masked", async () => {
       const b = await browser();
@@ -221,7 +225,7 @@ export function runAppConfigContract(setup: ContractSetup) {
       if (!legacyInstalled) return;
 
       // Steps 2 and 4: each token exchanged once, and the original tried with auth.test right away.
-      const id = installationId(b);
+      const id = await installationId(b);
       const exchange = (kind: "bot" | "user") =>
         b.send(exchangeRoute, `/api/app-config/apps/${apps.legacy}/exchange`, {
           method: "POST",
