@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 /**
@@ -48,6 +51,8 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       NEXT_DIST_DIR: distDir,
+      // The server's store in a folder of its own for this run (a DATA_DIR is one process's at a time).
+      DATA_DIR: process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), `switchboard-e2e-${port}-`)),
       PORT: String(port),
       APP_ORIGIN: origin,
       SESSION_PASSWORD: randomBytes(32).toString("base64url"),

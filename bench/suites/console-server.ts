@@ -5,7 +5,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
@@ -36,8 +37,12 @@ function buildIsCurrent(): boolean {
   return SOURCES.every((s) => !existsSync(join(ROOT, s)) || newestMtime(join(ROOT, s)) < built);
 }
 
+/** The bench server's store: a folder of its own, made for this run (a DATA_DIR is one process's at a time). */
+const benchDataDir = () => mkdtempSync(join(tmpdir(), "switchboard-bench-data-"));
+
 const env = () => ({
   ...process.env,
+  DATA_DIR: process.env.BENCH_DATA_DIR ?? benchDataDir(),
   NODE_ENV: "production" as const,
   NEXT_DIST_DIR: DIST_DIR,
   NEXT_TELEMETRY_DISABLED: "1",

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { AppError, isAppError } from "@/lib/http/app-error";
+import { AppError, isAppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { exchangeAuthorizationCode, isPlatformError, maskToken } from "@/lib/platform";
 import { lookupAppName } from "@/lib/installations/app-name";
@@ -88,6 +88,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     return { ok: true, installation: toInstallationView(saved) };
   } catch (error) {
     if (isPlatformError(error, "invalid_code")) return { ok: false, problem: "code_rejected" };
+    // The store is gone (503 store_unavailable, saying what to fix): not the platform's refusal.
+    if (isConsoleError(error, "store_unavailable")) throw error;
     if (isAppError(error)) return { ok: false, problem: "exchange_failed", detail: error.message };
     throw error;
   }

@@ -2,9 +2,23 @@ import { test, type APIRequestContext, type APIResponse } from "@playwright/test
 
 /**
  * A POST to the embedded emulator's admin surface, as a script must send it: with an Origin naming the
- * console (the surface refuses other sites, lib/emulator/admin/admin-guard.ts) and `data` as JSON.
+ * console (the surface refuses other sites, lib/emulator/admin/admin-guard.ts) and `data` as JSON. A reset
+ * also forgets every installation in the console's store: installations live on the server now, shared by
+ * every browser, and a test that starts from a fresh emulator starts from an empty console too.
  */
-export function postEmulatorAdmin(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
+export async function postEmulatorAdmin(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
   const origin = test.info().project.use.baseURL;
-  return request.post(`/emulator/admin/${path}`, { data, headers: origin ? { origin } : {} });
+  const headers = origin ? { origin } : {};
+  if (path === "reset") await forgetAllInstallations(request, headers);
+  return request.post(`/emulator/admin/${path}`, { data, headers });
+}
+
+async function forgetAllInstallations(request: APIRequestContext, headers: Record<string, string>): Promise<void> {
+  const session = await request.get("/api/session", { headers: { ...headers, "x-switchboard-request": "1" } });
+  if (!session.ok()) throw new Error(`GET /api/session answered ${session.status()}`);
+  const { installations } = (await session.json()) as { installations: { id: string }[] };
+  for (const { id } of installations) {
+    const forgotten = await request.delete(`/api/installations/${encodeURIComponent(id)}`, { headers });
+    if (!forgotten.ok()) throw new Error(`DELETE /api/installations/${id} answered ${forgotten.status()}`);
+  }
 }
