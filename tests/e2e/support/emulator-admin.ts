@@ -8,7 +8,7 @@ import { test, type APIRequestContext, type APIResponse } from "@playwright/test
  */
 export async function postEmulatorAdmin(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
   const origin = test.info().project.use.baseURL;
-  const headers = origin ? { origin } : {};
+  const headers: Record<string, string> = origin ? { origin } : {};
   if (path === "reset") await forgetAllInstallations(request, headers);
   return request.post(`/emulator/admin/${path}`, { data, headers });
 }
