@@ -45,7 +45,7 @@ export async function startTestConsole(
     DATA_DIR: "memory://",
     ...env,
   });
-  delete process.env.DATABASE_URL;
+  if (!env.DATABASE_URL) delete process.env.DATABASE_URL;
   delete process.env.PLATFORM_BASE_URL;
   delete process.env.CLIENT_ID;
   delete process.env.CLIENT_SECRET;
