@@ -160,7 +160,7 @@ test("a failed test that proves a long-lived token dead turns the installation t
   await expect(diagram(card)).toHaveAccessibleName(/can take: rotation on \(9\), revoke \(7\), uninstall \(8\)/);
 
   // The platform forgets every token (the emulator is reset): the next test proves the token dead.
-  expect((await postEmulatorAdmin(page.request, "reset", {})).ok()).toBe(true);
+  expect((await postEmulatorAdmin(page.request, "reset", {}, { keepInstallations: true })).ok()).toBe(true);
   await bot.getByRole("button", { name: "Test" }).click();
   await expect(card.getByText("needs reinstall", { exact: true })).toBeVisible();
   await expect(entries(card).first()).toContainText("Tested bot token: invalid_auth");

@@ -6,10 +6,16 @@ import { test, type APIRequestContext, type APIResponse } from "@playwright/test
  * also forgets every installation in the console's store: installations live on the server now, shared by
  * every browser, and a test that starts from a fresh emulator starts from an empty console too.
  */
-export async function postEmulatorAdmin(request: APIRequestContext, path: string, data: unknown): Promise<APIResponse> {
+export async function postEmulatorAdmin(
+  request: APIRequestContext,
+  path: string,
+  data: unknown,
+  /** `keepInstallations`: a reset mid-test that makes the platform forget tokens the console still holds. */
+  options: { keepInstallations?: boolean } = {},
+): Promise<APIResponse> {
   const origin = test.info().project.use.baseURL;
   const headers: Record<string, string> = origin ? { origin } : {};
-  if (path === "reset") await forgetAllInstallations(request, headers);
+  if (path === "reset" && !options.keepInstallations) await forgetAllInstallations(request, headers);
   return request.post(`/emulator/admin/${path}`, { data, headers });
 }
 
