@@ -59,8 +59,6 @@ export default defineConfig({
       EMULATOR_USERS: "3000",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
-      // A store of the test server's own, gone with it: never the checkout's .data/ (which a second server would find locked).
-      DATA_DIR: "memory://",
     },
   },
 });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { callWithFreshToken, needsProactiveRefresh, refreshInstallationToken } from "@/lib/rotation/freshness";
-import { InMemoryRefreshCoordinator } from "@/lib/rotation/refresh-coordinator";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
 import { refreshAccessToken } from "@/lib/platform";
 import { getSessionInstallations } from "@/lib/installations/list-installations";
@@ -133,35 +132,6 @@ describe("single-flight", () => {
     expect(((await late.json()) as { ok: boolean }).ok).toBe(true);
     expect(await refreshGrants()).toBe(1);
     expect((await storedIn(stale)).bot?.value).toBe((await storedIn(browser)).bot?.value);
-  });
-
-  it("shares one rotation between concurrent callers of the app configuration token's coordinator", async () => {
-    const coordinator = new InMemoryRefreshCoordinator();
-    let runs = 0;
-    const slow = async () => {
-      runs++;
-      await new Promise((r) => setTimeout(r, 20));
-      return { value: "new" };
-    };
-    const results = await Promise.all(Array.from({ length: 20 }, () => coordinator.run("key", slow, { keepForMs: 60_000 })));
-    expect(runs).toBe(1);
-    expect(new Set(results).size).toBe(1);
-    expect(await coordinator.run("key", slow)).toBe(results[0]);
-    expect(runs).toBe(1);
-  });
-
-  it("does not keep a failed refresh: the next caller tries again", async () => {
-    const coordinator = new InMemoryRefreshCoordinator();
-    await expect(coordinator.run("key", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
-    expect(await coordinator.run("key", async () => "ok")).toBe("ok");
-  });
-
-  it("forgets kept results after their time", async () => {
-    let now = 0;
-    const coordinator = new InMemoryRefreshCoordinator(undefined, () => now);
-    await coordinator.run("key", async () => "first", { keepForMs: 60_000 });
-    now = 61_000;
-    expect(await coordinator.run("key", async () => "second")).toBe("second");
   });
 });
 
