@@ -5,7 +5,7 @@ import { DELETE as deleteRoute } from "@/app/api/webhooks/[id]/route";
 import { GET as listRoute, POST as pasteRoute } from "@/app/api/webhooks/route";
 import { POST as sendRoute } from "@/app/api/webhooks/send/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 import { forgetPastedWebhooks, openTestStore } from "../support/store";
 
@@ -22,6 +22,8 @@ afterAll(() => testConsole.close());
 beforeEach(async () => {
   // Nothing pasted (the send history only grows: tests read its newest entries).
   await forgetPastedWebhooks();
+  // Installations live in the store too, shared by every browser: none from an earlier test.
+  await forgetAllInstallations();
   await fetch(`${testConsole.origin}/emulator/admin/reset`, {
     method: "POST",
     headers: { origin: testConsole.origin, "content-type": "application/json" },
@@ -215,7 +217,8 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     const url = `${testConsole.origin}/emulator/services/${installed.teamId}/${hook.hookId}/${hook.secret}`;
     const pasted = await browser.send(pasteRoute, "/api/webhooks", { method: "POST", json: { url, label: "copied" } });
     expect(pasted.status).toBe(201);
-    const [view] = ((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks;
+    // The installation's own webhook is listed too (installations live on the server, seen by every browser).
+    const view = ((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks.find((w) => w.source === "pasted");
     expect(view).toMatchObject({ source: "pasted", label: "copied", channelId: webhook.channelId, channel: webhook.channel });
     const sent = await browser.send(sendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: view!.id, text: "through a pasted URL" } });
     expect(sent.status).toBe(200);
@@ -238,11 +241,12 @@ describe("POST /api/webhooks (paste) and DELETE /api/webhooks/{id}", () => {
     expect(view).toMatchObject({ source: "pasted", label: "Alerts", maskedUrl: "hooks.slack.com/…uvwx" });
     expect(browser.cookieHeader()).not.toContain("abcdefghijklmnopqrstuvwx");
 
-    const list = (await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody;
-    expect(list.webhooks.map((w) => w.id)).toEqual([view.id]);
+    const pastedIds = async () =>
+      ((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks.filter((w) => w.source === "pasted").map((w) => w.id);
+    expect(await pastedIds()).toEqual([view.id]);
 
     expect((await browser.send(deleteRoute, `/api/webhooks/${view.id}`, { method: "DELETE", params: { id: view.id } })).status).toBe(200);
-    expect(((await (await browser.send(listRoute, "/api/webhooks")).json()) as ListBody).webhooks).toEqual([]);
+    expect(await pastedIds()).toEqual([]);
     expect((await browser.send(deleteRoute, `/api/webhooks/${view.id}`, { method: "DELETE", params: { id: view.id } })).status).toBe(404);
     expect(webhook.id).not.toBe(view.id);
   });
