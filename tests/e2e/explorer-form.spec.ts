@@ -189,7 +189,7 @@ test("putting a call back from the history clears the previous answer, inspector
 test("the explorer calls with a working installation when another needs reinstalling", async ({ page }) => {
   // The legacy app, installed first, then proven dead: the platform forgets its token.
   await installApp(page, "/oauth/install?app=legacy");
-  expect((await postEmulatorAdmin(page.request, "reset", { users: 3000 })).ok()).toBe(true);
+  expect((await postEmulatorAdmin(page.request, "reset", { users: 3000 }, { keepInstallations: true })).ok()).toBe(true);
   await page.goto("/");
   const legacy = page.locator("article[data-installation]").first();
   await legacy.getByRole("group", { name: "Bot token" }).getByRole("button", { name: "Test" }).click();
