@@ -34,7 +34,7 @@ export class WalkLimits {
     const held = this.bySession.get(sessionKey) ?? 0;
     if (held >= this.perSession) {
       throw new AppError("too_many_walks", {
-        message: `This browser session already runs ${this.perSession} Fetch all walks: wait for one to end, or cancel it.`,
+        message: `This installation already has ${this.perSession} Fetch all walks running: wait for one to end, or cancel it.`,
         headers: { "Retry-After": String(WALK_RETRY_AFTER_S) },
       });
     }

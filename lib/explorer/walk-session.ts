@@ -2,13 +2,11 @@ import "server-only";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
 import { requireInstallation } from "@/lib/installations/store";
 import { refreshSessionToken } from "@/lib/installations/refresh-token";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { needsProactiveRefresh } from "@/lib/rotation/freshness";
 import { type TokenKind } from "@/lib/installations/token-kind";
-import { sessionStreamKey } from "@/lib/events/viewers";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
 import { getWalkLimits } from "./walk-limits";
@@ -40,9 +38,9 @@ export async function streamSessionWalk(method: string, query: FetchAllQuery, si
   // Pages after the first are fetched while the body streams, outside the route's async context: they
   // read the installation from this request's cookies all the same.
   const jar = await getCookieJar();
-  // The same name for a browser session as its event streams are counted by: its sealed installations.
-  const sessionKey = sessionStreamKey(await getSessionInstallations()) ?? "";
-  const release = getWalkLimits().admit(sessionKey);
+  // Installations now belong to the console, not to a browser, so no browser holds a set of its own to be
+  // counted by: the walks are counted per installation walked (and for the whole process).
+  const release = getWalkLimits().admit(`installation:${query.installationId}`);
   try {
     await settleTokenForWalk(query.installationId, query.tokenKind);
     return await streamAllPages({

@@ -20,7 +20,7 @@ describe("the console's bounds on Fetch all walks", () => {
 
     const sessionFull = refusal(() => limits.admit("s0"));
     expect(isConsoleError(sessionFull, "too_many_walks")).toBe(true);
-    expect((sessionFull as { message: string }).message).toMatch(/session already runs 2/);
+    expect((sessionFull as { message: string }).message).toMatch(/installation already has 2 Fetch all walks/);
     const processFull = refusal(() => limits.admit("a new session"));
     expect(isConsoleError(processFull, "too_many_walks")).toBe(true);
     expect((processFull as { status: number; headers: Record<string, string> }).status).toBe(429);
