@@ -58,6 +58,20 @@ function keyed(entries: TimelineEntry[]): Row[] {
 }
 
 /**
+ * The stored rows in the store's order (the order things happened in, newest first: never re-sorted by their
+ * time, which is the platform's and moves back when its clock does), each unsaved row placed above the first
+ * stored row older than it.
+ */
+function withUnsaved(stored: Row[], unsaved: Row[]): Row[] {
+  const rows = [...stored];
+  for (const row of [...unsaved].sort((a, b) => b.at - a.at)) {
+    const at = rows.findIndex((r) => !r.unsaved && r.at <= row.at);
+    rows.splice(at === -1 ? rows.length : at, 0, row);
+  }
+  return rows;
+}
+
+/**
  * The installation's timeline, newest first, each entry with its time. A live log: what an action adds is
  * announced (role="log"), and nothing replaces what was there. The session carries the newest entries
  * (`entries`); the store keeps every one, and "Show older" pages through the rest (`more`: there are older).
@@ -80,15 +94,15 @@ export function TimelineList({
   // Once older pages are asked for, the pages (read again from the top after every action) are the list.
   const shown = older.expanded && older.entries ? older.entries : entries;
   const canShowOlder = older.expanded ? older.hasOlder : more;
-  const rows: Row[] = [
-    ...keyed(shown),
-    ...unsaved.map((entry) => ({
+  const rows = withUnsaved(
+    keyed(shown),
+    unsaved.map((entry) => ({
       key: `unsaved-${entry.at}-${entry.title}`,
       at: entry.at,
       text: { title: entry.title, detail: entry.detail, tone: "error" as const },
       unsaved: true,
     })),
-  ].sort((a, b) => b.at - a.at);
+  );
 
   return (
     <section aria-labelledby={headingId} className="space-y-2">

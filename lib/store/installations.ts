@@ -216,11 +216,13 @@ export async function resealStale(ctx: StoreContext, tx: Tx, installationId: str
   }
 }
 
-/** Timeline entries in the order they happened (by `at`, oldest first), whatever order they came in. */
+/**
+ * Timeline entries in the order given (oldest first): the order they were written in is the timeline's order,
+ * never their `at`, which is the platform's time and moves back when the platform's clock does.
+ */
 async function insertTimeline(tx: Tx, installationId: string, entries: StoreTimelineEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const ordered = entries.map((entry, i) => ({ entry, i })).sort((a, b) => a.entry.at - b.entry.at || a.i - b.i);
-  await tx.insert(timelineEntries).values(ordered.map(({ entry }) => ({ installationId, at: entry.at, entry })));
+  await tx.insert(timelineEntries).values(entries.map((entry) => ({ installationId, at: entry.at, entry })));
 }
 
 function stored(record: StoreInstallation, version: number): StoredInstallation {

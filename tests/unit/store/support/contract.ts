@@ -164,8 +164,10 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
     it("keeps the timeline in full and pages it newest first", async () => {
       const record = installation();
       await store.putInstallation(record, { timeline: [{ at: 100, type: "installed", tokens: [] }] });
-      // Given out of order: the store keeps them in the order they happened.
-      await store.appendTimeline(record.id, [{ at: 106, type: "tested", n: 6 }, ...[1, 2, 3, 4, 5].map((n) => ({ at: 100 + n, type: "tested", n }))]);
+      await store.appendTimeline(
+        record.id,
+        [1, 2, 3, 4, 5, 6].map((n) => ({ at: 100 + n, type: "tested", n })),
+      );
       const first = await store.pageTimeline(record.id, { limit: 3 });
       expect(first.entries.map((e) => e.entry.at)).toEqual([106, 105, 104]);
       const second = await store.pageTimeline(record.id, { limit: 3, before: first.nextBefore });
@@ -173,6 +175,19 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const last = await store.pageTimeline(record.id, { limit: 3, before: second.nextBefore });
       expect(last.entries.map((e) => e.entry)).toEqual([{ at: 100, type: "installed", tokens: [] }]);
       expect(last.nextBefore).toBeUndefined();
+    });
+
+    it("keeps the timeline in the order it was written, when the platform's clock moved back between entries", async () => {
+      const record = installation();
+      await store.putInstallation(record, { timeline: [{ at: 5_000, type: "installed", tokens: [] }] });
+      // The emulator was reset: its clock, which stamps each entry, starts over below the entries already kept.
+      await store.appendTimeline(record.id, [
+        { at: 1_000, type: "tested", n: 1 },
+        { at: 900, type: "tested", n: 2 },
+      ]);
+      await store.appendTimeline(record.id, [{ at: 1_100, type: "refreshed" }]);
+      const page = await store.pageTimeline(record.id);
+      expect(page.entries.map((e) => `${String(e.entry.type)}${String(e.entry.n ?? "")}`)).toEqual(["refreshed", "tested2", "tested1", "installed"]);
     });
 
     it("imports a record keeping, per token kind, whichever token was issued later", async () => {
