@@ -227,12 +227,10 @@ export async function installThroughConsole(team?: string): Promise<ConsoleSessi
   const done = await fetch(callback, { headers: { cookie: jar.header() }, redirect: "manual" });
   jar.take(done);
   if (done.status >= 400) throw new BenchHttpError("/oauth/callback", done.status, await done.text());
-  const session = await expectJson<{ installations?: Array<{ id: string }> }>(
-    await fetch(`${ORIGIN}/api/session`, { headers: consoleHeaders(jar.header()) }),
-    "GET /api/session",
-  );
-  const installationId = session.installations?.[0]?.id;
-  if (!installationId) throw new Error(`the install left no installation in the session: ${JSON.stringify(session)}`);
+  // The callback names the installation it made (/?installed=<id>): GET /api/session lists every installation
+  // of the console (they live on the server, not in this session's browser), so its first is anyone's.
+  const installationId = new URL(done.headers.get("location") ?? "/", ORIGIN).searchParams.get("installed");
+  if (!installationId) throw new Error(`the install's callback named no installation: ${done.status} ${done.headers.get("location")}`);
   return { cookie: jar.header(), installationId, jar };
 }
 

@@ -6,14 +6,15 @@ import { getSessionInstallations } from "@/lib/installations/list-installations"
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";
 import { eventFeedStream, visibleToTeams } from "./stream";
-import { getStreamLimits, sessionStreamKey, STREAM_RETRY_AFTER_S } from "./viewers";
+import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
+import { getStreamLimits, personStreamKey, STREAM_RETRY_AFTER_S } from "./viewers";
 
 /**
  * GET /api/events/stream for this request's session: the feed of its workspaces' events, if the session,
  * its client address and the process have room for one more open stream (else 429 with Retry-After).
  */
 const REFUSALS = {
-  session: "This browser already has the most live event feeds open that a session may hold: close another /events tab, or wait.",
+  session: "You already have the most live event feeds open that one person may hold: close another /events tab, or wait.",
   address: "Your address already holds the most live event feeds one client may: close another /events tab, or wait.",
   anonymous: "The server holds as many live event feeds for sessions without an installation as it keeps for them: install an app, or wait.",
   process: undefined,
@@ -24,7 +25,7 @@ export async function openEventStream(request: Request): Promise<Response> {
   getEventSink();
   const installations = await getSessionInstallations();
   const address = clientAddress(request.headers, getConfig().trustedProxyHops);
-  const admission = getStreamLimits().admit(sessionStreamKey(installations), address);
+  const admission = getStreamLimits().admit(personStreamKey(await readSignedInPerson()), address, installations.length === 0);
   if (!admission.ok) {
     const message = REFUSALS[admission.full];
     throw new AppError("too_many_streams", { ...(message ? { message } : {}), headers: { "Retry-After": String(STREAM_RETRY_AFTER_S) } });

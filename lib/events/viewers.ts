@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { processSingleton } from "@/lib/process-singleton";
 
-/** Open event streams one browser session may hold: a few tabs of /events. */
+/** Open event streams one signed-in person may hold: a few tabs of /events. */
 export const MAX_STREAMS_PER_SESSION = 6;
 /**
  * Open event streams one client address may hold, whatever its sessions: scripted installs make sessions
@@ -52,8 +51,8 @@ class Counts {
 
 /**
  * Counts the open event streams, per session, per client address and for the whole process, so that
- * viewers cannot exhaust the server by opening more. A session is named by its installations (see
- * sessionStreamKey); sessions without one share a smaller pool, per address and in all, which leaves
+ * viewers cannot exhaust the server by opening more. A session is the signed-in person (personStreamKey);
+ * viewers who see no installation share a smaller pool, per address and in all, which leaves
  * the rest of the process's streams to sessions with installations.
  */
 export class StreamLimits {
@@ -68,12 +67,15 @@ export class StreamLimits {
     this.bounds = { ...DEFAULT_STREAM_BOUNDS, ...bounds };
   }
 
-  admit(sessionKey: string | null, address: string): StreamAdmission {
-    const anonymous = sessionKey === null;
+  /**
+   * `sessionKey`: the person's (personStreamKey), held to a session's share; null counts by address only.
+   * `anonymous`: the viewer sees no installation's events (only url_verification requests).
+   */
+  admit(sessionKey: string | null, address: string, anonymous = sessionKey === null): StreamAdmission {
     const b = this.bounds;
     if (anonymous) {
       if (this.anonymousByAddress.get(address) >= b.anonymousPerAddress) return { ok: false, full: "session" };
-    } else if (this.bySession.get(sessionKey) >= b.perSession) return { ok: false, full: "session" };
+    } else if (sessionKey !== null && this.bySession.get(sessionKey) >= b.perSession) return { ok: false, full: "session" };
     if (this.byAddress.get(address) >= b.perAddress) return { ok: false, full: "address" };
     if (anonymous && this.anonymousOpen >= b.anonymous) return { ok: false, full: "anonymous" };
     if (this.open >= b.perProcess) return { ok: false, full: "process" };
@@ -84,7 +86,7 @@ export class StreamLimits {
       if (anonymous) {
         this.anonymousOpen += delta;
         this.anonymousByAddress.add(address, delta);
-      } else this.bySession.add(sessionKey, delta);
+      } else if (sessionKey !== null) this.bySession.add(sessionKey, delta);
     };
     count(1);
     let released = false;
@@ -104,14 +106,12 @@ export class StreamLimits {
 }
 
 /**
- * A browser session's name for counting its streams: its installations, each with the moment it was
- * installed in that browser. Both come from sealed cookies, so a session cannot pass for another, and
- * they survive token refreshes. Null for a session without installations.
+ * A person's name for counting their streams: who signed in (the platform's team and user ids, from the
+ * sealed sign-in cookie, so a person cannot pass for another). Null without sign-in (AUTH_MODE=none): the
+ * console has one operator, held to its address's share and the process's.
  */
-export function sessionStreamKey(installations: ReadonlyArray<{ id: string; installedAt: number }>): string | null {
-  if (installations.length === 0) return null;
-  const names = installations.map((i) => `${i.id}@${i.installedAt}`).sort();
-  return createHash("sha256").update(names.join("\n")).digest("base64url");
+export function personStreamKey(person: { teamId: string; userId: string } | undefined | null): string | null {
+  return person ? `${person.teamId}:${person.userId}` : null;
 }
 
 /** The process's stream limits, shared by every route bundle like the feed. */

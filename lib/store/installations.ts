@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not, sql } from "drizzle-orm";
 import type { Db, Tx } from "./backend";
 import { announceChange, type StoreContext } from "./context";
 import { VersionConflictError } from "./errors";
@@ -367,6 +367,43 @@ export async function pageTimeline<E extends StoreTimelineEntry = StoreTimelineE
     .limit(limit + 1);
   const page = rows.slice(0, limit).map((r) => ({ seq: r.seq, entry: r.entry as E }));
   return { entries: page, ...(rows.length > limit ? { nextBefore: page[page.length - 1]!.seq } : {}) };
+}
+
+/**
+ * The newest `limit` entries of each installation's timeline (newest first), in one query however many
+ * installations: a list of installations never asks once per installation. An installation without entries
+ * has none in the map.
+ */
+export async function newestTimelines<E extends StoreTimelineEntry = StoreTimelineEntry>(
+  ctx: StoreContext,
+  installationIds: readonly string[],
+  options: { limit?: number } = {},
+): Promise<Map<string, TimelinePage<E>>> {
+  const pages = new Map<string, TimelinePage<E>>();
+  if (installationIds.length === 0) return pages;
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_TIMELINE_PAGE);
+  const ranked = ctx.db
+    .select({
+      installationId: timelineEntries.installationId,
+      seq: timelineEntries.seq,
+      entry: timelineEntries.entry,
+      rank: sql<number>`row_number() over (partition by ${timelineEntries.installationId} order by ${timelineEntries.seq} desc)`.as("rank"),
+    })
+    .from(timelineEntries)
+    .where(inArray(timelineEntries.installationId, [...installationIds]))
+    .as("ranked");
+  const rows = await ctx.db
+    .select({ installationId: ranked.installationId, seq: ranked.seq, entry: ranked.entry, rank: ranked.rank })
+    .from(ranked)
+    .where(lte(ranked.rank, limit + 1))
+    .orderBy(asc(ranked.installationId), desc(ranked.seq));
+  for (const row of rows) {
+    const page = pages.get(row.installationId) ?? { entries: [] };
+    if (Number(row.rank) > limit) page.nextBefore = page.entries[page.entries.length - 1]!.seq;
+    else page.entries.push({ seq: Number(row.seq), entry: row.entry as E });
+    pages.set(row.installationId, page);
+  }
+  return pages;
 }
 
 export { readInstallation, insertTimeline, tokenValues };

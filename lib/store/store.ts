@@ -58,13 +58,19 @@ export interface Store {
   /** Rotating, unrevoked tokens expiring at or before `before` (epoch ms), soonest first, no secrets: for a background refresher. */
   tokensExpiringBefore(before: number, limit?: number): Promise<ExpiringToken[]>;
 
-  /** Appends timeline entries (sorted by `at`); does not change the installation's version. */
+  /** Appends timeline entries in the order given (oldest first); does not change the installation's version. */
   appendTimeline(installationId: string, entries: StoreTimelineEntry[]): Promise<void>;
   /** A page of the timeline, newest first; `before` is the last page's nextBefore; limit 1 to 200 (default 50). */
   pageTimeline<E extends StoreTimelineEntry = StoreTimelineEntry>(
     installationId: string,
     options?: { before?: number; limit?: number },
   ): Promise<TimelinePage<E>>;
+
+  /** The newest `limit` entries of each installation's timeline (default 50), in one query; none for an installation without. */
+  newestTimelines<E extends StoreTimelineEntry = StoreTimelineEntry>(
+    installationIds: readonly string[],
+    options?: { limit?: number },
+  ): Promise<Map<string, TimelinePage<E>>>;
 
   /** Records, in its own transaction committed before the platform call, that a refresh token is about to be spent. */
   recordRefreshIntent(intent: {
@@ -149,6 +155,8 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     appendTimeline: guard((id: string, entries: StoreTimelineEntry[]) => installations.appendTimeline(ctx, id, entries)),
     pageTimeline: <E extends StoreTimelineEntry = StoreTimelineEntry>(id: string, o?: { before?: number; limit?: number }) =>
       guard(() => installations.pageTimeline<E>(ctx, id, o))(),
+    newestTimelines: <E extends StoreTimelineEntry = StoreTimelineEntry>(ids: readonly string[], o?: { limit?: number }) =>
+      guard(() => installations.newestTimelines<E>(ctx, ids, o))(),
     recordRefreshIntent: guard((intent: Parameters<Store["recordRefreshIntent"]>[0]) => intents.recordRefreshIntent(ctx, intent)),
     listUnsettledIntents: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
     findIntentByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),

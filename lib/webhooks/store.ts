@@ -78,6 +78,13 @@ export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
  * Checks a pasted URL with the SSRF guard (400 with the reason) and keeps it sealed in the store. The same
  * URL pasted again answers the webhook kept; past MAX_PASTED_WEBHOOKS, 409 `too_many_webhooks`.
  */
+/** One pasted webhook of this request's owner, or null (an id of another owner names none). */
+export async function readPastedWebhook(id: string): Promise<PastedWebhook | null> {
+  await importLegacyPastedWebhooks();
+  const hook = await (await getStore()).getPastedWebhook(WEBHOOK_OWNER, id);
+  return hook ? { id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt } : null;
+}
+
 export async function addPastedWebhook(url: string, label: string): Promise<PastedWebhook> {
   const check = checkWebhookUrl(url, webhookUrlPolicy());
   if (!check.ok) throw new AppError("invalid_webhook_url", { message: check.reason });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { EventFeed, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
 import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
-import { getStreamLimits, MAX_ANONYMOUS_STREAMS_PER_ADDRESS, sessionStreamKey, StreamLimits } from "@/lib/events/viewers";
+import { getStreamLimits, MAX_ANONYMOUS_STREAMS_PER_ADDRESS, personStreamKey, StreamLimits } from "@/lib/events/viewers";
 import { addressBucket, clientAddress, PEER_ADDRESS_HEADER, recordPeerAddresses } from "@/lib/http/client-address";
 
 let n = 0;
@@ -138,25 +138,15 @@ describe("stream limits", () => {
     expect(limits.admit("installed", "198.51.100.7").ok).toBe(true);
   });
 
-  it("name a session by its installations, not by anything it can change", () => {
-    expect(sessionStreamKey([])).toBeNull();
-    const one = sessionStreamKey([
-      { id: "T1-A1", installedAt: 1 },
-      { id: "T2-A1", installedAt: 2 },
-    ]);
-    expect(
-      sessionStreamKey([
-        { id: "T2-A1", installedAt: 2 },
-        { id: "T1-A1", installedAt: 1 },
-      ]),
-    ).toBe(one);
-    // Another browser's install of the same app into the same workspace is another session.
-    expect(
-      sessionStreamKey([
-        { id: "T1-A1", installedAt: 3 },
-        { id: "T2-A1", installedAt: 2 },
-      ]),
-    ).not.toBe(one);
+  it("name a session by the person signed in; without sign-in, count the operator's viewers by address and process only", () => {
+    expect(personStreamKey(undefined)).toBeNull();
+    expect(personStreamKey({ teamId: "T1", userId: "U1" })).toBe("T1:U1");
+    expect(personStreamKey({ teamId: "T1", userId: "U2" })).not.toBe(personStreamKey({ teamId: "T1", userId: "U1" }));
+    const limits = new StreamLimits({ perSession: 2, perAddress: 4, anonymousPerAddress: 1, perProcess: 10 });
+    // The operator of a console without sign-in, with installations: a session's share does not apply, the address's does.
+    const operator = Array.from({ length: 5 }, () => limits.admit(null, "127.0.0.1", false));
+    expect(operator.map((a) => a.ok)).toEqual([true, true, true, true, false]);
+    expect(operator.at(-1)).toEqual({ ok: false, full: "address" });
   });
 });
 

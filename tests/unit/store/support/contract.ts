@@ -177,6 +177,23 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       expect(last.nextBefore).toBeUndefined();
     });
 
+    it("reads the newest entries of many timelines in one go, saying which have older ones", async () => {
+      const long = installation();
+      const short = installation();
+      const empty = installation();
+      await store.putInstallation(long, { timeline: [1, 2, 3, 4, 5].map((n) => ({ at: n, type: "tested", n })) });
+      await store.putInstallation(short, { timeline: [{ at: 9, type: "installed" }] });
+      await store.putInstallation(empty);
+      const pages = await store.newestTimelines([long.id, short.id, empty.id], { limit: 3 });
+      expect(pages.get(long.id)?.entries.map((e) => e.entry.n)).toEqual([5, 4, 3]);
+      // The next page of the long one starts where this one stopped.
+      const older = await store.pageTimeline(long.id, { before: pages.get(long.id)!.nextBefore, limit: 3 });
+      expect(older.entries.map((e) => e.entry.n)).toEqual([2, 1]);
+      expect(pages.get(short.id)).toEqual({ entries: [expect.objectContaining({ entry: { at: 9, type: "installed" } })] });
+      expect(pages.has(empty.id)).toBe(false);
+      expect((await store.newestTimelines([])).size).toBe(0);
+    });
+
     it("keeps the timeline in the order it was written, when the platform's clock moved back between entries", async () => {
       const record = installation();
       await store.putInstallation(record, { timeline: [{ at: 5_000, type: "installed", tokens: [] }] });
