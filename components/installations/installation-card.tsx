@@ -144,6 +144,9 @@ interface ConfirmRequest {
   onConfirm: () => void;
 }
 
+/** Transitions for an admin and the member who installed (lib/access): a member who did not sees them in the diagram only. */
+const MANAGERS_ONLY = new Set<string>(["revoke_with_rotation", "revoke_without_rotation", "exchange", "turn_on_rotation", "uninstall"]);
+
 /**
  * One installation, named by app and workspace: its tokens with the state each is in and the buttons of
  * the transitions the console can take from there, the lifecycle diagram beside them, and the timeline of
@@ -155,12 +158,15 @@ export function InstallationCard({
   skewMs,
   refreshWindowS,
   highlighted,
+  canManage,
   onForgotten,
 }: {
   installation: InstallationView;
   skewMs: number;
   refreshWindowS: number;
   highlighted: boolean;
+  /** This person may revoke, uninstall, forget and exchange (an admin, or the member who installed it: lib/access). */
+  canManage: boolean;
   onForgotten: (name: string) => void;
 }) {
   const { trigger, isMutating } = useSessionAction();
@@ -195,8 +201,10 @@ export function InstallationCard({
           state,
           holdsRefresh: holdsRefreshToken(facts, phase),
           // A long-lived token's buttons wait for the app's rotation setting rather than change under the pointer.
-          transitions:
-            state === "long_lived" && rotation === "loading" ? [] : consoleTransitionsFor(facts, phase, now, rotation === "loading" ? null : rotation),
+          transitions: (state === "long_lived" && rotation === "loading"
+            ? []
+            : consoleTransitionsFor(facts, phase, now, rotation === "loading" ? null : rotation)
+          ).filter((t) => canManage || !MANAGERS_ONLY.has(t.id)),
         },
       },
     ];
@@ -330,16 +338,23 @@ export function InstallationCard({
             {installation.botUserId && ` · bot user ${installation.botUserId}`}
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-1.5">
-          {phase === "active" && (
-            <button type="button" className={BUTTON.danger} disabled={isMutating} onClick={confirmUninstall}>
-              Uninstall…
+        {canManage ? (
+          <div className="flex flex-wrap items-center gap-1.5">
+            {phase === "active" && (
+              <button type="button" className={BUTTON.danger} disabled={isMutating} onClick={confirmUninstall}>
+                Uninstall…
+              </button>
+            )}
+            <button type="button" className={BUTTON.secondary} disabled={isMutating} onClick={confirmForget}>
+              Forget…
             </button>
-          )}
-          <button type="button" className={BUTTON.secondary} disabled={isMutating} onClick={confirmForget}>
-            Forget…
-          </button>
-        </div>
+          </div>
+        ) : (
+          <p className="max-w-xs text-xs text-slate-600">
+            You may test, refresh and call with it. Revoking, exchanging, uninstalling and forgetting are for an admin and for{" "}
+            {installation.installedBy ? <code className="font-mono">{installation.installedBy}</code> : "the member"}, who installed it.
+          </p>
+        )}
       </header>
 
       {phase !== "active" && (

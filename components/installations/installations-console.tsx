@@ -51,7 +51,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         </p>
       )}
       {isLoading && <p className="text-sm text-slate-600">Loading installations…</p>}
-      {data?.platformClock.emulator && <PlatformClockControl skewMs={skewMs} offsetS={data.platformClock.offsetS} />}
+      {data?.platformClock.emulator && data.access.admin && <PlatformClockControl skewMs={skewMs} offsetS={data.platformClock.offsetS} />}
       <div role="status">
         {forgotten.length > 0 && (
           <ul className="space-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
@@ -82,12 +82,13 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
             skewMs={skewMs}
             refreshWindowS={data?.refreshWindowS ?? 0}
             highlighted={installation.id === installedId}
+            canManage={data?.access.manageable.includes(installation.id) ?? false}
             onForgotten={(name) => setForgotten((previous) => [...previous, name].slice(-3))}
           />
         ))}
       </div>
 
-      <PasteTokenPanel emulator={emulator} />
+      {data?.access.admin && <PasteTokenPanel emulator={emulator} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { requireAdmin, requireAppManager } from "@/lib/access/viewer";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
@@ -186,6 +187,11 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppCon
   };
 }
 
+/** The app's installations this request's person sees: whoever installed one of them may change the app's settings. */
+async function appInstallations(appId: string) {
+  return (await getSessionInstallations()).filter((installation) => installation.appId === appId);
+}
+
 /** GET /api/app-config/apps/{appId} */
 export async function getAppSettings(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
   const backend = await selectBackend(runtime);
@@ -197,6 +203,7 @@ export async function getAppSettings(appId: string, runtime: AppConfigRuntime = 
  * is tier 3, update tier 1: a refusal should not spend the update's minute), then updated whole.
  */
 async function changeManifest(appId: string, change: (manifest: AppManifest) => AppManifest, runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
+  await requireAppManager(await appInstallations(appId), "change its settings");
   const backend = await selectBackend(runtime);
   const before = await backend.readApp(appId);
   const next = change(before.manifest);
@@ -260,6 +267,7 @@ const ConfigTokensAnswer = z.object({
  * sees it. The console's real path is the paste, which this only spares a copy and paste.
  */
 export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ConfigTokenView> {
+  await requireAdmin("generate an app configuration token");
   const answer = await callEmulatorAdmin(runtime, "config-tokens", {});
   const pair = ConfigTokensAnswer.safeParse(answer.body);
   if (!pair.success) throw new AppError("emulator_error");

@@ -36,6 +36,12 @@ export const CONSOLE_ERRORS = {
     message: "Sign in first: this console signs people in with the platform. Open it in a browser, or go to /auth/signin.",
   },
 
+  // Who sees and does what (lib/access)
+  not_allowed: {
+    status: 403,
+    message: "Only an admin (ADMIN_USERS) or the member who installed this app may do this.",
+  },
+
   // Calls to the platform (lib/platform)
   invalid_method: { status: 400, message: "A method name may only contain letters, digits and dots." },
   upstream_timeout: { status: 504, message: "The platform did not answer in time." },

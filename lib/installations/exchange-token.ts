@@ -1,4 +1,5 @@
 import "server-only";
+import { requireAdmin, requireManager } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { exchangeLongLivedToken, isPlatformError, maskToken } from "@/lib/platform";
 import { needsReinstallError } from "@/lib/rotation/freshness";
@@ -27,11 +28,14 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
   let kind: TokenKind;
   if ("installationId" in request) {
     previous = await requireInstallation(request.installationId);
+    await requireManager(previous, "exchange its tokens");
     if (previous.state === "needs_reinstall") throw needsReinstallError(previous);
     kind = request.tokenKind;
     token = requireLongLivedToken(previous, kind).value;
     appKey = previous.appKey;
   } else {
+    // A pasted token names no installation yet, and whichever it joins was installed by someone else.
+    await requireAdmin("exchange a pasted token");
     token = request.pastedToken;
     appKey = request.appKey;
     kind = token.startsWith("xoxp-") ? "user" : "bot";

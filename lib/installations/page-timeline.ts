@@ -2,6 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { getStore } from "@/lib/store";
 import { INSTALLATION_ID } from "./record";
+import { requireInstallation } from "./store";
 import { timelineEntrySchema, type TimelineEntry } from "./timeline";
 
 /** GET /api/installations/{id}/timeline's answer. */
@@ -21,12 +22,12 @@ export const MAX_TIMELINE_PAGE_SIZE = 100;
  * A page of an installation's timeline from the store, newest first, before the sequence number `before`
  * (the last page's nextBefore). Every entry is checked against the timeline's schema on the way out, as on
  * every read: one that fails it (not masked, or of a kind this version does not know) is left out, never
- * shown. A malformed id and an unknown one answer alike, 404 `unknown_installation`.
+ * shown. A malformed id, an unknown one and another team's answer alike, 404 `unknown_installation`.
  */
 export async function pageInstallationTimeline(id: string, page: { before?: number; limit: number }): Promise<TimelinePageAnswer> {
   if (!INSTALLATION_ID.test(id)) throw new AppError("unknown_installation");
+  await requireInstallation(id);
   const store = await getStore();
-  if (!(await store.getInstallation(id))) throw new AppError("unknown_installation");
   const { entries, nextBefore } = await store.pageTimeline(id, { ...(page.before !== undefined ? { before: page.before } : {}), limit: page.limit });
   return {
     ok: true,

@@ -62,6 +62,7 @@ export const installationSchema = z.object({
   enterprise: z.object({ id: z.string(), name: z.string() }).optional(),
   botUserId: z.string().optional(),
   authedUserId: z.string().optional(),
+  installedBy: z.string().optional(),
   bot: storedTokenSchema.optional(),
   user: storedTokenSchema.optional(),
   incomingWebhook: z.object({ url: z.string(), channel: z.string(), channelId: z.string(), configurationUrl: z.string().optional() }).optional(),
@@ -83,6 +84,8 @@ export interface InstallationRecord {
   enterprise?: { id: string; name: string };
   botUserId?: string;
   authedUserId?: string;
+  /** The platform user who first installed it (authed_user of the first install), kept across reinstalls: who may manage it (lib/access). */
+  installedBy?: string;
   bot?: StoredToken;
   user?: StoredToken;
   incomingWebhook?: { url: string; channel: string; channelId: string; configurationUrl?: string };
@@ -174,6 +177,7 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
   const enterprise = grant.enterprise ?? previous?.enterprise;
   const botUserId = grant.botUserId ?? previous?.botUserId;
   const authedUserId = grant.authedUserId ?? previous?.authedUserId;
+  const installedBy = previous?.installedBy ?? grant.authedUserId;
   const incomingWebhook = grant.incomingWebhook ?? kept.incomingWebhook;
   const name = (appName ?? previous?.appName)?.slice(0, MAX_APP_NAME_CHARS);
   return {
@@ -184,6 +188,7 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
     ...(enterprise ? { enterprise } : {}),
     ...(botUserId ? { botUserId } : {}),
     ...(authedUserId ? { authedUserId } : {}),
+    ...(installedBy ? { installedBy } : {}),
     ...(bot ? { bot } : {}),
     ...(user ? { user } : {}),
     ...(incomingWebhook ? { incomingWebhook } : {}),
@@ -219,6 +224,7 @@ export function toInstallationView(installation: InstallationRecord): Installati
     enterprise: installation.enterprise ?? null,
     botUserId: installation.botUserId ?? null,
     authedUserId: installation.authedUserId ?? null,
+    installedBy: installation.installedBy ?? null,
     state: installation.state,
     problem: installation.problem ?? null,
     bot: tokenView(installation.bot),

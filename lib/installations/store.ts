@@ -1,9 +1,11 @@
 import "server-only";
+import { canSee } from "@/lib/access/rights";
+import { actingPerson, currentViewer, requireVisible } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { processSingleton } from "@/lib/process-singleton";
 import { replayAtStart } from "@/lib/rotation/replay";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { getStore, VersionConflictError, type Store } from "@/lib/store";
+import { getStore, VersionConflictError, type Store, type StoredInstallation } from "@/lib/store";
 import { INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./record";
 import { importLegacyCookies } from "./legacy-cookies";
 import {
@@ -61,16 +63,27 @@ export async function readTimeline(store: Store, id: string, limit = MAX_TIMELIN
   return { entries, more: page.nextBefore !== undefined };
 }
 
-/** Every installation in the store with its newest timeline entries, oldest installation first. */
+/** Every installation in the store, oldest installation first, without their timelines (two queries in all). */
 export async function listInstallations(): Promise<InstallationRecord[]> {
+  return (await (await storeOf()).listInstallations()).map((stored) => fromStoreInstallation(stored));
+}
+
+/** Every installation in the store with its newest timeline entries, oldest installation first: one query for every timeline. */
+export async function listInstallationsWithTimelines(keep: (installation: StoredInstallation) => boolean = () => true): Promise<InstallationRecord[]> {
   const store = await storeOf();
-  const all = await store.listInstallations();
-  return Promise.all(
-    all.map(async (stored) => {
-      const { entries, more } = await readTimeline(store, stored.id);
-      return fromStoreInstallation(stored, entries, more);
-    }),
+  const all = (await store.listInstallations()).filter(keep);
+  const pages = await store.newestTimelines(
+    all.map((stored) => stored.id),
+    { limit: MAX_TIMELINE_ENTRIES },
   );
+  return all.map((stored) => {
+    const page = pages.get(stored.id);
+    const entries = (page?.entries ?? []).flatMap(({ entry }) => {
+      const parsed = timelineEntrySchema.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    });
+    return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined);
+  });
 }
 
 /** The installation (without its timeline: the hot path), or undefined; an id of another shape names none. */
@@ -80,12 +93,25 @@ export async function findInstallation(id: string, options: { fresh?: boolean } 
   return stored ? fromStoreInstallation(stored) : undefined;
 }
 
-/** The installation, or 404 unknown_installation (a malformed id too: it names no installation either). */
+/**
+ * The installation, or 404 unknown_installation: a malformed id, an unknown one and another team's alike
+ * (lib/access: a person sees only their workspace's installations, so no answer tells them another exists).
+ */
 export async function requireInstallation(id: string, options: { fresh?: boolean } = {}): Promise<InstallationRecord> {
   assertInstallationId(id);
-  const installation = await findInstallation(id, options);
-  if (!installation) throw new AppError("unknown_installation");
-  return installation;
+  return requireVisible(await findInstallation(id, options));
+}
+
+/** listInstallations, only those this request's person may see. */
+export async function listVisibleInstallations(): Promise<InstallationRecord[]> {
+  const viewer = await currentViewer();
+  return (await listInstallations()).filter((installation) => canSee(viewer, installation));
+}
+
+/** listInstallationsWithTimelines, only those this request's person may see (their timelines read in one query). */
+export async function listVisibleInstallationsWithTimelines(): Promise<InstallationRecord[]> {
+  const viewer = await currentViewer();
+  return listInstallationsWithTimelines((installation) => canSee(viewer, installation));
 }
 
 /** The record with its newest timeline entries read from the store (for a view), entries not yet saved first. */
@@ -146,6 +172,7 @@ export async function saveInstallation(record: InstallationRecord): Promise<Inst
   if (isPristine(record)) return record;
   const store = await storeOf();
   const entries = unsavedEntries(record);
+  await nameWhoDidIt(entries);
   let writing = record;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -164,6 +191,14 @@ export async function saveInstallation(record: InstallationRecord): Promise<Inst
       writing = { ...mergeWrite(writing, fromStoreInstallation(current)), version: current.version };
     }
   }
+}
+
+/** Puts this request's person on each entry that does not name who did it yet (in place: the entries stay the record's own). */
+export async function nameWhoDidIt(entries: readonly TimelineEntry[]): Promise<void> {
+  if (entries.every((entry) => entry.who)) return;
+  const person = await actingPerson();
+  if (!person) return;
+  for (const entry of entries) entry.who ??= person;
 }
 
 /** Forgets the installation for everyone (its tokens, timeline and refresh intents with it); nothing changes upstream. */

@@ -20,6 +20,8 @@ interface EntryBase {
   at: number;
   /** The request or control that caused it: "GET /api/call/users.list", "Refresh button", … */
   by?: string;
+  /** The person who did it: the member signed in (lib/access), or for an install the platform user who installed. Absent: the operator of a console without sign-in, or the console itself. */
+  who?: { id: string; name?: string };
 }
 
 export type TimelineEntry = EntryBase &
@@ -54,6 +56,16 @@ const base = {
   by: z
     .string()
     .regex(/^[\x20-\x7e]{1,96}$/)
+    .optional(),
+  who: z
+    .object({
+      id: z.string().regex(/^[UW][A-Z0-9]{1,31}$/),
+      // A display name: no control characters, bidirectional overrides or line breaks.
+      name: z
+        .string()
+        .regex(/^[^\p{Cc}\p{Cf}\u2028\u2029]{1,80}$/u)
+        .optional(),
+    })
     .optional(),
 };
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { requireManager } from "@/lib/access/viewer";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
 import { callWithFreshToken } from "@/lib/rotation/freshness";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
@@ -29,6 +30,7 @@ export async function uninstallSessionInstallation(
   by = "an uninstall request",
 ): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
+  await requireManager(installation, "uninstall it");
   const kind: TokenKind = installation.bot ? "bot" : "user";
   const runtime = getRotationRuntime();
   const { clientId, clientSecret } = runtime.credentialsFor(installation.appKey);

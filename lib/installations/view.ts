@@ -47,6 +47,8 @@ export interface InstallationView {
   enterprise: { id: string; name: string } | null;
   botUserId: string | null;
   authedUserId: string | null;
+  /** The platform user who first installed it (kept across reinstalls): with admins, who may revoke, uninstall, forget and exchange. */
+  installedBy: string | null;
   state: InstallationState;
   problem: string | null;
   bot: TokenView | null;

@@ -80,6 +80,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
         type: previous ? "reinstalled" : "installed",
         tokens: issued,
         by: previous ? "Reinstall (OAuth install)" : "OAuth install",
+        // Whoever clicked Allow on the platform's page: the platform names them (authed_user), signed in here or not.
+        ...(grant.authedUserId && /^[UW][A-Z0-9]{1,31}$/.test(grant.authedUserId) ? { who: { id: grant.authedUserId } } : {}),
       }),
     };
     // On the server, for every browser of the console: the installer's browser gets nothing but the redirect.

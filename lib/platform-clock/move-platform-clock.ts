@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
+import { requireAdmin } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
 import { getConsoleSession, type ConsoleSession } from "@/lib/session/console-session";
@@ -62,7 +63,8 @@ function tokenChanges(installations: InstallationView[], keep: (expiresAt: numbe
  * PLATFORM_BASE_URL); the real platform's clock is not the console's to move.
  */
 export async function movePlatformClock(move: ClockMove): Promise<ClockMoveAnswer> {
-  // Once sign-in exists (a later issue), only the console's admins may move the platform's clock: the check goes here.
+  // Every workspace's tokens move with the clock: admins only (lib/access).
+  await requireAdmin("move the emulator's clock: it moves every workspace's tokens at once");
   const about = await describeUpstream(true);
   const { upstream, refreshWindowS, upstreamTimeoutMs } = getConfig();
   if (!about.emulator) {

@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { callMethod, isPlatformError, maskToken, platformErrorCode, type HttpMethod, type ParamValue, type PlatformCallResult } from "@/lib/platform";
 import { RefreshLockTimeoutError } from "@/lib/store";
 import { requireToken, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
-import { fromStoreInstallation, markPersisted, markPristine, toStoreEntries, unsavedEntries } from "@/lib/installations/store";
+import { fromStoreInstallation, markPersisted, markPristine, nameWhoDidIt, toStoreEntries, unsavedEntries } from "@/lib/installations/store";
 import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason, type TimelineEntry } from "@/lib/installations/timeline";
 import type { TokenKind } from "@/lib/installations/token-kind";
 import { applyTransition, reinstallReason } from "@/lib/installations/lifecycle";
@@ -240,6 +240,7 @@ export async function refreshInstallationToken(
       // The lifecycle model's refresh (row 4) says what the record becomes; the store writes the token it names.
       const refreshed = mustTake(takeTransition(current, kind, { id: "refresh", issued }, now), "a refresh the platform made");
       const timeline = [entry, ...pending];
+      await nameWhoDidIt(timeline);
       const settled = await store.settleRefresh({
         intentId: intent.id,
         settledAt: Date.now(),

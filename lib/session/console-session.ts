@@ -1,20 +1,33 @@
 import "server-only";
+import { canManage, isAdmin } from "@/lib/access/rights";
+import { currentViewer } from "@/lib/access/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
 import { toInstallationView } from "@/lib/installations/record";
-import { listInstallations } from "@/lib/installations/store";
+import { listVisibleInstallationsWithTimelines } from "@/lib/installations/store";
 import { TOKEN_KINDS } from "@/lib/installations/token-kind";
 import type { InstallationView } from "@/lib/installations/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
 import { withNoticedExpiry } from "@/lib/rotation/freshness";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 
+/** What this person may do on the dashboard (lib/access/rights.ts). */
+export interface SessionAccess {
+  /** The operator of a console without sign-in, or a member listed in ADMIN_USERS: may do everything. */
+  admin: boolean;
+  signedIn: boolean;
+  /** Installations this person may revoke, uninstall, forget and exchange (admins: every one). */
+  manageable: string[];
+}
+
 /** What GET /api/session answers: the console's pages read the session through it (lib/swr/use-session.ts). */
 export interface ConsoleSession {
   ok: true;
   upstream: Upstream;
-  /** Every installation in the server's store (one operator today: the next issue gives them owners). */
+  /** The installations this person sees (lib/access): every one for the operator and for admins, else their workspace's. */
   installations: InstallationView[];
+  /** Who is asking, and what they may do (the server checks again before it acts). */
+  access: SessionAccess;
   /** Tokens expiring within this many seconds are refreshed before their next use. */
   refreshWindowS: number;
   /**
@@ -35,8 +48,11 @@ export async function getConsoleSession(by = "GET /api/session"): Promise<Consol
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
   const platformClock = toPlatformClockView(await describeUpstream());
   const now = getRotationRuntime().now();
+  const viewer = await currentViewer();
   const views: InstallationView[] = [];
-  for (const installation of await listInstallations()) {
+  const manageable: string[] = [];
+  for (const installation of await listVisibleInstallationsWithTimelines()) {
+    if (canManage(viewer, installation)) manageable.push(installation.id);
     let noticed = installation;
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
@@ -47,5 +63,6 @@ export async function getConsoleSession(by = "GET /api/session"): Promise<Consol
     if (noticed !== installation) noticed = await save(noticed);
     views.push(toInstallationView(noticed));
   }
-  return { ok: true, upstream, installations: views, refreshWindowS, serverTime: now, platformClock };
+  const access: SessionAccess = { admin: isAdmin(viewer), signedIn: viewer.kind === "member", manageable };
+  return { ok: true, upstream, installations: views, access, refreshWindowS, serverTime: now, platformClock };
 }

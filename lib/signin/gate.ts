@@ -10,7 +10,7 @@ import { readSignedInPerson } from "./signed-in-cookie";
  * the app through it), the sign-in itself, the platform's signed Events API requests, the liveness check,
  * and the embedded emulator (the platform's own pages and API, with its own guard on its admin surface).
  */
-const OPEN_PATHS: RegExp[] = [/^\/oauth\/(install|callback)\/?$/, /^\/auth(\/|$)/, /^\/api\/events\/?$/, /^\/api\/health\/?$/, /^\/emulator(\/|$)/];
+const OPEN_PATHS: RegExp[] = [/^\/oauth\/(install|callback|installed)\/?$/, /^\/auth(\/|$)/, /^\/api\/events\/?$/, /^\/api\/health\/?$/, /^\/emulator(\/|$)/];
 
 export function isOpenPath(pathname: string): boolean {
   return OPEN_PATHS.some((open) => open.test(pathname));

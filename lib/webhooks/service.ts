@@ -4,14 +4,16 @@ import { getConfig } from "@/lib/config";
 import { readEmulatorWebhookChannels } from "@/lib/events/emulator-admin";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { listInstallations } from "@/lib/installations/store";
+import { findInstallation, listVisibleInstallations } from "@/lib/installations/store";
+import { canSee } from "@/lib/access/rights";
+import { currentViewer } from "@/lib/access/viewer";
 import type { InstallationRecord } from "@/lib/installations/record";
 import { installationName } from "@/lib/installations/view";
 import { recordSend, type WebhookSendRecord } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
 import { sendToWebhook, webhookTimeoutMs } from "./send";
-import { readPastedWebhooks, type PastedWebhook } from "./store";
+import { readPastedWebhook, readPastedWebhooks, type PastedWebhook } from "./store";
 import type { WebhookSendResponse, WebhookView } from "./types";
 
 const INSTALLATION_PREFIX = "inst-";
@@ -44,7 +46,7 @@ export function pastedWebhookView(hook: PastedWebhook): WebhookView {
 }
 
 async function resolveAll(): Promise<ResolvedWebhook[]> {
-  const installed = (await listInstallations()).flatMap((i) => fromInstallation(i) ?? []);
+  const installed = (await listVisibleInstallations()).flatMap((i) => fromInstallation(i) ?? []);
   const pasted = (await readPastedWebhooks()).map<ResolvedWebhook>((hook) => ({ url: hook.url, view: pastedWebhookView(hook) }));
   return [...installed, ...pasted];
 }
@@ -72,8 +74,16 @@ async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<Webhoo
   });
 }
 
+/** One webhook by its id: the installation's (one point read, from the store's cache) or a pasted one, never a list. */
 async function resolveWebhook(id: string): Promise<ResolvedWebhook> {
-  const found = (await resolveAll()).find((w) => w.view.id === id);
+  let found: ResolvedWebhook | null = null;
+  if (id.startsWith(INSTALLATION_PREFIX)) {
+    const installation = await findInstallation(id.slice(INSTALLATION_PREFIX.length));
+    found = installation && canSee(await currentViewer(), installation) ? fromInstallation(installation) : null;
+  } else {
+    const hook = await readPastedWebhook(id);
+    found = hook ? { url: hook.url, view: pastedWebhookView(hook) } : null;
+  }
   if (!found) throw new AppError("unknown_webhook");
   return found;
 }

@@ -1,4 +1,4 @@
-import { THEME_SCRIPT } from "@/lib/theme";
+import { escapeHtml, standalonePage } from "@/lib/oauth/standalone-page";
 import type { InstallProblem } from "@/lib/oauth/install";
 
 const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
@@ -62,13 +62,6 @@ function describePlatformError(code: string): { code: string; text: string } {
   return text === undefined ? { code: UNKNOWN_PLATFORM_ERROR, text: "The platform sent back an error this console does not know." } : { code, text };
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-
-/** The console's dark colours (app/globals.css), for the system setting or the theme switch's choice. */
-const DARK =
-  "color-scheme:dark;--bg:#020617;--card:#0f172a;--ink:#f1f5f9;--muted:#cbd5e1;--line:#334155;--code-bg:#450a0a;--code-ink:#fecaca;--code-line:#7f1d1d;--accent:#a7f3d0;--accent-ink:#0f172a";
-const DARK_SELECTORS = `:root[data-theme=dark]{${DARK}}@media (prefers-color-scheme:dark){:root:not([data-theme=light]){${DARK}}}`;
-
 /**
  * The 400 page of a failed callback: which problem, and a way to start again. `platformError` is the
  * callback URL's `error` parameter: the platform stopped the install (the problem is then access_denied).
@@ -79,27 +72,12 @@ export function renderCallbackErrorPage(problem: InstallProblem, detail?: string
   const { title, text } =
     platform && platform.code !== "access_denied" ? { title: "The platform stopped the install", text: platform.text } : EXPLANATIONS[problem];
   const shownDetail = platform ? undefined : detail;
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Switchboard</title>
-<script>${THEME_SCRIPT}</script>
-<style>
-:root{color-scheme:light;--bg:#f8fafc;--card:#fff;--ink:#0f172a;--muted:#475569;--line:#e2e8f0;--code-bg:#fef2f2;--code-ink:#b91c1c;--code-line:#fecaca;--accent:#047857;--accent-ink:#fff}
-${DARK_SELECTORS}
-body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--ink)}
-main{max-width:36rem;margin:4rem auto;padding:2rem;background:var(--card);border:1px solid var(--line);border-radius:.75rem;box-shadow:0 1px 2px rgba(0,0,0,.05)}
-.code{display:inline-block;font:12px ui-monospace,monospace;background:var(--code-bg);color:var(--code-ink);border:1px solid var(--code-line);border-radius:.375rem;padding:.125rem .5rem}
-h1{font-size:1.25rem;margin:.75rem 0 .5rem}p{color:var(--muted);line-height:1.5}
-a.button{display:inline-block;margin-top:1rem;background:var(--accent);color:var(--accent-ink);text-decoration:none;padding:.5rem 1rem;border-radius:.5rem;font-weight:600}
-a.secondary{margin-left:1rem;color:var(--muted)}
-</style></head>
-<body><main>
-<span class="code" data-problem="${problem}">${problem}</span>
+  const body = `<span class="code" data-problem="${problem}">${problem}</span>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(text)}</p>
 ${platform ? `<p>The platform's error code: <code data-platform-error="${escapeHtml(platform.code)}">${escapeHtml(platform.code)}</code></p>` : ""}
 ${shownDetail ? `<p>${escapeHtml(shownDetail)}</p>` : ""}
-<a class="button" href="/oauth/install">Start again</a><a class="secondary" href="/">Back to the console</a>
-</main></body></html>`;
+<a class="button" href="/oauth/install">Start again</a><a class="secondary" href="/">Back to the console</a>`;
+  const html = standalonePage(title, body);
   return new Response(html, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }

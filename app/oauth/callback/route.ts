@@ -1,6 +1,7 @@
-// GET /oauth/callback - Checks and consumes the state, exchanges the code, stores the installation, 303 to the console
+// GET /oauth/callback - Checks and consumes the state, exchanges the code, stores the installation, 303 to the console (or, for someone outside the team, to /oauth/installed)
 import { handleRoute } from "@/lib/http";
 import { completeInstall } from "@/lib/oauth/install";
+import { afterInstallLocation } from "@/lib/oauth/outside-install";
 import { renderCallbackErrorPage } from "./error-page";
 
 export const dynamic = "force-dynamic";
@@ -9,10 +10,7 @@ export const GET = handleRoute(
   async (request) => {
     const outcome = await completeInstall(new URL(request.url).searchParams);
     if (!outcome.ok) return renderCallbackErrorPage(outcome.problem, outcome.detail, outcome.platformError);
-    return new Response(null, {
-      status: 303,
-      headers: { location: `/?installed=${encodeURIComponent(outcome.installation.id)}`, "cache-control": "no-store" },
-    });
+    return new Response(null, { status: 303, headers: { location: await afterInstallLocation(outcome.installation), "cache-control": "no-store" } });
   },
   // A page the browser navigates to (from "Add to workspace", and back from the platform).
   { navigable: true },

@@ -59,6 +59,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
       "/emulator/any/path",
       "/oauth/callback",
       "/oauth/install",
+      "/oauth/installed",
     ]);
   });
 
@@ -86,7 +87,15 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
   });
 
   it("lets the open paths through without a sign-in", async () => {
-    for (const open of ["/oauth/install", "/oauth/callback?code=x&state=y", "/auth/signin", "/auth/callback", "/api/events", "/api/health"]) {
+    for (const open of [
+      "/oauth/install",
+      "/oauth/callback?code=x&state=y",
+      "/oauth/installed",
+      "/auth/signin",
+      "/auth/callback",
+      "/api/events",
+      "/api/health",
+    ]) {
       expect(passes(await throughGate(open, { method: open === "/api/events" ? "POST" : "GET" })), open).toBe(true);
     }
     // Only the Events API's request URL: the browser's live feed of the events is the console's.

@@ -21,7 +21,7 @@ export interface TestConsole {
 /** Starts the emulator and points the (not yet read) configuration at it. Call before any getConfig(). */
 export async function startTestConsole(
   env: Record<string, string> = {},
-  options: { refreshGraceSeconds?: number; redirectUrls?: string[] } = {},
+  options: { refreshGraceSeconds?: number; redirectUrls?: string[]; workspaces?: number } = {},
 ): Promise<TestConsole> {
   // The console reaches its emulator's admin surface with the admin token, which the two must share.
   const adminToken = randomBytes(32).toString("base64url");
@@ -31,6 +31,7 @@ export async function startTestConsole(
     seed: "session-tests",
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     ...(options.redirectUrls ? { redirectUrls: options.redirectUrls } : {}),
+    ...(options.workspaces ? { workspaces: options.workspaces } : {}),
     admin: { token: adminToken },
   });
   const origin = `http://127.0.0.1:${emulator.port}`;

@@ -1,0 +1,63 @@
+/**
+ * Who sees and does what (browser-safe: the dashboard asks the same questions to offer only what a person
+ * may do; the server asks them again before it acts).
+ *
+ * - Without sign-in (AUTH_MODE=none, a console on the developer's own machine) the person at it is the
+ *   operator, who sees and does everything.
+ * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id)
+ *   and of its organisation (enterprise_id, for an organisation-wide install). `ADMIN_USERS` see every one.
+ * - Members may look, test, call methods and refresh. Revoking, uninstalling, forgetting and exchanging are
+ *   for admins and for the member who installed; so are an app's settings. Moving the emulator's clock
+ *   (every token of every team at once) is for admins.
+ */
+
+export type Viewer =
+  | { kind: "operator" }
+  | {
+      kind: "member";
+      userId: string;
+      teamId: string;
+      enterpriseId?: string;
+      name: string;
+      /** Listed in ADMIN_USERS. */
+      admin: boolean;
+    };
+
+/** What the rights of an installation are read from. */
+export interface InstallationAccessFacts {
+  team: { id: string };
+  enterprise?: { id: string } | null;
+  /** The platform user who first installed it (oauth.v2.access's authed_user), kept across reinstalls. */
+  installedBy?: string | null;
+  /** The platform user of the latest install or exchange. */
+  authedUserId?: string | null;
+}
+
+export const OPERATOR: Viewer = { kind: "operator" };
+
+/** Sees and does everything: the operator of a console without sign-in, or an admin. */
+export function isAdmin(viewer: Viewer): boolean {
+  return viewer.kind === "operator" || viewer.admin;
+}
+
+export function canSee(viewer: Viewer, installation: InstallationAccessFacts): boolean {
+  if (isAdmin(viewer) || viewer.kind !== "member") return true;
+  if (installation.team.id === viewer.teamId) return true;
+  return Boolean(viewer.enterpriseId && installation.enterprise?.id === viewer.enterpriseId);
+}
+
+/** The member who installed it (the first installer, or whoever installed it last), within a workspace they see. */
+export function installedByViewer(viewer: Viewer, installation: InstallationAccessFacts): boolean {
+  if (viewer.kind !== "member" || !canSee(viewer, installation)) return false;
+  return installation.installedBy === viewer.userId || installation.authedUserId === viewer.userId;
+}
+
+/** Revoke, uninstall, forget, exchange, and the app's settings: admins and the member who installed. */
+export function canManage(viewer: Viewer, installation: InstallationAccessFacts): boolean {
+  return isAdmin(viewer) || installedByViewer(viewer, installation);
+}
+
+/** A person's name for a timeline entry ("by …"): who did it. Null for the operator of a console without sign-in. */
+export function actorOf(viewer: Viewer): { userId: string; name: string } | null {
+  return viewer.kind === "member" ? { userId: viewer.userId, name: viewer.name } : null;
+}

@@ -1,0 +1,79 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/http/app-error";
+import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
+import { canManage, canSee, isAdmin, OPERATOR, type InstallationAccessFacts, type Viewer } from "./rights";
+
+/**
+ * Who this request is (lib/access/rights.ts says what they may do): the operator without sign-in, else the
+ * person of the browser's sealed sign-in cookie. The sign-in gate (proxy.ts) has already turned away a
+ * request without one, so none here means a route that is open (the install flow): 401 all the same.
+ */
+export async function currentViewer(): Promise<Viewer> {
+  const { auth } = getConfig();
+  if (auth.mode !== "oidc") return OPERATOR;
+  const person = await readSignedInPerson();
+  if (!person) throw new AppError("sign_in_required");
+  return {
+    kind: "member",
+    userId: person.userId,
+    teamId: person.teamId,
+    ...(person.enterpriseId ? { enterpriseId: person.enterpriseId } : {}),
+    name: person.name,
+    admin: auth.adminUsers.includes(person.userId),
+  };
+}
+
+/** Who this request is, or null when sign-in is on and nobody is signed in (an open route: the install flow). */
+export async function signedInViewer(): Promise<Viewer | null> {
+  if (getConfig().auth.mode !== "oidc") return OPERATOR;
+  return (await readSignedInPerson()) ? currentViewer() : null;
+}
+
+/**
+ * The person a timeline entry this request writes names ("who did it"), or undefined: the operator of a
+ * console without sign-in, a request nobody signed in to (the install flow), or work outside a request.
+ */
+export async function actingPerson(): Promise<{ id: string; name: string } | undefined> {
+  try {
+    const viewer = await signedInViewer();
+    if (viewer?.kind !== "member") return undefined;
+    const name = viewer.name.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ").trim().slice(0, 80);
+    return { id: viewer.userId, ...(name ? { name } : {}) } as { id: string; name: string };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The installation if this request's person may see it; another team's answers as an unknown one does (404). */
+export async function requireVisible<T extends InstallationAccessFacts>(installation: T | undefined): Promise<T> {
+  if (!installation || !canSee(await currentViewer(), installation)) throw new AppError("unknown_installation");
+  return installation;
+}
+
+/** Throws 403 not_allowed unless this request's person may revoke, uninstall, forget or exchange the installation. */
+export async function requireManager(installation: InstallationAccessFacts, action: string): Promise<Viewer> {
+  const viewer = await currentViewer();
+  if (!canSee(viewer, installation)) throw new AppError("unknown_installation");
+  if (!canManage(viewer, installation)) {
+    throw new AppError("not_allowed", { message: `Only an admin or the member who installed this app may ${action}.` });
+  }
+  return viewer;
+}
+
+/**
+ * Throws 403 not_allowed unless this request's person may change an app's settings: an admin, or a member who
+ * installed the app into a workspace they see (`installations`: the app's installations).
+ */
+export async function requireAppManager(installations: readonly InstallationAccessFacts[], action: string): Promise<Viewer> {
+  const viewer = await currentViewer();
+  if (isAdmin(viewer) || installations.some((installation) => canManage(viewer, installation))) return viewer;
+  throw new AppError("not_allowed", { message: `Only an admin or a member who installed this app may ${action}.` });
+}
+
+/** Throws 403 not_allowed unless this request's person is an admin (or the operator of a console without sign-in). */
+export async function requireAdmin(action: string): Promise<Viewer> {
+  const viewer = await currentViewer();
+  if (!isAdmin(viewer)) throw new AppError("not_allowed", { message: `Only an admin may ${action}.` });
+  return viewer;
+}

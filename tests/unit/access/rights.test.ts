@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { canManage, canSee, isAdmin, OPERATOR, type Viewer } from "@/lib/access/rights";
+
+const member = (overrides: Partial<Extract<Viewer, { kind: "member" }>> = {}): Viewer => ({
+  kind: "member",
+  userId: "U1",
+  teamId: "T1",
+  name: "Ana",
+  admin: false,
+  ...overrides,
+});
+
+describe("who sees and manages an installation", () => {
+  it("lets the operator of a console without sign-in, and admins, see and manage every installation", () => {
+    const elsewhere = { team: { id: "T9" }, installedBy: "U9" };
+    for (const viewer of [OPERATOR, member({ admin: true })]) {
+      expect(isAdmin(viewer)).toBe(true);
+      expect(canSee(viewer, elsewhere)).toBe(true);
+      expect(canManage(viewer, elsewhere)).toBe(true);
+    }
+  });
+
+  it("shows a member their workspace's installations and their organisation's org-wide ones, nothing else", () => {
+    expect(canSee(member(), { team: { id: "T1" } })).toBe(true);
+    expect(canSee(member(), { team: { id: "T2" } })).toBe(false);
+    // An organisation-wide install is recorded under the workspace it was made from; the organisation's members see it.
+    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T2" }, enterprise: { id: "E1" } })).toBe(true);
+    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T2" }, enterprise: { id: "E2" } })).toBe(false);
+    expect(canSee(member(), { team: { id: "T2" }, enterprise: { id: "E1" } })).toBe(false);
+  });
+
+  it("lets a member manage only what they installed (first, or last), in a workspace they see", () => {
+    expect(canManage(member(), { team: { id: "T1" }, installedBy: "U1" })).toBe(true);
+    expect(canManage(member(), { team: { id: "T1" }, installedBy: "U2", authedUserId: "U1" })).toBe(true);
+    expect(canManage(member(), { team: { id: "T1" }, installedBy: "U2", authedUserId: "U3" })).toBe(false);
+    expect(canManage(member(), { team: { id: "T1" } })).toBe(false);
+    // The same user id in another workspace is another person.
+    expect(canManage(member(), { team: { id: "T2" }, installedBy: "U1" })).toBe(false);
+  });
+});
