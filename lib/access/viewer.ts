@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
+import { EVERY_OWNER, type OwnerFilter } from "@/lib/store";
 import { canManage, canSee, isAdmin, OPERATOR, type InstallationAccessFacts, type Viewer } from "./rights";
 
 /**
@@ -38,11 +39,30 @@ export async function actingPerson(): Promise<{ id: string; name: string } | und
   try {
     const viewer = await signedInViewer();
     if (viewer?.kind !== "member") return undefined;
-    const name = viewer.name.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ").trim().slice(0, 80);
+    const name = viewer.name
+      .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ")
+      .trim()
+      .slice(0, 80);
     return { id: viewer.userId, ...(name ? { name } : {}) } as { id: string; name: string };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whose pasted webhooks, send history and app configuration token this request's are: the signed-in
+ * member's (their workspace and user ids), or null, the operator of a console without sign-in.
+ */
+export async function currentOwner(): Promise<string | null> {
+  const viewer = await currentViewer();
+  return viewer.kind === "member" ? `${viewer.teamId}:${viewer.userId}` : null;
+}
+
+/** What this request may read, send through and remove of what people pasted: their own, an admin everyone's. */
+export async function readableOwners(): Promise<OwnerFilter> {
+  const viewer = await currentViewer();
+  if (viewer.kind !== "member") return null;
+  return viewer.admin ? EVERY_OWNER : `${viewer.teamId}:${viewer.userId}`;
 }
 
 /** The installation if this request's person may see it; another team's answers as an unknown one does (404). */

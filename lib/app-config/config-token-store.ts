@@ -1,4 +1,5 @@
 import "server-only";
+import { currentOwner } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/session/sealed-cookie";
@@ -10,11 +11,8 @@ import { getStore, RefreshLockTimeoutError } from "@/lib/store";
  * workspace, not to an installation, and it manages the apps, not a workspace's data.
  */
 
-/**
- * Who owns the pair this request reads and writes. Today the console has one person, its operator (null
- * in the store); the sign-in issue that follows gives each person their own.
- */
-export const CONFIG_TOKEN_OWNER: string | null = null;
+// Each person keeps their own pair (lib/access currentOwner: the member signed in, or null for the operator):
+// a configuration token is a person's credential for the apps they manage.
 
 export const storedConfigTokenSchema = z.object({
   token: z.string().regex(/^xoxe\.xoxp-/),
@@ -42,8 +40,8 @@ async function importLegacyConfigToken(): Promise<void> {
   if (!(await listCookieNames(LEGACY_CONFIG_TOKEN_COOKIE)).includes(LEGACY_CONFIG_TOKEN_COOKIE)) return;
   const value = await readSealedCookie(LEGACY_CONFIG_TOKEN_COOKIE, storedConfigTokenSchema);
   const store = await getStore();
-  const kept = await store.getConfigToken(CONFIG_TOKEN_OWNER);
-  if (value && (!kept || kept.rotatedAt < value.rotatedAt)) await store.putConfigToken(CONFIG_TOKEN_OWNER, value);
+  const kept = await store.getConfigToken(await currentOwner());
+  if (value && (!kept || kept.rotatedAt < value.rotatedAt)) await store.putConfigToken(await currentOwner(), value);
   await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
   if (!value && !kept) throw new AppError("config_token_unreadable");
 }
@@ -51,7 +49,7 @@ async function importLegacyConfigToken(): Promise<void> {
 /** The kept pair, or undefined when there is none (an earlier version's cookie imported first). */
 export async function readConfigToken(): Promise<StoredConfigToken | undefined> {
   await importLegacyConfigToken();
-  const kept = await (await getStore()).getConfigToken(CONFIG_TOKEN_OWNER);
+  const kept = await (await getStore()).getConfigToken(await currentOwner());
   if (!kept) return undefined;
   const parsed = storedConfigTokenSchema.safeParse(kept);
   return parsed.success ? parsed.data : undefined;
@@ -59,11 +57,11 @@ export async function readConfigToken(): Promise<StoredConfigToken | undefined> 
 
 /** Keeps a pair, replacing the one kept (sealed with the newest key). */
 export async function writeConfigToken(value: StoredConfigToken): Promise<void> {
-  await (await getStore()).putConfigToken(CONFIG_TOKEN_OWNER, value);
+  await (await getStore()).putConfigToken(await currentOwner(), value);
 }
 
 export async function deleteConfigToken(): Promise<void> {
-  await (await getStore()).deleteConfigToken(CONFIG_TOKEN_OWNER);
+  await (await getStore()).deleteConfigToken(await currentOwner());
   await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
 }
 
@@ -74,7 +72,7 @@ export async function deleteConfigToken(): Promise<void> {
  */
 export async function withConfigTokenLock<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await (await getStore()).withRefreshLock(`app-config:${CONFIG_TOKEN_OWNER ?? "operator"}`, fn);
+    return await (await getStore()).withRefreshLock(`app-config:${(await currentOwner()) ?? "operator"}`, fn);
   } catch (error) {
     if (error instanceof RefreshLockTimeoutError) throw new AppError("refresh_in_progress");
     throw error;

@@ -31,6 +31,7 @@ export type { OpenStoreOptions, Store } from "./store";
 export type { ImportOutcome, PutOptions } from "./installations";
 export type { SettleInput, SettleResult } from "./intents";
 export { RefreshLockTimeoutError, VersionConflictError } from "./errors";
+export { EVERY_OWNER, type OwnerFilter } from "./webhooks";
 export { DEFAULT_LOCK_WAIT_MS, type RefreshLockOptions } from "./refresh-lock";
 export { sealingKeys, passwordsNewestFirst, type SealingKey } from "./sealing";
 export * from "./types";

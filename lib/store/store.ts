@@ -23,6 +23,7 @@ import type {
   TimelinePage,
 } from "./types";
 import * as webhooks from "./webhooks";
+import type { OwnerFilter } from "./webhooks";
 
 /**
  * The store's API: installations with their tokens and webhooks, timelines, refresh intents and the
@@ -91,12 +92,13 @@ export interface Store {
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
 
-  listPastedWebhooks(owner: string | null): Promise<StorePastedWebhook[]>;
-  getPastedWebhook(owner: string | null, id: string): Promise<StorePastedWebhook | null>;
+  /** `owner` EVERY_OWNER (for admins) reads, renames and removes whoever's. */
+  listPastedWebhooks(owner: OwnerFilter): Promise<StorePastedWebhook[]>;
+  getPastedWebhook(owner: OwnerFilter, id: string): Promise<StorePastedWebhook | null>;
   /** Keeps a checked webhook URL (sealed); the same URL pasted again by the same owner answers the one kept. */
   addPastedWebhook(hook: { owner: string | null; url: string; label: string; maskedUrl: string; createdAt: number; id?: string }): Promise<StorePastedWebhook>;
-  renamePastedWebhook(owner: string | null, id: string, label: string): Promise<StorePastedWebhook | null>;
-  removePastedWebhook(owner: string | null, id: string): Promise<boolean>;
+  renamePastedWebhook(owner: OwnerFilter, id: string, label: string): Promise<StorePastedWebhook | null>;
+  removePastedWebhook(owner: OwnerFilter, id: string): Promise<boolean>;
   /** Records a send; the owner's history keeps the newest `keep` (default 200). */
   recordWebhookSend(owner: string | null, send: StoreWebhookSend, options?: { keep?: number }): Promise<void>;
   /** The owner's sends, newest first (default 50). */
@@ -163,11 +165,11 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     settleRefresh: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),
     pruneSettledIntents: guard((settledBefore: number) => intents.pruneSettledIntents(ctx, settledBefore)),
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
-    listPastedWebhooks: guard((owner: string | null) => webhooks.listPastedWebhooks(ctx, owner)),
-    getPastedWebhook: guard((owner: string | null, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),
+    listPastedWebhooks: guard((owner: OwnerFilter) => webhooks.listPastedWebhooks(ctx, owner)),
+    getPastedWebhook: guard((owner: OwnerFilter, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),
     addPastedWebhook: guard((hook: Parameters<Store["addPastedWebhook"]>[0]) => webhooks.addPastedWebhook(ctx, hook)),
-    renamePastedWebhook: guard((owner: string | null, id: string, label: string) => webhooks.renamePastedWebhook(ctx, owner, id, label)),
-    removePastedWebhook: guard((owner: string | null, id: string) => webhooks.removePastedWebhook(ctx, owner, id)),
+    renamePastedWebhook: guard((owner: OwnerFilter, id: string, label: string) => webhooks.renamePastedWebhook(ctx, owner, id, label)),
+    removePastedWebhook: guard((owner: OwnerFilter, id: string) => webhooks.removePastedWebhook(ctx, owner, id)),
     recordWebhookSend: guard((owner: string | null, send: StoreWebhookSend, o?: { keep?: number }) => webhooks.recordWebhookSend(ctx, owner, send, o)),
     listWebhookSends: guard((owner: string | null, limit?: number) => webhooks.listWebhookSends(ctx, owner, limit)),
     getConfigToken: guard((owner: string | null) => configTokens.getConfigToken(ctx, owner)),

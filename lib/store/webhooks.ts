@@ -10,8 +10,13 @@ import type { StorePastedWebhook, StoreWebhookSend } from "./types";
 
 /** Pasted incoming webhooks (the URL sealed) and the webhook proxy's send history, per owner (null: the operator). */
 
-/** Rows of this owner: null (the operator) is a value here, not "unknown". */
-export function ownedBy(column: PgColumn, owner: string | null | undefined): SQL {
+/** Names no owner in particular: an admin's lookup of pasted webhooks, whoever pasted them. */
+export const EVERY_OWNER: unique symbol = Symbol("every owner");
+export type OwnerFilter = string | null | typeof EVERY_OWNER;
+
+/** Rows of this owner: null (the operator) is a value here, not "unknown"; EVERY_OWNER filters nothing. */
+export function ownedBy(column: PgColumn, owner: OwnerFilter | undefined): SQL | undefined {
+  if (owner === EVERY_OWNER) return undefined;
   return owner === null || owner === undefined ? isNull(column) : eq(column, owner);
 }
 
@@ -28,7 +33,7 @@ function pastedFromRow(ctx: StoreContext, row: PastedRow): StorePastedWebhook {
   };
 }
 
-export async function listPastedWebhooks(ctx: StoreContext, owner: string | null): Promise<StorePastedWebhook[]> {
+export async function listPastedWebhooks(ctx: StoreContext, owner: OwnerFilter): Promise<StorePastedWebhook[]> {
   const rows = await ctx.db
     .select()
     .from(pastedWebhooks)
@@ -37,7 +42,7 @@ export async function listPastedWebhooks(ctx: StoreContext, owner: string | null
   return rows.map((row) => pastedFromRow(ctx, row));
 }
 
-export async function getPastedWebhook(ctx: StoreContext, owner: string | null, id: string): Promise<StorePastedWebhook | null> {
+export async function getPastedWebhook(ctx: StoreContext, owner: OwnerFilter, id: string): Promise<StorePastedWebhook | null> {
   const [row] = await ctx.db
     .select()
     .from(pastedWebhooks)
@@ -78,7 +83,7 @@ export async function addPastedWebhook(
 }
 
 /** Renames a pasted webhook; null when this owner has none with that id. Its URL is re-sealed with the newest key. */
-export async function renamePastedWebhook(ctx: StoreContext, owner: string | null, id: string, label: string): Promise<StorePastedWebhook | null> {
+export async function renamePastedWebhook(ctx: StoreContext, owner: OwnerFilter, id: string, label: string): Promise<StorePastedWebhook | null> {
   const current = await getPastedWebhook(ctx, owner, id);
   if (!current) return null;
   const [row] = await ctx.db
@@ -89,7 +94,7 @@ export async function renamePastedWebhook(ctx: StoreContext, owner: string | nul
   return row ? pastedFromRow(ctx, row) : null;
 }
 
-export async function removePastedWebhook(ctx: StoreContext, owner: string | null, id: string): Promise<boolean> {
+export async function removePastedWebhook(ctx: StoreContext, owner: OwnerFilter, id: string): Promise<boolean> {
   const deleted = await ctx.db
     .delete(pastedWebhooks)
     .where(and(eq(pastedWebhooks.id, id), ownedBy(pastedWebhooks.owner, owner)))

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
 import { getStore } from "@/lib/store";
-import { WEBHOOK_OWNER } from "./store";
+import { currentOwner } from "@/lib/access/viewer";
 
 /** One send, as the history shows it: what was sent and what came back, never the URL. */
 export interface WebhookSendRecord {
@@ -62,9 +62,9 @@ async function importLegacyHistory(): Promise<void> {
   const legacy = await readSealedCookie(LEGACY_HISTORY_COOKIE, legacyHistorySchema);
   if (!legacy) return;
   const store = await getStore();
-  const known = new Set((await store.listWebhookSends(WEBHOOK_OWNER, HISTORY_KEPT)).map((send) => send.id));
+  const known = new Set((await store.listWebhookSends(await currentOwner(), HISTORY_KEPT)).map((send) => send.id));
   for (const record of [...legacy.entries].reverse()) {
-    if (!known.has(record.id)) await store.recordWebhookSend(WEBHOOK_OWNER, shortenRecord(record), { keep: HISTORY_KEPT });
+    if (!known.has(record.id)) await store.recordWebhookSend(await currentOwner(), shortenRecord(record), { keep: HISTORY_KEPT });
   }
   await deleteCookie(LEGACY_HISTORY_COOKIE);
 }
@@ -72,13 +72,13 @@ async function importLegacyHistory(): Promise<void> {
 /** The newest sends, newest first. */
 export async function readSendHistory(): Promise<WebhookSendRecord[]> {
   await importLegacyHistory();
-  return (await getStore()).listWebhookSends(WEBHOOK_OWNER, HISTORY_SHOWN);
+  return (await getStore()).listWebhookSends(await currentOwner(), HISTORY_SHOWN);
 }
 
 /** Records a send, its long texts cut short; the store keeps the newest HISTORY_KEPT. */
 export async function recordSend(record: WebhookSendRecord): Promise<void> {
   await importLegacyHistory();
-  await (await getStore()).recordWebhookSend(WEBHOOK_OWNER, shortenRecord(record), { keep: HISTORY_KEPT });
+  await (await getStore()).recordWebhookSend(await currentOwner(), shortenRecord(record), { keep: HISTORY_KEPT });
 }
 
 function shortenRecord(record: WebhookSendRecord): WebhookSendRecord {

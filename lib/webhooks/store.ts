@@ -1,4 +1,5 @@
 import "server-only";
+import { currentOwner, readableOwners } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { maskWebhookUrl } from "@/lib/platform/mask";
@@ -13,11 +14,8 @@ import { checkWebhookUrl } from "./url-guard";
  * webhook by an opaque id.
  */
 
-/**
- * Who owns what this request pastes and sends. Today the console has one person, its operator (null in the
- * store); the sign-in issue that follows gives each person their own.
- */
-export const WEBHOOK_OWNER: string | null = null;
+// A pasted webhook belongs to whoever pasted it (lib/access currentOwner: the member signed in, or null for
+// the operator); admins read, send through and remove everyone's (readableOwners).
 
 /**
  * A bound against abuse (a script pasting without end fills the database and the page's list), not a size
@@ -55,7 +53,7 @@ export async function importLegacyPastedWebhooks(): Promise<void> {
   const store = await getStore();
   for (const hook of legacy.hooks) {
     const label = displayLabel(hook.label).slice(0, MAX_LABEL_CHARS) || maskWebhookUrl(hook.url);
-    const kept = { owner: WEBHOOK_OWNER, url: hook.url, label, maskedUrl: maskWebhookUrl(hook.url), createdAt: hook.addedAt };
+    const kept = { owner: await currentOwner(), url: hook.url, label, maskedUrl: maskWebhookUrl(hook.url), createdAt: hook.addedAt };
     try {
       await store.addPastedWebhook({ ...kept, id: hook.id });
     } catch (error) {
@@ -70,7 +68,7 @@ export async function importLegacyPastedWebhooks(): Promise<void> {
 
 export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
   await importLegacyPastedWebhooks();
-  const hooks = await (await getStore()).listPastedWebhooks(WEBHOOK_OWNER);
+  const hooks = await (await getStore()).listPastedWebhooks(await readableOwners());
   return hooks.map((hook) => ({ id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt }));
 }
 
@@ -81,7 +79,7 @@ export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
 /** One pasted webhook of this request's owner, or null (an id of another owner names none). */
 export async function readPastedWebhook(id: string): Promise<PastedWebhook | null> {
   await importLegacyPastedWebhooks();
-  const hook = await (await getStore()).getPastedWebhook(WEBHOOK_OWNER, id);
+  const hook = await (await getStore()).getPastedWebhook(await readableOwners(), id);
   return hook ? { id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt } : null;
 }
 
@@ -96,7 +94,13 @@ export async function addPastedWebhook(url: string, label: string): Promise<Past
   }
   const kept = await (
     await getStore()
-  ).addPastedWebhook({ owner: WEBHOOK_OWNER, url, label: displayLabel(label) || maskWebhookUrl(url), maskedUrl: maskWebhookUrl(url), createdAt: Date.now() });
+  ).addPastedWebhook({
+    owner: await currentOwner(),
+    url,
+    label: displayLabel(label) || maskWebhookUrl(url),
+    maskedUrl: maskWebhookUrl(url),
+    createdAt: Date.now(),
+  });
   return { id: kept.id, url: kept.url, label: kept.label, addedAt: kept.createdAt };
 }
 
@@ -114,5 +118,5 @@ function displayLabel(label: string): string {
 /** Forgets a pasted webhook; false when there was none with that id. */
 export async function removePastedWebhook(id: string): Promise<boolean> {
   await importLegacyPastedWebhooks();
-  return (await getStore()).removePastedWebhook(WEBHOOK_OWNER, id);
+  return (await getStore()).removePastedWebhook(await readableOwners(), id);
 }

@@ -14,7 +14,7 @@ import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { POST as webhookSendRoute } from "@/app/api/webhooks/send/route";
-import { GET as webhooksRoute } from "@/app/api/webhooks/route";
+import { GET as webhooksRoute, POST as pasteWebhookRoute } from "@/app/api/webhooks/route";
 import { GET as installedPage } from "@/app/oauth/installed/route";
 import { canSignIn } from "@/lib/emulator/openid/claims";
 import { memberIdAt } from "@/lib/emulator/workspace/members";
@@ -186,6 +186,21 @@ describe("who sees what, signed in with the platform", () => {
     const tested = timeline.filter((e) => e.type === "tested").at(-1);
     expect(tested?.who?.id).toBe(membersOf(one)[1]);
     expect(timeline.find((e) => e.type === "installed")?.who?.id).toBe(membersOf(one)[0]);
+  });
+
+  it("keeps a pasted webhook its paster's (and admins'): another member neither lists nor sends through it", async () => {
+    const url = `${testConsole.origin}/emulator/services/${one.team.id}/B0PASTED/${"s".repeat(24)}`;
+    const pasted = await memberOne.send(pasteWebhookRoute, "/api/webhooks", { method: "POST", json: { url, label: "Mine" } });
+    expect(pasted.status).toBe(201);
+    const { webhook } = (await pasted.json()) as { webhook: { id: string } };
+    const listed = async (b: TestBrowser) =>
+      ((await (await b.send(webhooksRoute, "/api/webhooks")).json()) as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id);
+    expect(await listed(memberOne)).toContain(webhook.id);
+    expect(await listed(installerOne)).not.toContain(webhook.id);
+    expect(await listed(adminBrowser)).toContain(webhook.id);
+    const send = await installerOne.send(webhookSendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: "hi" } });
+    expect(send.status).toBe(404);
+    expect(await send.json()).toMatchObject({ error: "unknown_webhook" });
   });
 
   it("lets the admin revoke what a member of another workspace installed", async () => {

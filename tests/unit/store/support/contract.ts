@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { migrate, rowsOf, type Backend } from "@/lib/store/backend";
-import { RefreshLockTimeoutError, VersionConflictError, type Store, type StoreInstallation, type StoreToken } from "@/lib/store";
+import { EVERY_OWNER, RefreshLockTimeoutError, VersionConflictError, type Store, type StoreInstallation, type StoreToken } from "@/lib/store";
 import { sealingKeys } from "@/lib/store/sealing";
 import { storeOn } from "@/lib/store/store";
 
@@ -288,6 +288,9 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       expect(operators.id).not.toBe(added.id);
       expect(await store.listPastedWebhooks(owner)).toEqual([added]);
       expect(await store.getPastedWebhook(unique("U-other"), added.id)).toBeNull();
+      // An admin's lookup names no owner: it finds whoever's.
+      expect((await store.getPastedWebhook(EVERY_OWNER, added.id))?.owner).toBe(owner);
+      expect((await store.listPastedWebhooks(EVERY_OWNER)).map((h) => h.id)).toEqual(expect.arrayContaining([added.id, operators.id]));
       expect(await store.renamePastedWebhook(owner, added.id, "Pager")).toMatchObject({ label: "Pager", url });
       expect(await store.removePastedWebhook(owner, added.id)).toBe(true);
       expect(await store.removePastedWebhook(owner, added.id)).toBe(false);
