@@ -72,6 +72,33 @@ function toRequest(req: IncomingMessage, host: string): Request {
   return new Request(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit);
 }
 
+/** What is read and dropped of a body the emulator stopped reading, after its answer, before the connection ends. */
+const LINGER_BYTES = 4 * 1024 * 1024;
+const LINGER_MS = 1000;
+
+/**
+ * Ends the connection of a request whose body the emulator answered before reading it whole (a 413), the way
+ * servers close "lingering": closing at once, while the client is still sending, resets the connection and
+ * the client can lose the answer in flight (EPIPE instead of the 413). So the answer goes out, then what the
+ * client still sends is read and dropped, at most LINGER_BYTES or LINGER_MS, and the connection ends: never
+ * the whole body.
+ */
+function lingerThenClose(req: IncomingMessage, res: ServerResponse): void {
+  // Not Connection: close, which would make Node destroy the socket the moment the answer is written.
+  res.once("finish", () => {
+    let dropped = 0;
+    const close = () => req.socket.destroy();
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    req.socket.once("close", () => clearTimeout(timer));
+    req.on("data", (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) close();
+    });
+    req.resume();
+  });
+}
+
 /**
  * Writes a Response. The first body chunk is read before the status line is written, so a body that
  * fails at once (the emulator's dropped-connection fault) destroys the socket with no response at all.
@@ -115,7 +142,7 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
       .fetch(toRequest(req, `${host}:${port}`))
       .then((response) => {
         // An answer given before the body was read in full (413) ends the connection: what is left of the body is not waited for.
-        if (!req.complete) res.shouldKeepAlive = false;
+        if (!req.complete) lingerThenClose(req, res);
         return writeResponse(res, response, req.method ?? "GET");
       })
       .catch(() => {
