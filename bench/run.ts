@@ -16,6 +16,7 @@ import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
+import { consoleDashboardSuite } from "./suites/console-dashboard";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -28,6 +29,7 @@ const SUITES: BenchSuite[] = [
   consoleFirstLoadSuite,
   consolePickerSuite,
   consoleEventViewersSuite,
+  consoleDashboardSuite,
   consoleSoakSuite,
   consoleScrollSuite,
 ];

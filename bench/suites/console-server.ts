@@ -169,6 +169,28 @@ export async function admin(path: string, body?: Json): Promise<Json> {
   return expectJson<Json>(response, `emulator admin/${path}`);
 }
 
+/**
+ * Forgets every installation in the console's store (a suite that made many leaves the next one a console
+ * as it found it). GET /api/session answers a page at a time: the first page until none is left.
+ */
+export async function forgetAllInstallations(): Promise<number> {
+  let forgotten = 0;
+  for (;;) {
+    const session = await expectJson<{ installations: Array<{ id: string }> }>(
+      await fetch(`${ORIGIN}/api/session?limit=200`, { headers: consoleHeaders("") }),
+      "GET /api/session",
+    );
+    if (session.installations.length === 0) return forgotten;
+    for (const { id } of session.installations) {
+      await expectOk(
+        await fetch(`${ORIGIN}/api/installations/${encodeURIComponent(id)}`, { method: "DELETE", headers: { ...consoleHeaders(""), origin: ORIGIN } }),
+        `DELETE /api/installations/${id}`,
+      );
+      forgotten++;
+    }
+  }
+}
+
 /** Rebuilds the emulator's workspace with `users` members (installations are reset too). */
 export async function resetWorkspace(users: number): Promise<void> {
   await admin("reset", { users });

@@ -18,6 +18,7 @@ import {
   toStoreInstallation,
   unsavedEntries,
 } from "./store-mapping";
+import { INSTALLATION_FILTERS, matchesFilter, matchesSearch, type ListFacts, type ListPage, type ListQuery } from "./list-query";
 import { MAX_TIMELINE_ENTRIES, timelineEntrySchema, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS } from "./token-kind";
 
@@ -106,6 +107,58 @@ export async function requireInstallation(id: string, options: { fresh?: boolean
 export async function listVisibleInstallations(): Promise<InstallationRecord[]> {
   const viewer = await currentViewer();
   return (await listInstallations()).filter((installation) => canSee(viewer, installation));
+}
+
+/** What a filter and a search read of a stored installation (lib/installations/list-query.ts). */
+function listFacts(stored: StoredInstallation): ListFacts {
+  return {
+    id: stored.id,
+    state: stored.state,
+    team: stored.team,
+    enterprise: stored.enterprise ?? null,
+    appId: stored.appId ?? null,
+    appName: stored.appName ?? null,
+    installedBy: stored.installedBy ?? null,
+    tokens: [stored.bot, stored.user].flatMap((t) =>
+      t ? [{ rotating: Boolean(t.refreshToken), expiresAt: t.expiresAt ?? null, revoked: Boolean(t.revoked) }] : [],
+    ),
+  };
+}
+
+/**
+ * One page of the installations this request's person sees, searched and filtered on the server, with the
+ * newest timeline entries of the page's installations only (one query); `now` is the platform's time, which
+ * says what is expiring. Without a query: every installation this person sees, as one page.
+ */
+export async function pageVisibleInstallations(query: ListQuery | undefined, now: number): Promise<{ installations: InstallationRecord[]; page: ListPage }> {
+  const viewer = await currentViewer();
+  const store = await storeOf();
+  const visible = (await store.listInstallations())
+    .filter((installation) => canSee(viewer, installation))
+    .map((stored) => ({ stored, facts: listFacts(stored) }));
+  const q = query?.q ?? "";
+  const state = query?.state ?? "all";
+  const searched = visible.filter(({ facts }) => matchesSearch(facts, q));
+  const counts = Object.fromEntries(
+    INSTALLATION_FILTERS.map((f) => [f, searched.filter(({ facts }) => matchesFilter(facts, f, now)).length]),
+  ) as ListPage["counts"];
+  const matched = searched.filter(({ facts }) => matchesFilter(facts, state, now));
+  const offset = query?.offset ?? 0;
+  const limit = query?.limit ?? Math.max(matched.length, 1);
+  const slice = matched.slice(offset, offset + limit).map(({ stored }) => stored);
+  const timelines = await store.newestTimelines(
+    slice.map((stored) => stored.id),
+    { limit: MAX_TIMELINE_ENTRIES },
+  );
+  const installations = slice.map((stored) => {
+    const page = timelines.get(stored.id);
+    const entries = (page?.entries ?? []).flatMap(({ entry }) => {
+      const parsed = timelineEntrySchema.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    });
+    return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined);
+  });
+  return { installations, page: { q, state, offset, limit, total: visible.length, matched: matched.length, counts } };
 }
 
 /** listInstallationsWithTimelines, only those this request's person may see (their timelines read in one query). */

@@ -4,7 +4,8 @@ import { currentViewer } from "@/lib/access/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
 import { toInstallationView } from "@/lib/installations/record";
-import { listVisibleInstallationsWithTimelines } from "@/lib/installations/store";
+import { pageVisibleInstallations } from "@/lib/installations/store";
+import type { ListPage, ListQuery } from "@/lib/installations/list-query";
 import { TOKEN_KINDS } from "@/lib/installations/token-kind";
 import type { InstallationView } from "@/lib/installations/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
@@ -26,6 +27,8 @@ export interface ConsoleSession {
   upstream: Upstream;
   /** The installations this person sees (lib/access): every one for the operator and for admins, else their workspace's. */
   installations: InstallationView[];
+  /** Which page of them this is, of how many, and how many each filter holds (lib/installations/list-query.ts). */
+  page: ListPage;
   /** Who is asking, and what they may do (the server checks again before it acts). */
   access: SessionAccess;
   /** Tokens expiring within this many seconds are refreshed before their next use. */
@@ -40,10 +43,11 @@ export interface ConsoleSession {
 }
 
 /**
- * GET /api/session: every installation in the store, the uninstalled ones too (their timeline and
- * Reinstall), with a rotating token the console's clock finds expired noted in its timeline once.
+ * GET /api/session: a page of the installations this person sees (`query`: searched and filtered on the
+ * server; without one, every one), the uninstalled ones too (their timeline and Reinstall), with a rotating
+ * token the console's clock finds expired noted in its timeline once.
  */
-export async function getConsoleSession(by = "GET /api/session"): Promise<ConsoleSession> {
+export async function getConsoleSession(by = "GET /api/session", query?: ListQuery): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
   const platformClock = toPlatformClockView(await describeUpstream());
@@ -51,7 +55,8 @@ export async function getConsoleSession(by = "GET /api/session"): Promise<Consol
   const viewer = await currentViewer();
   const views: InstallationView[] = [];
   const manageable: string[] = [];
-  for (const installation of await listVisibleInstallationsWithTimelines()) {
+  const { installations, page } = await pageVisibleInstallations(query, now);
+  for (const installation of installations) {
     if (canManage(viewer, installation)) manageable.push(installation.id);
     let noticed = installation;
     if (noticed.state === "active") {
@@ -64,5 +69,5 @@ export async function getConsoleSession(by = "GET /api/session"): Promise<Consol
     views.push(toInstallationView(noticed));
   }
   const access: SessionAccess = { admin: isAdmin(viewer), signedIn: viewer.kind === "member", manageable };
-  return { ok: true, upstream, installations: views, access, refreshWindowS, serverTime: now, platformClock };
+  return { ok: true, upstream, installations: views, page, access, refreshWindowS, serverTime: now, platformClock };
 }

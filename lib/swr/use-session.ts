@@ -1,18 +1,38 @@
 "use client";
 
+import { createContext, useContext } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type { ConsoleSession } from "@/lib/session/console-session";
 import type { InstallationActionAnswer } from "@/lib/installations/view";
 import type { AppKey } from "@/lib/installations/view";
 import type { TokenKind } from "@/lib/installations/token-kind";
+import { listQueryString, type ListQuery } from "@/lib/installations/list-query";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const KEY = "/api/session";
 
-/** This browser's installations (tokens masked, each with its timeline), revalidated every 30 s and after every action. */
-export function useSession() {
-  return useSWR<ConsoleSession, ConsoleRequestError>(KEY, (url: string) => fetchJson<ConsoleSession>(url), { refreshInterval: 30_000 });
+/** The session's key for a page of the list: GET /api/session with the query's search, filter and place. */
+export function sessionKey(query: Partial<ListQuery> = {}): string {
+  return `${KEY}${listQueryString(query)}`;
+}
+
+/**
+ * The key of the page the installations' actions belong to (the dashboard provides the one it shows), so an
+ * action's answer updates that page, and reading the session again reads it.
+ */
+export const SessionKeyContext = createContext<string>(KEY);
+
+/**
+ * A page of the installations this person sees (tokens masked, each with its timeline; the first page of
+ * all without a query), revalidated every 30 s and after every action. The previous page stays on screen
+ * while the next one loads, so typing a search does not blank the list.
+ */
+export function useSession(query: Partial<ListQuery> = {}) {
+  return useSWR<ConsoleSession, ConsoleRequestError>(sessionKey(query), (url: string) => fetchJson<ConsoleSession>(url), {
+    refreshInterval: 30_000,
+    keepPreviousData: true,
+  });
 }
 
 export interface TokenArg {
@@ -61,7 +81,7 @@ function withInstallation(result: InstallationActionAnswer, current: ConsoleSess
  */
 export function useSessionAction() {
   return useSWRMutation<InstallationActionAnswer, ConsoleRequestError, string, SessionAction, ConsoleSession | undefined>(
-    KEY,
+    useContext(SessionKeyContext),
     (_key, { arg }) => runAction(arg),
     {
       populateCache: withInstallation,
@@ -73,5 +93,6 @@ export function useSessionAction() {
 /** Reads the session again now (after a failed action, whose record the server may have kept). */
 export function useRevalidateSession() {
   const { mutate } = useSWRConfig();
-  return () => mutate<ConsoleSession>(KEY);
+  const key = useContext(SessionKeyContext);
+  return () => mutate<ConsoleSession>(key);
 }

@@ -20,11 +20,15 @@ export async function postEmulatorAdmin(
 }
 
 async function forgetAllInstallations(request: APIRequestContext, headers: Record<string, string>): Promise<void> {
-  const session = await request.get("/api/session", { headers: { ...headers, "x-switchboard-request": "1" } });
-  if (!session.ok()) throw new Error(`GET /api/session answered ${session.status()}`);
-  const { installations } = (await session.json()) as { installations: { id: string }[] };
-  for (const { id } of installations) {
-    const forgotten = await request.delete(`/api/installations/${encodeURIComponent(id)}`, { headers });
-    if (!forgotten.ok()) throw new Error(`DELETE /api/installations/${id} answered ${forgotten.status()}`);
+  // GET /api/session answers a page at a time: forget the first page until none is left.
+  for (;;) {
+    const session = await request.get("/api/session?limit=200", { headers: { ...headers, "x-switchboard-request": "1" } });
+    if (!session.ok()) throw new Error(`GET /api/session answered ${session.status()}`);
+    const { installations } = (await session.json()) as { installations: { id: string }[] };
+    if (installations.length === 0) return;
+    for (const { id } of installations) {
+      const forgotten = await request.delete(`/api/installations/${encodeURIComponent(id)}`, { headers });
+      if (!forgotten.ok()) throw new Error(`DELETE /api/installations/${id} answered ${forgotten.status()}`);
+    }
   }
 }

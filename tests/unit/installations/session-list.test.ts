@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, type ListFacts } from "@/lib/installations/list-query";
+import type { Workspace } from "@/lib/emulator/types";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { installIn } from "../support/install";
+
+/**
+ * Issue 26, many installations: GET /api/session answers a page of them, searched and filtered on the
+ * server, and says how many each filter holds, so the dashboard lists any number without reading them all.
+ */
+let testConsole: TestConsole;
+let browser: TestBrowser;
+let workspaces: Workspace[];
+const ids: string[] = [];
+
+beforeAll(async () => {
+  testConsole = await startTestConsole({}, { workspaces: 6 });
+  browser = new TestBrowser(testConsole.origin);
+  workspaces = [...testConsole.emulator.emulator.state.workspaces.values()];
+  for (const ws of workspaces.slice(0, 5)) {
+    const done = await installIn(browser, `?team=${ws.team.id}`);
+    ids.push(new URL(done.headers.get("location")!, testConsole.origin).searchParams.get("installed")!);
+  }
+  // The legacy app (long-lived tokens) into the sixth, and the fifth uninstalled: needs reinstalling.
+  const legacy = await installIn(browser, `?team=${workspaces[5]!.team.id}&app=legacy`);
+  ids.push(new URL(legacy.headers.get("location")!, testConsole.origin).searchParams.get("installed")!);
+  expect((await browser.send(uninstallRoute, `/api/installations/${ids[4]}/uninstall`, { method: "POST", params: { id: ids[4]! } })).status).toBe(200);
+});
+afterAll(() => testConsole.close());
+
+interface Answer {
+  installations: Array<{ id: string; timeline: unknown[] }>;
+  page: { q: string; state: string; offset: number; limit: number; total: number; matched: number; counts: Record<string, number> };
+}
+async function list(query: string): Promise<Answer> {
+  const response = await browser.send(sessionRoute, `/api/session${query}`);
+  expect(response.status, query).toBe(200);
+  return (await response.json()) as Answer;
+}
+
+describe("GET /api/session, a page at a time", () => {
+  it("answers the first page of every installation, with each filter's count", async () => {
+    const answer = await list("");
+    expect(answer.installations.map((i) => i.id)).toEqual(ids);
+    expect(answer.page).toEqual({
+      q: "",
+      state: "all",
+      offset: 0,
+      limit: 50,
+      total: 6,
+      matched: 6,
+      counts: { all: 6, needs_reinstall: 1, expiring: 0, rotating: 4, legacy: 1 },
+    });
+    expect(answer.installations.every((i) => i.timeline.length > 0)).toBe(true);
+  });
+
+  it("pages with offset and limit, in the same order", async () => {
+    const first = await list("?limit=4");
+    const second = await list("?limit=4&offset=4");
+    expect([...first.installations, ...second.installations].map((i) => i.id)).toEqual(ids);
+    expect(second.page).toMatchObject({ offset: 4, limit: 4, matched: 6 });
+    expect((await list("?limit=4&offset=40")).installations).toEqual([]);
+  });
+
+  it("searches workspace names and ids, app ids and installation ids, whatever their case", async () => {
+    const target = workspaces[2]!;
+    expect((await list(`?q=${encodeURIComponent(target.team.id.toLowerCase())}`)).installations.map((i) => i.id)).toEqual([ids[2]]);
+    const byName = await list(`?q=${encodeURIComponent(` ${target.team.name.toUpperCase()} `)}`);
+    expect(byName.installations.map((i) => i.id)).toContain(ids[2]);
+    expect(byName.page.q).toBe(target.team.name.toUpperCase());
+    const none = await list("?q=nothing-like-this");
+    expect(none.installations).toEqual([]);
+    expect(none.page).toMatchObject({ matched: 0, total: 6, counts: { all: 0 } });
+  });
+
+  it("filters by state: needs reinstall, rotating, legacy", async () => {
+    expect((await list("?state=needs_reinstall")).installations.map((i) => i.id)).toEqual([ids[4]]);
+    expect((await list("?state=legacy")).installations.map((i) => i.id)).toEqual([ids[5]]);
+    expect((await list("?state=rotating")).installations.map((i) => i.id)).toEqual(ids.slice(0, 4));
+  });
+
+  it("answers 422 for a filter it does not know, or a page size past 200, and keeps everything", async () => {
+    for (const bad of ["?state=everything", "?limit=500", "?offset=-1", "?limit=0"]) {
+      const response = await browser.send(sessionRoute, `/api/session${bad}`);
+      expect(response.status, bad).toBe(422);
+      expect(await response.json()).toMatchObject({ ok: false, error: "invalid_request" });
+    }
+    expect((await list("")).page.total).toBe(6);
+  });
+});
+
+describe("the list's filters", () => {
+  const facts = (tokens: ListFacts["tokens"], state: ListFacts["state"] = "active"): ListFacts => ({
+    id: "T1-A1",
+    state,
+    team: { id: "T1", name: "Acme" },
+    tokens,
+  });
+  it("counts a rotating token as expiring within the hour or once expired, never a long-lived one or a revoked one", () => {
+    const now = 1_000_000_000;
+    expect(matchesFilter(facts([{ rotating: true, expiresAt: now + EXPIRING_WITHIN_MS, revoked: false }]), "expiring", now)).toBe(true);
+    expect(matchesFilter(facts([{ rotating: true, expiresAt: now - 1, revoked: false }]), "expiring", now)).toBe(true);
+    expect(matchesFilter(facts([{ rotating: true, expiresAt: now + EXPIRING_WITHIN_MS + 1, revoked: false }]), "expiring", now)).toBe(false);
+    expect(matchesFilter(facts([{ rotating: true, expiresAt: now, revoked: true }]), "expiring", now)).toBe(false);
+    expect(matchesFilter(facts([{ rotating: false, expiresAt: null, revoked: false }]), "expiring", now)).toBe(false);
+    expect(matchesFilter(facts([{ rotating: true, expiresAt: now, revoked: false }], "needs_reinstall"), "expiring", now)).toBe(false);
+  });
+  it("searches ids and names, not token values", () => {
+    expect(matchesSearch(facts([]), "acme")).toBe(true);
+    expect(matchesSearch(facts([]), "t1-a")).toBe(true);
+    expect(matchesSearch(facts([]), "xoxb")).toBe(false);
+  });
+});
