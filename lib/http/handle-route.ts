@@ -3,6 +3,8 @@ import { getConfig } from "@/lib/config";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { isAllowedHost, isAllowedOrigin, requestHost } from "@/lib/emulator";
 import { readBounded } from "@/lib/read-bounded";
+import { isOpenPath } from "@/lib/signin/open-paths";
+import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
@@ -101,6 +103,17 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 }
 
 /**
+ * The sign-in gate of the console's API (pages pass proxy.ts's): with AUTH_MODE=oidc, a route that is not
+ * open (lib/signin/gate.ts) answers 401 sign_in_required to a browser whose sign-in cookie does not unseal
+ * (the cookie jar clears a tampered one). Here rather than in proxy.ts, which every API request would then
+ * pass through as well: a Next.js proxy costs about a millisecond a request (docs/benchmarks.md, section a).
+ */
+async function requireSignIn(request: Request): Promise<void> {
+  if (getConfig().auth.mode !== "oidc" || isOpenPath(new URL(request.url).pathname)) return;
+  if (!(await readSignedInPerson())) throw new AppError("sign_in_required");
+}
+
+/**
  * Wraps a route handler with what every console route needs: the Host and Origin checks, the body size limit, the
  * request's cookie jar (Set-Cookie applied to whatever the handler answers, errors included), and the one
  * error mapper, so no handler leaks a stack trace or a secret.
@@ -112,6 +125,7 @@ export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
       try {
         const mutating = options.mutating ?? false;
         checkHost(request);
+        await requireSignIn(request);
         if (!options.navigable) refuseNavigation(request);
         if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
         let forwarded = request;

@@ -3,18 +3,10 @@ import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { toErrorResponse } from "@/lib/http/error-response";
+import { isOpenPath } from "./open-paths";
 import { readSignedInPerson } from "./signed-in-cookie";
 
-/**
- * What answers without a sign-in, even with AUTH_MODE=oidc: the install flow (people outside the team add
- * the app through it), the sign-in itself, the platform's signed Events API requests, the liveness check,
- * and the embedded emulator (the platform's own pages and API, with its own guard on its admin surface).
- */
-const OPEN_PATHS: RegExp[] = [/^\/oauth\/(install|callback|installed)\/?$/, /^\/auth(\/|$)/, /^\/api\/events\/?$/, /^\/api\/health\/?$/, /^\/emulator(\/|$)/];
-
-export function isOpenPath(pathname: string): boolean {
-  return OPEN_PATHS.some((open) => open.test(pathname));
-}
+export { isOpenPath };
 
 /**
  * The sign-in gate every request passes (proxy.ts): with AUTH_MODE=oidc, a request for anything but an open

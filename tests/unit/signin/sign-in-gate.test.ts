@@ -3,7 +3,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isOpenPath } from "@/lib/signin/gate";
-import { proxy } from "@/proxy";
+import { config, proxy } from "@/proxy";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { signIn, SIGN_IN_REDIRECT_URI } from "./support";
 
@@ -15,16 +15,16 @@ beforeAll(async () => {
 afterAll(() => testConsole.close());
 
 /** Every page and route of the console, read from app/ (a new one is covered without touching this test), with sample values for its segments. */
-function consolePaths(dir = "app", prefix = ""): { path: string; kind: "page" | "route" }[] {
-  const found: { path: string; kind: "page" | "route" }[] = [];
+function consolePaths(dir = "app", prefix = ""): { path: string; kind: "page" | "route"; file: string }[] {
+  const found: { path: string; kind: "page" | "route"; file: string }[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       const segment = entry.name
         .replace(/^\[\[\.\.\..+\]\]$/, "any/path")
         .replace(/^\[(.+)\]$/, (_, name: string) => (name === "method" ? "users.list" : "T1-A1"));
       found.push(...consolePaths(path.join(dir, entry.name), `${prefix}/${segment}`));
-    } else if (entry.name === "page.tsx") found.push({ path: prefix || "/", kind: "page" });
-    else if (entry.name === "route.ts") found.push({ path: prefix, kind: "route" });
+    } else if (entry.name === "page.tsx") found.push({ path: prefix || "/", kind: "page", file: path.join(dir, entry.name) });
+    else if (entry.name === "route.ts") found.push({ path: prefix, kind: "route", file: path.join(dir, entry.name) });
   }
   return found;
 }
@@ -76,13 +76,37 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
     }
   });
 
+  /** Calls an API route's own handlers (the proxy does not run for /api: each route checks the sign-in itself). */
+  async function callRoute(route: { path: string; file: string }, method: string, cookie?: string): Promise<Response | undefined> {
+    const routeModule = (await import(/* @vite-ignore */ path.resolve(route.file))) as Record<string, unknown>;
+    const handler = routeModule[method] as ((request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>) | undefined;
+    if (!handler) return undefined;
+    const headers = new Headers({ "x-switchboard-request": "1", origin: testConsole.origin });
+    if (cookie) headers.set("cookie", cookie);
+    const request = new NextRequest(new URL(route.path, testConsole.origin), { method, headers, ...(method === "GET" ? {} : { body: "{}" }) });
+    return handler(request, { params: Promise.resolve({ id: "T1-A1", method: "users.list", appId: "A1" }) });
+  }
+
+  it("does not run the proxy for the API, whose routes check the sign-in themselves", () => {
+    const matcher = new RegExp(`^${config.matcher[0]}$`);
+    for (const p of all) expect(matcher.test(p.path), p.path).toBe(!p.path.startsWith("/api") && !p.path.startsWith("/emulator"));
+    expect(matcher.test("/api")).toBe(false);
+    expect(matcher.test("/apis-of-another-page")).toBe(true);
+  });
+
   it("answers 401 sign_in_required on every API route, reads and writes alike", async () => {
-    for (const route of gated.filter((p) => p.kind === "route")) {
+    const routes = gated.filter((p) => p.kind === "route");
+    expect(routes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      let methods = 0;
       for (const method of ["GET", "POST", "DELETE"]) {
-        const response = await throughGate(route.path, { method });
+        const response = await callRoute(route, method);
+        if (!response) continue;
+        methods++;
         expect(response.status, `${method} ${route.path}`).toBe(401);
         expect(await response.json()).toMatchObject({ ok: false, error: "sign_in_required" });
       }
+      expect(methods, route.path).toBeGreaterThan(0);
     }
   });
 
@@ -105,12 +129,20 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
   it("lets a signed-in browser through everywhere, and not once its cookie is tampered with (which it clears)", async () => {
     const browser = new TestBrowser(testConsole.origin);
     await signIn(browser);
-    for (const p of gated) expect(passes(await throughGate(p.path, { cookie: browser.cookieHeader() })), p.path).toBe(true);
+    for (const p of gated.filter((g) => g.kind === "page")) expect(passes(await throughGate(p.path, { cookie: browser.cookieHeader() })), p.path).toBe(true);
+    for (const route of gated.filter((g) => g.kind === "route")) {
+      const response = await callRoute(route, "GET", browser.cookieHeader());
+      if (response) expect(response.status, route.path).not.toBe(401);
+      await response?.body?.cancel();
+    }
     const seal = browser.cookies.get("sb_signin")!;
     const tampered = `sb_signin=${seal.slice(0, -4)}AAAA`;
-    const refused = await throughGate("/api/session", { cookie: tampered });
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get("set-cookie")).toMatch(/^sb_signin=;.*Max-Age=0/);
+    const refused = await callRoute({ path: "/api/session", file: "app/api/session/route.ts" }, "GET", tampered);
+    expect(refused?.status).toBe(401);
+    expect(refused?.headers.get("set-cookie")).toMatch(/^sb_signin=;.*Max-Age=0/);
+    const page = await throughGate("/", { cookie: tampered });
+    expect(page.status).toBe(307);
+    expect(page.headers.get("set-cookie")).toMatch(/^sb_signin=;.*Max-Age=0/);
   });
 
   it("lets everything through with AUTH_MODE=none, as before", async () => {
