@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { clientAddress } from "@/lib/http/client-address";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { listVisibleSummaries } from "@/lib/installations/store";
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";
 import { eventFeedStream, visibleToTeams } from "./stream";
@@ -23,7 +23,8 @@ const REFUSALS = {
 export async function openEventStream(request: Request): Promise<Response> {
   // With Redis, this instance must be subscribed to hear what the others receive (normally done at start).
   getEventSink();
-  const installations = await getSessionInstallations();
+  // Names and ids only: no secret is unsealed to open a stream. An uninstalled installation sends no events.
+  const installations = (await listVisibleSummaries()).filter((summary) => summary.state === "active" || summary.tokens.length > 0);
   const address = clientAddress(request.headers, getConfig().trustedProxyHops);
   const admission = getStreamLimits().admit(personStreamKey(await readSignedInPerson()), address, installations.length === 0);
   if (!admission.ok) {

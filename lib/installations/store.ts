@@ -5,7 +5,7 @@ import { AppError } from "@/lib/http/app-error";
 import { processSingleton } from "@/lib/process-singleton";
 import { replayAtStart } from "@/lib/rotation/replay";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { getStore, VersionConflictError, type Store, type StoredInstallation } from "@/lib/store";
+import { getStore, VersionConflictError, type InstallationSummary, type Store, type StoredInstallation } from "@/lib/store";
 import { INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./record";
 import { importLegacyCookies } from "./legacy-cookies";
 import {
@@ -103,49 +103,55 @@ export async function requireInstallation(id: string, options: { fresh?: boolean
   return requireVisible(await findInstallation(id, options));
 }
 
+/** The summaries (no secret) of the installations this request's person may see, uninstalled ones too. */
+export async function listVisibleSummaries(): Promise<InstallationSummary[]> {
+  const viewer = await currentViewer();
+  return (await (await storeOf()).listInstallationSummaries()).filter((summary) => canSee(viewer, summary));
+}
+
 /** listInstallations, only those this request's person may see. */
 export async function listVisibleInstallations(): Promise<InstallationRecord[]> {
   const viewer = await currentViewer();
   return (await listInstallations()).filter((installation) => canSee(viewer, installation));
 }
 
-/** What a filter and a search read of a stored installation (lib/installations/list-query.ts). */
-function listFacts(stored: StoredInstallation): ListFacts {
+/** What a filter and a search read of an installation (lib/installations/list-query.ts). */
+function listFacts(summary: InstallationSummary): ListFacts {
   return {
-    id: stored.id,
-    state: stored.state,
-    team: stored.team,
-    enterprise: stored.enterprise ?? null,
-    appId: stored.appId ?? null,
-    appName: stored.appName ?? null,
-    installedBy: stored.installedBy ?? null,
-    tokens: [stored.bot, stored.user].flatMap((t) =>
-      t ? [{ rotating: Boolean(t.refreshToken), expiresAt: t.expiresAt ?? null, revoked: Boolean(t.revoked) }] : [],
-    ),
+    id: summary.id,
+    state: summary.state,
+    team: summary.team,
+    enterprise: summary.enterprise ?? null,
+    appId: summary.appId ?? null,
+    appName: summary.appName ?? null,
+    installedBy: summary.installedBy ?? null,
+    tokens: summary.tokens,
   };
 }
 
 /**
- * One page of the installations this request's person sees, searched and filtered on the server, with the
- * newest timeline entries of the page's installations only (one query); `now` is the platform's time, which
- * says what is expiring. Without a query: every installation this person sees, as one page.
+ * One page of the installations this request's person sees, searched and filtered on the server from the
+ * store's summaries (no secret unsealed), then only the page's installations read whole (from the store's
+ * cache) with their newest timeline entries (one query); `now` is the platform's time, which says what is
+ * expiring. Without a query: every installation this person sees, as one page.
  */
 export async function pageVisibleInstallations(query: ListQuery | undefined, now: number): Promise<{ installations: InstallationRecord[]; page: ListPage }> {
   const viewer = await currentViewer();
   const store = await storeOf();
-  const visible = (await store.listInstallations())
-    .filter((installation) => canSee(viewer, installation))
-    .map((stored) => ({ stored, facts: listFacts(stored) }));
+  const visible = (await store.listInstallationSummaries()).filter((summary) => canSee(viewer, summary)).map(listFacts);
   const q = query?.q ?? "";
   const state = query?.state ?? "all";
-  const searched = visible.filter(({ facts }) => matchesSearch(facts, q));
+  const searched = visible.filter((facts) => matchesSearch(facts, q));
   const counts = Object.fromEntries(
-    INSTALLATION_FILTERS.map((f) => [f, searched.filter(({ facts }) => matchesFilter(facts, f, now)).length]),
+    INSTALLATION_FILTERS.map((f) => [f, searched.filter((facts) => matchesFilter(facts, f, now)).length]),
   ) as ListPage["counts"];
-  const matched = searched.filter(({ facts }) => matchesFilter(facts, state, now));
+  const matched = searched.filter((facts) => matchesFilter(facts, state, now));
   const offset = query?.offset ?? 0;
   const limit = query?.limit ?? Math.max(matched.length, 1);
-  const slice = matched.slice(offset, offset + limit).map(({ stored }) => stored);
+  // Forgotten since the summaries were read: left out.
+  const slice = (await Promise.all(matched.slice(offset, offset + limit).map((facts) => store.getInstallation(facts.id)))).filter(
+    (stored): stored is StoredInstallation => stored !== null,
+  );
   const timelines = await store.newestTimelines(
     slice.map((stored) => stored.id),
     { limit: MAX_TIMELINE_ENTRIES },

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { StoredInstallation } from "./types";
+import type { InstallationSummary, StoredInstallation } from "./types";
 
 /**
  * The hot path's copy of installations (with their tokens): a point read costs about 0.8 ms on PGlite, and
@@ -28,6 +28,10 @@ export class InstallationCache {
   /** The highest version other instances announced per id: a read older than it is not kept. */
   private readonly announced = new Map<string, number>();
   private generation = 0;
+  /** Every installation's summary (lists), dropped by any change to any installation. */
+  private summaries: InstallationSummary[] | undefined;
+  /** Bumped by every change: a list read overtaken by one is not kept. */
+  private listGeneration = 0;
   private listening: boolean;
   private listener: pg.Client | undefined;
   private reconnect: NodeJS.Timeout | undefined;
@@ -90,6 +94,27 @@ export class InstallationCache {
     return hit === null ? null : structuredClone(hit);
   }
 
+  /** Every installation's summary, as last read (a copy), or undefined when a change dropped it. */
+  getSummaries(): InstallationSummary[] | undefined {
+    if (!this.active || this.summaries === undefined) return undefined;
+    return structuredClone(this.summaries);
+  }
+
+  /** The ticket a list reader takes before reading: putSummaries keeps the read only if nothing changed since. */
+  summariesTicket(): number {
+    return this.listGeneration;
+  }
+
+  putSummaries(summaries: InstallationSummary[], ticket: number): void {
+    if (!this.active || ticket !== this.listGeneration) return;
+    this.summaries = structuredClone(summaries);
+  }
+
+  private changed(): void {
+    this.listGeneration++;
+    this.summaries = undefined;
+  }
+
   /** The token a reader takes before reading, so that a read overtaken by an invalidation is not stored. */
   ticket(id: string): number {
     return (this.generations.get(id) ?? 0) + this.generation * 1e9;
@@ -115,6 +140,7 @@ export class InstallationCache {
       return;
     }
     this.announced.set(id, Math.max(version, this.announced.get(id) ?? 0));
+    this.changed();
     const cached = this.entries.get(id);
     if (cached !== undefined && (cached?.version ?? 0) < version) {
       this.stats.invalidations++;
@@ -123,12 +149,14 @@ export class InstallationCache {
   }
 
   invalidate(id: string): void {
+    this.changed();
     this.stats.invalidations++;
     this.entries.delete(id);
     this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
   }
 
   clear(): void {
+    this.changed();
     this.entries.clear();
     this.generations.clear();
     this.announced.clear();

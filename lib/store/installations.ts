@@ -7,6 +7,7 @@ import { installations, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
 import type {
   ExpiringToken,
+  InstallationSummary,
   StoredInstallation,
   StoreInstallation,
   StoreTimelineEntry,
@@ -103,6 +104,70 @@ export async function getInstallation(ctx: StoreContext, id: string, options: { 
   const record = await readInstallation(ctx, ctx.db, id);
   ctx.cache.put(id, record, ticket);
   return record;
+}
+
+/**
+ * Every installation's names, ids, state and its tokens' facts (kind, rotating, expiry, revoked), without a
+ * secret: nothing is unsealed, so a list of a thousand installations is searched and filtered from this in
+ * one query, and only the page shown is read whole. Kept by the installation cache until any installation
+ * changes (with PostgreSQL, as another instance announces it), as the cache keeps each installation.
+ */
+export async function listInstallationSummaries(ctx: StoreContext): Promise<InstallationSummary[]> {
+  const cached = ctx.cache.getSummaries();
+  if (cached) return cached;
+  const ticket = ctx.cache.summariesTicket();
+  const summaries = await readInstallationSummaries(ctx);
+  ctx.cache.putSummaries(summaries, ticket);
+  return summaries;
+}
+
+async function readInstallationSummaries(ctx: StoreContext): Promise<InstallationSummary[]> {
+  const rows = await ctx.db
+    .select({
+      id: installations.id,
+      appKey: installations.appKey,
+      appId: installations.appId,
+      appName: installations.appName,
+      teamId: installations.teamId,
+      teamName: installations.teamName,
+      enterpriseId: installations.enterpriseId,
+      enterpriseName: installations.enterpriseName,
+      state: installations.state,
+      authedUserId: installations.authedUserId,
+      installedBy: installations.installedBy,
+      installedAt: installations.installedAt,
+      kind: tokens.kind,
+      rotating: sql<boolean>`${tokens.refreshTokenSealed} is not null`,
+      expiresAt: tokens.expiresAt,
+      revoked: tokens.revoked,
+    })
+    .from(installations)
+    .leftJoin(tokens, and(eq(tokens.installationId, installations.id), isNull(tokens.userId)))
+    .orderBy(asc(installations.installedAt), asc(installations.id));
+  const summaries: InstallationSummary[] = [];
+  for (const row of rows) {
+    let summary = summaries.at(-1);
+    if (summary?.id !== row.id) {
+      summary = {
+        id: row.id,
+        appKey: row.appKey,
+        ...(row.appId !== null ? { appId: row.appId } : {}),
+        ...(row.appName !== null ? { appName: row.appName } : {}),
+        team: { id: row.teamId, name: row.teamName },
+        ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
+        state: row.state as InstallationSummary["state"],
+        ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
+        ...(row.installedBy !== null ? { installedBy: row.installedBy } : {}),
+        installedAt: row.installedAt,
+        tokens: [],
+      };
+      summaries.push(summary);
+    }
+    if (row.kind === "bot" || row.kind === "user") {
+      summary.tokens.push({ kind: row.kind, rotating: Boolean(row.rotating), expiresAt: row.expiresAt ?? null, revoked: Boolean(row.revoked) });
+    }
+  }
+  return summaries;
 }
 
 export async function listInstallations(ctx: StoreContext, options: { installedBy?: string | null } = {}): Promise<StoredInstallation[]> {

@@ -10,6 +10,7 @@ import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from
 import { Sealer, type SealingKey } from "./sealing";
 import type {
   ExpiringToken,
+  InstallationSummary,
   RefreshIntent,
   RefreshOutcome,
   StoreConfigToken,
@@ -41,6 +42,8 @@ export interface Store {
   getInstallation(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
   listInstallations(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
+  /** Every installation's names, ids, state and token facts, oldest first, in one query and without unsealing a secret (for lists). */
+  listInstallationSummaries(): Promise<InstallationSummary[]>;
   /**
    * Writes an installation, its bot and user tokens and its webhook in one transaction (with timeline
    * entries if given), every secret sealed with the newest key; answers it with its new version. With
@@ -149,6 +152,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     kind: backend.kind,
     getInstallation: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
     listInstallations: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
+    listInstallationSummaries: guard(() => installations.listInstallationSummaries(ctx)),
     putInstallation: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
     deleteInstallation: guard((id: string) => installations.deleteInstallation(ctx, id)),
     importInstallation: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),

@@ -177,6 +177,24 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       expect(last.nextBefore).toBeUndefined();
     });
 
+    it("summarises every installation for a list without a secret: names, state and its tokens' facts", async () => {
+      const { user: _rotatingUser, ...rotating } = installation({ bot: token({ expiresAt: 5_000 }), installedAt: 1 });
+      const { bot: _legacyBot, ...legacy } = installation({ installedAt: 2 });
+      legacy.user = { value: secret("xoxp-1-"), scopes: ["users:read"], revoked: true, issuedAt: 1 };
+      await store.putInstallation(rotating);
+      await store.putInstallation(legacy);
+      const summaries = (await store.listInstallationSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
+      expect(summaries.map((s) => s.id)).toEqual([rotating.id, legacy.id]);
+      expect(summaries[0]).toMatchObject({ team: rotating.team, state: "active", tokens: [{ kind: "bot", rotating: true, expiresAt: 5_000, revoked: false }] });
+      expect(summaries[1]!.tokens).toEqual([{ kind: "user", rotating: false, expiresAt: null, revoked: true }]);
+      expect(JSON.stringify(summaries)).not.toMatch(/xox[a-z]-1-/);
+      // Kept between reads, and read again after any change: a refresh, an uninstall, a forget.
+      await store.putInstallation({ ...rotating, state: "needs_reinstall", bot: token({ expiresAt: 9_000 }) }, { expectVersion: 1 });
+      await store.deleteInstallation(legacy.id);
+      const again = (await store.listInstallationSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
+      expect(again).toEqual([expect.objectContaining({ id: rotating.id, state: "needs_reinstall", tokens: [expect.objectContaining({ expiresAt: 9_000 })] })]);
+    });
+
     it("reads the newest entries of many timelines in one go, saying which have older ones", async () => {
       const long = installation();
       const short = installation();
