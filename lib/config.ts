@@ -395,6 +395,11 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     problems.push(`EMULATOR_ADMIN_TOKEN is shorter than ${MIN_PASSWORD_LENGTH} characters: ${HOW_TO_MAKE_AN_ADMIN_TOKEN}`);
   }
   const auth = parseAuth(e, appOrigin, whyExposed, problems, warn);
+  if (auth.mode === "oidc" && whyExposed && upstream.kind === "emulator") {
+    warn(
+      `AUTH_MODE=oidc with the embedded emulator as the sign-in provider and ${whyExposed}: the emulator's sign-in page lets anyone pick who they are, an ADMIN_USERS member too, so sign-in keeps no stranger out. Set PLATFORM_BASE_URL (and the app's credentials) to sign people in with the platform.`,
+    );
+  }
   const sessionPasswords = parseSessionPasswords(e.SESSION_PASSWORD, e.NODE_ENV, problems, warn);
   const encryptionKeys = parseEncryptionKeys(e.ENCRYPTION_KEYS, problems);
   if (encryptionKeys.length === 0 && !e.SESSION_PASSWORD && e.NODE_ENV !== "production") {

@@ -4,11 +4,12 @@
  *
  * - Without sign-in (AUTH_MODE=none, a console on the developer's own machine) the person at it is the
  *   operator, who sees and does everything.
- * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id)
- *   and of its organisation (enterprise_id, for an organisation-wide install). `ADMIN_USERS` see every one.
- * - Members may look, test, call methods and refresh. Revoking, uninstalling, forgetting and exchanging are
- *   for admins and for the member who installed; so are an app's settings. Moving the emulator's clock
- *   (every token of every team at once) is for admins.
+ * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id).
+ *   `ADMIN_USERS` see every one.
+ * - Members may look, test, call methods with the bot token and refresh. Revoking, uninstalling, forgetting
+ *   and exchanging (and the methods that do it, and calls as the installing user) are for admins and for the
+ *   member who installed. An app's settings and the emulator's clock (every workspace's at once) are for
+ *   admins.
  */
 
 export type Viewer =
@@ -40,10 +41,15 @@ export function isAdmin(viewer: Viewer): boolean {
   return viewer.kind === "operator" || viewer.admin;
 }
 
+/**
+ * A member sees the installations of the workspace they signed in to. Not those of other workspaces of their
+ * organisation: on Enterprise Grid the platform names the organisation in a workspace-level install too, so
+ * the organisation alone would show one workspace's installation to every other. An organisation-wide
+ * install (is_enterprise_install) is not recorded by the console yet (the install needs a team).
+ */
 export function canSee(viewer: Viewer, installation: InstallationAccessFacts): boolean {
   if (isAdmin(viewer) || viewer.kind !== "member") return true;
-  if (installation.team.id === viewer.teamId) return true;
-  return Boolean(viewer.enterpriseId && installation.enterprise?.id === viewer.enterpriseId);
+  return installation.team.id === viewer.teamId;
 }
 
 /** The member who installed it (the first installer, or whoever installed it last), within a workspace they see. */

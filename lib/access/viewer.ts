@@ -32,6 +32,18 @@ export async function signedInViewer(): Promise<Viewer | null> {
 }
 
 /**
+ * A display name fit for the timeline: control and format characters (bidirectional overrides among them)
+ * and lone surrogates made spaces, cut to 80 code points, never inside a surrogate pair (a lone surrogate
+ * is not valid JSON text, which the store's jsonb refuses).
+ */
+export function timelineName(name: string): string {
+  return Array.from(name.replace(/[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu, " ").trim())
+    .slice(0, 80)
+    .join("")
+    .trim();
+}
+
+/**
  * The person a timeline entry this request writes names ("who did it"), or undefined: the operator of a
  * console without sign-in, a request nobody signed in to (the install flow), or work outside a request.
  */
@@ -39,10 +51,7 @@ export async function actingPerson(): Promise<{ id: string; name: string } | und
   try {
     const viewer = await signedInViewer();
     if (viewer?.kind !== "member") return undefined;
-    const name = viewer.name
-      .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ")
-      .trim()
-      .slice(0, 80);
+    const name = timelineName(viewer.name);
     return { id: viewer.userId, ...(name ? { name } : {}) } as { id: string; name: string };
   } catch {
     return undefined;
@@ -79,16 +88,6 @@ export async function requireManager(installation: InstallationAccessFacts, acti
     throw new AppError("not_allowed", { message: `Only an admin or the member who installed this app may ${action}.` });
   }
   return viewer;
-}
-
-/**
- * Throws 403 not_allowed unless this request's person may change an app's settings: an admin, or a member who
- * installed the app into a workspace they see (`installations`: the app's installations).
- */
-export async function requireAppManager(installations: readonly InstallationAccessFacts[], action: string): Promise<Viewer> {
-  const viewer = await currentViewer();
-  if (isAdmin(viewer) || installations.some((installation) => canManage(viewer, installation))) return viewer;
-  throw new AppError("not_allowed", { message: `Only an admin or a member who installed this app may ${action}.` });
 }
 
 /** Throws 403 not_allowed unless this request's person is an admin (or the operator of a console without sign-in). */

@@ -1,5 +1,6 @@
 import "server-only";
-import { requireAdmin, requireAppManager } from "@/lib/access/viewer";
+import { currentViewer, requireAdmin } from "@/lib/access/viewer";
+import { isAdmin } from "@/lib/access/rights";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
@@ -187,13 +188,19 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppCon
   };
 }
 
-/** The app's installations this request's person sees: whoever installed one of them may change the app's settings. */
-async function appInstallations(appId: string) {
-  return (await getSessionInstallations()).filter((installation) => installation.appId === appId);
+/**
+ * An app's settings are read by those who see one of its installations (and admins): another app answers as
+ * an unknown one. They are changed by admins only: an app is shared by every workspace it is installed in,
+ * and anyone can install it into a workspace of their own, so having installed it gives no right over it.
+ */
+async function requireAppReader(appId: string): Promise<void> {
+  if (isAdmin(await currentViewer())) return;
+  if (!(await getSessionInstallations()).some((installation) => installation.appId === appId)) throw new AppError("app_not_found");
 }
 
 /** GET /api/app-config/apps/{appId} */
 export async function getAppSettings(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
+  await requireAppReader(appId);
   const backend = await selectBackend(runtime);
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
@@ -203,7 +210,7 @@ export async function getAppSettings(appId: string, runtime: AppConfigRuntime = 
  * is tier 3, update tier 1: a refusal should not spend the update's minute), then updated whole.
  */
 async function changeManifest(appId: string, change: (manifest: AppManifest) => AppManifest, runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
-  await requireAppManager(await appInstallations(appId), "change its settings");
+  await requireAdmin("change an app's settings: they are every workspace's it is installed in");
   const backend = await selectBackend(runtime);
   const before = await backend.readApp(appId);
   const next = change(before.manifest);
@@ -245,6 +252,7 @@ export function turnOnTokenRotation(appId: string, runtime: AppConfigRuntime = g
 
 /** POST /api/app-config/apps/{appId}/verify: a fresh url_verification challenge, where the backend can send one. */
 export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
+  await requireAdmin("send an app's request URL a new challenge");
   const backend = await selectBackend(runtime);
   if (!backend.verifyRequestUrl) throw new AppError("verify_not_available");
   await backend.verifyRequestUrl(appId);

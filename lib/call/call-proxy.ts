@@ -3,7 +3,10 @@ import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
+import { requireManager } from "@/lib/access/viewer";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
+import { requireInstallation } from "@/lib/installations/store";
+import type { TokenKind } from "@/lib/installations/token-kind";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 import { wireHeader } from "./wire-header";
 
@@ -42,6 +45,24 @@ function isForwardedHeader(name: string, value: string): boolean {
 }
 
 /**
+ * Methods that end an authorization (or hand out one that replaces it): through the explorer they are what
+ * Revoke, Uninstall and Exchange are, so they are for the same people (lib/access): admins and the member
+ * who installed.
+ */
+const AUTHORIZATION_METHODS = /^(auth\.revoke|apps\.uninstall|oauth\.v2\.exchange|oauth\.v2\.access|tooling\.tokens\.rotate)$/;
+
+/**
+ * What a member may call through the explorer: any method with the installation's bot token; the user token
+ * is the person's who installed (it acts as them), and a method that ends the authorization is a manager's.
+ * A foreign or unknown installation answers 404 first (requireInstallation).
+ */
+export async function requireCallRights(installationId: string, kind: TokenKind, method: string): Promise<void> {
+  const installation = await requireInstallation(installationId);
+  if (AUTHORIZATION_METHODS.test(method)) await requireManager(installation, `call ${method} with its tokens`);
+  else if (kind === "user") await requireManager(installation, "call methods as the user who installed it (its user token acts as them)");
+}
+
+/**
  * GET and POST /api/call/{method}: the method called with the chosen installation's token, its parameters
  * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered byte for
  * byte, with the platform's headers on the allowlist above (named in x-upstream-headers), the upstream
@@ -55,6 +76,7 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
   const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
   const args = callArguments(url.searchParams, body);
+  await requireCallRights(selector.installation, selector.token, method);
 
   const result = await callAsInstallation({
     installationId: selector.installation,

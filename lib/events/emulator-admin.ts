@@ -1,4 +1,6 @@
 import "server-only";
+import { canSee } from "@/lib/access/rights";
+import { currentViewer } from "@/lib/access/viewer";
 import { getConfig } from "@/lib/config";
 import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
@@ -43,7 +45,11 @@ interface AdminMessage {
 /** The latest messages of one channel, newest first. */
 export async function readEmulatorChannel(channelId: string): Promise<EmulatorChannelMessages> {
   const state = await callAdmin("state");
-  const channels = (state.channels ?? []) as Array<{ id: string; name: string; messages: AdminMessage[] }>;
+  // The channels the admin state lists are its first workspace's: a person who does not see that workspace
+  // (lib/access) finds none of them, as for a channel that does not exist.
+  const team = (state.team ?? {}) as { id?: string };
+  const visible = canSee(await currentViewer(), { team: { id: String(team.id ?? "") } });
+  const channels = visible ? ((state.channels ?? []) as Array<{ id: string; name: string; messages: AdminMessage[] }>) : [];
   const channel = channels.find((c) => c.id === channelId);
   return {
     channel: { id: channelId, name: channel?.name ?? null },
@@ -96,7 +102,8 @@ export async function mentionInstallationApp(installationId: string, text: strin
   const installation = await requireInstallation(installationId);
   if (!installation.appId) throw new AppError("no_app_id");
   const appId = installation.appId;
-  const mention = () => callAdmin("mention", { app_id: appId, ...(text ? { text } : {}) });
+  // The installation's own workspace: the app's installation in another would post there instead.
+  const mention = () => callAdmin("mention", { app_id: appId, team_id: installation.team.id, ...(text ? { text } : {}) });
   let body: Record<string, unknown>;
   try {
     body = await mention();

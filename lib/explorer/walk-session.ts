@@ -1,4 +1,5 @@
 import "server-only";
+import { requireCallRights } from "@/lib/call/call-proxy";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
@@ -40,6 +41,8 @@ export async function streamSessionWalk(method: string, query: FetchAllQuery, si
   const jar = await getCookieJar();
   // Installations now belong to the console, not to a browser, so no browser holds a set of its own to be
   // counted by: the walks are counted per installation walked (and for the whole process).
+  // Who may walk with which token first (a foreign or unknown id answers 404 before it takes a walk's place).
+  await requireCallRights(query.installationId, query.tokenKind, method);
   const release = getWalkLimits().admit(`installation:${query.installationId}`);
   try {
     await settleTokenForWalk(query.installationId, query.tokenKind);

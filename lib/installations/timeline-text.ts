@@ -37,7 +37,8 @@ function verdictText(v: DeadTokenVerdict | undefined, kindLabel: string, masked:
 
 /** How a person reads an entry: a title and a sentence, with the tone of its badge. */
 export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
-  const person = entry.who ? (entry.who.name ? `${entry.who.name} (${entry.who.id})` : entry.who.id) : "";
+  // The id first: it is the platform's; the name is what the person chose to be called.
+  const person = entry.who ? (entry.who.name ? `${entry.who.id} (${entry.who.name})` : entry.who.id) : "";
   const by = entry.by || person ? ` · by ${[person, entry.by].filter(Boolean).join(", ")}` : "";
   switch (entry.type) {
     case "installed":

@@ -63,7 +63,7 @@ const base = {
       // A display name: no control characters, bidirectional overrides or line breaks.
       name: z
         .string()
-        .regex(/^[^\p{Cc}\p{Cf}\u2028\u2029]{1,80}$/u)
+        .regex(/^[^\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]{1,80}$/u)
         .optional(),
     })
     .optional(),

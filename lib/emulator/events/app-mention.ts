@@ -104,9 +104,10 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
 /** The body of POST {base}/admin/mention (snake_case, like the rest of the admin surface). */
 export const MentionAppBody = z
   .object({
-    /** The installation to mention; or `app_id` (that app's installation in the workspace). */
+    /** The installation to mention; or `app_id` (that app's installation in the workspace `team_id`, default the first). */
     installation_id: z.string().optional(),
     app_id: z.string().optional(),
+    team_id: z.string().optional(),
     /** Channel id or name; default #general. */
     channel: z.string().optional(),
     /** Text after the mention; default a greeting. */
@@ -143,7 +144,7 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const { state } = ctx;
   const installation = request.installation_id
     ? state.installations.get(request.installation_id)
-    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === state.workspace.team.id);
+    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === (request.team_id ?? state.workspace.team.id));
   if (!installation || installation.uninstalled) {
     throw new WebApiError("installation_not_found", {}, { status: 404 });
   }

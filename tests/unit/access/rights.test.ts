@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canManage, canSee, isAdmin, OPERATOR, type Viewer } from "@/lib/access/rights";
+import { timelineName } from "@/lib/access/viewer";
 
 const member = (overrides: Partial<Extract<Viewer, { kind: "member" }>> = {}): Viewer => ({
   kind: "member",
@@ -20,13 +21,12 @@ describe("who sees and manages an installation", () => {
     }
   });
 
-  it("shows a member their workspace's installations and their organisation's org-wide ones, nothing else", () => {
+  it("shows a member their workspace's installations, not another workspace's of the same organisation", () => {
     expect(canSee(member(), { team: { id: "T1" } })).toBe(true);
     expect(canSee(member(), { team: { id: "T2" } })).toBe(false);
-    // An organisation-wide install is recorded under the workspace it was made from; the organisation's members see it.
-    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T2" }, enterprise: { id: "E1" } })).toBe(true);
-    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T2" }, enterprise: { id: "E2" } })).toBe(false);
-    expect(canSee(member(), { team: { id: "T2" }, enterprise: { id: "E1" } })).toBe(false);
+    // On Enterprise Grid a workspace-level install names the organisation too: it stays that workspace's.
+    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T2" }, enterprise: { id: "E1" } })).toBe(false);
+    expect(canSee(member({ enterpriseId: "E1" }), { team: { id: "T1" }, enterprise: { id: "E1" } })).toBe(true);
   });
 
   it("lets a member manage only what they installed (first, or last), in a workspace they see", () => {
@@ -36,5 +36,16 @@ describe("who sees and manages an installation", () => {
     expect(canManage(member(), { team: { id: "T1" } })).toBe(false);
     // The same user id in another workspace is another person.
     expect(canManage(member(), { team: { id: "T2" }, installedBy: "U1" })).toBe(false);
+  });
+});
+
+describe("a person's name in the timeline", () => {
+  it("keeps no control or format character, and is cut by code points, never inside an emoji", () => {
+    expect(timelineName("Ana\u202Eevil\u0007")).toBe("Ana evil");
+    const name = timelineName(`${"a".repeat(79)}😀😀`);
+    expect(Array.from(name)).toHaveLength(80);
+    expect(name.endsWith("😀")).toBe(true);
+    expect(JSON.parse(JSON.stringify(name))).toBe(name);
+    expect(timelineName("\ud800 lone")).toBe("lone");
   });
 });

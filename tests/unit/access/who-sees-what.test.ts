@@ -4,6 +4,7 @@ import { POST as scopesRoute } from "@/app/api/app-config/apps/[appId]/scopes/ro
 import { GET as callAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as callGet, POST as callPost } from "@/app/api/call/[method]/route";
 import { POST as mentionRoute } from "@/app/api/emulator/mention/route";
+import { GET as messagesRoute } from "@/app/api/emulator/messages/route";
 import { DELETE as forgetRoute } from "@/app/api/installations/[id]/route";
 import { GET as timelineRoute } from "@/app/api/installations/[id]/timeline/route";
 import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
@@ -178,6 +179,45 @@ describe("who sees what, signed in with the platform", () => {
     const clock = await memberOne.send(clockRoute, "/api/platform-clock", { method: "POST", json: { advance_s: 60 } });
     expect(clock.status).toBe(403);
     expect(await clock.json()).toMatchObject({ error: "not_allowed" });
+  });
+
+  it("keeps what Revoke, Uninstall and Exchange do, and calls as the installing user, a manager's through the explorer too", async () => {
+    for (const method of ["auth.revoke", "apps.uninstall", "oauth.v2.exchange"]) {
+      const response = await memberOne.send(callPost, `/api/call/${method}?installation=${idOne}`, { method: "POST", json: {}, params: { method } });
+      expect(response.status, method).toBe(403);
+      expect(await response.json()).toMatchObject({ error: "not_allowed" });
+    }
+    const asUser = await memberOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=user`, { params: { method: "auth.test" } });
+    expect(asUser.status).toBe(403);
+    const walkAsUser = await memberOne.send(callAllRoute as RouteFn, `/api/call/users.list/all?installation=${idOne}&token=user`, {
+      params: { method: "users.list" },
+    });
+    expect(walkAsUser.status).toBe(403);
+    // The bot token is the installation's: a member calls with it; the installer calls as themselves.
+    expect((await memberOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=bot`, { params: { method: "auth.test" } })).status).toBe(200);
+    expect((await installerOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=user`, { params: { method: "auth.test" } })).status).toBe(200);
+  });
+
+  it("keeps an app's settings an admin's: not even the member who installed it changes what every workspace shares", async () => {
+    const scopes = await installerOne.send(scopesRoute, `/api/app-config/apps/${appId}/scopes`, {
+      method: "POST",
+      json: { bot: ["chat:write"], user: [] },
+      params: { appId },
+    });
+    expect(scopes.status).toBe(403);
+    expect(await scopes.json()).toMatchObject({ error: "not_allowed" });
+  });
+
+  it("shows the emulator's channel messages only to those who see its workspace", async () => {
+    const hooks = (await (await installerOne.send(webhooksRoute, "/api/webhooks")).json()) as { webhooks: Array<{ id: string; channelId: string | null }> };
+    const own = hooks.webhooks.find((w) => w.id === `inst-${idOne}`)!;
+    const sent = await installerOne.send(webhookSendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: own.id, text: "for workspace one" } });
+    expect(sent.status).toBe(200);
+    const read = async (b: TestBrowser) =>
+      (await (await b.send(messagesRoute, `/api/emulator/messages?channel=${own.channelId}`)).json()) as { messages: Array<{ text: string }> };
+    expect((await read(installerOne)).messages.map((m) => m.text)).toContain("for workspace one");
+    expect((await read(adminBrowser)).messages.map((m) => m.text)).toContain("for workspace one");
+    expect((await read(installerTwo)).messages).toEqual([]);
   });
 
   it("names who did each thing in the timeline: the installer for the install, the member for a test", async () => {

@@ -49,6 +49,29 @@ describe("who may use the console (AUTH_MODE)", () => {
     expect(refusal({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "password" })).toContain("AUTH_MODE: must be oidc (people sign in with the platform) or none");
   });
 
+  it("warns that the embedded emulator's sign-in lets anyone pick who they are, when the console is exposed; not against the platform", () => {
+    const warnings: string[] = [];
+    parseConfig({ ...EXPOSED, AUTH_MODE: "oidc" }, (m) => warnings.push(m));
+    expect(warnings.join("\n")).toContain("the emulator's sign-in page lets anyone pick who they are, an ADMIN_USERS member too");
+    const platform: string[] = [];
+    parseConfig(
+      {
+        ...EXPOSED,
+        AUTH_MODE: "oidc",
+        PLATFORM_BASE_URL: "https://slack.example.com",
+        CLIENT_ID: "1.2",
+        CLIENT_SECRET: "s".repeat(32),
+        SIGNING_SECRET: "g".repeat(32),
+      },
+      (m) => platform.push(m),
+    );
+    expect(platform.join("\n")).not.toContain("lets anyone pick who they are");
+    // On this machine only, trying the flow: no warning.
+    const local: string[] = [];
+    parseConfig({ SESSION_PASSWORD: PASSWORD, AUTH_MODE: "oidc" }, (m) => local.push(m));
+    expect(local.join("\n")).not.toContain("lets anyone pick who they are");
+  });
+
   it("reads ADMIN_USERS as user ids, and refuses anything else with where to find one", () => {
     expect(parseConfig({ SESSION_PASSWORD: PASSWORD, ADMIN_USERS: "U0123ABCD, W0456EFGH,U0123ABCD" }).auth.adminUsers).toEqual(["U0123ABCD", "W0456EFGH"]);
     const message = refusal({ SESSION_PASSWORD: PASSWORD, ADMIN_USERS: "U0123ABCD,alice@example.com" });
