@@ -15,8 +15,8 @@ export default async function WebhooksPage() {
       <header>
         <h1 className="text-xl font-semibold tracking-tight">Incoming webhooks</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Post a message through an incoming webhook. Webhook URLs are secrets: they stay sealed in your session and only their host and last 4 characters are
-          shown. The console posts for you, only to{" "}
+          Post a message through an incoming webhook. Webhook URLs are secrets: they stay sealed in the server's store and only their host and last 4 characters
+          are shown. The console posts for you, only to{" "}
           {webhookHosts.map((h, i) => (
             <span key={h}>
               {i > 0 && ", "}

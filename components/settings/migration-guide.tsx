@@ -85,7 +85,7 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
           the original stops working at once.
         </p>
         {settings.installations.length === 0 && (
-          <Outcome tone="neutral">No installation of this app in this browser session: install it to migrate its tokens here.</Outcome>
+          <Outcome tone="neutral">No installation of this app on this console that you see: install it to migrate its tokens here.</Outcome>
         )}
         <ul className="space-y-2">
           {settings.installations.flatMap((installation) =>
