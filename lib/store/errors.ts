@@ -57,11 +57,20 @@ export function isConnectionError(error: unknown): boolean {
   });
 }
 
-/** The short reason of a connection error, with nothing of the URL (its password) in it. */
+/**
+ * The short reason of a connection error: the cause that says the connection failed (its code and message),
+ * never the query that met it (a query layer's "Failed query: <SQL> params: …" wraps it), nothing of the URL
+ * (its password), at most 200 characters.
+ */
 export function connectionReason(error: unknown): string {
-  const e = causes(error).find((x) => x instanceof Error && (x as { code?: unknown }).code) ?? error;
+  const e = causes(error).find((x) => {
+    if (!(x instanceof Error)) return false;
+    const code = (x as { code?: unknown }).code;
+    return (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) || CONNECTION_MESSAGES.test(x.message);
+  });
+  if (!(e instanceof Error)) return "the connection failed";
   const code = (e as { code?: unknown }).code;
-  const message = e instanceof Error ? e.message.replace(/\b[a-z]+:\/\/\S+/gi, "(url)") : String(e);
+  const message = e.message.startsWith("Failed query") ? "the connection failed" : e.message.replace(/\b[a-z]+:\/\/\S+/gi, "(url)").slice(0, 200);
   return typeof code === "string" ? `${code}: ${message}` : message;
 }
 
