@@ -64,7 +64,7 @@ export const consoleFetchAllMainThreadSuite: BenchSuite = {
       await context.addInitScript(OBSERVER_SCRIPT);
       for (let round = 0; round < ROUNDS; round++) {
         const page = await context.newPage();
-        await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=${LIMIT}`);
+        await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=${LIMIT}&installation=${encodeURIComponent(session.installationId)}`);
         await page.getByRole("button", { name: "Fetch all" }).waitFor();
         await page.getByLabel("Page cap").fill(String(PAGES));
         // The link's method is a read, so the page sends it once on load: its answer is rendered before the

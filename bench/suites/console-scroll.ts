@@ -55,7 +55,7 @@ export const consoleScrollSuite: BenchSuite = {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await context.addCookies(browserCookies(session.cookie));
       const page = await context.newPage();
-      await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=1000`);
+      await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=1000&installation=${encodeURIComponent(session.installationId)}`);
       await page.getByRole("button", { name: "Fetch all" }).click();
       await page.getByText("Every page fetched").waitFor({ timeout: 240_000 });
       const rows = await page.getByTestId("row-count").textContent();

@@ -160,7 +160,13 @@ function clientAddressOf(cookie: string): string {
   return `10.${digest[0]}.${digest[1]}.${digest[2]}`;
 }
 
+/**
+ * A call to the emulator's admin surface. A reset also forgets every installation in the console's store, as
+ * the browser tests' reset does: installations live on the server, and those a reset made the platform
+ * forget would stay listed, tokens dead, first in the explorer's choice of installation.
+ */
 export async function admin(path: string, body?: Json): Promise<Json> {
+  if (path === "reset") await forgetAllInstallations();
   const response = await fetch(`${EMULATOR_BASE}/admin/${path}`, {
     method: body ? "POST" : "GET",
     headers: body ? { "content-type": "application/json", origin: ORIGIN } : {},

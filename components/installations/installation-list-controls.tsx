@@ -2,15 +2,7 @@
 
 import { useEffect, useId, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import {
-  DEFAULT_LIST_QUERY,
-  FILTER_LABELS,
-  INSTALLATION_FILTERS,
-  listQuerySchema,
-  type InstallationFilter,
-  type ListPage,
-  type ListQuery,
-} from "@/lib/installations/list-query";
+import { FILTER_LABELS, INSTALLATION_FILTERS, readListQuery, type InstallationFilter, type ListPage, type ListQuery } from "@/lib/installations/list-query";
 
 /** How long typing rests before the search goes to the server. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -34,13 +26,7 @@ export function useListQuery(): ListState {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const parsed = listQuerySchema.safeParse({
-    q: params.get("q") ?? undefined,
-    state: params.get("state") ?? undefined,
-    offset: params.get("offset") ?? undefined,
-    limit: params.get("limit") ?? undefined,
-  });
-  const query = parsed.success ? parsed.data : DEFAULT_LIST_QUERY;
+  const query = readListQuery(new URLSearchParams(params.toString()));
   const [text, setText] = useState(query.q);
 
   const navigate = (change: Partial<ListQuery>) => {

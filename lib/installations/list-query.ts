@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * The dashboard's list of installations, paged and searched on the server (GET /api/session?q=&state=&offset=&limit=),
  * so a console with a thousand installations answers a page of them, never every one with its timeline.
@@ -21,19 +19,34 @@ export const EXPIRING_WITHIN_MS = 60 * 60 * 1000;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 export const MAX_SEARCH_CHARS = 100;
+export const MAX_OFFSET = 1_000_000;
 
-export const listQuerySchema = z.object({
-  q: z
-    .string()
-    .max(MAX_SEARCH_CHARS * 4)
-    .transform((q) => q.trim().slice(0, MAX_SEARCH_CHARS))
-    .default(""),
-  state: z.enum(INSTALLATION_FILTERS).default("all"),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-});
-export type ListQuery = z.infer<typeof listQuerySchema>;
+export interface ListQuery {
+  q: string;
+  state: InstallationFilter;
+  offset: number;
+  limit: number;
+}
 export const DEFAULT_LIST_QUERY: ListQuery = { q: "", state: "all", offset: 0, limit: DEFAULT_PAGE_SIZE };
+
+/**
+ * The list query a page's URL holds, read leniently (the browser's side: anything out of range falls back
+ * to its default; the server validates what it is sent with listQuerySchema, list-query-schema.ts). Without
+ * zod, which the explorer's and the dashboard's first load would otherwise carry.
+ */
+export function readListQuery(params: URLSearchParams): ListQuery {
+  const int = (name: string, min: number, max: number, fallback: number) => {
+    const value = Number(params.get(name) ?? "");
+    return params.has(name) && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  };
+  const state = params.get("state");
+  return {
+    q: (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_CHARS),
+    state: (INSTALLATION_FILTERS as readonly string[]).includes(state ?? "") ? (state as InstallationFilter) : "all",
+    offset: int("offset", 0, MAX_OFFSET, 0),
+    limit: int("limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  };
+}
 
 /** The query string of a list query, with only what differs from the defaults ("" for the first page of all). */
 export function listQueryString(query: Partial<ListQuery>): string {

@@ -1,6 +1,6 @@
 // GET /api/session - The installations this person sees, a page at a time (?q=&state=&offset=&limit=): tokens masked, expiry, scopes, state, timeline
 import { handleRoute } from "@/lib/http";
-import { listQuerySchema } from "@/lib/installations/list-query";
+import { listQuerySchema } from "@/lib/installations/list-query-schema";
 import { getConsoleSession } from "@/lib/session/console-session";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, type ListFacts } from "@/lib/installations/list-query";
+import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, readListQuery, type ListFacts } from "@/lib/installations/list-query";
 import type { Workspace } from "@/lib/emulator/types";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -111,5 +111,13 @@ describe("the list's filters", () => {
     expect(matchesSearch(facts([]), "acme")).toBe(true);
     expect(matchesSearch(facts([]), "t1-a")).toBe(true);
     expect(matchesSearch(facts([]), "xoxb")).toBe(false);
+  });
+});
+
+describe("the list query in a page's URL", () => {
+  it("is read leniently in the browser: what is out of range falls back to its default", () => {
+    expect(readListQuery(new URLSearchParams("q=%20acme%20&state=legacy&offset=50&limit=20"))).toEqual({ q: "acme", state: "legacy", offset: 50, limit: 20 });
+    expect(readListQuery(new URLSearchParams("state=everything&offset=-3&limit=999"))).toEqual({ q: "", state: "all", offset: 0, limit: 50 });
+    expect(readListQuery(new URLSearchParams(""))).toEqual({ q: "", state: "all", offset: 0, limit: 50 });
   });
 });
