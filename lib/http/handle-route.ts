@@ -104,7 +104,7 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 
 /**
  * The sign-in gate of the console's API (pages pass proxy.ts's): with AUTH_MODE=oidc, a route that is not
- * open (lib/signin/gate.ts) answers 401 sign_in_required to a browser whose sign-in cookie does not unseal
+ * open (lib/signin/open-paths.ts) answers 401 sign_in_required to a browser whose sign-in cookie does not unseal
  * (the cookie jar clears a tampered one). Here rather than in proxy.ts, which every API request would then
  * pass through as well: a Next.js proxy costs about a millisecond a request (docs/benchmarks.md, section a).
  */

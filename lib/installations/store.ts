@@ -69,24 +69,6 @@ export async function listInstallations(): Promise<InstallationRecord[]> {
   return (await (await storeOf()).listInstallations()).map((stored) => fromStoreInstallation(stored));
 }
 
-/** Every installation in the store with its newest timeline entries, oldest installation first: one query for every timeline. */
-export async function listInstallationsWithTimelines(keep: (installation: StoredInstallation) => boolean = () => true): Promise<InstallationRecord[]> {
-  const store = await storeOf();
-  const all = (await store.listInstallations()).filter(keep);
-  const pages = await store.newestTimelines(
-    all.map((stored) => stored.id),
-    { limit: MAX_TIMELINE_ENTRIES },
-  );
-  return all.map((stored) => {
-    const page = pages.get(stored.id);
-    const entries = (page?.entries ?? []).flatMap(({ entry }) => {
-      const parsed = timelineEntrySchema.safeParse(entry);
-      return parsed.success ? [parsed.data] : [];
-    });
-    return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined);
-  });
-}
-
 /** The installation (without its timeline: the hot path), or undefined; an id of another shape names none. */
 export async function findInstallation(id: string, options: { fresh?: boolean } = {}): Promise<InstallationRecord | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
@@ -165,12 +147,6 @@ export async function pageVisibleInstallations(query: ListQuery | undefined, now
     return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined);
   });
   return { installations, page: { q, state, offset, limit, total: visible.length, matched: matched.length, counts } };
-}
-
-/** listInstallationsWithTimelines, only those this request's person may see (their timelines read in one query). */
-export async function listVisibleInstallationsWithTimelines(): Promise<InstallationRecord[]> {
-  const viewer = await currentViewer();
-  return listInstallationsWithTimelines((installation) => canSee(viewer, installation));
 }
 
 /** The record with its newest timeline entries read from the store (for a view), entries not yet saved first. */
