@@ -34,6 +34,7 @@ import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import type { HistoryEntry } from "@/lib/explorer/history";
 import { useSession } from "@/lib/swr/use-session";
+import { MAX_PAGE_SIZE } from "@/lib/installations/list-query";
 import { AnswerNotes } from "./answer-notes";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";
@@ -103,7 +104,8 @@ export function Explorer() {
   const { trigger, isMutating } = useApiCall();
   const fetchAll = useFetchAll();
   const history = useRequestHistory();
-  const session = useSession();
+  // The installations to call with: the most one page of the list holds (the dashboard pages through the rest).
+  const session = useSession({ limit: MAX_PAGE_SIZE });
   const { data: catalog } = useMethodCatalog();
   const { data: emulated } = useEmulatorMethods(session.data?.upstream.kind);
   // A history entry put back in the form: its answer's summary is shown until the next call.
