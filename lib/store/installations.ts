@@ -46,14 +46,21 @@ function tokenFromRow(ctx: StoreContext, row: TokenRow): StoreToken {
   };
 }
 
-function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
-  const record: StoredInstallation = {
+/** An installation's ids and names as a row holds them (its full row, or a list's summary columns). */
+function namesOf(row: Pick<InstallationRow, "id" | "appKey" | "appId" | "appName" | "teamId" | "teamName" | "enterpriseId" | "enterpriseName">) {
+  return {
     id: row.id,
     appKey: row.appKey,
     ...(row.appId !== null ? { appId: row.appId } : {}),
     ...(row.appName !== null ? { appName: row.appName } : {}),
     team: { id: row.teamId, name: row.teamName },
     ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
+  };
+}
+
+function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
+  const record: StoredInstallation = {
+    ...namesOf(row),
     ...(row.botUserId !== null ? { botUserId: row.botUserId } : {}),
     ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
     state: row.state as StoredInstallation["state"],
@@ -149,12 +156,7 @@ async function readInstallationSummaries(ctx: StoreContext): Promise<Installatio
     let summary = summaries.at(-1);
     if (summary?.id !== row.id) {
       summary = {
-        id: row.id,
-        appKey: row.appKey,
-        ...(row.appId !== null ? { appId: row.appId } : {}),
-        ...(row.appName !== null ? { appName: row.appName } : {}),
-        team: { id: row.teamId, name: row.teamName },
-        ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
+        ...namesOf(row),
         state: row.state as InstallationSummary["state"],
         ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
         ...(row.installedBy !== null ? { installedBy: row.installedBy } : {}),

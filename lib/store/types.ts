@@ -52,19 +52,12 @@ export interface StoreInstallation {
 }
 
 /** What a list searches and filters by: an installation's names, ids and state, and its tokens' facts, with no secret. */
-export interface InstallationSummary {
-  id: string;
-  appKey: string;
-  appId?: string;
-  appName?: string;
-  team: { id: string; name: string };
-  enterprise?: { id: string; name: string };
-  state: StoreInstallationState;
-  authedUserId?: string;
-  installedBy?: string;
-  installedAt: number;
+export type InstallationSummary = Pick<
+  StoreInstallation,
+  "id" | "appKey" | "appId" | "appName" | "team" | "enterprise" | "state" | "authedUserId" | "installedBy" | "installedAt"
+> & {
   tokens: Array<{ kind: StoreTokenKind; rotating: boolean; expiresAt: number | null; revoked: boolean }>;
-}
+};
 
 /** An installation as read from the store: with the version its next conditional write must name. */
 export interface StoredInstallation extends StoreInstallation {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { seriousViolations } from "./support/axe";
+import { startSpecConsole, stopSpecConsole } from "./support/console-server";
 
 /**
  * Signing in with AUTH_MODE=oidc, as a person does it: the console sends them to the platform's sign-in
@@ -16,39 +17,10 @@ let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const dev = process.env.E2E_DEV === "1";
-  server = spawn("npx", ["next", dev ? "dev" : "start", "-p", String(port)], {
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: dev ? `.next-e2e-${port}` : `.next-e2e-${mainPort}`,
-      PORT: String(port),
-      APP_ORIGIN: origin,
-      AUTH_MODE: "oidc",
-      SESSION_PASSWORD: randomBytes(32).toString("base64url"),
-      DATA_DIR: "memory://",
-      EMULATOR_USERS: "200",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  });
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`the AUTH_MODE=oidc console did not start on ${origin}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startSpecConsole(port, { AUTH_MODE: "oidc", EMULATOR_USERS: "200" }, "the AUTH_MODE=oidc console");
 });
 
-test.afterAll(() => {
-  // The whole process group npx started (npx, next, its workers), by the id of the one this spec spawned.
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
-});
+test.afterAll(() => stopSpecConsole(server));
 
 test("a person is sent to sign in, picks who they are on the platform's page, lands back signed in, and signs out", async ({ page, browser }) => {
   await page.goto(`${origin}/explorer`);

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createEmulator } from "@/lib/emulator/emulator";
 import { canSignIn } from "@/lib/emulator/openid/claims";
 import { memberIdAt } from "@/lib/emulator/workspace/members";
 import type { Workspace } from "@/lib/emulator/types";
 import { seriousViolations } from "./support/axe";
+import { startSpecConsole, stopSpecConsole } from "./support/console-server";
 
 /**
  * A hosted team dashboard, as its people use it (issue 26): a console with sign-in (AUTH_MODE=oidc) in front
@@ -28,41 +28,14 @@ const admin = membersOf(two)[2]!;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const dev = process.env.E2E_DEV === "1";
-  server = spawn("npx", ["next", dev ? "dev" : "start", "-p", String(port)], {
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: dev ? `.next-e2e-${port}` : `.next-e2e-${mainPort}`,
-      PORT: String(port),
-      APP_ORIGIN: origin,
-      AUTH_MODE: "oidc",
-      ADMIN_USERS: admin,
-      SESSION_PASSWORD: randomBytes(32).toString("base64url"),
-      DATA_DIR: "memory://",
-      EMULATOR_SEED: SEED,
-      EMULATOR_USERS: String(USERS),
-      EMULATOR_WORKSPACES: "2",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  });
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`the team console did not start on ${origin}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startSpecConsole(
+    port,
+    { AUTH_MODE: "oidc", ADMIN_USERS: admin, EMULATOR_SEED: SEED, EMULATOR_USERS: String(USERS), EMULATOR_WORKSPACES: "2" },
+    "the team console",
+  );
 });
 
-test.afterAll(() => {
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
-});
+test.afterAll(() => stopSpecConsole(server));
 
 /** A new browser that signs in as `userId` of `ws` on the platform's page, switching workspace there as a person would. */
 async function signedIn(browser: Browser, ws: Workspace, userId: string): Promise<Page> {
