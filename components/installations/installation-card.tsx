@@ -146,6 +146,8 @@ interface ConfirmRequest {
 
 /** Transitions for an admin and the member who installed (lib/access): a member who did not sees them in the diagram only. */
 const MANAGERS_ONLY = new Set<string>(["revoke_with_rotation", "revoke_without_rotation", "exchange", "turn_on_rotation", "uninstall"]);
+/** A member may revoke the user token that is their own (user tokens belong to people). */
+const OWN_TOKEN_REVOKES = new Set<string>(["revoke_with_rotation", "revoke_without_rotation"]);
 
 /**
  * One installation, named by app and workspace: its tokens with the state each is in and the buttons of
@@ -159,6 +161,7 @@ export function InstallationCard({
   refreshWindowS,
   highlighted,
   canManage,
+  viewerId,
   onForgotten,
 }: {
   installation: InstallationView;
@@ -167,6 +170,8 @@ export function InstallationCard({
   highlighted: boolean;
   /** This person may revoke, uninstall, forget and exchange (an admin, or the member who installed it: lib/access). */
   canManage: boolean;
+  /** The signed-in person's user id (their own user token is theirs to revoke); null without sign-in. */
+  viewerId: string | null;
   onForgotten: (name: string) => void;
 }) {
   const { trigger, isMutating } = useSessionAction();
@@ -195,7 +200,7 @@ export function InstallationCard({
       {
         kind,
         token,
-        owner: kind === "bot" ? installation.botUserId : installation.authedUserId,
+        owner: kind === "bot" ? installation.botUserId : (installation.userHolder ?? installation.authedUserId),
         diagram: {
           kind,
           state,
@@ -204,7 +209,12 @@ export function InstallationCard({
           transitions: (state === "long_lived" && rotation === "loading"
             ? []
             : consoleTransitionsFor(facts, phase, now, rotation === "loading" ? null : rotation)
-          ).filter((t) => canManage || !MANAGERS_ONLY.has(t.id)),
+          ).filter(
+            (t) =>
+              canManage ||
+              !MANAGERS_ONLY.has(t.id) ||
+              (kind === "user" && viewerId !== null && installation.userHolder === viewerId && OWN_TOKEN_REVOKES.has(t.id)),
+          ),
         },
       },
     ];
@@ -394,6 +404,7 @@ export function InstallationCard({
             />
           ))}
           {held.length === 0 && <p className="px-5 py-4 text-sm text-slate-600">No tokens: apps.uninstall revoked them. Reinstall to get new ones.</p>}
+          <PeopleTokens installation={installation} viewerId={viewerId} now={now} />
           {installation.incomingWebhook && (
             <div className="flex flex-wrap items-center gap-2 px-5 py-3 text-xs text-slate-700">
               <span className="font-medium text-slate-800">Incoming webhook</span>
@@ -447,4 +458,49 @@ export function InstallationCard({
       />
     </article>
   );
+}
+
+/**
+ * Every person's user token in this installation (user tokens belong to people: each member who installed
+ * with user scopes keeps their own), when there is more than the one the card's rows act with, or when this
+ * person has none of their own: who holds one, masked, and where it stands.
+ */
+function PeopleTokens({ installation, viewerId, now }: { installation: InstallationView; viewerId: string | null; now: number }) {
+  const tokens = installation.userTokens;
+  const mine = installation.user !== null;
+  if (tokens.length === 0 || (tokens.length === 1 && mine)) return null;
+  return (
+    <section aria-label="People's user tokens" className="px-5 py-3 text-xs text-slate-700">
+      <h3 className="text-sm font-medium text-slate-900">User tokens of {tokens.length === 1 ? "one person" : `${tokens.length} people`}</h3>
+      {!mine && (
+        <p className="mt-1 text-slate-600">
+          You have no user token here: each person who installs with user scopes gets their own, which acts as them. Install the app yourself (Reinstall) to get
+          one.
+        </p>
+      )}
+      <ul className="mt-2 grid gap-1">
+        {tokens.map(({ userId, token }) => (
+          <li key={userId ?? "nobody"} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span className="font-mono text-slate-800">
+              {userId ?? "(installed before tokens were per person)"}
+              {userId !== null && userId === viewerId ? " (you)" : ""}
+              {userId !== null && userId === installation.authedUserId ? " · installed last" : ""}
+            </span>
+            <code className="font-mono text-slate-600">{token.masked}</code>
+            <span className="text-slate-600">{peopleTokenState(token, now)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function peopleTokenState(token: InstallationView["userTokens"][number]["token"], now: number): string {
+  if (token.revoked) return "revoked";
+  if (!token.rotating || token.expiresAt === null) return "long-lived";
+  const left = token.expiresAt - now;
+  if (left <= 0) return "expired (refreshed at its next use)";
+  const hours = Math.floor(left / 3_600_000);
+  const minutes = Math.floor((left % 3_600_000) / 60_000);
+  return `rotating, expires in ${hours > 0 ? `${hours} h ` : ""}${minutes} min`;
 }

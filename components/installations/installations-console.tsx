@@ -96,6 +96,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
               refreshWindowS={data?.refreshWindowS ?? 0}
               highlighted={installation.id === installedId}
               canManage={data?.access.manageable.includes(installation.id) ?? false}
+              viewerId={data?.access.userId ?? null}
               onForgotten={(name) => setForgotten((previous) => [...previous, name].slice(-3))}
             />
           ))}

@@ -4,12 +4,12 @@
  *
  * - Without sign-in (AUTH_MODE=none, a console on the developer's own machine) the person at it is the
  *   operator, who sees and does everything.
- * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id).
- *   `ADMIN_USERS` see every one.
- * - Members may look, test, call methods with the bot token and refresh. Revoking, uninstalling, forgetting
- *   and exchanging (and the methods that do it, and calls as the installing user) are for admins and for the
- *   member who installed. An app's settings and the emulator's clock (every workspace's at once) are for
- *   admins.
+ * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id),
+ *   and the organisation-wide installs of their organisation (its enterprise_id). `ADMIN_USERS` see every one.
+ * - Members may look, test, call methods (with the bot token, and with their own user token) and refresh.
+ *   Revoking, uninstalling, forgetting and exchanging (and the methods that do it) are for admins and for
+ *   the member who installed. An app's settings and the emulator's clock (every workspace's at once) are
+ *   for admins. User tokens belong to people (lib/installations/user-tokens.ts).
  */
 
 export type Viewer =
@@ -28,6 +28,8 @@ export type Viewer =
 export interface InstallationAccessFacts {
   team: { id: string };
   enterprise?: { id: string } | null;
+  /** Installed for the whole organisation (`enterprise`): its members see it from any of its workspaces. */
+  isEnterpriseInstall?: boolean | null;
   /** The platform user who first installed it (oauth.v2.access's authed_user), kept across reinstalls. */
   installedBy?: string | null;
   /** The platform user of the latest install or exchange. */
@@ -42,13 +44,14 @@ export function isAdmin(viewer: Viewer): boolean {
 }
 
 /**
- * A member sees the installations of the workspace they signed in to. Not those of other workspaces of their
- * organisation: on Enterprise Grid the platform names the organisation in a workspace-level install too, so
- * the organisation alone would show one workspace's installation to every other. An organisation-wide
- * install (is_enterprise_install) is not recorded by the console yet (the install needs a team).
+ * A member sees the installations of the workspace they signed in to, and an organisation-wide install
+ * (is_enterprise_install) of their organisation. Not a workspace-level install in another workspace of their
+ * organisation: on Enterprise Grid the platform names the organisation in those too, so the organisation
+ * alone would show one workspace's installation to every other.
  */
 export function canSee(viewer: Viewer, installation: InstallationAccessFacts): boolean {
   if (isAdmin(viewer) || viewer.kind !== "member") return true;
+  if (installation.isEnterpriseInstall) return viewer.enterpriseId !== undefined && installation.enterprise?.id === viewer.enterpriseId;
   return installation.team.id === viewer.teamId;
 }
 

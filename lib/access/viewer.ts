@@ -91,6 +91,20 @@ export async function requireManager(installation: InstallationAccessFacts, acti
   return viewer;
 }
 
+/**
+ * Throws 403 not_allowed unless this request's person may revoke (or exchange) the installation's `kind`
+ * token as it acts with it: a manager any, a member the user token that is their own.
+ */
+export async function requireTokenManager(
+  installation: InstallationAccessFacts & { userHolder?: string },
+  kind: "bot" | "user",
+  action: string,
+): Promise<Viewer> {
+  const viewer = await currentViewer();
+  if (kind === "user" && viewer.kind === "member" && installation.userHolder === viewer.userId && canSee(viewer, installation)) return viewer;
+  return requireManager(installation, action);
+}
+
 /** Throws 403 not_allowed unless this request's person is an admin (or the operator of a console without sign-in). */
 export async function requireAdmin(action: string): Promise<Viewer> {
   const viewer = await currentViewer();

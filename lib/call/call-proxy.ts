@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
-import { requireManager } from "@/lib/access/viewer";
+import { requireManager, requireTokenManager } from "@/lib/access/viewer";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { requireInstallation } from "@/lib/installations/store";
 import type { TokenKind } from "@/lib/installations/token-kind";
@@ -52,14 +52,25 @@ function isForwardedHeader(name: string, value: string): boolean {
 const AUTHORIZATION_METHODS = /^(auth\.revoke|apps\.uninstall|oauth\.v2\.exchange|oauth\.v2\.access|tooling\.tokens\.rotate)$/;
 
 /**
- * What a member may call through the explorer: any method with the installation's bot token; the user token
- * is the person's who installed (it acts as them), and a method that ends the authorization is a manager's.
+ * What a member may call through the explorer: any method with the installation's bot token, and with their
+ * own user token (user tokens belong to people: lib/installations/user-tokens.ts), which a member without one
+ * does not have; a method that ends an authorization is a manager's (auth.revoke of one's own user token, one's own).
  * A foreign or unknown installation answers 404 first (requireInstallation).
  */
 export async function requireCallRights(installationId: string, kind: TokenKind, method: string): Promise<void> {
   const installation = await requireInstallation(installationId);
-  if (AUTHORIZATION_METHODS.test(method)) await requireManager(installation, `call ${method} with its tokens`);
-  else if (kind === "user") await requireManager(installation, "call methods as the user who installed it (its user token acts as them)");
+  // Without one of their own while others hold theirs, a member is told why (else requireToken's no_token says it).
+  if (kind === "user" && !installation.user && Object.keys(installation.userTokens ?? {}).length > 0) throw noOwnUserToken();
+  if (method === "auth.revoke") await requireTokenManager(installation, kind, `call ${method} with its ${kind} token`);
+  else if (AUTHORIZATION_METHODS.test(method)) await requireManager(installation, `call ${method} with its tokens`);
+}
+
+/** A member asked to act with a user token of this installation and holds none of their own. */
+export function noOwnUserToken(): AppError {
+  return new AppError("no_token", {
+    message:
+      "You have no user token in this installation: user tokens belong to the people who installed with user scopes. Install the app yourself (Reinstall) to get your own.",
+  });
 }
 
 /**

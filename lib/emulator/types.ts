@@ -188,6 +188,11 @@ export interface TokenRecord {
   teamId: string;
   /** For a refresh token: which access token family it renews. For an access token: its own kind. */
   family: "bot" | "user";
+  /**
+   * The user family's: the member the token acts for (whoever installed with user scopes: each keeps their
+   * own user token); a refresh or exchange hands it on to the token it issues.
+   */
+  userId?: string;
   /** Issued under token rotation (xoxe.… access tokens and xoxe-… refresh tokens). */
   rotating: boolean;
   state: StoredTokenState;

@@ -5,6 +5,7 @@ import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/
 import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./view";
 import { timelineSchema, type TimelineEntry } from "./timeline";
 import type { TokenKind } from "./token-kind";
+import { actingAs, allUserTokens, installationHolder, NOBODY } from "./user-tokens";
 
 /**
  * An installation as the console works with it, read from the server's store (store.ts; lib/store keeps its
@@ -60,6 +61,7 @@ export const installationSchema = z.object({
   appId: z.string().optional(),
   team: z.object({ id: z.string(), name: z.string() }),
   enterprise: z.object({ id: z.string(), name: z.string() }).optional(),
+  isEnterpriseInstall: z.boolean().optional(),
   botUserId: z.string().optional(),
   authedUserId: z.string().optional(),
   installedBy: z.string().optional(),
@@ -82,12 +84,29 @@ export interface InstallationRecord {
   appId?: string;
   team: { id: string; name: string };
   enterprise?: { id: string; name: string };
+  /**
+   * Installed for a whole organisation (Enterprise Grid's is_enterprise_install): `team` is then the
+   * organisation (the platform names no team), and its members see it from any of its workspaces.
+   */
+  isEnterpriseInstall?: boolean;
   botUserId?: string;
   authedUserId?: string;
   /** The platform user who first installed it (authed_user of the first install), kept across reinstalls: who may manage it (lib/access). */
   installedBy?: string;
   bot?: StoredToken;
+  /**
+   * The user token this record acts with: one person's (user tokens belong to people: each member who
+   * installed with user scopes keeps their own), chosen when the record is read (user-tokens.ts). Absent
+   * when none of them is this request's to use.
+   */
   user?: StoredToken;
+  /** Whose user token `user` is: a platform user id, or "" for one that names no person (stored before tokens were per person). */
+  userHolder?: string;
+  /**
+   * Every user token of the installation by whose it is ("" names no person), as read: what a save writes,
+   * with `user` in its holder's place. Absent on a record made in memory (a grant, a cookie): then `user` is all.
+   */
+  userTokens?: Record<string, StoredToken>;
   incomingWebhook?: { url: string; channel: string; channelId: string; configurationUrl?: string };
   state: InstallationState;
   /** Why the installation needs reinstalling: the platform's error code (`uninstalled` after apps.uninstall). */
@@ -149,15 +168,19 @@ export function storedTokenFrom(token: IssuedToken, nowMs: number): StoredToken 
 
 /**
  * What of a previous record's authorization a new grant may keep: everything while it lives, so exchanging
- * only the bot token keeps the user token; nothing once it died (needs reinstall, or uninstalled), since
+ * only the bot token keeps the user tokens; nothing once it died (needs reinstall, or uninstalled), since
  * its tokens and webhook died with it (spec 3, rows 2, 7 and 8). A token that works again (an exchanged
  * one, pasted) comes from another authorization and never brings them back.
  */
-function livingAuthorization(previous: InstallationRecord | undefined): Pick<InstallationRecord, "bot" | "user" | "incomingWebhook"> {
-  if (!previous || previous.state !== "active" || previous.uninstalledAt) return {};
+function livingAuthorization(previous: InstallationRecord | undefined): {
+  bot?: StoredToken;
+  userTokens: Record<string, StoredToken>;
+  incomingWebhook?: InstallationRecord["incomingWebhook"];
+} {
+  if (!previous || previous.state !== "active" || previous.uninstalledAt) return { userTokens: {} };
   return {
     ...(previous.bot ? { bot: previous.bot } : {}),
-    ...(previous.user ? { user: previous.user } : {}),
+    userTokens: allUserTokens(previous),
     ...(previous.incomingWebhook ? { incomingWebhook: previous.incomingWebhook } : {}),
   };
 }
@@ -165,32 +188,45 @@ function livingAuthorization(previous: InstallationRecord | undefined): Pick<Ins
 /**
  * Builds (or updates) an installation from an oauth.v2.access / oauth.v2.exchange grant. Tokens and the
  * webhook the grant does not carry keep their previous values while the previous authorization lives
- * (livingAuthorization); names and ids always do.
+ * (livingAuthorization); names and ids always do. A grant's user token is its authed user's: each person
+ * who installs with user scopes keeps their own (user-tokens.ts), and installing again updates the one
+ * installation. An exchanged user token stays with whoever held the long-lived one (`userHolder`).
+ * An organisation-wide install names no team: the organisation stands in its place.
  */
-export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: number, previous?: InstallationRecord, appName?: string): InstallationRecord {
-  const team = grant.team ?? previous?.team;
+export function installationFromGrant(
+  grant: TokenGrant,
+  appKey: AppKey,
+  nowMs: number,
+  previous?: InstallationRecord,
+  appName?: string,
+  options: { userHolder?: string } = {},
+): InstallationRecord {
+  const team = grant.team ?? (grant.isEnterpriseInstall ? grant.enterprise : undefined) ?? previous?.team;
   if (!team) throw new Error("the platform's answer names no team");
   const appId = grant.appId ?? previous?.appId;
   const kept = livingAuthorization(previous);
   const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : kept.bot;
-  const user = grant.user ? storedTokenFrom(grant.user, nowMs) : kept.user;
+  const userTokens = kept.userTokens;
+  const grantHolder = options.userHolder ?? grant.authedUserId ?? NOBODY;
+  if (grant.user) userTokens[grantHolder] = storedTokenFrom(grant.user, nowMs);
   const enterprise = grant.enterprise ?? previous?.enterprise;
+  const isEnterpriseInstall = grant.isEnterpriseInstall ?? previous?.isEnterpriseInstall;
   const botUserId = grant.botUserId ?? previous?.botUserId;
   const authedUserId = grant.authedUserId ?? previous?.authedUserId;
   const installedBy = previous?.installedBy ?? grant.authedUserId;
   const incomingWebhook = grant.incomingWebhook ?? kept.incomingWebhook;
   const name = (appName ?? previous?.appName)?.slice(0, MAX_APP_NAME_CHARS);
-  return {
+  const record: InstallationRecord = {
     id: previous?.id ?? installationIdFor(team.id, appId, appKey),
     appKey,
     ...(appId ? { appId } : {}),
     team,
     ...(enterprise ? { enterprise } : {}),
+    ...(isEnterpriseInstall ? { isEnterpriseInstall } : {}),
     ...(botUserId ? { botUserId } : {}),
     ...(authedUserId ? { authedUserId } : {}),
     ...(installedBy ? { installedBy } : {}),
     ...(bot ? { bot } : {}),
-    ...(user ? { user } : {}),
     ...(incomingWebhook ? { incomingWebhook } : {}),
     state: "active",
     ...(name ? { appName: name } : {}),
@@ -199,6 +235,13 @@ export function installationFromGrant(grant: TokenGrant, appKey: AppKey, nowMs: 
     updatedAt: nowMs,
     ...(previous?.version !== undefined ? { version: previous.version } : {}),
   };
+  // It acts with the token this grant issued; without one, with whichever the previous record acted with.
+  const holder = grant.user
+    ? grantHolder
+    : previous?.userHolder !== undefined && userTokens[previous.userHolder]
+      ? previous.userHolder
+      : installationHolder(userTokens, authedUserId);
+  return actingAs(record, userTokens, holder);
 }
 
 function tokenView(token: StoredToken | undefined): TokenView | null {
@@ -222,6 +265,7 @@ export function toInstallationView(installation: InstallationRecord): Installati
     app,
     team: installation.team,
     enterprise: installation.enterprise ?? null,
+    isEnterpriseInstall: installation.isEnterpriseInstall ?? false,
     botUserId: installation.botUserId ?? null,
     authedUserId: installation.authedUserId ?? null,
     installedBy: installation.installedBy ?? null,
@@ -229,6 +273,8 @@ export function toInstallationView(installation: InstallationRecord): Installati
     problem: installation.problem ?? null,
     bot: tokenView(installation.bot),
     user: tokenView(installation.user),
+    userHolder: installation.userHolder || null,
+    userTokens: Object.entries(allUserTokens(installation)).map(([holder, token]) => ({ userId: holder || null, token: tokenView(token)! })),
     incomingWebhook: hook ? { channel: hook.channel, channelId: hook.channelId, maskedUrl: maskWebhookUrl(hook.url) } : null,
     uninstalledAt: installation.uninstalledAt ?? null,
     timeline: installation.timeline ?? [],

@@ -1,5 +1,5 @@
 import "server-only";
-import { requireManager } from "@/lib/access/viewer";
+import { requireTokenManager } from "@/lib/access/viewer";
 import { callMethod, maskToken, type PlatformCallResult } from "@/lib/platform";
 import { needsReinstallError } from "@/lib/rotation/freshness";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
@@ -40,7 +40,7 @@ export async function revokeSessionToken(
   by = "a revoke request",
 ): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
   const installation = await requireInstallation(installationId);
-  await requireManager(installation, "revoke its tokens");
+  await requireTokenManager(installation, kind, `revoke its ${kind} token`);
   if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
   const token = requireToken(installation, kind);
   const runtime = getRotationRuntime();

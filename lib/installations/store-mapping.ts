@@ -2,6 +2,7 @@ import "server-only";
 import type { StoredInstallation, StoreInstallation, StoreTimelineEntry, StoreToken } from "@/lib/store";
 import type { InstallationRecord, StoredToken } from "./record";
 import type { TimelineEntry } from "./timeline";
+import { actingAs, allUserTokens, holderFor, installationHolder, NOBODY, type UserTokenChoice } from "./user-tokens";
 
 /**
  * How a record maps to the store's shape and back (store.ts reads and writes through it; legacy-cookies.ts
@@ -51,8 +52,9 @@ function fromStoreToken(token: StoreToken): StoredToken {
   };
 }
 
-/** The store's shape of a record (its timeline and version aside). */
+/** The store's shape of a record (its timeline and version aside): every user token in its holder's place. */
 export function toStoreInstallation(record: InstallationRecord): StoreInstallation {
+  const { [NOBODY]: nobodys, ...people } = allUserTokens(record);
   return {
     id: record.id,
     appKey: record.appKey,
@@ -60,11 +62,15 @@ export function toStoreInstallation(record: InstallationRecord): StoreInstallati
     ...(record.appName ? { appName: record.appName } : {}),
     team: record.team,
     ...(record.enterprise ? { enterprise: record.enterprise } : {}),
+    ...(record.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
     ...(record.botUserId ? { botUserId: record.botUserId } : {}),
     ...(record.authedUserId ? { authedUserId: record.authedUserId } : {}),
     ...(record.installedBy ? { installedBy: record.installedBy } : {}),
     ...(record.bot ? { bot: toStoreToken(record.bot, record) } : {}),
-    ...(record.user ? { user: toStoreToken(record.user, record) } : {}),
+    ...(nobodys ? { user: toStoreToken(nobodys, record) } : {}),
+    ...(Object.keys(people).length > 0
+      ? { people: Object.fromEntries(Object.entries(people).map(([userId, token]) => [userId, toStoreToken(token, record)])) }
+      : {}),
     ...(record.incomingWebhook ? { incomingWebhook: record.incomingWebhook } : {}),
     state: record.state,
     ...(record.problem ? { problem: record.problem } : {}),
@@ -74,8 +80,16 @@ export function toStoreInstallation(record: InstallationRecord): StoreInstallati
   };
 }
 
-/** A record as the store answered it, with the timeline entries read beside it (known as persisted). */
-export function fromStoreInstallation(stored: StoredInstallation, timeline: TimelineEntry[] = [], timelineMore = false): InstallationRecord {
+/**
+ * A record as the store answered it, with the timeline entries read beside it (known as persisted), acting
+ * with the user token the choice names (user-tokens.ts): by default the installation's.
+ */
+export function fromStoreInstallation(
+  stored: StoredInstallation,
+  timeline: TimelineEntry[] = [],
+  timelineMore = false,
+  choice?: UserTokenChoice,
+): InstallationRecord {
   const appKey = stored.appKey === "legacy" ? "legacy" : "console";
   for (const entry of timeline) PERSISTED.add(entry);
   const record: InstallationRecord = {
@@ -85,11 +99,11 @@ export function fromStoreInstallation(stored: StoredInstallation, timeline: Time
     ...(stored.appName ? { appName: stored.appName } : {}),
     team: stored.team,
     ...(stored.enterprise ? { enterprise: stored.enterprise } : {}),
+    ...(stored.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
     ...(stored.botUserId ? { botUserId: stored.botUserId } : {}),
     ...(stored.authedUserId ? { authedUserId: stored.authedUserId } : {}),
     ...(stored.installedBy ? { installedBy: stored.installedBy } : {}),
     ...(stored.bot ? { bot: fromStoreToken(stored.bot) } : {}),
-    ...(stored.user ? { user: fromStoreToken(stored.user) } : {}),
     ...(stored.incomingWebhook ? { incomingWebhook: stored.incomingWebhook } : {}),
     state: stored.state,
     ...(stored.problem ? { problem: stored.problem } : {}),
@@ -100,8 +114,17 @@ export function fromStoreInstallation(stored: StoredInstallation, timeline: Time
     updatedAt: stored.updatedAt,
     version: stored.version,
   };
-  PRISTINE.add(record);
-  return record;
+  const tokens: Record<string, StoredToken> = Object.fromEntries(
+    Object.entries({ ...(stored.user ? { [NOBODY]: stored.user } : {}), ...stored.people }).map(([holder, token]) => [holder, fromStoreToken(token)]),
+  );
+  const holder = !choice
+    ? installationHolder(tokens, stored.authedUserId)
+    : "holder" in choice
+      ? choice.holder
+      : holderFor(choice.viewer, tokens, stored.authedUserId);
+  const acting = actingAs(record, tokens, holder);
+  PRISTINE.add(acting);
+  return acting;
 }
 
 /** Marks a record as exactly what the store holds (settleRefresh answered it): saving it writes nothing. */

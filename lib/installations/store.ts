@@ -1,6 +1,6 @@
 import "server-only";
 import { canSee } from "@/lib/access/rights";
-import { actingPerson, currentViewer, requireVisible } from "@/lib/access/viewer";
+import { actingPerson, currentViewer, requireVisible, signedInViewer } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { processSingleton } from "@/lib/process-singleton";
 import { replayAtStart } from "@/lib/rotation/replay";
@@ -21,6 +21,7 @@ import {
 import { INSTALLATION_FILTERS, matchesFilter, matchesSearch, type ListFacts, type ListPage, type ListQuery } from "./list-query";
 import { MAX_TIMELINE_ENTRIES, timelineEntrySchema, type TimelineEntry } from "./timeline";
 import { TOKEN_KINDS } from "./token-kind";
+import { chooseUserToken, holderOf } from "./user-tokens";
 
 /**
  * Installations live in the server's store (lib/store: PGlite under DATA_DIR, or PostgreSQL), not in the
@@ -69,11 +70,17 @@ export async function listInstallations(): Promise<InstallationRecord[]> {
   return (await (await storeOf()).listInstallations()).map((stored) => fromStoreInstallation(stored));
 }
 
-/** The installation (without its timeline: the hot path), or undefined; an id of another shape names none. */
+/**
+ * The installation (without its timeline: the hot path), or undefined; an id of another shape names none.
+ * It acts with the user token of this request's person (user-tokens.ts).
+ */
 export async function findInstallation(id: string, options: { fresh?: boolean } = {}): Promise<InstallationRecord | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
   const stored = await (await storeOf()).getInstallation(id, options);
-  return stored ? fromStoreInstallation(stored) : undefined;
+  if (!stored) return undefined;
+  // Nobody signed in on an open route (an install from outside the team): the installation's own user token.
+  const viewer = await signedInViewer();
+  return fromStoreInstallation(stored, [], false, viewer ? { viewer } : undefined);
 }
 
 /**
@@ -91,10 +98,10 @@ export async function listVisibleSummaries(): Promise<InstallationSummary[]> {
   return (await (await storeOf()).listInstallationSummaries()).filter((summary) => canSee(viewer, summary));
 }
 
-/** listInstallations, only those this request's person may see. */
+/** listInstallations, only those this request's person may see, each acting with their user token. */
 export async function listVisibleInstallations(): Promise<InstallationRecord[]> {
   const viewer = await currentViewer();
-  return (await listInstallations()).filter((installation) => canSee(viewer, installation));
+  return (await listInstallations()).filter((installation) => canSee(viewer, installation)).map((installation) => chooseUserToken(installation, { viewer }));
 }
 
 /** What a filter and a search read of an installation (lib/installations/list-query.ts). */
@@ -144,7 +151,7 @@ export async function pageVisibleInstallations(query: ListQuery | undefined, now
       const parsed = timelineEntrySchema.safeParse(entry);
       return parsed.success ? [parsed.data] : [];
     });
-    return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined);
+    return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined, { viewer });
   });
   return { installations, page: { q, state, offset, limit, total: visible.length, matched: matched.length, counts } };
 }
@@ -194,6 +201,9 @@ export function mergeWrite(mine: InstallationRecord, stored: InstallationRecord)
     else delete merged[kind];
   }
   if (!mine.incomingWebhook && stored.incomingWebhook && !mine.uninstalledAt) merged.incomingWebhook = stored.incomingWebhook;
+  // A write changes the bot token and its holder's user token (merged above, and put in its place by the save):
+  // the other people's are the store's, unless this write ended the authorization (their tokens died with it).
+  merged.userTokens = mine.uninstalledAt ? {} : { ...stored.userTokens };
   return merged;
 }
 
@@ -216,24 +226,27 @@ export async function saveInstallation(record: InstallationRecord): Promise<Inst
         timeline: toStoreEntries(entries),
       });
       markPersisted(entries);
-      const saved = fromStoreInstallation(stored, record.timeline ?? [], record.timelineMore ?? false);
-      return saved;
+      return fromStoreInstallation(stored, record.timeline ?? [], record.timelineMore ?? false, { holder: holderOf(writing) });
     } catch (error) {
       if (!(error instanceof VersionConflictError) || attempt >= MAX_SAVE_ATTEMPTS) throw error;
       const current = await store.getInstallation(record.id, { fresh: true });
       // Forgotten while this request ran: nothing brings it back but a new install.
       if (!current) return record;
-      writing = { ...mergeWrite(writing, fromStoreInstallation(current)), version: current.version };
+      writing = { ...mergeWrite(writing, fromStoreInstallation(current, [], false, { holder: holderOf(writing) })), version: current.version };
     }
   }
 }
 
 /** Puts this request's person on each entry that does not name who did it yet (in place: the entries stay the record's own). */
 export async function nameWhoDidIt(entries: readonly TimelineEntry[]): Promise<void> {
-  if (entries.every((entry) => entry.who)) return;
+  if (entries.every((entry) => entry.who?.name)) return;
   const person = await actingPerson();
   if (!person) return;
-  for (const entry of entries) entry.who ??= person;
+  for (const entry of entries) {
+    // An install names its authed user by id: the person signed in who did it adds their name.
+    if (entry.who?.id === person.id && !entry.who.name && person.name) entry.who = person;
+    entry.who ??= person;
+  }
 }
 
 /** Forgets the installation for everyone (its tokens, timeline and refresh intents with it); nothing changes upstream. */

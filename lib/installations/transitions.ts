@@ -77,8 +77,8 @@ function written(
   if (!outcome.ok) return outcome;
   const { facts } = outcome;
   if (facts.phase === "uninstalled") {
-    // Every token and the webhook died with it: the record keeps only what names it, and its timeline.
-    const { bot: _bot, user: _user, incomingWebhook: _hook, ...rest } = installation;
+    // Every token (each person's user token too) and the webhook died with it: the record keeps only what names it, and its timeline.
+    const { bot: _bot, user: _user, userHolder: _holder, userTokens: _userTokens, incomingWebhook: _hook, ...rest } = installation;
     return { ok: true, installation: { ...rest, state: "needs_reinstall", problem: "uninstalled", uninstalledAt: nowMs, updatedAt: nowMs } };
   }
   const token = installation[kind]!;

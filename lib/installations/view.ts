@@ -45,6 +45,8 @@ export interface InstallationView {
   app: NamedApp;
   team: { id: string; name: string };
   enterprise: { id: string; name: string } | null;
+  /** Installed for the whole organisation (`team` then names the organisation). */
+  isEnterpriseInstall: boolean;
   botUserId: string | null;
   authedUserId: string | null;
   /** The platform user who first installed it (kept across reinstalls): with admins, who may revoke, uninstall, forget and exchange. */
@@ -52,7 +54,12 @@ export interface InstallationView {
   state: InstallationState;
   problem: string | null;
   bot: TokenView | null;
+  /** The user token this person acts with: their own (user tokens belong to people), or none. */
   user: TokenView | null;
+  /** Whose `user` is: a platform user id, or null (a token stored before tokens were per person names nobody). */
+  userHolder: string | null;
+  /** Every person's user token in this installation (one per person who installed with user scopes), `user`'s too. */
+  userTokens: Array<{ userId: string | null; token: TokenView }>;
   incomingWebhook: { channel: string; channelId: string; maskedUrl: string } | null;
   uninstalledAt: number | null;
   /** Newest first, masked values only. */

@@ -22,6 +22,8 @@ export interface TokenGrant {
   appId?: string;
   team?: { id: string; name: string };
   enterprise?: { id: string; name: string };
+  /** An organisation-wide install (Enterprise Grid): the platform names the organisation and no team. */
+  isEnterpriseInstall?: boolean;
   botUserId?: string;
   authedUserId?: string;
   bot?: IssuedToken;
@@ -67,6 +69,10 @@ const GrantSchema = z.object({
   bot_user_id: optionalString,
   team: named,
   enterprise: named,
+  is_enterprise_install: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? undefined),
   authed_user: z.object({ id: optionalString, ...tokenFields }).nullish(),
   incoming_webhook: z.object({ url: z.string(), channel: optionalString, channel_id: optionalString, configuration_url: optionalString }).nullish(),
 });
@@ -102,6 +108,7 @@ export function reshapeTokenGrant(body: unknown): TokenGrant {
     ...(g.app_id ? { appId: g.app_id } : {}),
     ...(g.team ? { team: g.team } : {}),
     ...(g.enterprise ? { enterprise: g.enterprise } : {}),
+    ...(g.is_enterprise_install ? { isEnterpriseInstall: true } : {}),
     ...(g.bot_user_id ? { botUserId: g.bot_user_id } : {}),
     ...(g.authed_user?.id ? { authedUserId: g.authed_user.id } : {}),
   };

@@ -168,19 +168,22 @@ export async function refreshInstallationToken(
     throw new AppError("not_rotating", { message: `The ${kind} token of this installation is long-lived: exchange it first to get a refresh token.` });
   }
   const held = token.refreshToken;
+  // A user token is one person's: its holder names the store's row, the lock and the intent (user-tokens.ts).
+  const holder = kind === "user" ? installation.userHolder : undefined;
+  const userId = holder || undefined;
   const store = await runtime.store();
   // The request that starts a refresh answers as soon as its first attempt is lost; the refresh goes on.
   let answerNow: (error: unknown) => void = () => {};
   const firstAttemptLost = new Promise<never>((_, reject) => (answerNow = reject));
   const waitMs = runtime.timeoutMs + 1_000;
   const refreshing = store.withRefreshLock(
-    refreshLockKey(installation.id, kind),
+    refreshLockKey(installation.id, kind, userId),
     async (): Promise<RefreshOutcome> => {
       // A holder that died may have left its refresh unsettled: replayed first, so the fresh read below has its pair.
-      await replayRefreshIntents(store, runtime, installation.id, kind);
+      await replayRefreshIntents(store, runtime, installation.id, kind, userId);
       const fresh = await store.getInstallation(installation.id, { fresh: true });
       if (!fresh) throw new AppError("unknown_installation");
-      const current = fromStoreInstallation(fresh);
+      const current = fromStoreInstallation(fresh, [], false, { holder: installation.userHolder });
       const pending = unsavedEntries(installation).reverse();
       const stored = current[kind];
       if (stored?.refreshToken !== held) {
@@ -188,7 +191,13 @@ export async function refreshInstallationToken(
         if (current.state === "needs_reinstall") return { outcome: "needs_reinstall", installation: current, error: needsReinstallError(current) };
         return { outcome: "refreshed", installation: { ...current, timeline: pending.length > 0 ? pending : [] } };
       }
-      const intent = await store.recordRefreshIntent({ installationId: current.id, kind, refreshToken: held, startedAt: Date.now() });
+      const intent = await store.recordRefreshIntent({
+        installationId: current.id,
+        kind,
+        ...(userId ? { userId } : {}),
+        refreshToken: held,
+        startedAt: Date.now(),
+      });
       let issued: StoredToken;
       const startedAt = Date.now();
       try {
@@ -249,7 +258,10 @@ export async function refreshInstallationToken(
       });
       markPersisted(timeline);
       if (!settled.installation) throw new AppError("unknown_installation");
-      return { outcome: "refreshed", installation: markPristine({ ...fromStoreInstallation(settled.installation), timeline }) };
+      return {
+        outcome: "refreshed",
+        installation: markPristine({ ...fromStoreInstallation(settled.installation, [], false, { holder: installation.userHolder }), timeline }),
+      };
     },
     { waitMs },
   );

@@ -7,9 +7,12 @@ import { storedTokenFrom, type InstallationRecord, type StoredToken } from "@/li
 import { timelineErrorCode, type TimelineEntry } from "@/lib/installations/timeline";
 import type { RotationRuntime } from "./runtime";
 
-/** The refresh lock's key: one refresher per installation and token kind, across every instance. */
-export function refreshLockKey(installationId: string, kind: StoreTokenKind): string {
-  return `refresh:${installationId}:${kind}`;
+/**
+ * The refresh lock's key: one refresher per token across every instance, a token being an installation's
+ * bot token, or one person's user token (userId; none for a user token that names nobody).
+ */
+export function refreshLockKey(installationId: string, kind: StoreTokenKind, userId?: string): string {
+  return userId ? `refresh:${installationId}:${kind}:${userId}` : `refresh:${installationId}:${kind}`;
 }
 
 /** oauth.v2.access with a refresh token: the pair the platform issued for it (its time as issuedAt). */
@@ -48,18 +51,24 @@ export function toIssuedStoreToken(token: StoredToken, nowMs: number): StoreToke
  * at the first use of the store in a process (replayAtStart). A replay the platform refuses is settled as
  * failed and changes nothing else: the next refresh finds out for itself.
  */
-export async function replayRefreshIntents(store: Store, runtime: RotationRuntime, installationId?: string, kind?: StoreTokenKind): Promise<number> {
+export async function replayRefreshIntents(
+  store: Store,
+  runtime: RotationRuntime,
+  installationId?: string,
+  kind?: StoreTokenKind,
+  userId?: string,
+): Promise<number> {
   const intents = await store.listUnsettledIntents({
     startedAfter: Date.now() - runtime.refreshGraceS * 1000,
     ...(installationId ? { installationId } : {}),
   });
   let replayed = 0;
   for (const intent of intents) {
-    if ((kind && intent.kind !== kind) || intent.userId) continue;
+    if (kind && (intent.kind !== kind || (intent.userId ?? "") !== (userId ?? ""))) continue;
     const stored = await store.getInstallation(intent.installationId, { fresh: true });
     if (!stored) continue;
     const appKey = stored.appKey === "legacy" ? "legacy" : "console";
-    const before = stored[intent.kind];
+    const before = intent.userId ? stored.people?.[intent.userId] : stored[intent.kind];
     try {
       const token = await askPlatform({ id: stored.id, appKey }, intent.kind, intent.refreshToken, before?.scopes ?? [], runtime, runtime.timeoutMs);
       const now = runtime.now();
@@ -97,10 +106,12 @@ export async function replayRefreshIntents(store: Store, runtime: RotationRuntim
 export async function replayAtStart(store: Store, runtime: RotationRuntime): Promise<void> {
   try {
     const intents = await store.listUnsettledIntents({ startedAfter: Date.now() - runtime.refreshGraceS * 1000 });
-    const keys = new Map(intents.filter((i) => !i.userId).map((i) => [refreshLockKey(i.installationId, i.kind), i] as const));
+    const keys = new Map(intents.map((i) => [refreshLockKey(i.installationId, i.kind, i.userId), i] as const));
     for (const [key, intent] of keys) {
       await store
-        .withRefreshLock(key, () => replayRefreshIntents(store, runtime, intent.installationId, intent.kind), { waitMs: runtime.timeoutMs + 1_000 })
+        .withRefreshLock(key, () => replayRefreshIntents(store, runtime, intent.installationId, intent.kind, intent.userId), {
+          waitMs: runtime.timeoutMs + 1_000,
+        })
         .catch((error: unknown) => {
           if (!(error instanceof RefreshLockTimeoutError)) throw error;
         });

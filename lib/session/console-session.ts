@@ -17,6 +17,8 @@ export interface SessionAccess {
   /** The operator of a console without sign-in, or a member listed in ADMIN_USERS: may do everything. */
   admin: boolean;
   signedIn: boolean;
+  /** The signed-in person's platform user id (whose user token is theirs); null for the operator of a console without sign-in. */
+  userId: string | null;
   /** Installations this person may revoke, uninstall, forget and exchange (admins: every one). */
   manageable: string[];
 }
@@ -68,6 +70,11 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
     if (noticed !== installation) noticed = await save(noticed);
     views.push(toInstallationView(noticed));
   }
-  const access: SessionAccess = { admin: isAdmin(viewer), signedIn: viewer.kind === "member", manageable };
+  const access: SessionAccess = {
+    admin: isAdmin(viewer),
+    signedIn: viewer.kind === "member",
+    userId: viewer.kind === "member" ? viewer.userId : null,
+    manageable,
+  };
   return { ok: true, upstream, installations: views, page, access, refreshWindowS, serverTime: now, platformClock };
 }

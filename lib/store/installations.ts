@@ -47,7 +47,9 @@ function tokenFromRow(ctx: StoreContext, row: TokenRow): StoreToken {
 }
 
 /** An installation's ids and names as a row holds them (its full row, or a list's summary columns). */
-function namesOf(row: Pick<InstallationRow, "id" | "appKey" | "appId" | "appName" | "teamId" | "teamName" | "enterpriseId" | "enterpriseName">) {
+function namesOf(
+  row: Pick<InstallationRow, "id" | "appKey" | "appId" | "appName" | "teamId" | "teamName" | "enterpriseId" | "enterpriseName" | "isEnterpriseInstall">,
+) {
   return {
     id: row.id,
     appKey: row.appKey,
@@ -55,6 +57,7 @@ function namesOf(row: Pick<InstallationRow, "id" | "appKey" | "appId" | "appName
     ...(row.appName !== null ? { appName: row.appName } : {}),
     team: { id: row.teamId, name: row.teamName },
     ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
+    ...(row.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
   };
 }
 
@@ -81,16 +84,17 @@ function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]
   }
   for (const t of tokenRows) {
     if (t.userId === null && (t.kind === "bot" || t.kind === "user")) record[t.kind] = tokenFromRow(ctx, t);
+    else if (t.userId !== null && t.kind === "user") (record.people ??= {})[t.userId] = tokenFromRow(ctx, t);
   }
   return record;
 }
 
-/** One query: the installation joined with its bot and user tokens (a point read on the hot path's cache miss). */
+/** One query: the installation joined with its tokens, every person's user token too (a point read on the hot path's cache miss). */
 async function readInstallation(ctx: StoreContext, db: Reader, id: string, forUpdate = false): Promise<StoredInstallation | null> {
   const query = db
     .select({ installation: installations, token: tokens })
     .from(installations)
-    .leftJoin(tokens, and(eq(tokens.installationId, installations.id), isNull(tokens.userId)))
+    .leftJoin(tokens, eq(tokens.installationId, installations.id))
     .where(eq(installations.id, id));
   const rows = forUpdate ? await query.for("update", { of: installations }) : await query;
   if (rows.length === 0) return null;
@@ -139,6 +143,7 @@ async function readInstallationSummaries(ctx: StoreContext): Promise<Installatio
       teamName: installations.teamName,
       enterpriseId: installations.enterpriseId,
       enterpriseName: installations.enterpriseName,
+      isEnterpriseInstall: installations.isEnterpriseInstall,
       state: installations.state,
       authedUserId: installations.authedUserId,
       installedBy: installations.installedBy,
@@ -149,7 +154,7 @@ async function readInstallationSummaries(ctx: StoreContext): Promise<Installatio
       revoked: tokens.revoked,
     })
     .from(installations)
-    .leftJoin(tokens, and(eq(tokens.installationId, installations.id), isNull(tokens.userId)))
+    .leftJoin(tokens, eq(tokens.installationId, installations.id))
     .orderBy(asc(installations.installedAt), asc(installations.id));
   const summaries: InstallationSummary[] = [];
   for (const row of rows) {
@@ -185,12 +190,9 @@ export async function listInstallations(ctx: StoreContext, options: { installedB
     .select()
     .from(tokens)
     .where(
-      and(
-        inArray(
-          tokens.installationId,
-          rows.map((r) => r.id),
-        ),
-        isNull(tokens.userId),
+      inArray(
+        tokens.installationId,
+        rows.map((r) => r.id),
       ),
     );
   return rows.map((row) =>
@@ -218,8 +220,9 @@ function tokenValues(ctx: StoreContext, installationId: string, kind: StoreToken
 }
 
 /**
- * Writes the record, its two tokens and its webhook, every secret sealed afresh with the newest key (so a
- * record sealed with an older key is re-sealed by its next write). Per-person user tokens are left alone.
+ * Writes the record, its tokens (each person's user token too) and its webhook, every secret sealed afresh
+ * with the newest key (so a record sealed with an older key is re-sealed by its next write). A record is
+ * written whole, over the version it was read at: the tokens it no longer holds are gone.
  */
 async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstallation, version: number): Promise<void> {
   const hook = record.incomingWebhook;
@@ -232,6 +235,7 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
     teamName: record.team.name,
     enterpriseId: record.enterprise?.id ?? null,
     enterpriseName: record.enterprise?.name ?? null,
+    isEnterpriseInstall: record.isEnterpriseInstall ?? false,
     botUserId: record.botUserId ?? null,
     authedUserId: record.authedUserId ?? null,
     state: record.state,
@@ -248,8 +252,11 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
   };
   const { id: _id, ...update } = values;
   await tx.insert(installations).values(values).onConflictDoUpdate({ target: installations.id, set: update });
-  await tx.delete(tokens).where(and(eq(tokens.installationId, record.id), isNull(tokens.userId)));
-  const rows = KINDS.flatMap((kind) => (record[kind] ? [tokenValues(ctx, record.id, kind, null, record[kind])] : []));
+  await tx.delete(tokens).where(eq(tokens.installationId, record.id));
+  const rows = [
+    ...KINDS.flatMap((kind) => (record[kind] ? [tokenValues(ctx, record.id, kind, null, record[kind])] : [])),
+    ...Object.entries(record.people ?? {}).map(([userId, token]) => tokenValues(ctx, record.id, "user", userId, token)),
+  ];
   if (rows.length > 0) await tx.insert(tokens).values(rows);
   await announceChange(ctx, tx, record.id, version);
 }
@@ -368,6 +375,14 @@ export async function importInstallation(
         if (token) merged[kind] = token;
         else delete merged[kind];
       }
+      const people = Object.fromEntries(
+        [...new Set([...Object.keys(current.people ?? {}), ...Object.keys(record.people ?? {})])].map((userId) => [
+          userId,
+          newer(current.people?.[userId], record.people?.[userId])!,
+        ]),
+      );
+      if (Object.keys(people).length > 0) merged.people = people;
+      else delete merged.people;
       const [newest] = await tx
         .select({ at: max(timelineEntries.at) })
         .from(timelineEntries)

@@ -23,6 +23,8 @@ export const installations = pgTable(
     teamName: text("team_name").notNull(),
     enterpriseId: text("enterprise_id"),
     enterpriseName: text("enterprise_name"),
+    /** Installed for the whole organisation (team_id then holds the organisation's id). */
+    isEnterpriseInstall: boolean("is_enterprise_install").notNull().default(false),
     botUserId: text("bot_user_id"),
     authedUserId: text("authed_user_id"),
     state: text("state").notNull(),
@@ -30,7 +32,7 @@ export const installations = pgTable(
     uninstalledAt: ms("uninstalled_at"),
     installedAt: ms("installed_at").notNull(),
     updatedAt: ms("updated_at").notNull(),
-    /** Who installed it (the next issue's people); null: the operator. */
+    /** Who first installed it (a platform user id); null: the operator of a console without sign-in, or unknown. */
     installedBy: text("installed_by"),
     /** Bumped by every write: the optimistic check of putInstallation, and what a cache compares. */
     version: integer("version").notNull().default(1),

@@ -37,10 +37,15 @@ export interface StoreInstallation {
   appName?: string;
   team: { id: string; name: string };
   enterprise?: { id: string; name: string };
+  /** Installed for the whole organisation: `team` then names the organisation. */
+  isEnterpriseInstall?: boolean;
   botUserId?: string;
   authedUserId?: string;
   bot?: StoreToken;
+  /** A user token that names no person (stored before user tokens were per person, or from a grant without authed_user). */
   user?: StoreToken;
+  /** Each person's user token, by platform user id (one per installation and user: the row's user_id). */
+  people?: Record<string, StoreToken>;
   incomingWebhook?: StoreIncomingWebhook;
   state: StoreInstallationState;
   problem?: string;
@@ -54,7 +59,7 @@ export interface StoreInstallation {
 /** What a list searches and filters by: an installation's names, ids and state, and its tokens' facts, with no secret. */
 export type InstallationSummary = Pick<
   StoreInstallation,
-  "id" | "appKey" | "appId" | "appName" | "team" | "enterprise" | "state" | "authedUserId" | "installedBy" | "installedAt"
+  "id" | "appKey" | "appId" | "appName" | "team" | "enterprise" | "isEnterpriseInstall" | "state" | "authedUserId" | "installedBy" | "installedAt"
 > & {
   tokens: Array<{ kind: StoreTokenKind; rotating: boolean; expiresAt: number | null; revoked: boolean }>;
 };

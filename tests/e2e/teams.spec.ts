@@ -51,11 +51,12 @@ async function signedIn(browser: Browser, ws: Workspace, userId: string): Promis
   return page;
 }
 
-/** Add to workspace from the dashboard, into `ws` (switching workspace on the consent page), then Allow. */
-async function addToWorkspace(page: Page, ws: Workspace): Promise<void> {
+/** Add to workspace from the dashboard, into `ws` (switching workspace on the consent page), as `userId`, then Allow. */
+async function addToWorkspace(page: Page, ws: Workspace, userId: string): Promise<void> {
   await page.getByRole("link", { name: "Add to workspace" }).click();
   await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
   if (!(await page.locator("p.lead").innerText()).startsWith(ws.team.name)) await page.getByRole("link", { name: ws.team.name }).click();
+  await page.getByLabel("Installing as").selectOption(userId);
   await page.getByRole("button", { name: "Allow" }).click();
 }
 
@@ -65,13 +66,13 @@ test("two members of two workspaces each see only their own; a member cannot rev
   browser,
 }) => {
   const installerOne = await signedIn(browser, one, membersOf(one)[0]!);
-  await addToWorkspace(installerOne, one);
+  await addToWorkspace(installerOne, one, membersOf(one)[0]!);
   await expect(installerOne).toHaveURL(/\/\?installed=/);
   await expect(cards(installerOne)).toHaveCount(1);
   await expect(cards(installerOne).first()).toContainText(one.team.name);
 
   const installerTwo = await signedIn(browser, two, membersOf(two)[0]!);
-  await addToWorkspace(installerTwo, two);
+  await addToWorkspace(installerTwo, two, membersOf(two)[0]!);
   await expect(installerTwo).toHaveURL(/\/\?installed=/);
   await expect(cards(installerTwo)).toHaveCount(1);
   await expect(cards(installerTwo).first()).toContainText(two.team.name);
@@ -114,6 +115,19 @@ test("two members of two workspaces each see only their own; a member cannot rev
       .getByRole("listitem")
       .first(),
   ).toContainText(membersOf(one)[1]!);
+
+  // User tokens belong to people: the member has none of their own until they install too. Then the one
+  // installation holds a user token for each of them, and the member's acts as them.
+  await expect(card.getByRole("region", { name: "People's user tokens" })).toContainText("You have no user token here");
+  await addToWorkspace(memberOne, one, membersOf(one)[1]!);
+  await expect(memberOne).toHaveURL(/\/\?installed=/);
+  await expect(cards(memberOne)).toHaveCount(1);
+  const people = cards(memberOne).first().getByRole("region", { name: "People's user tokens" });
+  await expect(people).toContainText("User tokens of 2 people");
+  await expect(people).toContainText(`${membersOf(one)[1]!} (you) · installed last`);
+  await expect(people).toContainText(membersOf(one)[0]!);
+  await expect(cards(memberOne).first().getByRole("group", { name: "User token" })).toContainText(membersOf(one)[1]!);
+  await memberOne.screenshot({ path: "test-results/teams-two-user-tokens.png", fullPage: true });
 
   // The admin, a member of the second workspace, sees both and may revoke the first workspace's.
   const adminPage = await signedIn(browser, two, admin);

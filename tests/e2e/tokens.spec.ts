@@ -41,7 +41,7 @@ async function longLivedTokenElsewhere(request: APIRequestContext, origin: strin
   const redirectUri = `${origin}/oauth/callback`;
   const authorize = `/emulator/oauth/v2/authorize?${new URLSearchParams({ client_id: legacy.client_id, scope: "users:read,chat:write", redirect_uri: redirectUri, state: "elsewhere" })}`;
   const html = await (await request.get(authorize)).text();
-  const channel = /<option value="([^"]+)" selected/.exec(html)?.[1];
+  const channel = /<select id="channel_id"[\s\S]*?<option value="([^"]+)" selected/.exec(html)?.[1];
   const consent = await request.post(authorize, { form: { decision: "allow", ...(channel ? { channel_id: channel } : {}) }, maxRedirects: 0 });
   const code = new URL(consent.headers().location ?? "", origin).searchParams.get("code") ?? "";
   const access = await request.post("/emulator/api/oauth.v2.access", {

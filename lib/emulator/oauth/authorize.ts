@@ -16,6 +16,7 @@ import type { App, RequestContext } from "../types";
 import type { Workspace } from "../workspace/workspace";
 import { findChannel, generalChannel, postableChannels } from "../workspace/channels";
 import { installingUserId } from "../workspace/members";
+import { canSignIn, membersToOffer } from "../openid/claims";
 
 /** Codes are single use and expire after 10 minutes, like the platform's. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -113,6 +114,7 @@ export function showConsentPage(ctx: RequestContext): Response {
   const url = new URL(ctx.request.url);
   const request = parseAuthorizeRequest(ctx, url.searchParams);
   const ws = request.ws;
+  const installers = membersToOffer(ws);
   // Like the platform's workspace switcher: the same request, for another workspace.
   const otherWorkspaces = [...ctx.state.workspaces.values()].filter((w) => w !== ws);
   const switchTo = (teamId: string) => {
@@ -127,6 +129,8 @@ export function showConsentPage(ctx: RequestContext): Response {
       teamDomain: ws.team.domain,
       botScopes: request.botScopes,
       userScopes: request.userScopes,
+      members: installers,
+      selectedUserId: installingUserId(ws),
       ...(request.wantsWebhook ? { channels: postableChannels(ws).map((c) => ({ id: c.id, name: c.name })), selectedChannelId: generalChannel(ws).id } : {}),
       actionUrl: `${ctx.baseUrl}/oauth/v2/authorize${url.search}`,
       ...(otherWorkspaces.length > 0 ? { otherWorkspaces: otherWorkspaces.map((w) => ({ name: w.team.name, url: switchTo(w.team.id) })) } : {}),
@@ -142,6 +146,12 @@ export async function decideConsent(ctx: RequestContext): Promise<Response> {
   if (decision === "deny") return redirectTo(request.redirectUri, { error: "access_denied", state: request.state });
   if (decision !== "allow") throw new PageError(400, "Nothing was decided", "Choose Allow or Cancel.");
 
+  // Whoever allows it installs (the primary owner unless the page's picker says otherwise): any member who can sign in.
+  const userId = form.get("user_id") || installingUserId(request.ws);
+  if (!canSignIn(request.ws, userId)) {
+    throw new PageError(400, "Pick a member", `Install as a member of ${request.ws.team.name} who is not deactivated and not an app's bot user.`);
+  }
+
   let webhookChannelId: string | undefined;
   if (request.wantsWebhook) {
     const channel = findChannel(request.ws, form.get("channel_id") ?? "");
@@ -155,7 +165,7 @@ export async function decideConsent(ctx: RequestContext): Promise<Response> {
     code,
     appId: request.app.id,
     teamId: request.ws.team.id,
-    userId: installingUserId(request.ws),
+    userId,
     botScopes: request.botScopes,
     userScopes: request.userScopes,
     redirectUri: request.redirectUri,

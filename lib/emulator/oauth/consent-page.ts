@@ -27,6 +27,12 @@ export interface ConsentPageInput {
   teamDomain: string;
   botScopes: string[];
   userScopes: string[];
+  /**
+   * Who installs (the platform's signed-in person; here one picks, as on the "Sign in with" page): the
+   * member whose user token the install issues, its authed_user. `selectedUserId` is preselected.
+   */
+  members: { id: string; realName: string; name: string }[];
+  selectedUserId: string;
   /** The channel picker, when incoming-webhook is requested. */
   channels?: { id: string; name: string }[];
   selectedChannelId?: string;
@@ -54,6 +60,17 @@ export function renderConsentPage(input: ConsentPageInput): string {
   if (input.userScopes.length > 0) {
     sections.push(`<h2>What ${app} will be able to do on your behalf</h2>${scopeList(input.userScopes)}`);
   }
+  const people = input.members
+    .map(
+      (m) =>
+        `<option value="${escapeHtml(m.id)}"${m.id === input.selectedUserId ? " selected" : ""}>${escapeHtml(m.realName)} (@${escapeHtml(m.name)})</option>`,
+    )
+    .join("");
+  sections.push(
+    `<label for="user_id">Installing as</label>` +
+      `<select id="user_id" name="user_id" required>${people}</select>` +
+      `<p class="meta">The member who allows the install${input.userScopes.length > 0 ? ": the app acts on their behalf with a user token of their own" : ""}.</p>`,
+  );
   if (input.channels) {
     const options = input.channels
       .map((c) => `<option value="${escapeHtml(c.id)}"${c.id === input.selectedChannelId ? " selected" : ""}>#${escapeHtml(c.name)}</option>`)

@@ -29,24 +29,32 @@ function randomId(prefix: string): string {
   return `${prefix}0${randomBytes(5).toString("hex").toUpperCase().slice(0, 9)}`;
 }
 
-/** The installation's active long-lived token of one kind, which a reinstall hands out again. */
-function activeLongLivedToken(state: EmulatorState, installationId: string, family: "bot" | "user", now: number) {
+/** The installation's active long-lived token of one kind (a member's own, for a user token), which a reinstall hands out again. */
+function activeLongLivedToken(state: EmulatorState, installationId: string, family: "bot" | "user", now: number, userId: string) {
   for (const record of state.tokens.values()) {
-    if (record.installationId === installationId && record.kind === family && !record.rotating && tokenState(record, now) === "active") {
+    if (
+      record.installationId === installationId &&
+      record.kind === family &&
+      (family === "bot" || record.userId === userId) &&
+      !record.rotating &&
+      tokenState(record, now) === "active"
+    ) {
       return record;
     }
   }
   return undefined;
 }
 
+/** Tokens for the install's installer (installation.authedUserId): the bot's, or the installer's own user token. */
 function issueFor(state: EmulatorState, app: App, installation: Installation, family: "bot" | "user", now: number): IssuedTokens {
+  const userId = installation.authedUserId;
   if (app.tokenRotationEnabled) {
-    const pair = issueRotatingPair(state, installation, family, now);
-    enforceActiveTokenLimit(state, installation.id, family, now);
+    const pair = issueRotatingPair(state, installation, family, now, family === "user" ? userId : undefined);
+    enforceActiveTokenLimit(state, installation.id, family, now, family === "user" ? userId : undefined);
     return pair;
   }
-  // Without rotation a reinstall returns the same long-lived token, as the platform does.
-  const existing = activeLongLivedToken(state, installation.id, family, now);
+  // Without rotation a reinstall returns the same long-lived token (the same member's, for a user token), as the platform does.
+  const existing = activeLongLivedToken(state, installation.id, family, now, userId);
   return { access: existing ?? issueToken(state, installation, { kind: family, family, rotating: false, now }) };
 }
 

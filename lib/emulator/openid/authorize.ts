@@ -16,15 +16,12 @@ import { PageError } from "../core/errors";
 import { htmlResponse } from "../core/html";
 import { CODE_LIFETIME_MS, isRegisteredRedirect, redirectTo, splitScopes } from "../oauth/authorize";
 import type { App, RequestContext } from "../types";
-import { memberAt, memberIdAt } from "../workspace/members";
 import type { Workspace } from "../workspace/workspace";
-import { canSignIn } from "./claims";
+import { canSignIn, membersToOffer } from "./claims";
 import { renderSignInPage } from "./sign-in-page";
 
 export const AUTHORIZE_PATH = "/openid/connect/authorize";
 export const SIGN_IN_SCOPES = ["openid", "profile", "email"] as const;
-/** How many members the page offers (the first ones of users.list who can sign in). */
-const MEMBERS_SHOWN = 100;
 
 interface SignInRequest {
   app: App;
@@ -68,17 +65,6 @@ function parseSignInRequest(ctx: RequestContext, query: URLSearchParams): SignIn
   const ws = team ? ctx.state.workspaces.get(team) : ctx.state.workspace;
   if (!ws) throw new PageError(400, "This workspace could not be found", "The team in the link is not one of the emulated workspaces.");
   return { app, ws, redirectUri, redirectUriSent: Boolean(sent), scopes, state: query.get("state"), nonce: query.get("nonce") };
-}
-
-function membersToOffer(ws: Workspace): { id: string; realName: string; name: string }[] {
-  const offered: { id: string; realName: string; name: string }[] = [];
-  for (let index = 0; index < ws.userCount && offered.length < MEMBERS_SHOWN; index++) {
-    const id = memberIdAt(ws, index);
-    if (!canSignIn(ws, id)) continue;
-    const member = memberAt(ws, index, "");
-    offered.push({ id, realName: String(member.real_name), name: String(member.name) });
-  }
-  return offered;
 }
 
 export function showSignInPage(ctx: RequestContext): Response {

@@ -8,7 +8,7 @@
  * The emulated workspaces are not part of an Enterprise Grid organization, so the enterprise claims are
  * absent, as the platform leaves them out for a standalone workspace.
  */
-import { AVATAR_SIZES, memberAt, memberIndexOf } from "../workspace/members";
+import { AVATAR_SIZES, memberAt, memberIdAt, memberIndexOf } from "../workspace/members";
 import { TEAM_IMAGE_SIZES, teamImageUrl } from "../workspace/avatars";
 import type { Workspace } from "../workspace/workspace";
 
@@ -76,3 +76,18 @@ export const SUPPORTED_CLAIMS = [
   ...TEAM_IMAGE_SIZES.map((size) => `${NS}team_image_${size}`),
   `${NS}team_image_default`,
 ];
+
+/** How many members a page offers (the first ones of users.list who can sign in). */
+const MEMBERS_SHOWN = 100;
+
+/** The members a page lets one act as (signing in, installing): the first of users.list who can sign in. */
+export function membersToOffer(ws: Workspace): { id: string; realName: string; name: string }[] {
+  const offered: { id: string; realName: string; name: string }[] = [];
+  for (let index = 0; index < ws.userCount && offered.length < MEMBERS_SHOWN; index++) {
+    const id = memberIdAt(ws, index);
+    if (!canSignIn(ws, id)) continue;
+    const member = memberAt(ws, index, "");
+    offered.push({ id, realName: String(member.real_name), name: String(member.name) });
+  }
+  return offered;
+}

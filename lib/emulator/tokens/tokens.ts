@@ -61,10 +61,13 @@ export interface IssueOptions {
   family: "bot" | "user";
   rotating: boolean;
   now: number;
+  /** The user family's member; the installation's latest installer by default. */
+  userId?: string;
 }
 
 export function issueToken(state: EmulatorState, installation: Installation, options: IssueOptions): TokenRecord {
   const { kind, family, rotating, now } = options;
+  const userId = family === "user" ? (options.userId ?? installation.authedUserId) : undefined;
   let value = newTokenValue(kind, family, rotating);
   while (state.tokens.has(value)) value = newTokenValue(kind, family, rotating);
   const record: TokenRecord = {
@@ -74,6 +77,7 @@ export function issueToken(state: EmulatorState, installation: Installation, opt
     installationId: installation.id,
     appId: installation.appId,
     teamId: installation.teamId,
+    ...(userId ? { userId } : {}),
     rotating,
     state: "active",
     issuedAt: now,
@@ -89,10 +93,12 @@ export interface TokenPair {
   refresh: TokenRecord;
 }
 
-export function issueRotatingPair(state: EmulatorState, installation: Installation, family: "bot" | "user", now: number): TokenPair {
+/** A pair for the installation's bot, or for a member (userId: the installation's latest installer by default). */
+export function issueRotatingPair(state: EmulatorState, installation: Installation, family: "bot" | "user", now: number, userId?: string): TokenPair {
+  const whose = userId ? { userId } : {};
   return {
-    access: issueToken(state, installation, { kind: family, family, rotating: true, now }),
-    refresh: issueToken(state, installation, { kind: "refresh", family, rotating: true, now }),
+    access: issueToken(state, installation, { kind: family, family, rotating: true, now, ...whose }),
+    refresh: issueToken(state, installation, { kind: "refresh", family, rotating: true, now, ...whose }),
   };
 }
 
@@ -110,13 +116,16 @@ export function revokeInstallationTokens(state: EmulatorState, installationId: s
 }
 
 /**
- * Keeps at most MAX_ACTIVE_ACCESS_TOKENS usable expiring access tokens of one kind in an installation
- * by revoking the oldest extra ones. A long-lived token is not counted: after rotation is turned on it
- * must stay usable until it is exchanged (spec section 3, row 1).
+ * Keeps at most MAX_ACTIVE_ACCESS_TOKENS usable expiring access tokens of one kind in an installation (of
+ * one member, for user tokens: each member's are theirs) by revoking the oldest extra ones. A long-lived
+ * token is not counted: after rotation is turned on it must stay usable until it is exchanged (spec section 3, row 1).
  */
-export function enforceActiveTokenLimit(state: EmulatorState, installationId: string, family: "bot" | "user", now: number): void {
+export function enforceActiveTokenLimit(state: EmulatorState, installationId: string, family: "bot" | "user", now: number, userId?: string): void {
   const active = [...state.tokens.values()]
-    .filter((t) => t.installationId === installationId && t.kind === family && t.rotating && tokenState(t, now) === "active")
+    .filter(
+      (t) =>
+        t.installationId === installationId && t.kind === family && (family === "bot" || t.userId === userId) && t.rotating && tokenState(t, now) === "active",
+    )
     .sort((a, b) => a.issuedAt - b.issuedAt);
   for (const extra of active.slice(0, Math.max(0, active.length - MAX_ACTIVE_ACCESS_TOKENS))) {
     revokeToken(extra, now);

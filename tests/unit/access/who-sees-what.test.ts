@@ -62,7 +62,7 @@ async function signedIn(ws: Workspace, userId: string): Promise<TestBrowser> {
 /** The installation an install by this browser made, read from where the callback sent it. */
 async function install(browser: TestBrowser, ws: Workspace): Promise<{ id: string; location: string }> {
   const done = await installIn(browser, `?team=${ws.team.id}`);
-  expect(done.status).toBe(303);
+  expect(done.status, await done.clone().text()).toBe(303);
   const location = done.headers.get("location") ?? "";
   const id = new URL(location, testConsole.origin).searchParams.get("installed") ?? "";
   return { id, location };
@@ -113,8 +113,8 @@ describe("who sees what, signed in with the platform", () => {
   });
 
   it("says on the session who may manage what: the installer, not another member", async () => {
-    expect((await sessionOf(installerOne)).access).toEqual({ admin: false, signedIn: true, manageable: [idOne] });
-    expect((await sessionOf(memberOne)).access).toEqual({ admin: false, signedIn: true, manageable: [] });
+    expect((await sessionOf(installerOne)).access).toEqual({ admin: false, signedIn: true, userId: membersOf(one)[0], manageable: [idOne] });
+    expect((await sessionOf(memberOne)).access).toEqual({ admin: false, signedIn: true, userId: membersOf(one)[1], manageable: [] });
   });
 
   type Send = (browser: TestBrowser, id: string) => Promise<Response>;
@@ -181,21 +181,25 @@ describe("who sees what, signed in with the platform", () => {
     expect(await clock.json()).toMatchObject({ error: "not_allowed" });
   });
 
-  it("keeps what Revoke, Uninstall and Exchange do, and calls as the installing user, a manager's through the explorer too", async () => {
+  it("keeps what Revoke, Uninstall and Exchange do a manager's through the explorer too, and a user token its holder's", async () => {
     for (const method of ["auth.revoke", "apps.uninstall", "oauth.v2.exchange"]) {
       const response = await memberOne.send(callPost, `/api/call/${method}?installation=${idOne}`, { method: "POST", json: {}, params: { method } });
       expect(response.status, method).toBe(403);
       expect(await response.json()).toMatchObject({ error: "not_allowed" });
     }
+    // User tokens belong to people: a member who never installed with user scopes has none of their own to act with.
     const asUser = await memberOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=user`, { params: { method: "auth.test" } });
-    expect(asUser.status).toBe(403);
+    expect(asUser.status).toBe(400);
+    expect(await asUser.json()).toMatchObject({ error: "no_token", message: expect.stringContaining("You have no user token in this installation") });
     const walkAsUser = await memberOne.send(callAllRoute as RouteFn, `/api/call/users.list/all?installation=${idOne}&token=user`, {
       params: { method: "users.list" },
     });
-    expect(walkAsUser.status).toBe(403);
+    expect(walkAsUser.status).toBe(400);
     // The bot token is the installation's: a member calls with it; the installer calls as themselves.
     expect((await memberOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=bot`, { params: { method: "auth.test" } })).status).toBe(200);
-    expect((await installerOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=user`, { params: { method: "auth.test" } })).status).toBe(200);
+    const installerAsUser = await installerOne.send(callGet, `/api/call/auth.test?installation=${idOne}&token=user`, { params: { method: "auth.test" } });
+    expect(installerAsUser.status).toBe(200);
+    expect(await installerAsUser.json()).toMatchObject({ ok: true, user_id: membersOf(one)[0] });
   });
 
   it("keeps an app's settings an admin's: not even the member who installed it changes what every workspace shares", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memberIdAt } from "@/lib/emulator/workspace/members";
 import { createHarness, REDIRECT_URI } from "./support/emulator-harness";
 
 describe("the OAuth consent page", () => {
@@ -193,5 +194,49 @@ describe("authorization codes", () => {
     const { rotation } = await h.apps();
     const { body } = await h.call("oauth.v2.access", { code: "nope", client_id: rotation.client_id, client_secret: rotation.client_secret });
     expect(body.error).toBe("invalid_code");
+  });
+});
+
+describe("several members installing one app", () => {
+  it("offers whom to install as, the primary owner preselected, and refuses a bot user or a stranger", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const ws = h.emulator.state.workspace;
+    const html = await (await h.emulator.fetch(new Request(h.authorizeUrl(rotation)))).text();
+    expect(html).toContain('<select id="user_id" name="user_id"');
+    expect(html).toMatch(new RegExp(`<option value="${memberIdAt(ws, 0)}" selected>`));
+    await h.install(rotation);
+    const botUser = ws.bots[0]!.userId;
+    for (const userId of [botUser, "U0NOBODY0"]) {
+      const refused = await h.decide(h.authorizeUrl(rotation), "allow", undefined, userId);
+      expect(refused.status, userId).toBe(400);
+      expect(await refused.text()).toContain("Pick a member");
+    }
+  });
+
+  it("gives each member who installs with user scopes a user token of their own, which acts and renews as them", async () => {
+    const h = createHarness();
+    const { rotation } = await h.apps();
+    const ws = h.emulator.state.workspace;
+    const [first, second] = [memberIdAt(ws, 0), memberIdAt(ws, 1)];
+    const a = await h.install(rotation, { userId: first });
+    const b = await h.install(rotation, { userId: second });
+    const aUser = a.authed_user as { id: string; access_token: string; refresh_token: string };
+    const bUser = b.authed_user as { id: string; access_token: string; refresh_token: string };
+    expect([aUser.id, bUser.id]).toEqual([first, second]);
+    expect(bUser.access_token).not.toBe(aUser.access_token);
+    // One installation: the second install updated it (its authed user is now the second member).
+    expect(h.emulator.state.installations.size).toBe(1);
+    // Each token is its member's, the first one still alive after the second install.
+    expect(await h.authTest(aUser.access_token)).toMatchObject({ ok: true, user_id: first });
+    expect(await h.authTest(bUser.access_token)).toMatchObject({ ok: true, user_id: second });
+    // A refresh renews the first member's token as theirs.
+    const renewed = await h.refresh(rotation, aUser.refresh_token);
+    expect(renewed).toMatchObject({ ok: true, token_type: "user", authed_user: { id: first } });
+    expect(await h.authTest(renewed.access_token as string)).toMatchObject({ ok: true, user_id: first });
+    // The active-token limit counts each member's tokens apart: the second member's token survives the first's refreshes.
+    let refreshToken = renewed.refresh_token as string;
+    for (let i = 0; i < 3; i++) refreshToken = (await h.refresh(rotation, refreshToken)).refresh_token as string;
+    expect(await h.authTest(bUser.access_token)).toMatchObject({ ok: true, user_id: second });
   });
 });

@@ -114,12 +114,13 @@ export async function emulatorState(origin: string) {
 }
 
 /** Clicks through the emulator's consent page as a person would; returns the callback URL it redirects to. */
-export async function consentAt(authorizeUrl: string, decision: "allow" | "deny" = "allow"): Promise<string> {
+export async function consentAt(authorizeUrl: string, decision: "allow" | "deny" = "allow", userId?: string): Promise<string> {
   const page = await fetch(authorizeUrl);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html.slice(0, 300)}`);
-  const channel = /<option value="([^"]+)" selected/.exec(html)?.[1];
-  const form = new URLSearchParams({ decision, ...(channel ? { channel_id: channel } : {}) });
+  // The page preselects the workspace's primary owner as who installs; `userId` installs as another member.
+  const channel = /<select id="channel_id"[\s\S]*?<option value="([^"]+)" selected/.exec(html)?.[1];
+  const form = new URLSearchParams({ decision, ...(channel ? { channel_id: channel } : {}), ...(userId ? { user_id: userId } : {}) });
   const answer = await fetch(authorizeUrl, {
     method: "POST",
     body: form,

@@ -20,7 +20,8 @@ const authTest: MethodDefinition = {
     const { token, installation } = ctx.caller as Caller;
     const team = ctx.ws.team;
     const isBot = token.family === "bot";
-    const userId = isBot ? installation.botUserId : installation.authedUserId;
+    // A user token is its member's own (each who installs keeps theirs).
+    const userId = isBot ? installation.botUserId : (token.userId ?? installation.authedUserId);
     const expiresIn = secondsUntilExpiry(token, ctx.clock.now());
     return {
       // The workspace's URL: the emulator's own index page stands in for it.

@@ -51,7 +51,9 @@ function requireOwnMessage(ctx: MethodContext, channel: Channel, refusal: string
   const caller = ctx.caller as Caller;
   // A bot changes only its own messages; a user token, only its user's.
   const own =
-    caller.token.family === "bot" ? message.bot_id === caller.installation.botId : message.user === caller.installation.authedUserId && !message.bot_id;
+    caller.token.family === "bot"
+      ? message.bot_id === caller.installation.botId
+      : message.user === (caller.token.userId ?? caller.installation.authedUserId) && !message.bot_id;
   if (!own) throw new WebApiError(refusal);
   return message;
 }
@@ -86,7 +88,7 @@ export const chatMethods: MethodDefinition[] = [
       if (isBot && !caller.installation.joinedChannels.has(channel.id) && !caller.scopes.includes("chat:write.public")) {
         throw new WebApiError("not_in_channel");
       }
-      const author = isBot ? caller.installation.botUserId : caller.installation.authedUserId;
+      const author = isBot ? caller.installation.botUserId : (caller.token.userId ?? caller.installation.authedUserId);
       const message = appendMessage(
         ws,
         channel.id,

@@ -38,10 +38,11 @@ function botFields(installation: Installation, tokens: IssuedTokens, now: number
   };
 }
 
+/** The member a user token acts for (its own, since each member who installs keeps theirs), or the installer. */
 function authedUser(installation: Installation, tokens: IssuedTokens | undefined, now: number) {
   if (!tokens) return { id: installation.authedUserId };
   return {
-    id: installation.authedUserId,
+    id: tokens.access.userId ?? installation.authedUserId,
     scope: installation.userScopes.join(","),
     access_token: tokens.access.value,
     token_type: "user",
@@ -128,12 +129,13 @@ function refreshGrant(ctx: MethodContext, app: App) {
     return tokenResponse(ctx, app, installation, replayed);
   }
 
-  const pair = issueRotatingPair(ctx.state, installation, record.family, now);
+  // A member's user token renews as theirs.
+  const pair = issueRotatingPair(ctx.state, installation, record.family, now, record.userId);
   record.usedAt = now;
   record.replacement = { accessToken: pair.access.value, refreshToken: pair.refresh.value };
   installation.refreshGrants += 1;
   installation.refreshRequests += 1;
-  enforceActiveTokenLimit(ctx.state, installation.id, record.family, now);
+  enforceActiveTokenLimit(ctx.state, installation.id, record.family, now, record.userId);
   return tokenResponse(ctx, app, installation, pair);
 }
 
@@ -170,7 +172,7 @@ const oauthV2Exchange: MethodDefinition = {
       throw new WebApiError("authorization_not_found");
     }
 
-    const pair = issueRotatingPair(ctx.state, installation, record.family, now);
+    const pair = issueRotatingPair(ctx.state, installation, record.family, now, record.userId);
     pair.access.exchangedFrom = record.value;
     record.state = "exchanged";
     record.exchangedFor = pair.access.value;

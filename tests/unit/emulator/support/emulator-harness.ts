@@ -39,6 +39,8 @@ export interface InstallOptions {
   channelId?: string;
   redirectUri?: string;
   state?: string;
+  /** Who installs (the consent page's "Installing as"); the workspace's primary owner by default. */
+  userId?: string;
 }
 
 export function createHarness(options: EmulatorOptions = {}) {
@@ -105,16 +107,17 @@ export function createHarness(options: EmulatorOptions = {}) {
   }
 
   /** Submits the consent form, as a person clicking Allow (or Cancel) does. */
-  async function decide(url: string, decision: "allow" | "deny", channelId?: string): Promise<Response> {
+  async function decide(url: string, decision: "allow" | "deny", channelId?: string, userId?: string): Promise<Response> {
     const form = new URLSearchParams({ decision });
     if (channelId) form.set("channel_id", channelId);
+    if (userId) form.set("user_id", userId);
     return emulator.fetch(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form }));
   }
 
   async function authorizeCode(app: AdminApp, opts: InstallOptions = {}): Promise<string> {
     const scope = opts.scope ?? ["users:read", "chat:write", "channels:join"];
     const channelId = scope.includes("incoming-webhook") ? (opts.channelId ?? emulator.state.workspace.channels[0]?.id) : undefined;
-    const response = await decide(authorizeUrl(app, opts), "allow", channelId);
+    const response = await decide(authorizeUrl(app, opts), "allow", channelId, opts.userId);
     expect(response.status).toBe(302);
     const code = new URL(response.headers.get("location") ?? "").searchParams.get("code");
     if (!code) throw new Error("no code in the redirect");

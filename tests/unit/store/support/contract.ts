@@ -295,6 +295,40 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       expect((await store.getInstallation(record.id, { fresh: true }))?.bot).toEqual(record.bot);
     });
 
+    it("keeps a user token per person: written and read with the record, refreshed one person at a time, gone with an uninstall", async () => {
+      const ana = token({ value: secret("xoxe.xoxp-1-"), issuedAt: 1_800_000_000_001 });
+      const ben = token({ value: secret("xoxe.xoxp-1-"), issuedAt: 1_800_000_000_002 });
+      const record = installation({ user: undefined, people: { U0ANA: ana, U0BEN: ben }, isEnterpriseInstall: true });
+      await store.putInstallation(record);
+      expect(await store.getInstallation(record.id, { fresh: true })).toEqual({ ...record, version: 1 });
+      expect((await store.listInstallations()).find((i) => i.id === record.id)?.people).toEqual({ U0ANA: ana, U0BEN: ben });
+      expect((await store.listInstallationSummaries()).find((i) => i.id === record.id)).toMatchObject({ isEnterpriseInstall: true });
+      expect(
+        (await store.listTokens(record.id))
+          .filter((t) => t.kind === "user")
+          .map((t) => t.userId)
+          .sort(),
+      ).toEqual(["U0ANA", "U0BEN"]);
+      // One person's refresh settles their row only.
+      const intent = await store.recordRefreshIntent({
+        installationId: record.id,
+        kind: "user",
+        userId: "U0ANA",
+        refreshToken: ana.refreshToken!,
+        startedAt: 1,
+      });
+      const renewed = token({ value: secret("xoxe.xoxp-1-"), issuedAt: ana.issuedAt + 10 });
+      expect((await store.settleRefresh({ intentId: intent.id, settledAt: 2, token: renewed })).outcome).toBe("refreshed");
+      const after = await store.getInstallation(record.id, { fresh: true });
+      expect(after?.people).toEqual({ U0ANA: renewed, U0BEN: ben });
+      expect(after?.user).toBeUndefined();
+      // A record is written whole: the people it no longer holds (an uninstall) are gone.
+      const { people: _people, bot: _bot, ...ended } = after!;
+      await store.putInstallation({ ...ended, state: "needs_reinstall", uninstalledAt: 3 }, { expectVersion: after!.version });
+      expect((await store.getInstallation(record.id, { fresh: true }))?.people).toBeUndefined();
+      expect(await store.listTokens(record.id)).toEqual([]);
+    });
+
     it("keeps pasted webhooks per owner: add (a repeat answers the one kept), list, rename, remove", async () => {
       const owner = unique("U-owner");
       const url = `https://hooks.example.test/services/T1/B1/${secret("")}`;

@@ -1,0 +1,1 @@
+ALTER TABLE "installations" ADD COLUMN "is_enterprise_install" boolean DEFAULT false NOT NULL;
