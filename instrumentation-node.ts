@@ -2,6 +2,7 @@ import { ConfigError, getConfig } from "@/lib/config";
 import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { getEventSink } from "@/lib/events/sink";
 import { recordPeerAddresses } from "@/lib/http/client-address";
+import { startRefresher } from "@/lib/rotation/refresher";
 
 // Every request's socket address, for the bounds per client (lib/http/client-address.ts): Next.js gives a
 // route no socket, and keeps a client's own X-Forwarded-For.
@@ -37,3 +38,7 @@ getEventSink();
 // The embedded emulator exists from the start (it is cheap: its workspace is made at first use), so the
 // console's own calls to it are function calls from the first one (lib/emulator-admin-client.ts).
 if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();
+
+// The background refresher (BACKGROUND_REFRESH, on by default): every rotating token refreshed before it
+// expires, whether or not anyone has the console open.
+startRefresher();

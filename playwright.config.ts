@@ -58,6 +58,8 @@ export default defineConfig({
       SESSION_PASSWORD: randomBytes(32).toString("base64url"),
       EMULATOR_USERS: "3000",
       LOG_LEVEL: "warn",
+      // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
+      BACKGROUND_REFRESH: "false",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -120,6 +120,21 @@ const EnvSchema = z.object({
    */
   REFRESH_GRACE_S: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).optional()),
   UPSTREAM_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
+  /** The background refresher (lib/rotation/refresher.ts): keeps every rotating token alive with nobody watching. */
+  BACKGROUND_REFRESH: boolWithDefault(true),
+  /** It refreshes a rotating token this many seconds before it expires (one refresh per 12-hour lifetime). */
+  REFRESH_HORIZON_S: intWithDefault(7_200, 300, 36_000),
+  /** Tokens issued together are refreshed spread over this many seconds before their horizon (no thundering herd). */
+  REFRESH_SPREAD_S: intWithDefault(600, 0, 3_600),
+  /** How often it looks for tokens due. */
+  REFRESHER_INTERVAL_S: intWithDefault(30, 1, 3_600),
+  /** An incoming-webhook URL (WEBHOOK_HOSTS, or the embedded emulator's) told when a token needs a person: reinstall. */
+  REFRESH_ALERT_WEBHOOK_URL: optionalUrl,
+  /** Or: an installation id whose bot posts the alert to REFRESH_ALERT_CHANNEL (a channel id) with chat.postMessage. */
+  REFRESH_ALERT_INSTALLATION: optionalString,
+  REFRESH_ALERT_CHANNEL: optionalString,
+  /** The token API answers a token valid for at least this many seconds (at most 12 h less REFRESH_HORIZON_S). */
+  TOKEN_API_MARGIN_S: intWithDefault(3_600, 0, 43_200),
   /** Comma-separated hosts an incoming-webhook URL may point at (the real platform's webhook host). */
   WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
   /** Set when several instances serve the console: they coordinate token refreshes through this Redis. */
@@ -198,6 +213,17 @@ export interface Config {
    */
   refreshGraceS: number;
   upstreamTimeoutMs: number;
+  /** The background refresher (lib/rotation/refresher.ts). */
+  refresher: {
+    enabled: boolean;
+    horizonS: number;
+    spreadS: number;
+    intervalS: number;
+    /** Where a token that needs a person (reinstall) is announced, when anywhere. */
+    alert: { kind: "webhook"; url: string } | { kind: "installation"; installationId: string; channel: string } | null;
+  };
+  /** The token API for the app's own backend (GET /api/v1/installations/{team_id}/token). */
+  tokenApi: { marginS: number };
   webhookHosts: string[];
   redisUrl: string | undefined;
   /**
@@ -341,6 +367,31 @@ function parseAuth(
   return { mode, adminUsers: [...new Set(e.ADMIN_USERS)], redirectUri };
 }
 
+/** A rotating token lives 12 hours (spec 2.1: expires_in is always 43200). */
+const ROTATING_TOKEN_LIFETIME_S = 43_200;
+
+/**
+ * The background refresher's settings. A token handed to a backend must outlive the next refresh (the
+ * platform revokes the oldest when more than two exist after one), so the token API's margin and the
+ * refresh horizon together stay within a token's 12 hours.
+ */
+function parseRefresher(e: z.infer<typeof EnvSchema>, problems: string[]): Config["refresher"] {
+  if (e.REFRESH_HORIZON_S + e.TOKEN_API_MARGIN_S > ROTATING_TOKEN_LIFETIME_S) {
+    problems.push(
+      `TOKEN_API_MARGIN_S (${e.TOKEN_API_MARGIN_S}) plus REFRESH_HORIZON_S (${e.REFRESH_HORIZON_S}) is more than a token's 12 hours (43200 s): a token the API hands out would be revoked by the refresh after next while a backend still holds it. Lower one of them.`,
+    );
+  }
+  let alert: Config["refresher"]["alert"] = null;
+  if (e.REFRESH_ALERT_WEBHOOK_URL) alert = { kind: "webhook", url: e.REFRESH_ALERT_WEBHOOK_URL };
+  if (e.REFRESH_ALERT_INSTALLATION || e.REFRESH_ALERT_CHANNEL) {
+    if (alert) problems.push("Set REFRESH_ALERT_WEBHOOK_URL or REFRESH_ALERT_INSTALLATION with REFRESH_ALERT_CHANNEL, not both.");
+    else if (!e.REFRESH_ALERT_INSTALLATION || !e.REFRESH_ALERT_CHANNEL) {
+      problems.push("REFRESH_ALERT_INSTALLATION and REFRESH_ALERT_CHANNEL go together: the installation whose bot posts, and the channel id it posts to.");
+    } else alert = { kind: "installation", installationId: e.REFRESH_ALERT_INSTALLATION, channel: e.REFRESH_ALERT_CHANNEL };
+  }
+  return { enabled: e.BACKGROUND_REFRESH, horizonS: e.REFRESH_HORIZON_S, spreadS: e.REFRESH_SPREAD_S, intervalS: e.REFRESHER_INTERVAL_S, alert };
+}
+
 export function parseConfig(source: Record<string, string | undefined>, warn: (m: string) => void = () => {}): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -407,6 +458,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
       "Neither ENCRYPTION_KEYS nor SESSION_PASSWORD is set: the store seals its secrets with a key made for this process, so the tokens it keeps cannot be read after a restart. Set SESSION_PASSWORD (npm start makes one) or ENCRYPTION_KEYS.",
     );
   }
+  const refresher = parseRefresher(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   // This machine's loopback names on the console's port (PORT, and APP_ORIGIN's when that is a loopback
@@ -437,6 +489,8 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     refreshWindowS: e.REFRESH_WINDOW_S,
     refreshGraceS: e.REFRESH_GRACE_S ?? (upstream.kind === "emulator" ? e.EMULATOR_REFRESH_GRACE_S : DEFAULT_REFRESH_GRACE_S),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    refresher,
+    tokenApi: { marginS: e.TOKEN_API_MARGIN_S },
     webhookHosts: e.WEBHOOK_HOSTS.map((h) => h.toLowerCase()),
     redisUrl: e.REDIS_URL,
     store: e.DATABASE_URL

@@ -53,6 +53,8 @@ const env = () => ({
   TRUSTED_PROXY: "1",
   EMULATOR_USERS: "3000",
   LOG_LEVEL: "warn",
+  // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
+  BACKGROUND_REFRESH: "false",
 });
 
 let server: Promise<void> | undefined;

@@ -26,6 +26,7 @@ import { reinstallHref } from "./install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
 import { TimelineList, type UnsavedEntry } from "./timeline-list";
 import { TokenRow } from "./token-row";
+import { plannedRefreshAt, type RefresherView } from "@/lib/rotation/schedule";
 
 const KIND_LABEL: Record<TokenKind, string> = { bot: "bot token", user: "user token" };
 const ACTION_LABEL: Record<SessionAction["kind"], string> = {
@@ -146,8 +147,8 @@ interface ConfirmRequest {
 
 /** Transitions for an admin and the member who installed (lib/access): a member who did not sees them in the diagram only. */
 const MANAGERS_ONLY = new Set<string>(["revoke_with_rotation", "revoke_without_rotation", "exchange", "turn_on_rotation", "uninstall"]);
-/** A member may revoke the user token that is their own (user tokens belong to people). */
-const OWN_TOKEN_REVOKES = new Set<string>(["revoke_with_rotation", "revoke_without_rotation"]);
+/** A member may revoke the rotating user token that is their own (user tokens belong to people); a long-lived one's revoke ends the installation. */
+const OWN_TOKEN_REVOKES = new Set<string>(["revoke_with_rotation"]);
 
 /**
  * One installation, named by app and workspace: its tokens with the state each is in and the buttons of
@@ -162,6 +163,7 @@ export function InstallationCard({
   highlighted,
   canManage,
   viewerId,
+  refresher,
   onForgotten,
 }: {
   installation: InstallationView;
@@ -172,6 +174,8 @@ export function InstallationCard({
   canManage: boolean;
   /** The signed-in person's user id (their own user token is theirs to revoke); null without sign-in. */
   viewerId: string | null;
+  /** The background refresher's settings: each rotating token's planned refresh follows from them. */
+  refresher: RefresherView | null;
   onForgotten: (name: string) => void;
 }) {
   const { trigger, isMutating } = useSessionAction();
@@ -213,7 +217,7 @@ export function InstallationCard({
             (t) =>
               canManage ||
               !MANAGERS_ONLY.has(t.id) ||
-              (kind === "user" && viewerId !== null && installation.userHolder === viewerId && OWN_TOKEN_REVOKES.has(t.id)),
+              (kind === "user" && viewerId !== null && installation.userHolder === viewerId && token.rotating && OWN_TOKEN_REVOKES.has(t.id)),
           ),
         },
       },
@@ -401,6 +405,16 @@ export function InstallationCard({
               busy={isMutating}
               onTest={phase === "active" ? () => void run({ kind: "test", arg: { installation: installation.id, token: kind } }, KIND_LABEL[kind]) : null}
               onTransition={(transition) => takeTransition(kind, transition)}
+              plannedRefreshAt={
+                refresher?.enabled && token.rotating && token.expiresAt !== null && phase === "active"
+                  ? plannedRefreshAt(
+                      { installationId: installation.id, kind, userId: kind === "user" ? installation.userHolder : null },
+                      token.expiresAt,
+                      refresher.horizonS,
+                      refresher.spreadS,
+                    )
+                  : null
+              }
             />
           ))}
           {held.length === 0 && <p className="px-5 py-4 text-sm text-slate-600">No tokens: apps.uninstall revoked them. Reinstall to get new ones.</p>}

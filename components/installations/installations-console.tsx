@@ -7,6 +7,7 @@ import { InstallationCard } from "./installation-card";
 import { InstallationListControls, useListQuery } from "./installation-list-controls";
 import { PasteTokenPanel } from "./paste-token-panel";
 import { PlatformClockControl } from "./platform-clock-control";
+import type { RefresherView } from "@/lib/rotation/schedule";
 
 /** The console's home: the installations on the server (a page at a time, searched on the server), "Add to workspace", and token exchange. */
 export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {
@@ -26,6 +27,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
           <div>
             <h1 className="text-xl font-semibold tracking-tight text-slate-900">Installations</h1>
             <p className="mt-1 text-sm text-slate-600">Tokens live on the server, sealed in its store; you only ever see them masked.</p>
+            {data && <RefresherStatus refresher={data.refresher} />}
           </div>
           <div className="flex flex-wrap items-center gap-2">
             {emulator && (
@@ -97,6 +99,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
               highlighted={installation.id === installedId}
               canManage={data?.access.manageable.includes(installation.id) ?? false}
               viewerId={data?.access.userId ?? null}
+              refresher={data?.refresher ?? null}
               onForgotten={(name) => setForgotten((previous) => [...previous, name].slice(-3))}
             />
           ))}
@@ -105,5 +108,29 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
         {data?.access.admin && <PasteTokenPanel emulator={emulator} />}
       </div>
     </SessionKeyContext.Provider>
+  );
+}
+
+/** The background refresher's health on this instance, and what it keeps: every rotating token alive with nobody watching. */
+function RefresherStatus({ refresher }: { refresher: RefresherView }) {
+  const hours = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : `${Math.round(s / 60)} min`);
+  if (!refresher.enabled) {
+    return (
+      <p className="mt-1 text-xs text-slate-600" data-testid="refresher-status">
+        Background refresh is off (BACKGROUND_REFRESH=false): rotating tokens are refreshed when they are used.
+      </p>
+    );
+  }
+  const health = refresher.health;
+  const tone = health?.state === "failing" ? "text-rose-800" : "text-slate-600";
+  return (
+    <p className={`mt-1 text-xs ${tone}`} data-testid="refresher-status">
+      Background refresh: <span className="font-medium">{health?.state === "failing" ? "failing" : health?.state === "healthy" ? "healthy" : "starting"}</span>
+      {health?.lastError ? ` (${health.lastError})` : ""} · every rotating token {hours(refresher.horizonS)} before it expires, checked every{" "}
+      {refresher.intervalS} s
+      {health && (health.refreshed > 0 || health.failed > 0 || health.needsReinstall > 0)
+        ? ` · ${health.refreshed} refreshed, ${health.failed} failed${health.backingOff > 0 ? ` (${health.backingOff} retrying)` : ""}, ${health.needsReinstall} needing a reinstall since this instance started`
+        : ""}
+    </p>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDateTime } from "@/lib/format";
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import type { TokenView } from "@/lib/installations/view";
 import type { TokenKind } from "@/lib/installations/token-kind";
@@ -48,6 +49,7 @@ export function TokenRow({
   busy,
   onTest,
   onTransition,
+  plannedRefreshAt,
 }: {
   kind: TokenKind;
   token: TokenView;
@@ -66,6 +68,8 @@ export function TokenRow({
   busy: boolean;
   onTest: (() => void) | null;
   onTransition: (transition: LifecycleTransition) => void;
+  /** When the background refresher plans to refresh it (the platform's time); null when it will not. */
+  plannedRefreshAt: number | null;
 }) {
   const label = kind === "bot" ? "Bot token" : "User token";
   const dead = state === "needs_reinstall" || state === "uninstalled";
@@ -94,6 +98,14 @@ export function TokenRow({
             </>
           )}
         </p>
+        {plannedRefreshAt !== null && !dead && state !== "revoked" && (
+          <p className="text-xs text-slate-600" data-testid={`${kind}-planned-refresh`}>
+            Background refresh:{" "}
+            <span className="font-medium text-slate-800">
+              {plannedRefreshAt <= Date.now() + skewMs ? "due now (at the refresher's next pass)" : `planned at ${formatDateTime(plannedRefreshAt)}`}
+            </span>
+          </p>
+        )}
         <ul aria-label={`${label} scopes`} className="flex flex-wrap gap-1">
           {token.scopes.map((scope) => (
             <li key={scope} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-700">

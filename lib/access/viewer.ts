@@ -92,16 +92,18 @@ export async function requireManager(installation: InstallationAccessFacts, acti
 }
 
 /**
- * Throws 403 not_allowed unless this request's person may revoke (or exchange) the installation's `kind`
- * token as it acts with it: a manager any, a member the user token that is their own.
+ * Throws 403 not_allowed unless this request's person may revoke the installation's `kind` token as it acts
+ * with it: a manager any, a member the rotating user token that is their own. Not a long-lived one: without
+ * rotation, auth.revoke ends the whole authorization (every token, the installation), a manager's to do.
  */
 export async function requireTokenManager(
-  installation: InstallationAccessFacts & { userHolder?: string },
+  installation: InstallationAccessFacts & { userHolder?: string; user?: { refreshToken?: string } },
   kind: "bot" | "user",
   action: string,
 ): Promise<Viewer> {
   const viewer = await currentViewer();
-  if (kind === "user" && viewer.kind === "member" && installation.userHolder === viewer.userId && canSee(viewer, installation)) return viewer;
+  const ownRotating = kind === "user" && viewer.kind === "member" && installation.userHolder === viewer.userId && Boolean(installation.user?.refreshToken);
+  if (ownRotating && canSee(viewer, installation)) return viewer;
   return requireManager(installation, action);
 }
 

@@ -64,7 +64,7 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
   if (!grant.team && !previous) throw new AppError("upstream_bad_answer", { message: "The platform's exchange answer named no team." });
   const appName = previous?.appName ? undefined : await lookupAppName(grant.appId ?? previous?.appId, runtime);
   // An exchanged user token stays its holder's (the long-lived one it replaces was theirs).
-  const userHolder = kind === "user" && previous ? previous.userHolder : undefined;
+  const userHolder = kind === "user" && previous && "installationId" in request ? previous.userHolder : undefined;
   const exchanged = installationFromGrant(grant, appKey, runtime.now(), previous, appName, userHolder !== undefined ? { userHolder } : {});
   const issued = exchanged[kind] ?? exchanged.bot ?? exchanged.user;
   // The tokens of an authorization that died stay dead: the record says which it no longer keeps.

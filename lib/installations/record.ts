@@ -207,6 +207,12 @@ export function installationFromGrant(
   const kept = livingAuthorization(previous);
   const bot = grant.bot ? storedTokenFrom(grant.bot, nowMs) : kept.bot;
   const userTokens = kept.userTokens;
+  // A user token stored before tokens were per person was the installer's of then: it becomes theirs by name
+  // before this grant makes someone else the installer (user-tokens.ts counts a nameless one as the last installer's).
+  if (userTokens[NOBODY] && previous?.authedUserId && !userTokens[previous.authedUserId]) {
+    userTokens[previous.authedUserId] = userTokens[NOBODY];
+    delete userTokens[NOBODY];
+  }
   const grantHolder = options.userHolder ?? grant.authedUserId ?? NOBODY;
   if (grant.user) userTokens[grantHolder] = storedTokenFrom(grant.user, nowMs);
   const enterprise = grant.enterprise ?? previous?.enterprise;

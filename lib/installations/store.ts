@@ -78,8 +78,9 @@ export async function findInstallation(id: string, options: { fresh?: boolean } 
   if (!INSTALLATION_ID.test(id)) return undefined;
   const stored = await (await storeOf()).getInstallation(id, options);
   if (!stored) return undefined;
-  // Nobody signed in on an open route (an install from outside the team): the installation's own user token.
-  const viewer = await signedInViewer();
+  // Nobody signed in on an open route (an install from outside the team), or no request at all (the background
+  // refresher): the installation's own user token.
+  const viewer = await signedInViewer().catch(() => null);
   return fromStoreInstallation(stored, [], false, viewer ? { viewer } : undefined);
 }
 
@@ -199,6 +200,14 @@ export function mergeWrite(mine: InstallationRecord, stored: InstallationRecord)
     }
     if (token) merged[kind] = token;
     else delete merged[kind];
+  }
+  // An authorization another write ended stays ended, whichever wrote last, unless this write brings a newer one
+  // (a grant: a token issued after it ended). A refresh of one person's token racing the bot token's refusal is not one.
+  const newerGrant = [mine.bot, mine.user].some((t) => t && derivedIssuedAt(t, mine) > stored.updatedAt);
+  if (stored.state === "needs_reinstall" && merged.state === "active" && !newerGrant) {
+    merged.state = "needs_reinstall";
+    if (stored.problem) merged.problem = stored.problem;
+    if (stored.uninstalledAt) merged.uninstalledAt = stored.uninstalledAt;
   }
   if (!mine.incomingWebhook && stored.incomingWebhook && !mine.uninstalledAt) merged.incomingWebhook = stored.incomingWebhook;
   // A write changes the bot token and its holder's user token (merged above, and put in its place by the save):

@@ -11,6 +11,7 @@ const REFRESH_REASON: Record<RefreshReason, string> = {
   on_expiry: "on expiry",
   requested: "on request",
   elsewhere: "by another request (kept result picked up)",
+  scheduled: "in the background",
 };
 
 const EXCHANGE_ADVICE: Record<string, string> = {

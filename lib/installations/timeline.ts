@@ -13,7 +13,10 @@ import type { DeadTokenVerdict } from "./lifecycle";
 export const MAX_TIMELINE_ENTRIES = 20;
 
 /** Why a refresh happened: before a call near expiry, after the token expired, on request, or by another request. */
-export type RefreshReason = "proactive" | "on_expiry" | "requested" | "elsewhere";
+/** An uninstall's entry names every token it killed (each person's user token and refresh token too), up to this many. */
+export const MAX_UNINSTALLED_TOKENS = 100;
+
+export type RefreshReason = "proactive" | "on_expiry" | "requested" | "elsewhere" | "scheduled";
 
 interface EntryBase {
   /** Epoch ms, by the server's clock. */
@@ -79,7 +82,7 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
     token: kind,
     from: masked,
     to: masked,
-    reason: z.enum(["proactive", "on_expiry", "requested", "elsewhere"]),
+    reason: z.enum(["proactive", "on_expiry", "requested", "elsewhere", "scheduled"]),
   }),
   z.object({ ...base, type: z.literal("refresh_failed"), token: kind, masked, error: errorCode, reinstall: z.boolean() }),
   z.object({ ...base, type: z.literal("revoked"), token: kind, masked, scope: z.enum(["token", "installation"]) }),
@@ -87,7 +90,7 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("exchanged"), token: kind, from: masked, to: masked, dropped: z.array(masked).max(2).optional() }),
   z.object({ ...base, type: z.literal("exchange_failed"), token: kind, masked, error: errorCode }),
   z.object({ ...base, type: z.literal("expired"), token: kind, masked, noticed: z.enum(["clock", "platform"]) }),
-  z.object({ ...base, type: z.literal("uninstalled"), tokens: z.array(masked).max(4) }),
+  z.object({ ...base, type: z.literal("uninstalled"), tokens: z.array(masked).max(MAX_UNINSTALLED_TOKENS) }),
   z.object({ ...base, type: z.literal("uninstall_failed"), error: errorCode }),
 ]) satisfies z.ZodType<TimelineEntry>;
 

@@ -7,17 +7,18 @@ import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { toInstallationView, type InstallationRecord } from "./record";
 import { persistIfChanged, save } from "./save";
 import { requireInstallation, withTimeline } from "./store";
-import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
-import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import { MAX_UNINSTALLED_TOKENS, prependEntry, timelineCause, type TimelineEntry } from "./timeline";
+import type { TokenKind } from "./token-kind";
 import { mustTake, takeTransition } from "./transitions";
+import { allUserTokens } from "./user-tokens";
 import type { InstallationView } from "./view";
 
-/** Every token of an installation, masked: what an uninstall kills. */
+/** Every token of an installation (each person's user token too), masked: what an uninstall kills. */
 function maskedTokensOf(installation: InstallationRecord): string[] {
-  return TOKEN_KINDS.flatMap((kind) => {
-    const token = installation[kind];
-    return token ? [maskToken(token.value), ...(token.refreshToken ? [maskToken(token.refreshToken)] : [])] : [];
-  });
+  const tokens = [installation.bot, ...Object.values(allUserTokens(installation))];
+  return tokens
+    .flatMap((token) => (token ? [maskToken(token.value), ...(token.refreshToken ? [maskToken(token.refreshToken)] : [])] : []))
+    .slice(0, MAX_UNINSTALLED_TOKENS);
 }
 
 /**

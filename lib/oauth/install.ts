@@ -5,6 +5,7 @@ import { logger } from "@/lib/log";
 import { exchangeAuthorizationCode, isPlatformError, maskToken } from "@/lib/platform";
 import { lookupAppName } from "@/lib/installations/app-name";
 import { installationFromGrant, installationIdFor, toInstallationView } from "@/lib/installations/record";
+import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/view";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
@@ -66,13 +67,16 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
       redirectUri: getConfig().redirectUri,
       timeoutMs: runtime.timeoutMs,
     });
-    if (!grant.team) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
-    const previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, check.appKey));
-    // A reinstall replaces the tokens but keeps the record's identity, install time and timeline.
+    // An organisation-wide install names no team: the organisation stands in its place (installationFromGrant).
+    const where = grant.team ?? (grant.isEnterpriseInstall ? grant.enterprise : undefined);
+    if (!where) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
+    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey));
+    // A reinstall replaces the bot token (and the installer's own user token, when it issues one) but keeps the
+    // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();
     const appName = await lookupAppName(grant.appId, runtime);
-    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...previous, bot: undefined, user: undefined }, appName);
-    const issued = [fresh.bot, fresh.user].flatMap((t) => (t ? [maskToken(t.value)] : []));
+    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined }, appName);
+    const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,
       timeline: prependEntry(fresh.timeline, {

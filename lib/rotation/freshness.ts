@@ -218,8 +218,13 @@ export async function refreshInstallationToken(
         if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
           logger.warn({ installation: current.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
           const now = runtime.now();
-          // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict).
-          const ended = mustTake(takeVerdict(current, kind, "needs_reinstall", error.platformCode, now), "a refresh the platform refused");
+          // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict),
+          // the installation's, or for one person's user token only theirs (the others' and the bot token live on).
+          const onePersons = Boolean(userId);
+          const ended = mustTake(
+            takeVerdict(current, kind, onePersons ? "token_revoked" : "needs_reinstall", error.platformCode, now),
+            "a refresh the platform refused",
+          );
           const marked: InstallationRecord = {
             ...ended,
             timeline: prependEntry(pending, {
@@ -232,7 +237,12 @@ export async function refreshInstallationToken(
               by: timelineCause(cause.by),
             }),
           };
-          return { outcome: "needs_reinstall", installation: marked, error: needsReinstallError(marked) };
+          const refused = onePersons
+            ? new AppError("needs_reinstall", {
+                message: `The platform refused the refresh of your user token (${error.platformCode}): install the app again (Reinstall) to get a new one. The installation's other tokens still work.`,
+              })
+            : needsReinstallError(marked);
+          return { outcome: "needs_reinstall", installation: marked, error: refused };
         }
         throw error;
       }

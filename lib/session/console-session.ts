@@ -10,7 +10,9 @@ import { TOKEN_KINDS } from "@/lib/installations/token-kind";
 import type { InstallationView } from "@/lib/installations/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
 import { withNoticedExpiry } from "@/lib/rotation/freshness";
+import { refresherView } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
+import type { RefresherView } from "@/lib/rotation/schedule";
 
 /** What this person may do on the dashboard (lib/access/rights.ts). */
 export interface SessionAccess {
@@ -42,6 +44,8 @@ export interface ConsoleSession {
   serverTime: number;
   /** What the upstream said it is (GET {base}/.well-known/emulator): an emulator's clock can be moved. */
   platformClock: PlatformClockView;
+  /** The background refresher: its settings (each token's next planned refresh follows from them) and this instance's health. */
+  refresher: RefresherView;
 }
 
 /**
@@ -76,5 +80,5 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
     userId: viewer.kind === "member" ? viewer.userId : null,
     manageable,
   };
-  return { ok: true, upstream, installations: views, page, access, refreshWindowS, serverTime: now, platformClock };
+  return { ok: true, upstream, installations: views, page, access, refreshWindowS, serverTime: now, platformClock, refresher: refresherView() };
 }

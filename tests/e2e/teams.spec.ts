@@ -30,7 +30,7 @@ test.beforeAll(async () => {
   test.setTimeout(300_000);
   server = await startSpecConsole(
     port,
-    { AUTH_MODE: "oidc", ADMIN_USERS: admin, EMULATOR_SEED: SEED, EMULATOR_USERS: String(USERS), EMULATOR_WORKSPACES: "2" },
+    { AUTH_MODE: "oidc", ADMIN_USERS: admin, EMULATOR_SEED: SEED, EMULATOR_USERS: String(USERS), EMULATOR_WORKSPACES: "2", BACKGROUND_REFRESH: "true" },
     "the team console",
   );
 });
@@ -70,6 +70,9 @@ test("two members of two workspaces each see only their own; a member cannot rev
   await expect(installerOne).toHaveURL(/\/\?installed=/);
   await expect(cards(installerOne)).toHaveCount(1);
   await expect(cards(installerOne).first()).toContainText(one.team.name);
+  // A hosted console keeps tokens alive with nobody watching: the refresher's state, and each token's planned refresh.
+  await expect(installerOne.getByTestId("refresher-status")).toContainText("Background refresh: healthy");
+  await expect(cards(installerOne).first().getByTestId("bot-planned-refresh")).toContainText("planned at");
 
   const installerTwo = await signedIn(browser, two, membersOf(two)[0]!);
   await addToWorkspace(installerTwo, two, membersOf(two)[0]!);

@@ -21,6 +21,8 @@ export async function startSpecConsole(port: number, env: Record<string, string>
       SESSION_PASSWORD: randomBytes(32).toString("base64url"),
       DATA_DIR: "memory://",
       LOG_LEVEL: "warn",
+      // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
+      BACKGROUND_REFRESH: "false",
       NEXT_TELEMETRY_DISABLED: "1",
       ...env,
     },

@@ -9,7 +9,8 @@ import { memberIdAt } from "@/lib/emulator/workspace/members";
 import type { Workspace } from "@/lib/emulator/types";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
-import { pickMemberAt, returnToConsole, SIGN_IN_REDIRECT_URI, startSignIn } from "../signin/support";
+import { advanceEmulatorClock, pickMemberAt, returnToConsole, SIGN_IN_REDIRECT_URI, startSignIn } from "../signin/support";
+import { findInstallation } from "@/lib/installations/store";
 
 /**
  * Issue 26: user tokens belong to people. Against the emulator with sign-in on, three members of one
@@ -138,6 +139,19 @@ describe("user tokens belong to people", () => {
     expect(after.timeline.find((e) => e.type === "refreshed" && e.token === "user")?.who?.id).toBe(people[0]);
   });
 
+  it("keeps every person's token when someone installs from a browser signed in as another", async () => {
+    const before = await sessionOf(bystander);
+    // The first member's browser, and the consent page's "Installing as" the fourth.
+    expect(await installAs(first, people[3]!)).toBe(id);
+    const after = await sessionOf(bystander);
+    expect(after.userTokens.map((t) => t.userId).sort()).toEqual(people.slice(0, 4).sort());
+    for (const person of people.slice(0, 3)) {
+      expect(after.userTokens.find((t) => t.userId === person)?.token.masked).toBe(before.userTokens.find((t) => t.userId === person)?.token.masked);
+    }
+    expect(await (await whoAmI(first, id)).json()).toMatchObject({ ok: true, user_id: people[0] });
+    expect(await (await whoAmI(bystander, id)).json()).toMatchObject({ ok: true, user_id: people[3] });
+  });
+
   it("lets a member revoke their own user token (not the installation's bot token), and the others keep theirs", async () => {
     // people[1] neither installed first nor last: not a manager of the installation.
     const bot = await second.send(revokeRoute, "/api/tokens/revoke", { method: "POST", json: { installation: id, token: "bot" } });
@@ -158,5 +172,30 @@ describe("user tokens belong to people", () => {
     const view = await sessionOf(third);
     expect(view.userTokens).toEqual([]);
     expect(view.user).toBeNull();
+  });
+});
+
+describe("one person's user token refused for good", () => {
+  it("ends that person's token only: the installation, its bot token and the others' tokens live on", async () => {
+    const [first, second] = await Promise.all([signedIn(people[0]!), signedIn(people[1]!)]);
+    const id = await installAs(first, people[0]!);
+    expect(await installAs(second, people[1]!)).toBe(id);
+    // The platform stops honouring the second member's refresh token (their account's authorization ended).
+    const stored = (await findInstallation(id, { fresh: true }))!;
+    const refresh = stored.userTokens![people[1]!]!.refreshToken!;
+    testConsole.emulator.emulator.state.tokens.get(refresh)!.state = "revoked";
+    // 12 hours on: every token expired, each refreshed at its next use.
+    await advanceEmulatorClock(testConsole.origin, 43_200 + 60);
+    const refused = await whoAmI(second, id);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: "needs_reinstall", message: expect.stringContaining("your user token") });
+    expect(await (await whoAmI(first, id)).json()).toMatchObject({ ok: true, user_id: people[0] });
+    const bot = await first.send(callGet, `/api/call/auth.test?installation=${id}&token=bot`, { params: { method: "auth.test" } });
+    expect(await bot.json()).toMatchObject({ ok: true });
+    const view = await sessionOf(first);
+    expect(view.userTokens.find((t) => t.userId === people[1])?.token.revoked).toBe(true);
+    expect(view.timeline.find((e) => e.type === "refresh_failed")).toMatchObject({ token: "user", who: { id: people[1] } });
+    const state = ((await (await first.send(sessionRoute, "/api/session")).json()) as { installations: Array<{ state: string }> }).installations[0]!.state;
+    expect(state).toBe("active");
   });
 });

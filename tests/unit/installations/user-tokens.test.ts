@@ -110,6 +110,36 @@ describe("user tokens, one per installation and person", () => {
     expect(toStoreInstallation(legacy).user?.value).toBe("xoxp-1-old");
   });
 
+  it("names a token stored before tokens were per person after its installer before another person installs", () => {
+    const legacy = fromStoreInstallation({
+      id: "T1-A1",
+      appKey: "console",
+      appId: "A1",
+      team: { id: "T1", name: "Acme" },
+      authedUserId: "UANA",
+      user: { value: "xoxp-1-old", scopes: [], issuedAt: 1 },
+      state: "active",
+      installedAt: 1,
+      updatedAt: 1,
+      version: 1,
+    });
+    // Ben reinstalls with bot scopes only: he becomes the last installer, and must not inherit Ana's token.
+    const grant = reshapeTokenGrant({
+      ok: true,
+      app_id: "A1",
+      team: { id: "T1", name: "Acme" },
+      access_token: "xoxb-1-bot5",
+      token_type: "bot",
+      scope: "chat:write",
+      authed_user: { id: "UBEN" },
+    });
+    const after = installationFromGrant(grant, "console", 2_000, legacy);
+    expect(after.authedUserId).toBe("UBEN");
+    expect(Object.keys(after.userTokens ?? {})).toEqual(["UANA"]);
+    expect(chooseUserToken(after, { viewer: member("UBEN") }).user).toBeUndefined();
+    expect(chooseUserToken(after, { viewer: member("UANA") }).user?.value).toBe("xoxp-1-old");
+  });
+
   it("merges a write over another request's: this request's person's token merged, the others' as stored", () => {
     const read = chooseUserToken(installedBy("UANA", "UBEN"), { viewer: member("UANA") });
     const mine = { ...read, user: { ...read.user!, value: "xoxe.xoxp-1-mine", issuedAt: 5_000 }, updatedAt: 5_000 };
@@ -120,6 +150,19 @@ describe("user tokens, one per installation and person", () => {
     const merged = toStoreInstallation(mergeWrite(mine, theirs));
     expect(merged.people?.UANA?.value).toBe("xoxe.xoxp-1-mine");
     expect(merged.people?.UBEN?.value).toBe("xoxe.xoxp-1-theirs");
+  });
+});
+
+describe("a write racing the end of the authorization", () => {
+  it("keeps an installation another write marked as needing reinstall, unless this write brings a newer grant", () => {
+    const read = chooseUserToken(installedBy("UANA", "UBEN"), { viewer: member("UANA") });
+    const ended = { ...read, state: "needs_reinstall" as const, problem: "invalid_refresh_token", updatedAt: 10_000 };
+    // One person's token refused a moment later, by a request that read the installation while it was active.
+    const mine = { ...read, user: { ...read.user!, revoked: true }, updatedAt: 11_000 };
+    expect(mergeWrite(mine, ended)).toMatchObject({ state: "needs_reinstall", problem: "invalid_refresh_token" });
+    // A reinstall issues tokens after it ended: the installation lives again.
+    const regranted = installationFromGrant(installAnswer("UANA", 9), "console", 12_000, read);
+    expect(mergeWrite(regranted, ended).state).toBe("active");
   });
 });
 

@@ -1,0 +1,249 @@
+import "server-only";
+import { getConfig, type Config } from "@/lib/config";
+import { isConsoleError } from "@/lib/http/app-error";
+import { logger } from "@/lib/log";
+import { callMethod, maskToken } from "@/lib/platform";
+import { processSingleton } from "@/lib/process-singleton";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { fromStoreInstallation, saveInstallation } from "@/lib/installations/store";
+import { installationName } from "@/lib/installations/view";
+import type { InstallationRecord } from "@/lib/installations/record";
+import type { ExpiringToken } from "@/lib/store";
+import { sendToWebhook, webhookTimeoutMs } from "@/lib/webhooks/send";
+import { webhookUrlPolicy } from "@/lib/webhooks/policy";
+import { refreshInstallationToken, withFailedRefresh } from "./freshness";
+import { getRotationRuntime, type RotationRuntime } from "./runtime";
+import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "./schedule";
+
+/**
+ * The background refresher: keeps every rotating token alive whether or not anyone has the console open.
+ * Every `intervalS` it reads the platform's time (a moved emulator clock included), asks the store for the
+ * rotating tokens that expire within the horizon and the spread, and refreshes each whose planned time
+ * (schedule.ts) has come, a few at a time. Each refresh is refreshInstallationToken's: under the store's
+ * refresh lock for that token, so one instance works on a token at a time and another that comes second
+ * finds the new pair (no platform call); its intent in the store lets a process that dies mid-refresh be
+ * finished by the next one. A refresh that fails for a passing reason (the platform slow, rate limited or
+ * down) is tried again after a backoff that doubles, well within the token's horizon; one the platform
+ * refuses for good marks the installation as needing reinstall, with the reason, in its timeline and state,
+ * and says so where REFRESH_ALERT_* points.
+ */
+
+export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert">;
+
+/** Refreshes at once, at most: a clock moved by 13 hours makes every token due together. */
+const CONCURRENCY = 4;
+/** A pass looks at this many tokens at most, soonest first; the next pass takes the rest. */
+const BATCH = 500;
+const FIRST_BACKOFF_MS = 15_000;
+const MAX_BACKOFF_MS = 10 * 60_000;
+const BY = "the background refresher";
+
+interface Backoff {
+  failures: number;
+  /** Server time (Date.now) before which the token is not tried again. */
+  retryAt: number;
+}
+
+interface RefresherState {
+  health: RefresherHealth;
+  backoff: Map<string, Backoff>;
+  timer: NodeJS.Timeout | null;
+  stopped: boolean;
+  running: Promise<PassSummary> | null;
+}
+
+function newState(): RefresherState {
+  return {
+    health: { state: "starting", lastRunAt: null, lastRunMs: null, lastError: null, refreshed: 0, failed: 0, needsReinstall: 0, backingOff: 0 },
+    backoff: new Map(),
+    timer: null,
+    stopped: false,
+    running: null,
+  };
+}
+
+/** One refresher per process (each route bundle loads this module; the state is the process's). */
+const state = (): RefresherState => processSingleton("backgroundRefresher", newState);
+
+const tokenKey = (t: ExpiringToken) => `${t.installationId}:${t.kind}:${t.userId ?? ""}`;
+
+export interface PassSummary {
+  /** Tokens whose planned refresh had come. */
+  due: number;
+  refreshed: number;
+  /** Another instance (or a request) had refreshed it first: nothing was asked of the platform. */
+  alreadyFresh: number;
+  failed: number;
+  needsReinstall: number;
+}
+
+/**
+ * One pass: every token due now refreshed, CONCURRENCY at a time. `now` is the platform's time. Never
+ * throws for one token's failure; a store that cannot be read fails the pass (the next one tries again).
+ */
+export async function refreshDueTokens(runtime: RotationRuntime, settings: RefresherSettings): Promise<PassSummary> {
+  const summary: PassSummary = { due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0 };
+  // The platform's time, asked afresh: a clock moved elsewhere (the emulator's admin surface) is read from its answer.
+  await describeUpstream(true);
+  const store = await runtime.store();
+  const now = runtime.now();
+  const candidates = await store.tokensExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, BATCH);
+  const { backoff } = state();
+  const due = candidates.filter(
+    (t) => plannedRefreshAt(t, t.expiresAt, settings.horizonS, settings.spreadS) <= now && (backoff.get(tokenKey(t))?.retryAt ?? 0) <= Date.now(),
+  );
+  summary.due = due.length;
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      const token = due[next++]!;
+      const outcome = await refreshOne(token, runtime, settings);
+      summary[outcome]++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+  return summary;
+}
+
+async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings): Promise<Exclude<keyof PassSummary, "due">> {
+  const key = tokenKey(token);
+  const store = await runtime.store();
+  const stored = await store.getInstallation(token.installationId, { fresh: true });
+  if (!stored || stored.state !== "active") return "alreadyFresh";
+  // The record acts with the token due: the bot token, or this person's user token.
+  const record = fromStoreInstallation(stored, [], false, { holder: token.kind === "user" ? (token.userId ?? "") : undefined });
+  const current = record[token.kind];
+  const now = runtime.now();
+  if (!current?.refreshToken || current.revoked || current.expiresAt === undefined) return "alreadyFresh";
+  if (plannedRefreshAt(token, current.expiresAt, settings.horizonS, settings.spreadS) > now) return "alreadyFresh";
+  try {
+    const outcome = await refreshInstallationToken(record, token.kind, runtime, { reason: "scheduled", by: BY });
+    state().backoff.delete(key);
+    if (outcome.outcome === "needs_reinstall") {
+      const saved = await saveInstallation(outcome.installation);
+      await announceNeedsReinstall(saved, token, runtime, settings);
+      return "needsReinstall";
+    }
+    // Under the lock it stored its own pair (its timeline entry comes back with it), or found the one another stored.
+    return outcome.installation.timeline?.[0]?.type === "refreshed" ? "refreshed" : "alreadyFresh";
+  } catch (error) {
+    const previous = state().backoff.get(key);
+    const failures = (previous?.failures ?? 0) + 1;
+    state().backoff.set(key, { failures, retryAt: Date.now() + Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS) });
+    const code = error instanceof Error && "code" in error ? String((error as { code: unknown }).code) : "unknown";
+    logger.warn({ installation: token.installationId, kind: token.kind, err: code, failures }, "background refresh failed: trying again later");
+    // The timeline says so once per run of failures, not at every retry.
+    if (!previous && !isConsoleError(error, "refresh_in_progress")) {
+      const failed = withFailedRefresh(record, token.kind, error, BY, runtime.now());
+      if (failed !== record) await saveInstallation(failed).catch(() => {});
+    }
+    return "failed";
+  }
+}
+
+/**
+ * Tells a channel that an installation needs a person (REFRESH_ALERT_WEBHOOK_URL through the webhook
+ * proxy's checks, or REFRESH_ALERT_INSTALLATION's bot with chat.postMessage). Names the workspace, the app
+ * and the reason, never a token. A failure to tell is logged; the installation's state says it anyway.
+ */
+async function announceNeedsReinstall(installation: InstallationRecord, token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings) {
+  const alert = settings.alert;
+  if (!alert) return;
+  const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
+  const name = installationName(installation.team, app);
+  const text =
+    installation.state === "needs_reinstall"
+      ? `:warning: ${name} needs to be installed again: the platform refused its ${token.kind} token's refresh (${installation.problem ?? "needs_reinstall"}). Open Switchboard and use Reinstall.`
+      : `:warning: In ${name}, the platform refused the refresh of ${token.userId ?? "a person"}'s user token: they need to install the app again to get a new one. The installation's other tokens still work.`;
+  try {
+    if (alert.kind === "webhook") {
+      const outcome = await sendToWebhook(alert.url, JSON.stringify({ text }), { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(runtime.timeoutMs) });
+      if (outcome.kind !== "answered" || !outcome.answer.ok)
+        throw new Error(outcome.kind === "answered" ? `answered ${outcome.answer.status}` : outcome.reason);
+      return;
+    }
+    const poster = await (await runtime.store()).getInstallation(alert.installationId);
+    const bot = poster?.bot;
+    if (!bot) throw new Error("REFRESH_ALERT_INSTALLATION has no bot token");
+    const result = await callMethod({
+      baseUrl: runtime.baseUrl,
+      token: bot.value,
+      method: "chat.postMessage",
+      params: { channel: alert.channel, text },
+      timeoutMs: runtime.timeoutMs,
+      ...(runtime.transport ? { transport: runtime.transport } : {}),
+    });
+    if (!result.ok) throw new Error(`chat.postMessage answered ${JSON.stringify(result.body).slice(0, 100)} with ${maskToken(bot.value)}`);
+  } catch (error) {
+    logger.warn({ installation: installation.id, err: error instanceof Error ? error.message : "unknown" }, "the needs-reinstall alert was not posted");
+  }
+}
+
+async function pass(): Promise<PassSummary> {
+  const { health } = state();
+  const started = Date.now();
+  try {
+    const summary = await refreshDueTokens(getRotationRuntime(), getConfig().refresher);
+    health.refreshed += summary.refreshed;
+    health.failed += summary.failed;
+    health.needsReinstall += summary.needsReinstall;
+    health.state = "healthy";
+    health.lastError = null;
+    if (summary.due > 0) logger.info({ ...summary }, "background refresh pass");
+    return summary;
+  } catch (error) {
+    health.state = "failing";
+    health.lastError =
+      error instanceof Error ? (("code" in error && typeof error.code === "string" ? `${error.code}: ` : "") + error.message).slice(0, 200) : "unknown";
+    logger.warn({ err: health.lastError }, "background refresh pass failed");
+    return { due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0 };
+  } finally {
+    health.lastRunAt = Date.now();
+    health.lastRunMs = Date.now() - started;
+    health.backingOff = [...state().backoff.values()].filter((b) => b.retryAt > Date.now()).length;
+  }
+}
+
+/** Runs one pass now (or joins the one running): what a test, or a clock move, asks for. */
+export function runRefresherPass(): Promise<PassSummary> {
+  const s = state();
+  s.running ??= pass().finally(() => (s.running = null));
+  return s.running;
+}
+
+/** Starts the refresher of this process (instrumentation-node.ts), once; with BACKGROUND_REFRESH off, nothing. */
+export function startRefresher(): void {
+  const { refresher } = getConfig();
+  const s = state();
+  if (!refresher.enabled || s.timer) return;
+  s.stopped = false;
+  const loop = () => {
+    if (s.stopped) return;
+    s.timer = setTimeout(() => void runRefresherPass().finally(loop), refresher.intervalS * 1000);
+    s.timer.unref();
+  };
+  // The first pass soon after start: tokens that came due while no instance ran.
+  s.timer = setTimeout(() => void runRefresherPass().finally(loop), 2_000);
+  s.timer.unref();
+}
+
+/** Stops it (graceful shutdown): no new pass; the one running finishes. */
+export async function stopRefresher(): Promise<void> {
+  const s = state();
+  s.stopped = true;
+  if (s.timer) clearTimeout(s.timer);
+  s.timer = null;
+  await s.running?.catch(() => {});
+}
+
+/** What the dashboard shows of it. */
+export function refresherView(): RefresherView {
+  const { refresher } = getConfig();
+  return {
+    enabled: refresher.enabled,
+    horizonS: refresher.horizonS,
+    spreadS: refresher.spreadS,
+    intervalS: refresher.intervalS,
+    health: refresher.enabled ? { ...state().health } : null,
+  };
+}
