@@ -17,6 +17,7 @@ import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
+import { consoleTokenApiSuite } from "./suites/console-token-api";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -30,6 +31,7 @@ const SUITES: BenchSuite[] = [
   consolePickerSuite,
   consoleEventViewersSuite,
   consoleDashboardSuite,
+  consoleTokenApiSuite,
   consoleSoakSuite,
   consoleScrollSuite,
 ];

@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/webhooks", label: "Webhooks" },
   { href: "/events", label: "Events" },
   { href: "/settings", label: "App settings" },
+  { href: "/api-keys", label: "API keys" },
 ] as const;
 
 /**

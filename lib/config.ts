@@ -135,6 +135,8 @@ const EnvSchema = z.object({
   REFRESH_ALERT_CHANNEL: optionalString,
   /** The token API answers a token valid for at least this many seconds (at most 12 h less REFRESH_HORIZON_S). */
   TOKEN_API_MARGIN_S: intWithDefault(3_600, 0, 43_200),
+  /** Requests a second one API key may make to the token API (twice as many at once); more answer 429. */
+  TOKEN_API_RATE_PER_S: intWithDefault(200, 1, 100_000),
   /** Comma-separated hosts an incoming-webhook URL may point at (the real platform's webhook host). */
   WEBHOOK_HOSTS: scopeList("hooks.slack.com"),
   /** Set when several instances serve the console: they coordinate token refreshes through this Redis. */
@@ -223,7 +225,7 @@ export interface Config {
     alert: { kind: "webhook"; url: string } | { kind: "installation"; installationId: string; channel: string } | null;
   };
   /** The token API for the app's own backend (GET /api/v1/installations/{team_id}/token). */
-  tokenApi: { marginS: number };
+  tokenApi: { marginS: number; ratePerS: number };
   webhookHosts: string[];
   redisUrl: string | undefined;
   /**
@@ -490,7 +492,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     refreshGraceS: e.REFRESH_GRACE_S ?? (upstream.kind === "emulator" ? e.EMULATOR_REFRESH_GRACE_S : DEFAULT_REFRESH_GRACE_S),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     refresher,
-    tokenApi: { marginS: e.TOKEN_API_MARGIN_S },
+    tokenApi: { marginS: e.TOKEN_API_MARGIN_S, ratePerS: e.TOKEN_API_RATE_PER_S },
     webhookHosts: e.WEBHOOK_HOSTS.map((h) => h.toLowerCase()),
     redisUrl: e.REDIS_URL,
     store: e.DATABASE_URL

@@ -64,6 +64,23 @@ export const CONSOLE_ERRORS = {
   },
   cookie_too_large: { status: 507, message: "This data does not fit in one browser cookie." },
 
+  // The token API for the app's own backend (lib/token-api)
+  invalid_api_key: {
+    status: 401,
+    message: "Send a Switchboard API key as Authorization: Bearer sbk_… (an admin creates one on the API keys page).",
+  },
+  api_key_revoked: { status: 403, message: "This API key was revoked: ask an admin for a new one." },
+  browser_not_allowed: {
+    status: 403,
+    message: "The token API answers the app's own backend, never a browser: a request with Origin, Cookie or Sec-Fetch-* headers is refused.",
+  },
+  token_api_rate_limited: {
+    status: 429,
+    message: "Too many token requests with this API key: wait as Retry-After says, and keep the token you were given until it nears expiry.",
+  },
+  unknown_user_token: { status: 404, message: "This person has no user token in this installation: they install the app with user scopes to get one." },
+  unknown_api_key: { status: 404, message: "No API key with this id." },
+
   // The Events API request URL and the live feed (lib/events)
   invalid_signature: { status: 401, message: "The request's signature is missing, stale or does not match." },
   request_timeout: { status: 408, message: "The request body did not arrive in time." },

@@ -1,5 +1,17 @@
 import { isAdmin, type Viewer } from "@/lib/access/rights";
-import type { InstallationRecord, StoredToken } from "./record";
+/**
+ * What these rules read of a record and its tokens (record.ts's InstallationRecord and StoredToken have
+ * it; said here structurally, so record.ts can use the rules without an import cycle).
+ */
+interface Token {
+  issuedAt?: number;
+}
+interface HoldsUserTokens<T extends Token> {
+  user?: T;
+  userHolder?: string;
+  userTokens?: Record<string, T>;
+  authedUserId?: string;
+}
 
 /**
  * User tokens belong to people. When several members of a workspace install the app with user scopes, each
@@ -23,7 +35,7 @@ export const NOBODY = "";
 export type UserTokenChoice = { viewer: Viewer } | { holder: string | undefined };
 
 /** The installation's user token's holder: whoever installed it last, else one naming nobody, else the one issued last. */
-export function installationHolder(tokens: Record<string, StoredToken>, authedUserId: string | undefined): string | undefined {
+export function installationHolder<T extends Token>(tokens: Record<string, T>, authedUserId: string | undefined): string | undefined {
   if (authedUserId !== undefined && tokens[authedUserId]) return authedUserId;
   if (tokens[NOBODY]) return NOBODY;
   let newest: string | undefined;
@@ -38,7 +50,7 @@ export function installationHolder(tokens: Record<string, StoredToken>, authedUs
  * installer's: it was theirs before tokens were per person); an admin without one, and the operator, act
  * with the installation's.
  */
-export function holderFor(viewer: Viewer, tokens: Record<string, StoredToken>, authedUserId: string | undefined): string | undefined {
+export function holderFor<T extends Token>(viewer: Viewer, tokens: Record<string, T>, authedUserId: string | undefined): string | undefined {
   if (viewer.kind === "member") {
     if (tokens[viewer.userId]) return viewer.userId;
     if (viewer.userId === authedUserId && tokens[NOBODY]) return NOBODY;
@@ -48,23 +60,23 @@ export function holderFor(viewer: Viewer, tokens: Record<string, StoredToken>, a
 }
 
 /** The record acting with `holder`'s user token (none when holder is undefined or holds none). */
-export function actingAs(record: InstallationRecord, tokens: Record<string, StoredToken>, holder: string | undefined): InstallationRecord {
-  const { user: _user, userHolder: _holder, ...rest } = record;
+export function actingAs<T extends Token, R extends HoldsUserTokens<T>>(record: R, tokens: Record<string, T>, holder: string | undefined): R {
+  const { user: _user, userHolder: _holder, userTokens: _tokens, ...rest } = record;
   const token = holder === undefined ? undefined : tokens[holder];
   return {
     ...rest,
     ...(Object.keys(tokens).length > 0 ? { userTokens: tokens } : {}),
     ...(token && holder !== undefined ? { user: token, userHolder: holder } : {}),
-  };
+  } as R;
 }
 
 /** Whose user token the record acts with; a record made in memory with a user token of no one's acts with that one. */
-export function holderOf(record: InstallationRecord): string | undefined {
+export function holderOf(record: HoldsUserTokens<Token>): string | undefined {
   return record.userHolder ?? (record.user && !record.userTokens ? NOBODY : undefined);
 }
 
 /** Every user token of a record with the acting one in its holder's place (what a save writes). */
-export function allUserTokens(record: InstallationRecord): Record<string, StoredToken> {
+export function allUserTokens<T extends Token>(record: HoldsUserTokens<T>): Record<string, T> {
   const tokens = { ...record.userTokens };
   const holder = holderOf(record);
   if (holder !== undefined) {
@@ -75,7 +87,7 @@ export function allUserTokens(record: InstallationRecord): Record<string, Stored
 }
 
 /** The record acting as the choice says, from every user token it holds (re-chosen after a change). */
-export function chooseUserToken(record: InstallationRecord, choice: UserTokenChoice): InstallationRecord {
+export function chooseUserToken<T extends Token, R extends HoldsUserTokens<T>>(record: R, choice: UserTokenChoice): R {
   const tokens = allUserTokens(record);
   const holder = "holder" in choice ? choice.holder : holderFor(choice.viewer, tokens, record.authedUserId);
   return actingAs(record, tokens, holder);

@@ -4,7 +4,14 @@
  * and the embedded emulator (the platform's own pages and API, with its own guard on its admin surface).
  * Read by the pages' gate (gate.ts, run by proxy.ts) and the API's (lib/http/handle-route.ts).
  */
-const OPEN_PATHS: RegExp[] = [/^\/oauth\/(install|callback|installed)\/?$/, /^\/auth(\/|$)/, /^\/api\/events\/?$/, /^\/api\/health\/?$/, /^\/emulator(\/|$)/];
+const OPEN_PATHS: RegExp[] = [
+  /^\/oauth\/(install|callback|installed)\/?$/,
+  /^\/auth(\/|$)/,
+  /^\/api\/events\/?$/,
+  /^\/api\/health\/?$/,
+  /^\/api\/v1\//,
+  /^\/emulator(\/|$)/,
+];
 
 export function isOpenPath(pathname: string): boolean {
   return OPEN_PATHS.some((open) => open.test(pathname));

@@ -170,3 +170,43 @@ export const configTokens = pgTable(
   },
   (t) => [uniqueIndex("config_tokens_owner_idx").on(sql`coalesce(${t.owner}, '')`)],
 );
+
+/**
+ * API keys of the token API (lib/token-api): for the app's own backend. The key is shown once; only its
+ * SHA-256 hash is kept (a key is 256 random bits: a fast hash is enough), with its first characters to
+ * tell keys apart. Scoped to one app (its id, or the console's app key when the platform named none),
+ * optionally to some workspaces.
+ */
+export const apiKeys = pgTable("api_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  keyHash: text("key_hash").notNull().unique(),
+  /** The key's first characters ("sbk_Ab3d"), never enough to use it. */
+  prefix: text("prefix").notNull(),
+  appKey: text("app_key").notNull(),
+  appId: text("app_id"),
+  /** Workspaces (or organisations) it may ask for; null: every one the app is installed in. */
+  teamIds: jsonb("team_ids").$type<string[] | null>(),
+  createdAt: ms("created_at").notNull(),
+  createdBy: text("created_by"),
+  revokedAt: ms("revoked_at"),
+  lastUsedAt: ms("last_used_at"),
+});
+
+/** Every use of the token API: which key, which installation and token, whether it refreshed, what it answered. */
+export const tokenApiUses = pgTable(
+  "token_api_uses",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    keyId: text("key_id").notNull(),
+    teamId: text("team_id").notNull(),
+    installationId: text("installation_id"),
+    kind: text("kind").notNull(),
+    userId: text("user_id"),
+    refreshed: boolean("refreshed").notNull(),
+    status: integer("status").notNull(),
+    error: text("error"),
+    at: ms("at").notNull(),
+  },
+  (t) => [index("token_api_uses_key_seq_idx").on(t.keyId, t.seq)],
+);

@@ -1,5 +1,6 @@
 import "server-only";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
+import * as apiKeys from "./api-keys";
 import * as configTokens from "./config-tokens";
 import type { StoreContext } from "./context";
 import { mapStoreError } from "./errors";
@@ -10,6 +11,8 @@ import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from
 import { Sealer, type SealingKey } from "./sealing";
 import type {
   ExpiringToken,
+  StoreApiKey,
+  StoreTokenApiUse,
   InstallationSummary,
   RefreshIntent,
   RefreshOutcome,
@@ -111,6 +114,15 @@ export interface Store {
   putConfigToken(owner: string | null, value: StoreConfigToken): Promise<void>;
   deleteConfigToken(owner: string | null): Promise<boolean>;
 
+  /** Token API keys (lib/token-api): kept by hash, never the key. */
+  createApiKey(key: StoreApiKey & { keyHash: string }): Promise<StoreApiKey>;
+  listApiKeys(): Promise<StoreApiKey[]>;
+  findApiKeyByHash(keyHash: string): Promise<StoreApiKey | null>;
+  revokeApiKey(id: string, at: number): Promise<StoreApiKey | null>;
+  /** Audits uses of the token API (a batch, oldest first) and marks each key's last use. */
+  recordTokenApiUses(uses: StoreTokenApiUse[]): Promise<void>;
+  listTokenApiUses(keyId: string, options?: { limit?: number; before?: number }): Promise<Array<StoreTokenApiUse & { seq: number }>>;
+
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
   cacheStats(): { hits: number; misses: number; invalidations: number; active: boolean };
   close(): Promise<void>;
@@ -179,6 +191,12 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     getConfigToken: guard((owner: string | null) => configTokens.getConfigToken(ctx, owner)),
     putConfigToken: guard((owner: string | null, value: StoreConfigToken) => configTokens.putConfigToken(ctx, owner, value)),
     deleteConfigToken: guard((owner: string | null) => configTokens.deleteConfigToken(ctx, owner)),
+    createApiKey: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
+    listApiKeys: guard(() => apiKeys.listApiKeys(ctx)),
+    findApiKeyByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(ctx, keyHash)),
+    revokeApiKey: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
+    recordTokenApiUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
+    listTokenApiUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
       await cache.close();

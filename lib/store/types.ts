@@ -138,3 +138,35 @@ export interface StoreConfigToken {
   teamId?: string;
   userId?: string;
 }
+
+/** A token API key as the store keeps it: never the key, only (elsewhere) its hash. */
+export interface StoreApiKey {
+  id: string;
+  name: string;
+  /** The key's first characters, to tell keys apart. */
+  prefix: string;
+  /** The app it serves: the console's app key, and the platform's app id when known. */
+  appKey: string;
+  appId?: string;
+  /** The workspaces (or organisations) it may ask for; null: every one. */
+  teamIds: string[] | null;
+  createdAt: number;
+  /** Who created it (a platform user id; absent: the operator). */
+  createdBy?: string;
+  revokedAt?: number;
+  lastUsedAt?: number;
+}
+
+/** One use of the token API (its audit). */
+export interface StoreTokenApiUse {
+  keyId: string;
+  teamId: string;
+  installationId?: string;
+  kind: "bot" | "user";
+  userId?: string;
+  refreshed: boolean;
+  status: number;
+  /** The error code answered, when it was not 200. */
+  error?: string;
+  at: number;
+}

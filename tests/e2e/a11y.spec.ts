@@ -64,6 +64,7 @@ const PAGES: Array<{ name: string; open(page: Page): Promise<void> }> = [
     },
   },
   { name: "app settings", open: async (page) => void (await page.goto("/settings")) },
+  { name: "API keys", open: async (page) => void (await page.goto("/api-keys")) },
   { name: "OAuth callback error", open: async (page) => void (await page.goto("/oauth/callback?error=access_denied&state=forged")) },
 ];
 

@@ -7,7 +7,7 @@ describe("the background refresher's settings", () => {
   it("is on by default, refreshing each rotating token two hours before it expires, and hands out tokens good for an hour", () => {
     const config = parseConfig({ SESSION_PASSWORD: PASSWORD });
     expect(config.refresher).toEqual({ enabled: true, horizonS: 7200, spreadS: 600, intervalS: 30, alert: null });
-    expect(config.tokenApi).toEqual({ marginS: 3600 });
+    expect(config.tokenApi).toEqual({ marginS: 3600, ratePerS: 200 });
   });
 
   it("refuses a token API margin and refresh horizon that add up to more than a token's 12 hours, saying why", () => {

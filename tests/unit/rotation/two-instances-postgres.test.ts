@@ -4,6 +4,9 @@ import { getConfig } from "@/lib/config";
 import { findInstallation } from "@/lib/installations/store";
 import { maskToken } from "@/lib/platform";
 import { refreshInstallationToken } from "@/lib/rotation/freshness";
+import { refreshDueTokens } from "@/lib/rotation/refresher";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { advanceEmulatorClock } from "../signin/support";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
 import { getStore, openStore, passwordsNewestFirst, sealingKeys, type Store } from "@/lib/store";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
@@ -77,6 +80,19 @@ describe("two instances on one PostgreSQL", () => {
     // Every request answers with the pair the store kept, whichever instance refreshed.
     const kinds = ["bot", "user", "bot", "user"] as const;
     outcomes.forEach((o, i) => expect(o.installation[kinds[i]!]?.value).toBe(stored[kinds[i]!]?.value));
+  });
+
+  it("background refreshers on both instances, passing at the same moment after the clock moved: one grant per token", async () => {
+    await installed();
+    const before = await grants();
+    await advanceEmulatorClock(testConsole.origin, 11 * 3600);
+    await describeUpstream(true);
+    const [a, b] = instances;
+    const settings = { horizonS: 7200, spreadS: 600, alert: null };
+    const passes = await Promise.all([refreshDueTokens(on(a!), settings), refreshDueTokens(on(b!), settings)]);
+    expect(passes.reduce((n, p) => n + p.failed, 0)).toBe(0);
+    expect(passes.reduce((n, p) => n + p.refreshed, 0)).toBe(2);
+    expect((await grants()) - before).toBe(2);
   });
 
   it("a waiter takes over when the holder's connection dies mid-refresh, and replays its intent: one grant, the pair stored", async () => {

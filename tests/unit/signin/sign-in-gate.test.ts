@@ -42,7 +42,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
   const all = consolePaths();
   const gated = all.filter((p) => !isOpenPath(p.path));
 
-  it("knows every page and route of the console, and leaves open only the install flow, sign-in, the Events API, health and the emulator", () => {
+  it("knows every page and route of the console, and leaves open only the install flow, sign-in, the Events API, health, the token API (its own keys) and the emulator", () => {
     expect(all.length).toBeGreaterThan(35);
     expect(
       all
@@ -52,6 +52,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
     ).toEqual([
       "/api/events",
       "/api/health",
+      "/api/v1/installations/T1-A1/token",
       "/auth/callback",
       "/auth/signed-out",
       "/auth/signin",
@@ -65,7 +66,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
 
   it("sends every page to sign in, to come back to the same page", async () => {
     const pages = gated.filter((p) => p.kind === "page");
-    expect(pages.map((p) => p.path).sort()).toEqual(["/", "/events", "/explorer", "/settings", "/webhooks"]);
+    expect(pages.map((p) => p.path).sort()).toEqual(["/", "/api-keys", "/events", "/explorer", "/settings", "/webhooks"]);
     for (const page of pages) {
       const response = await throughGate(`${page.path}?tab=1`);
       expect(response.status, page.path).toBe(307);
@@ -89,7 +90,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
 
   it("does not run the proxy for the API, whose routes check the sign-in themselves", () => {
     const matcher = new RegExp(`^${config.matcher[0]}$`);
-    for (const p of all) expect(matcher.test(p.path), p.path).toBe(!p.path.startsWith("/api") && !p.path.startsWith("/emulator"));
+    for (const p of all) expect(matcher.test(p.path), p.path).toBe(!/^\/api(\/|$)/.test(p.path) && !p.path.startsWith("/emulator"));
     expect(matcher.test("/api")).toBe(false);
     expect(matcher.test("/apis-of-another-page")).toBe(true);
   });

@@ -1,0 +1,13 @@
+// DELETE /api/api-keys/{id} - Revokes an API key (an admin's): the token API refuses it from then on
+import { handleRoute } from "@/lib/http";
+import { revokeApiKey } from "@/lib/token-api/keys";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = handleRoute(
+  async (_request, context) => {
+    const { id } = await context.params;
+    return Response.json({ ok: true, apiKey: await revokeApiKey(typeof id === "string" ? id : "") });
+  },
+  { mutating: true },
+);

@@ -1,0 +1,112 @@
+import "server-only";
+import { desc, eq, isNull, and, lt } from "drizzle-orm";
+import type { StoreContext } from "./context";
+import { apiKeys, tokenApiUses } from "./schema";
+import type { StoreApiKey, StoreTokenApiUse } from "./types";
+
+/** The token API's keys (only their hashes) and its audit of every use. */
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function keyFromRow(row: KeyRow): StoreApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    appKey: row.appKey,
+    ...(row.appId !== null ? { appId: row.appId } : {}),
+    teamIds: row.teamIds ?? null,
+    createdAt: row.createdAt,
+    ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
+    ...(row.revokedAt !== null ? { revokedAt: row.revokedAt } : {}),
+    ...(row.lastUsedAt !== null ? { lastUsedAt: row.lastUsedAt } : {}),
+  };
+}
+
+export async function createApiKey(ctx: StoreContext, key: StoreApiKey & { keyHash: string }): Promise<StoreApiKey> {
+  const [row] = await ctx.db
+    .insert(apiKeys)
+    .values({
+      id: key.id,
+      name: key.name,
+      keyHash: key.keyHash,
+      prefix: key.prefix,
+      appKey: key.appKey,
+      appId: key.appId ?? null,
+      teamIds: key.teamIds,
+      createdAt: key.createdAt,
+      createdBy: key.createdBy ?? null,
+    })
+    .returning();
+  return keyFromRow(row!);
+}
+
+/** Every key, newest first, revoked ones too (their audit stays). */
+export async function listApiKeys(ctx: StoreContext): Promise<StoreApiKey[]> {
+  return (await ctx.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))).map(keyFromRow);
+}
+
+/** The key whose hash this is, revoked or not (the caller says which it is), or null. */
+export async function findApiKeyByHash(ctx: StoreContext, keyHash: string): Promise<StoreApiKey | null> {
+  const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash));
+  return row ? keyFromRow(row) : null;
+}
+
+/** Revokes a key (once: a second revoke keeps the first time); null when there is none. */
+export async function revokeApiKey(ctx: StoreContext, id: string, at: number): Promise<StoreApiKey | null> {
+  await ctx.db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+  const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  return row ? keyFromRow(row) : null;
+}
+
+/** Records uses of the token API (a batch, in the order they happened) and each key's last use, in one transaction. */
+export async function recordTokenApiUses(ctx: StoreContext, uses: StoreTokenApiUse[]): Promise<void> {
+  if (uses.length === 0) return;
+  const lastUse = new Map<string, number>();
+  for (const use of uses) lastUse.set(use.keyId, Math.max(lastUse.get(use.keyId) ?? 0, use.at));
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(tokenApiUses).values(
+      uses.map((use) => ({
+        keyId: use.keyId,
+        teamId: use.teamId,
+        installationId: use.installationId ?? null,
+        kind: use.kind,
+        userId: use.userId ?? null,
+        refreshed: use.refreshed,
+        status: use.status,
+        error: use.error ?? null,
+        at: use.at,
+      })),
+    );
+    for (const [keyId, at] of lastUse) await tx.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+  });
+}
+
+/** A key's uses, newest first (`before`: the last page's oldest seq). */
+export async function listTokenApiUses(
+  ctx: StoreContext,
+  keyId: string,
+  options: { limit?: number; before?: number } = {},
+): Promise<Array<StoreTokenApiUse & { seq: number }>> {
+  const rows = await ctx.db
+    .select()
+    .from(tokenApiUses)
+    .where(and(eq(tokenApiUses.keyId, keyId), options.before !== undefined ? lt(tokenApiUses.seq, options.before) : undefined))
+    .orderBy(desc(tokenApiUses.seq))
+    .limit(Math.min(Math.max(options.limit ?? 50, 1), 200));
+  return rows.map((r) => ({
+    seq: r.seq,
+    keyId: r.keyId,
+    teamId: r.teamId,
+    ...(r.installationId !== null ? { installationId: r.installationId } : {}),
+    kind: r.kind as StoreTokenApiUse["kind"],
+    ...(r.userId !== null ? { userId: r.userId } : {}),
+    refreshed: r.refreshed,
+    status: r.status,
+    ...(r.error !== null ? { error: r.error } : {}),
+    at: r.at,
+  }));
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import { logger } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
+import { storeOf } from "@/lib/installations/store";
+import type { StoreTokenApiUse } from "@/lib/store";
+
+/** How long audited uses wait to be written together (one transaction for many answers). */
+const AUDIT_FLUSH_MS = 200;
+const AUDIT_BATCH = 500;
+
+interface AuditBuffer {
+  pending: StoreTokenApiUse[];
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void>;
+}
+
+const auditBuffer = () => processSingleton("tokenApiAudit", (): AuditBuffer => ({ pending: [], timer: null, flushing: Promise.resolve() }));
+
+/**
+ * Every use is audited: kept in this process for at most AUDIT_FLUSH_MS, then written with the others of
+ * that moment in one transaction (a write per answer would make the store the token API's bottleneck). A
+ * process killed in that moment loses those entries, never a token.
+ */
+export function audit(use: StoreTokenApiUse): void {
+  const buffer = auditBuffer();
+  buffer.pending.push(use);
+  if (buffer.pending.length >= AUDIT_BATCH) void flushAudit();
+  else buffer.timer ??= setTimeout(() => void flushAudit(), AUDIT_FLUSH_MS);
+}
+
+/** Writes what is waiting (after any flush under way); resolves once it is in the store. */
+export function flushAudit(): Promise<void> {
+  const buffer = auditBuffer();
+  if (buffer.timer) clearTimeout(buffer.timer);
+  buffer.timer = null;
+  const batch = buffer.pending.splice(0);
+  buffer.flushing = buffer.flushing.then(async () => {
+    if (batch.length === 0) return;
+    await (
+      await storeOf()
+    )
+      .recordTokenApiUses(batch)
+      .catch((e: unknown) => logger.warn({ err: e instanceof Error ? e.message : "unknown", uses: batch.length }, "token API uses not audited"));
+  });
+  return buffer.flushing;
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { requireAdmin, actingPerson } from "@/lib/access/viewer";
+import { AppError } from "@/lib/http/app-error";
+import { storeOf } from "@/lib/installations/store";
+import { secretHash } from "@/lib/store/sealing";
+import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
+import { flushAudit } from "./audit";
+import { forgetApiKeys } from "./key-cache";
+
+/**
+ * API keys of the token API: an admin creates one for an app (optionally for some workspaces only), sees it
+ * once, and may revoke it; the store keeps its SHA-256 hash and its first characters. A key is 256 random
+ * bits after `sbk_`, so a fast hash is as good as a slow one: there is nothing to guess.
+ */
+
+export const API_KEY_PREFIX = "sbk_";
+const KEY = /^sbk_[A-Za-z0-9_-]{43}$/;
+
+/** What the browser sees of a key: never the key, after the answer that created it. */
+export type ApiKeyView = StoreApiKey;
+
+export interface NewApiKey {
+  name: string;
+  appKey: "console" | "legacy";
+  appId?: string;
+  teamIds: string[] | null;
+}
+
+/** Whether a string looks like one of our keys at all (anything else is refused before the store is asked). */
+export function looksLikeApiKey(value: string): boolean {
+  return KEY.test(value);
+}
+
+export function apiKeyHash(key: string): string {
+  return secretHash(key);
+}
+
+/** Creates a key (admins only); answers it in clear this once, with its view. */
+export async function createApiKey(input: NewApiKey): Promise<{ key: string; apiKey: ApiKeyView }> {
+  await requireAdmin("create API keys");
+  const key = `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const person = await actingPerson();
+  const apiKey = await (
+    await storeOf()
+  ).createApiKey({
+    id: `key_${randomBytes(9).toString("base64url")}`,
+    name: input.name,
+    keyHash: apiKeyHash(key),
+    prefix: key.slice(0, API_KEY_PREFIX.length + 4),
+    appKey: input.appKey,
+    ...(input.appId ? { appId: input.appId } : {}),
+    teamIds: input.teamIds,
+    createdAt: Date.now(),
+    ...(person ? { createdBy: person.id } : {}),
+  });
+  return { key, apiKey };
+}
+
+export async function listApiKeys(): Promise<ApiKeyView[]> {
+  await requireAdmin("see API keys");
+  await flushAudit();
+  return (await storeOf()).listApiKeys();
+}
+
+export async function revokeApiKey(id: string): Promise<ApiKeyView> {
+  await requireAdmin("revoke API keys");
+  const revoked = await (await storeOf()).revokeApiKey(id, Date.now());
+  forgetApiKeys();
+  if (!revoked) throw new AppError("unknown_api_key");
+  return revoked;
+}
+
+/** A key's audit, newest first. */
+export async function listApiKeyUses(id: string, options: { limit?: number; before?: number } = {}): Promise<Array<StoreTokenApiUse & { seq: number }>> {
+  await requireAdmin("see how API keys are used");
+  // What this process still holds is written first: the audit shows every answer given.
+  await flushAudit();
+  return (await storeOf()).listTokenApiUses(id, options);
+}

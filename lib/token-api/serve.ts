@@ -1,0 +1,216 @@
+import "server-only";
+import { z } from "zod";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/http/app-error";
+import { clientAddress } from "@/lib/http/client-address";
+import { toErrorResponse } from "@/lib/http/error-response";
+import { logger } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
+import type { InstallationRecord } from "@/lib/installations/record";
+import { fromStoreInstallation, saveInstallation, storeOf } from "@/lib/installations/store";
+import { NOBODY } from "@/lib/installations/user-tokens";
+import { needsReinstallError, refreshInstallationToken } from "@/lib/rotation/freshness";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
+import { audit } from "./audit";
+import { findKey } from "./key-cache";
+import { apiKeyHash, looksLikeApiKey } from "./keys";
+
+/**
+ * GET /api/v1/installations/{team_id}/token?kind=bot|user[&user_id=U…]: the one route that answers a token,
+ * and only to a machine (the app's own backend) holding an API key. It answers a token valid for at least
+ * TOKEN_API_MARGIN_S, refreshing it first when it would not be (single-flight across every instance, through
+ * the store's lock: a hundred backends asking at once make one refresh), with its expiry and scopes. Every
+ * use is audited. The margin is promised only within a token's lifetime: with the background refresher
+ * refreshing REFRESH_HORIZON_S before expiry, a token handed out lives until after the next refresh, which
+ * never revokes it (the platform revokes the oldest of more than two).
+ */
+
+/**
+ * A browser says so: its requests carry these, and a token must never reach one. Every browser that sends
+ * Fetch Metadata sends Sec-Fetch-Site and Sec-Fetch-Dest; Node's own fetch (undici), what a backend uses,
+ * sends Sec-Fetch-Mode alone, so that one does not count.
+ */
+const BROWSER_HEADERS = ["origin", "cookie", "sec-fetch-site", "sec-fetch-dest", "sec-fetch-user"];
+
+const querySchema = z
+  .object({
+    kind: z.enum(["bot", "user"]).default("bot"),
+    user_id: z
+      .string()
+      .regex(/^[UW][A-Z0-9]{1,31}$/, "must be a user id (U… or W…)")
+      .optional(),
+  })
+  .refine((q) => q.kind === "bot" || q.user_id !== undefined, { message: "kind=user needs user_id: whose user token", path: ["user_id"] })
+  .refine((q) => q.kind === "user" || q.user_id === undefined, { message: "user_id goes with kind=user", path: ["user_id"] });
+
+const TEAM_ID = /^[TE][A-Z0-9]{1,31}$/;
+
+/** A token bucket per key: `ratePerS` sustained, `burst` at once; answers how long to wait when empty. */
+class Buckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    private readonly ratePerS: number,
+    private readonly burst: number,
+  ) {}
+
+  take(key: string, now = Date.now()): number {
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.ratePerS);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > 10_000) this.buckets.delete(this.buckets.keys().next().value!);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - bucket.tokens) / this.ratePerS);
+  }
+}
+
+/** Per key: TOKEN_API_RATE_PER_S (200) a second, twice that at once (a backend keeps its token until it nears expiry). Per address, failed keys: 20 a minute. */
+const limits = () =>
+  processSingleton("tokenApiLimits", () => {
+    const { ratePerS } = getConfig().tokenApi;
+    return { perKey: new Buckets(ratePerS, 2 * ratePerS), badKeys: new Buckets(20 / 60, 20) };
+  });
+
+function rateLimited(retryAfterS: number): AppError {
+  return new AppError("token_api_rate_limited", { headers: { "Retry-After": String(Math.max(1, retryAfterS)) } });
+}
+
+/** The API key of the request, or 401/403 (and 429 for an address that keeps sending bad ones). */
+async function authenticate(request: Request): Promise<StoreApiKey> {
+  const address = clientAddress(request.headers, getConfig().trustedProxyHops);
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  const key = match?.[1] && looksLikeApiKey(match[1]) ? await findKey(apiKeyHash(match[1])) : null;
+  if (!key) {
+    const wait = limits().badKeys.take(address);
+    if (wait > 0) throw rateLimited(wait);
+    throw new AppError("invalid_api_key", { headers: { "WWW-Authenticate": 'Bearer realm="switchboard-token-api"' } });
+  }
+  if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
+  return key;
+}
+
+/** The installation's record acting with the token asked for: the bot's, or this person's user token. */
+function actingFor(record: InstallationRecord, kind: "bot" | "user", userId: string | undefined): InstallationRecord {
+  if (kind === "bot") return record;
+  const tokens = record.userTokens ?? {};
+  // A user token stored before tokens were per person is the last installer's (user-tokens.ts).
+  const holder = userId && tokens[userId] ? userId : userId === record.authedUserId && tokens[NOBODY] ? NOBODY : undefined;
+  if (holder === undefined) throw new AppError("unknown_user_token");
+  return { ...record, user: tokens[holder]!, userHolder: holder };
+}
+
+export interface TokenAnswer {
+  ok: true;
+  team_id: string;
+  installation_id: string;
+  kind: "bot" | "user";
+  user_id: string | null;
+  access_token: string;
+  /** Epoch seconds, the platform's time; null for a long-lived token. */
+  expires_at: number | null;
+  expires_in: number | null;
+  scopes: string[];
+  /** Whether this request refreshed it (it would have expired within the margin). */
+  refreshed: boolean;
+  /** The token is valid for at least this long (TOKEN_API_MARGIN_S), for a rotating one. */
+  margin_s: number;
+}
+
+/** The whole route: never throws, answers JSON with `Cache-Control: no-store`. */
+export async function serveToken(request: Request, teamIdParam: string): Promise<Response> {
+  let key: StoreApiKey | undefined;
+  const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: teamIdParam.slice(0, 64), kind: "bot", refreshed: false };
+  let response: Response;
+  try {
+    if (BROWSER_HEADERS.some((h) => request.headers.has(h))) {
+      throw new AppError("browser_not_allowed");
+    }
+    key = await authenticate(request);
+    const wait = limits().perKey.take(key.id);
+    if (wait > 0) throw rateLimited(wait);
+    const url = new URL(request.url);
+    const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
+    if (!parsed.success)
+      throw new AppError("invalid_request", { message: parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ") });
+    const { kind, user_id: userId } = parsed.data;
+    use.kind = kind;
+    if (userId) use.userId = userId;
+    if (!TEAM_ID.test(teamIdParam)) throw new AppError("unknown_installation");
+    // A workspace the key may not ask for answers exactly as one without the app.
+    if (key.teamIds && !key.teamIds.includes(teamIdParam)) throw new AppError("unknown_installation");
+    const id = await installationOf(teamIdParam, key);
+    const answer = await tokenFor(id, kind, userId, key);
+    use.installationId = id;
+    use.refreshed = answer.refreshed;
+    response = Response.json(answer, { headers: { "cache-control": "no-store" } });
+  } catch (error) {
+    if (!(error instanceof AppError)) logger.error({ err: error instanceof Error ? error.name : "unknown" }, "token API request failed");
+    response = toErrorResponse(error);
+    response.headers.set("cache-control", "no-store");
+  }
+  if (key) {
+    const status = response.status;
+    const error = status === 200 ? undefined : ((await response.clone().json()) as { error?: string }).error;
+    audit({ ...use, keyId: key.id, status, ...(error ? { error } : {}), at: Date.now() });
+  }
+  return response;
+}
+
+/**
+ * The key's app's installation in this workspace (or organisation): by the app's id when the key names one,
+ * else the one installation of its app key there. From the store's summaries (cached, no secret unsealed).
+ */
+async function installationOf(teamId: string, key: StoreApiKey): Promise<string> {
+  const summaries = await (await storeOf()).listInstallationSummaries();
+  const found = summaries.filter((s) => s.team.id === teamId && s.appKey === key.appKey && (!key.appId || s.appId === key.appId));
+  if (found.length !== 1) throw new AppError("unknown_installation");
+  return found[0]!.id;
+}
+
+async function tokenFor(id: string, kind: "bot" | "user", userId: string | undefined, key: StoreApiKey): Promise<TokenAnswer> {
+  // The platform's time as last heard (asked again when the upstream has said nothing for a while).
+  await describeUpstream();
+  const runtime = getRotationRuntime();
+  const { marginS } = getConfig().tokenApi;
+  const store = await storeOf();
+  const stored = await store.getInstallation(id);
+  if (!stored) throw new AppError("unknown_installation");
+  let record = actingFor(fromStoreInstallation(stored, [], false, { holder: undefined }), kind, userId);
+  if (record.state === "needs_reinstall") throw needsReinstallError(record);
+  let token = record[kind];
+  if (!token) throw new AppError(kind === "user" ? "unknown_user_token" : "no_token");
+  let refreshed = false;
+  const now = runtime.now();
+  // A token that would not last the margin (or that was revoked, while its refresh token can renew it) is refreshed first.
+  if (token.refreshToken && (token.revoked || (token.expiresAt !== undefined && token.expiresAt - now < marginS * 1000))) {
+    const outcome = await refreshInstallationToken(record, kind, runtime, { reason: "proactive", by: `the token API (key ${key.name})` });
+    if (outcome.outcome === "needs_reinstall") {
+      await saveInstallation(outcome.installation).catch(() => {});
+      throw outcome.error;
+    }
+    record = outcome.installation;
+    token = record[kind]!;
+    refreshed = true;
+  }
+  if (token.revoked) throw needsReinstallError(record);
+  const at = runtime.now();
+  return {
+    ok: true,
+    team_id: record.team.id,
+    installation_id: record.id,
+    kind,
+    user_id: kind === "user" ? record.userHolder || record.authedUserId || null : null,
+    access_token: token.value,
+    expires_at: token.expiresAt !== undefined ? Math.floor(token.expiresAt / 1000) : null,
+    expires_in: token.expiresAt !== undefined ? Math.max(0, Math.floor((token.expiresAt - at) / 1000)) : null,
+    scopes: token.scopes,
+    refreshed,
+    margin_s: marginS,
+  };
+}
