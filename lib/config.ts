@@ -377,10 +377,19 @@ const ROTATING_TOKEN_LIFETIME_S = 43_200;
  * platform revokes the oldest when more than two exist after one), so the token API's margin and the
  * refresh horizon together stay within a token's 12 hours.
  */
-function parseRefresher(e: z.infer<typeof EnvSchema>, problems: string[]): Config["refresher"] {
-  if (e.REFRESH_HORIZON_S + e.TOKEN_API_MARGIN_S > ROTATING_TOKEN_LIFETIME_S) {
+function parseRefresher(e: z.infer<typeof EnvSchema>, problems: string[], warn: (m: string) => void): Config["refresher"] {
+  // A token is next refreshed this long before it expires, at the earliest: by the refresher (its horizon and
+  // spread) or the token API (its margin). The refresh after that revokes it (the oldest of three); it must
+  // come after the last promise made for it, its hand-out plus the margin. A call through the console
+  // refreshes within REFRESH_WINDOW_S too: a window that large is said, not refused (tests refresh on every call).
+  const earliest = Math.max(e.REFRESH_HORIZON_S + e.REFRESH_SPREAD_S, e.TOKEN_API_MARGIN_S);
+  if (e.TOKEN_API_MARGIN_S + earliest > ROTATING_TOKEN_LIFETIME_S) {
     problems.push(
-      `TOKEN_API_MARGIN_S (${e.TOKEN_API_MARGIN_S}) plus REFRESH_HORIZON_S (${e.REFRESH_HORIZON_S}) is more than a token's 12 hours (43200 s): a token the API hands out would be revoked by the refresh after next while a backend still holds it. Lower one of them.`,
+      `TOKEN_API_MARGIN_S (${e.TOKEN_API_MARGIN_S}) plus the earliest a token is refreshed before it expires (${earliest} s: the larger of REFRESH_HORIZON_S plus REFRESH_SPREAD_S, and TOKEN_API_MARGIN_S) is more than a token's 12 hours (43200 s): a token the API hands out would be revoked by the refresh after next while a backend still holds it. Lower them.`,
+    );
+  } else if (e.TOKEN_API_MARGIN_S + e.REFRESH_WINDOW_S > ROTATING_TOKEN_LIFETIME_S) {
+    warn(
+      `REFRESH_WINDOW_S (${e.REFRESH_WINDOW_S}) plus TOKEN_API_MARGIN_S (${e.TOKEN_API_MARGIN_S}) is more than a token's 12 hours: calls through the console refresh so early that a token the API handed out can be revoked before its margin ends.`,
     );
   }
   let alert: Config["refresher"]["alert"] = null;
@@ -460,7 +469,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
       "Neither ENCRYPTION_KEYS nor SESSION_PASSWORD is set: the store seals its secrets with a key made for this process, so the tokens it keeps cannot be read after a restart. Set SESSION_PASSWORD (npm start makes one) or ENCRYPTION_KEYS.",
     );
   }
-  const refresher = parseRefresher(e, problems);
+  const refresher = parseRefresher(e, problems, warn);
   if (problems.length > 0) throw new ConfigError(problems);
 
   // This machine's loopback names on the console's port (PORT, and APP_ORIGIN's when that is a loopback

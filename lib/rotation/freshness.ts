@@ -219,12 +219,12 @@ export async function refreshInstallationToken(
           logger.warn({ installation: current.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
           const now = runtime.now();
           // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict),
-          // the installation's, or for one person's user token only theirs (the others' and the bot token live on).
+          // the installation's; for one person's user token only theirs, which goes (the others' and the bot
+          // token live on; that person installs again to get a new one, and nothing asks with it again).
           const onePersons = Boolean(userId);
-          const ended = mustTake(
-            takeVerdict(current, kind, onePersons ? "token_revoked" : "needs_reinstall", error.platformCode, now),
-            "a refresh the platform refused",
-          );
+          const ended: InstallationRecord = onePersons
+            ? { ...current, user: undefined, updatedAt: now }
+            : mustTake(takeVerdict(current, kind, "needs_reinstall", error.platformCode, now), "a refresh the platform refused");
           const marked: InstallationRecord = {
             ...ended,
             timeline: prependEntry(pending, {

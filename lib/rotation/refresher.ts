@@ -49,6 +49,8 @@ interface RefresherState {
   backoff: Map<string, Backoff>;
   timer: NodeJS.Timeout | null;
   stopped: boolean;
+  /** Which start the running loop belongs to: a stop then a start leaves one loop, not two. */
+  generation: number;
   running: Promise<PassSummary> | null;
 }
 
@@ -58,6 +60,7 @@ function newState(): RefresherState {
     backoff: new Map(),
     timer: null,
     stopped: false,
+    generation: 0,
     running: null,
   };
 }
@@ -109,13 +112,24 @@ async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settin
   const key = tokenKey(token);
   const store = await runtime.store();
   const stored = await store.getInstallation(token.installationId, { fresh: true });
-  if (!stored || stored.state !== "active") return "alreadyFresh";
+  // Gone, or needing a person: nothing to back off from any more.
+  if (!stored || stored.state !== "active") {
+    state().backoff.delete(key);
+    return "alreadyFresh";
+  }
   // The record acts with the token due: the bot token, or this person's user token.
   const record = fromStoreInstallation(stored, [], false, { holder: token.kind === "user" ? (token.userId ?? "") : undefined });
   const current = record[token.kind];
   const now = runtime.now();
-  if (!current?.refreshToken || current.revoked || current.expiresAt === undefined) return "alreadyFresh";
-  if (plannedRefreshAt(token, current.expiresAt, settings.horizonS, settings.spreadS) > now) return "alreadyFresh";
+  if (
+    !current?.refreshToken ||
+    current.revoked ||
+    current.expiresAt === undefined ||
+    plannedRefreshAt(token, current.expiresAt, settings.horizonS, settings.spreadS) > now
+  ) {
+    state().backoff.delete(key);
+    return "alreadyFresh";
+  }
   try {
     const outcome = await refreshInstallationToken(record, token.kind, runtime, { reason: "scheduled", by: BY });
     state().backoff.delete(key);
@@ -149,6 +163,10 @@ async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settin
 async function announceNeedsReinstall(installation: InstallationRecord, token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings) {
   const alert = settings.alert;
   if (!alert) return;
+  // Said once: when the bot token's refusal (in the same pass) ended the installation, a person's token refused
+  // beside it adds nothing, and "the other tokens still work" would be untrue.
+  const now = await (await runtime.store()).getInstallation(installation.id, { fresh: true });
+  if (token.kind === "user" && token.userId && now?.state === "needs_reinstall") return;
   const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
   const name = installationName(installation.team, app);
   const text =
@@ -217,8 +235,9 @@ export function startRefresher(): void {
   const s = state();
   if (!refresher.enabled || s.timer) return;
   s.stopped = false;
+  const generation = ++s.generation;
   const loop = () => {
-    if (s.stopped) return;
+    if (s.stopped || s.generation !== generation) return;
     s.timer = setTimeout(() => void runRefresherPass().finally(loop), refresher.intervalS * 1000);
     s.timer.unref();
   };

@@ -9,7 +9,7 @@ const OPEN_PATHS: RegExp[] = [
   /^\/auth(\/|$)/,
   /^\/api\/events\/?$/,
   /^\/api\/health\/?$/,
-  /^\/api\/v1\//,
+  /^\/api\/v1\/installations\/[^/]+\/token\/?$/,
   /^\/emulator(\/|$)/,
 ];
 

@@ -110,3 +110,9 @@ export async function listTokenApiUses(
     at: r.at,
   }));
 }
+
+/** Forgets uses audited before `before` (the audit keeps a window, not everything for ever); answers how many went. */
+export async function pruneTokenApiUses(ctx: StoreContext, before: number): Promise<number> {
+  const deleted = await ctx.db.delete(tokenApiUses).where(lt(tokenApiUses.at, before)).returning({ seq: tokenApiUses.seq });
+  return deleted.length;
+}

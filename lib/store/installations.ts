@@ -411,12 +411,17 @@ export async function listTokens(ctx: StoreContext, installationId: string): Pro
   }));
 }
 
-/** Rotating, unrevoked tokens expiring at or before `before`, soonest first, without their secrets. */
+/**
+ * Rotating, unrevoked tokens of active installations expiring at or before `before`, soonest first, without
+ * their secrets. One that needs reinstalling keeps its rows (its timeline says what they were) but has
+ * nothing left to refresh: listed, its dead tokens would come first in every batch for ever.
+ */
 export async function tokensExpiringBefore(ctx: StoreContext, before: number, limit = 100): Promise<ExpiringToken[]> {
   const rows = await ctx.db
     .select({ installationId: tokens.installationId, kind: tokens.kind, userId: tokens.userId, expiresAt: tokens.expiresAt })
     .from(tokens)
-    .where(and(isNotNull(tokens.refreshTokenHash), not(tokens.revoked), lte(tokens.expiresAt, before)))
+    .innerJoin(installations, eq(installations.id, tokens.installationId))
+    .where(and(isNotNull(tokens.refreshTokenHash), not(tokens.revoked), lte(tokens.expiresAt, before), eq(installations.state, "active")))
     .orderBy(asc(tokens.expiresAt))
     .limit(limit);
   return rows.map((r) => ({

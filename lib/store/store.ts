@@ -122,6 +122,8 @@ export interface Store {
   /** Audits uses of the token API (a batch, oldest first) and marks each key's last use. */
   recordTokenApiUses(uses: StoreTokenApiUse[]): Promise<void>;
   listTokenApiUses(keyId: string, options?: { limit?: number; before?: number }): Promise<Array<StoreTokenApiUse & { seq: number }>>;
+  /** Forgets uses audited before `before` (epoch ms); answers how many. */
+  pruneTokenApiUses(before: number): Promise<number>;
 
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
   cacheStats(): { hits: number; misses: number; invalidations: number; active: boolean };
@@ -197,6 +199,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     revokeApiKey: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
     recordTokenApiUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
     listTokenApiUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
+    pruneTokenApiUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
       await cache.close();

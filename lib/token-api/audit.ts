@@ -7,14 +7,18 @@ import type { StoreTokenApiUse } from "@/lib/store";
 /** How long audited uses wait to be written together (one transaction for many answers). */
 const AUDIT_FLUSH_MS = 200;
 const AUDIT_BATCH = 500;
+/** The audit keeps 30 days of uses; older ones are forgotten, at most once an hour per process. */
+export const AUDIT_KEPT_MS = 30 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
 
 interface AuditBuffer {
   pending: StoreTokenApiUse[];
   timer: NodeJS.Timeout | null;
+  prunedAt: number;
   flushing: Promise<void>;
 }
 
-const auditBuffer = () => processSingleton("tokenApiAudit", (): AuditBuffer => ({ pending: [], timer: null, flushing: Promise.resolve() }));
+const auditBuffer = () => processSingleton("tokenApiAudit", (): AuditBuffer => ({ pending: [], timer: null, prunedAt: 0, flushing: Promise.resolve() }));
 
 /**
  * Every use is audited: kept in this process for at most AUDIT_FLUSH_MS, then written with the others of
@@ -36,9 +40,12 @@ export function flushAudit(): Promise<void> {
   const batch = buffer.pending.splice(0);
   buffer.flushing = buffer.flushing.then(async () => {
     if (batch.length === 0) return;
-    await (
-      await storeOf()
-    )
+    const store = await storeOf();
+    if (Date.now() - buffer.prunedAt > PRUNE_EVERY_MS) {
+      buffer.prunedAt = Date.now();
+      await store.pruneTokenApiUses(Date.now() - AUDIT_KEPT_MS).catch(() => 0);
+    }
+    await store
       .recordTokenApiUses(batch)
       .catch((e: unknown) => logger.warn({ err: e instanceof Error ? e.message : "unknown", uses: batch.length }, "token API uses not audited"));
   });

@@ -80,8 +80,8 @@ function rateLimited(retryAfterS: number): AppError {
   return new AppError("token_api_rate_limited", { headers: { "Retry-After": String(Math.max(1, retryAfterS)) } });
 }
 
-/** The API key of the request, or 401/403 (and 429 for an address that keeps sending bad ones). */
-async function authenticate(request: Request): Promise<StoreApiKey> {
+/** The API key the request names (revoked or not: the caller refuses a revoked one, audited), or 401 (and 429 for an address that keeps sending bad ones). */
+async function identify(request: Request): Promise<StoreApiKey> {
   const address = clientAddress(request.headers, getConfig().trustedProxyHops);
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -91,8 +91,20 @@ async function authenticate(request: Request): Promise<StoreApiKey> {
     if (wait > 0) throw rateLimited(wait);
     throw new AppError("invalid_api_key", { headers: { "WWW-Authenticate": 'Bearer realm="switchboard-token-api"' } });
   }
-  if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
   return key;
+}
+
+/**
+ * A key held back (429) is audited once a second, not once per refused request: a greedy backend must not
+ * fill the audit.
+ */
+function firstLimitedThisSecond(keyId: string): boolean {
+  const last = processSingleton("tokenApiLimitedAudit", () => new Map<string, number>());
+  const now = Date.now();
+  if (now - (last.get(keyId) ?? 0) < 1_000) return false;
+  if (last.size > 10_000) last.clear();
+  last.set(keyId, now);
+  return true;
 }
 
 /** The installation's record acting with the token asked for: the bot's, or this person's user token. */
@@ -128,12 +140,16 @@ export async function serveToken(request: Request, teamIdParam: string): Promise
   const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: teamIdParam.slice(0, 64), kind: "bot", refreshed: false };
   let response: Response;
   try {
-    if (BROWSER_HEADERS.some((h) => request.headers.has(h))) {
-      throw new AppError("browser_not_allowed");
-    }
-    key = await authenticate(request);
+    const fromBrowser = BROWSER_HEADERS.some((h) => request.headers.has(h));
+    // A browser without a key is refused as a browser; with one, the refusal is audited under that key
+    // (a key in a browser is a key that leaked into a page).
+    key = await identify(request).catch((error: unknown) => {
+      throw fromBrowser ? new AppError("browser_not_allowed") : error;
+    });
     const wait = limits().perKey.take(key.id);
     if (wait > 0) throw rateLimited(wait);
+    if (fromBrowser) throw new AppError("browser_not_allowed");
+    if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
     const url = new URL(request.url);
     const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success)
@@ -154,7 +170,7 @@ export async function serveToken(request: Request, teamIdParam: string): Promise
     response = toErrorResponse(error);
     response.headers.set("cache-control", "no-store");
   }
-  if (key) {
+  if (key && (response.status !== 429 || firstLimitedThisSecond(key.id))) {
     const status = response.status;
     const error = status === 200 ? undefined : ((await response.clone().json()) as { error?: string }).error;
     audit({ ...use, keyId: key.id, status, ...(error ? { error } : {}), at: Date.now() });

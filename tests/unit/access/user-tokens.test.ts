@@ -193,8 +193,12 @@ describe("one person's user token refused for good", () => {
     const bot = await first.send(callGet, `/api/call/auth.test?installation=${id}&token=bot`, { params: { method: "auth.test" } });
     expect(await bot.json()).toMatchObject({ ok: true });
     const view = await sessionOf(first);
-    expect(view.userTokens.find((t) => t.userId === people[1])?.token.revoked).toBe(true);
+    // Their token is gone (nothing asks with the refused refresh token again); the timeline says why.
+    expect(view.userTokens.map((t) => t.userId)).toEqual([people[0]]);
     expect(view.timeline.find((e) => e.type === "refresh_failed")).toMatchObject({ token: "user", who: { id: people[1] } });
+    const again = await whoAmI(second, id);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: "no_token" });
     const state = ((await (await first.send(sessionRoute, "/api/session")).json()) as { installations: Array<{ state: string }> }).installations[0]!.state;
     expect(state).toBe("active");
   });

@@ -10,10 +10,18 @@ describe("the background refresher's settings", () => {
     expect(config.tokenApi).toEqual({ marginS: 3600, ratePerS: 200 });
   });
 
-  it("refuses a token API margin and refresh horizon that add up to more than a token's 12 hours, saying why", () => {
-    expect(() => parseConfig({ SESSION_PASSWORD: PASSWORD, REFRESH_HORIZON_S: "36000", TOKEN_API_MARGIN_S: "10000" })).toThrow(ConfigError);
-    expect(() => parseConfig({ SESSION_PASSWORD: PASSWORD, REFRESH_HORIZON_S: "36000", TOKEN_API_MARGIN_S: "10000" })).toThrow(/more than a token's 12 hours/);
-    expect(parseConfig({ SESSION_PASSWORD: PASSWORD, REFRESH_HORIZON_S: "36000", TOKEN_API_MARGIN_S: "7200" }).tokenApi.marginS).toBe(7200);
+  it("refuses a token API margin that the refresh after next could cut short, saying why", () => {
+    const env = { SESSION_PASSWORD: PASSWORD };
+    expect(() => parseConfig({ ...env, REFRESH_HORIZON_S: "36000", TOKEN_API_MARGIN_S: "7200" })).toThrow(/more than a token's 12 hours/);
+    // A margin larger than the horizon makes the API refresh early: margin twice over must fit.
+    expect(() => parseConfig({ ...env, REFRESH_HORIZON_S: "300", TOKEN_API_MARGIN_S: "30000" })).toThrow(ConfigError);
+    // The spread counts with the horizon.
+    expect(() => parseConfig({ ...env, REFRESH_HORIZON_S: "21000", REFRESH_SPREAD_S: "3600", TOKEN_API_MARGIN_S: "21000" })).toThrow(ConfigError);
+    expect(parseConfig({ ...env, REFRESH_HORIZON_S: "21000", REFRESH_SPREAD_S: "600", TOKEN_API_MARGIN_S: "21000" }).tokenApi.marginS).toBe(21000);
+    // Calls refreshing within a window as large are said, not refused.
+    const warnings: string[] = [];
+    parseConfig({ ...env, REFRESH_WINDOW_S: "43200" }, (m) => warnings.push(m));
+    expect(warnings.some((w) => w.includes("REFRESH_WINDOW_S (43200) plus TOKEN_API_MARGIN_S"))).toBe(true);
   });
 
   it("takes an alert channel as a webhook or as an installation with a channel, never half of one", () => {

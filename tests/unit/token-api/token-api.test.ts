@@ -95,13 +95,17 @@ describe("the token API", () => {
     expect(Object.keys(openapi.components.schemas.Token.properties).sort()).toEqual(Object.keys(body).sort());
     expect(Object.keys(openapi.paths["/api/v1/installations/{team_id}/token"]!.get.responses)).toEqual([
       "200",
+      "400",
       "401",
       "403",
       "404",
       "409",
       "422",
       "429",
+      "500",
+      "502",
       "503",
+      "504",
     ]);
     expect(body.scopes).toContain("chat:write");
     const uses = (await (await operator.send(usesRoute, `/api/api-keys/${keyId}/uses`, { params: { id: keyId } })).json()) as {
