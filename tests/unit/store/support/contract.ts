@@ -159,6 +159,11 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       ]);
       const expiring = await store.tokensExpiringBefore(2_000, 1_000);
       expect(expiring.filter((t) => t.installationId === record.id)).toEqual([{ installationId: record.id, kind: "bot", expiresAt: 1_000 }]);
+      // An installation that needs reinstalling keeps its rows but has nothing to refresh: never listed (its
+      // long-expired tokens would otherwise come first in every batch).
+      const dead = installation({ bot: token({ expiresAt: 500 }), state: "needs_reinstall", problem: "invalid_refresh_token" });
+      await store.putInstallation(dead);
+      expect((await store.tokensExpiringBefore(2_000, 1_000)).filter((t) => t.installationId === dead.id)).toEqual([]);
     });
 
     it("keeps the timeline in full and pages it newest first", async () => {
