@@ -2,6 +2,7 @@ import { ConfigError, getConfig } from "@/lib/config";
 import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
 import { getEventSink } from "@/lib/events/sink";
 import { recordPeerAddresses } from "@/lib/http/client-address";
+import { installGracefulShutdown } from "@/lib/ops/shutdown";
 import { startRefresher } from "@/lib/rotation/refresher";
 
 // Every request's socket address, for the bounds per client (lib/http/client-address.ts): Next.js gives a
@@ -42,3 +43,7 @@ if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();
 // The background refresher (BACKGROUND_REFRESH, on by default): every rotating token refreshed before it
 // expires, whether or not anyone has the console open.
 startRefresher();
+
+// SIGTERM and SIGINT end the instance gracefully (lib/ops/shutdown.ts): readiness 503, no new connections,
+// work in flight finished, event streams closed with a reconnect hint, within SHUTDOWN_TIMEOUT_S.
+installGracefulShutdown();

@@ -2,6 +2,13 @@
 const nextConfig = {
   // Lets several builds or dev servers share one checkout (tests, benchmarks, parallel work).
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The container image's build (Dockerfile) only: a server.js with the node_modules it needs, in
+  // <distDir>/standalone. `next start`, which npm start and the tests use, warns when it serves one.
+  ...(process.env.NEXT_OUTPUT === "standalone" ? { output: "standalone" } : {}),
+  // The store reads its SQL migrations at run time from lib/store/migrations (lib/store/backend.ts): no import
+  // names them. Turbopack's tracing finds them from that path.join today; this keeps them in the standalone
+  // output whatever traces it.
+  outputFileTracingIncludes: { "/**": ["./lib/store/migrations/**/*"] },
   poweredByHeader: false,
   // npm start (scripts/start.sh) builds to serve, not to check: the type check is npm test's (tsc --noEmit).
   typescript: { ignoreBuildErrors: process.env.SWITCHBOARD_SKIP_TYPECHECK === "1" },

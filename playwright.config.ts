@@ -61,6 +61,8 @@ export default defineConfig({
       // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
       BACKGROUND_REFRESH: "false",
       NEXT_TELEMETRY_DISABLED: "1",
+      // As scripts/start.sh: SIGTERM ends the server gracefully (lib/ops/shutdown.ts).
+      NEXT_MANUAL_SIG_HANDLE: "true",
     },
   },
 });

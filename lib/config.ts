@@ -157,6 +157,12 @@ const EnvSchema = z.object({
   /** Where the platform sends a sign-in back to (registered with the app, beside REDIRECT_URI). */
   SIGN_IN_REDIRECT_URI: optionalUrl,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  /** The bearer token GET /api/metrics asks for (Prometheus's `authorization` setting); unset, the route is off. */
+  METRICS_TOKEN: optionalString,
+  /** On SIGTERM, how long readiness answers 503 before the listener closes (time for a load balancer's health checks to notice). */
+  SHUTDOWN_DELAY_S: intWithDefault(0, 0, 120),
+  /** On SIGTERM, the most the instance takes to finish its work and exit (in-flight requests and refreshes, the audit). */
+  SHUTDOWN_TIMEOUT_S: intWithDefault(20, 1, 600),
   EMULATOR_USERS: intWithDefault(3000, 1, 1_000_000),
   EMULATOR_WORKSPACES: intWithDefault(1, 1, 1_000),
   EMULATOR_SEED: z.preprocess(emptyAsUnset, z.string().default("switchboard")),
@@ -239,6 +245,8 @@ export interface Config {
    */
   encryptionKeys: string[];
   logLevel: string;
+  /** Operating a hosted instance (lib/ops): the metrics route's token (null: off) and the bounds of a graceful shutdown. */
+  ops: { metricsToken: string | null; shutdownDelayS: number; shutdownTimeoutS: number };
   emulator: {
     users: number;
     workspaces: number;
@@ -470,6 +478,14 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
     );
   }
   const refresher = parseRefresher(e, problems, warn);
+  if (e.METRICS_TOKEN !== undefined && e.METRICS_TOKEN.length < MIN_PASSWORD_LENGTH)
+    problems.push(
+      `METRICS_TOKEN is shorter than ${MIN_PASSWORD_LENGTH} characters: anyone who guesses it reads the instance's metrics. ${HOW_TO_MAKE_A_PASSWORD.replace(/^set SESSION_PASSWORD to/, "Set it to")}`,
+    );
+  if (e.SHUTDOWN_DELAY_S >= e.SHUTDOWN_TIMEOUT_S)
+    problems.push(
+      `SHUTDOWN_DELAY_S (${e.SHUTDOWN_DELAY_S}) must be shorter than SHUTDOWN_TIMEOUT_S (${e.SHUTDOWN_TIMEOUT_S}), which bounds the whole shutdown.`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
 
   // This machine's loopback names on the console's port (PORT, and APP_ORIGIN's when that is a loopback
@@ -509,6 +525,7 @@ export function parseConfig(source: Record<string, string | undefined>, warn: (m
       : { kind: "pglite", dataDir: e.DATA_DIR === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(/*turbopackIgnore: true*/ e.DATA_DIR ?? DEFAULT_DATA_DIR) },
     encryptionKeys,
     logLevel: e.LOG_LEVEL,
+    ops: { metricsToken: e.METRICS_TOKEN ?? null, shutdownDelayS: e.SHUTDOWN_DELAY_S, shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S },
     emulator: {
       users: e.EMULATOR_USERS,
       workspaces: e.EMULATOR_WORKSPACES,

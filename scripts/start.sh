@@ -23,7 +23,8 @@ ensure_secret EMULATOR_ADMIN_TOKEN "the emulator's admin credential; every insta
 
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-3000}
-export HOST PORT NEXT_TELEMETRY_DISABLED=1
+# NEXT_MANUAL_SIG_HANDLE: SIGTERM and Ctrl-C end the console gracefully (lib/ops/shutdown.ts) rather than at once.
+export HOST PORT NEXT_TELEMETRY_DISABLED=1 NEXT_MANUAL_SIG_HANDLE=true
 # The build skips Next.js's type check (about a minute on a small machine): npm test runs it.
 SWITCHBOARD_SKIP_TYPECHECK=1 npx next build
 # Next.js names the address it listens on (Local, and Network even for 127.0.0.1), while the console must

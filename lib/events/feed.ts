@@ -30,6 +30,10 @@ export type EventListener = (event: ReceivedEvent) => void;
 /** Where POST /api/events puts what it verified: a feed, or a relay that also feeds the other instances. */
 export interface EventSink {
   publish(event: ReceivedEvent): void;
+  /** A sink with a connection of its own (the Redis relay) answers whether it is reachable: readiness asks. */
+  ping?(): Promise<void>;
+  /** And closes it (graceful shutdown). */
+  close?(): Promise<void>;
 }
 
 /** How many events the feed keeps: enough to inspect, bounded so memory is too. */

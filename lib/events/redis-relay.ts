@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { logger } from "@/lib/log";
+import { metrics } from "@/lib/ops/metrics";
 import { sealValue, unsealValue, type PasswordMap } from "@/lib/session/sealed-cookie";
 import type { EventFeed, EventSink, ReceivedEvent } from "./feed";
 
@@ -89,8 +90,14 @@ export class RedisEventRelay implements EventSink {
       connectTimeout: commandTimeout,
       retryStrategy: (times) => Math.min(times * 100, 2000),
     });
-    for (const connection of [this.publisher, this.subscriber]) {
-      connection.on("error", (error: Error) => this.reportDown(error.message));
+    for (const [name, connection] of [
+      ["publisher", this.publisher],
+      ["subscriber", this.subscriber],
+    ] as const) {
+      connection.on("error", (error: Error) => {
+        metrics().redisErrors.inc({ source: name });
+        this.reportDown(error.message);
+      });
       connection.on("ready", () => {
         if (this.reportedDown) logger.info("event relay: Redis reachable again");
         this.reportedDown = false;
@@ -142,8 +149,14 @@ export class RedisEventRelay implements EventSink {
       const seal = await sealValue({ from: this.instanceId, event }, this.options.passwords, RELAY_SEAL_TTL_S);
       await this.publisher.publish(this.channel, seal);
     } catch (error) {
+      metrics().redisErrors.inc({ source: "publish" });
       this.reportDown(messageOf(error));
     }
+  }
+
+  /** Asks Redis for a PONG on the publishing connection (readiness): resolves, or rejects within the command timeout. */
+  async ping(): Promise<void> {
+    await this.publisher.ping();
   }
 
   private async deliver(message: string): Promise<void> {

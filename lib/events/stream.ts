@@ -1,3 +1,4 @@
+import { processSingleton } from "@/lib/process-singleton";
 import { encodeEvent, type EventFeed, type ReceivedEvent } from "./feed";
 
 /** A comment line every so often keeps proxies from closing an idle stream, and shows a dead one. */
@@ -64,6 +65,23 @@ export interface EventStreamOptions {
   onClose?: (reason: "closed" | "lagging" | "stalled") => void;
 }
 
+/** Every open stream of this process, by the function that closes it gracefully (closeEventStreams). */
+const openStreams = () => processSingleton("openEventStreams", () => new Set<(retryMs: number) => void>());
+
+/**
+ * Closes every open stream of this process (graceful shutdown): each is sent what it already had, then a
+ * reconnect hint (`retry:` with a delay spread over `retryMs`…2×`retryMs`, so viewers do not all come back
+ * in the same instant), and ends normally. EventSource then reconnects by itself, through the load
+ * balancer, to an instance that is still up. Resolves when every one has ended, or after `waitMs`.
+ */
+export async function closeEventStreams(retryMs: number, waitMs: number): Promise<number> {
+  const closers = [...openStreams()];
+  for (const close of closers) close(Math.round(retryMs * (1 + Math.random())));
+  const deadline = Date.now() + waitMs;
+  while (openStreams().size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return closers.length;
+}
+
 /** Ends a viewer's connection at once: what was queued for it is dropped, and the socket is closed. */
 class ViewerDropped extends Error {
   // Next.js treats an AbortError from a response body as the client going away: no error log per drop.
@@ -98,6 +116,8 @@ export function eventFeedStream(
   let lastTakenAt = now();
   let wake: (() => void) | undefined;
   let ended = false;
+  /** Set by closeEventStreams: once the queue is taken, the stream ends (normally, so the viewer reconnects). */
+  let closing = false;
   let stream!: ReadableStreamDefaultController<Uint8Array>;
   let unsubscribe = () => {};
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -105,6 +125,7 @@ export function eventFeedStream(
   const end = (reason: "closed" | "lagging" | "stalled") => {
     if (ended) return;
     ended = true;
+    openStreams().delete(closeGracefully);
     clearInterval(heartbeat);
     unsubscribe();
     signal.removeEventListener("abort", onAbort);
@@ -124,6 +145,13 @@ export function eventFeedStream(
     options.onClose?.(reason);
   };
   const onAbort = () => end("closed");
+  const closeGracefully = (retryMs: number) => {
+    if (ended || closing) return;
+    // Past its lag bound nothing more is queued: this viewer is ended as a lagging one would be.
+    push(bytes(`: the server is shutting down; reconnect\nretry: ${retryMs}\n\n`));
+    closing = true;
+    if (wake) wakeSoon(wake);
+  };
 
   const push = (...chunks: Uint8Array[]) => {
     if (ended) return;
@@ -159,10 +187,16 @@ export function eventFeedStream(
           if (queue.length === 0) push(HEARTBEAT);
         }, heartbeatMs);
         if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort);
+        else {
+          signal.addEventListener("abort", onAbort);
+          openStreams().add(closeGracefully);
+        }
       },
       async pull(controller) {
-        while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        while (queue.length === 0 && !ended) {
+          if (closing) return end("closed");
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
         wake = undefined;
         const chunk = queue.shift();
         if (!chunk) return;

@@ -30,6 +30,13 @@ export const CONSOLE_ERRORS = {
       "The console's store (its database) is unavailable, so nothing was changed. Check that DATABASE_URL's PostgreSQL is running and reachable, or that DATA_DIR is readable and writable, then try again.",
   },
 
+  // Operating a hosted instance (lib/ops)
+  metrics_disabled: { status: 404, message: "Metrics are off on this instance: set METRICS_TOKEN to serve them at /api/metrics." },
+  metrics_token_required: {
+    status: 401,
+    message: "Send the instance's METRICS_TOKEN as a bearer token (Authorization: Bearer …; in Prometheus, the scrape job's authorization).",
+  },
+
   // Signing in (lib/signin, with AUTH_MODE=oidc)
   sign_in_required: {
     status: 401,

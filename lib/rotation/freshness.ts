@@ -1,6 +1,8 @@
 import "server-only";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
+import { metrics, type RefreshMetricOutcome } from "@/lib/ops/metrics";
+import { processSingleton } from "@/lib/process-singleton";
 import { callMethod, isPlatformError, maskToken, platformErrorCode, type HttpMethod, type ParamValue, type PlatformCallResult } from "@/lib/platform";
 import { RefreshLockTimeoutError } from "@/lib/store";
 import { requireToken, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
@@ -154,6 +156,19 @@ export function withNoticedExpiry(
  * newest pair is always the store's, so a late request never needs a kept result. A request that waits
  * for the lock longer than a request may answers 503 refresh_in_progress.
  */
+const counted = (kind: TokenKind, outcome: RefreshMetricOutcome) => metrics().refreshes.inc({ kind, outcome });
+
+/** The refreshes of this process under way, including those whose request stopped waiting (a lost first answer). */
+const refreshesUnderWay = () => processSingleton("refreshesUnderWay", () => new Set<Promise<unknown>>());
+
+/** Resolves once every refresh under way now has settled (graceful shutdown), or at `deadline` (epoch ms). */
+export async function refreshesSettled(deadline: number): Promise<void> {
+  const pending = [...refreshesUnderWay()].map((p) => p.catch(() => undefined));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+  clearTimeout(timer);
+}
+
 export async function refreshInstallationToken(
   installation: InstallationRecord,
   kind: TokenKind,
@@ -188,6 +203,7 @@ export async function refreshInstallationToken(
       const stored = current[kind];
       if (stored?.refreshToken !== held) {
         // Another request (or instance) refreshed first: its pair is the one to use.
+        counted(kind, "joined");
         if (current.state === "needs_reinstall") return { outcome: "needs_reinstall", installation: current, error: needsReinstallError(current) };
         return { outcome: "refreshed", installation: { ...current, timeline: pending.length > 0 ? pending : [] } };
       }
@@ -215,7 +231,9 @@ export async function refreshInstallationToken(
       } catch (error) {
         const code = isPlatformError(error) ? error.platformCode : error instanceof AppError ? error.code : "unknown";
         await store.settleRefresh({ intentId: intent.id, settledAt: Date.now(), failure: timelineErrorCode(code) }).catch(() => {});
-        if (isPlatformError(error) && REINSTALL_CODES.has(error.platformCode)) {
+        const forGood = isPlatformError(error) && REINSTALL_CODES.has(error.platformCode);
+        counted(kind, forGood ? "refused" : "failed");
+        if (isPlatformError(error) && forGood) {
           logger.warn({ installation: current.id, kind, error: error.platformCode }, "refresh rejected: installation needs reinstall");
           const now = runtime.now();
           // The platform refused the refresh token for good: the authorization ended (lifecycle.ts, applyVerdict),
@@ -267,6 +285,7 @@ export async function refreshInstallationToken(
         timeline: toStoreEntries([...timeline].reverse()),
       });
       markPersisted(timeline);
+      counted(kind, "granted");
       if (!settled.installation) throw new AppError("unknown_installation");
       return {
         outcome: "refreshed",
@@ -275,8 +294,11 @@ export async function refreshInstallationToken(
     },
     { waitMs },
   );
-  // Whatever this request stops waiting for still settles: never as an unhandled rejection.
+  // Whatever this request stops waiting for still settles: never as an unhandled rejection. A shutdown waits for it.
   for (const settled of [refreshing, firstAttemptLost]) settled.catch(() => {});
+  const underWay = refreshesUnderWay();
+  underWay.add(refreshing);
+  void refreshing.finally(() => underWay.delete(refreshing)).catch(() => {});
   try {
     return await Promise.race([refreshing, firstAttemptLost]);
   } catch (error) {

@@ -8,7 +8,7 @@ const OPEN_PATHS: RegExp[] = [
   /^\/oauth\/(install|callback|installed)\/?$/,
   /^\/auth(\/|$)/,
   /^\/api\/events\/?$/,
-  /^\/api\/health\/?$/,
+  /^\/api\/(health|ready|metrics)\/?$/,
   /^\/api\/v1\/installations\/[^/]+\/token\/?$/,
   /^\/emulator(\/|$)/,
 ];

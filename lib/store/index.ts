@@ -26,6 +26,15 @@ export function getStore(): Promise<Store> {
   return holder.opening;
 }
 
+/** Closes the process's store if it was opened (graceful shutdown: PGlite releases its DATA_DIR, PostgreSQL its connections). */
+export async function closeStore(): Promise<void> {
+  const holder = processSingleton("store", () => ({ opening: undefined as Promise<Store> | undefined }));
+  const opening = holder.opening;
+  holder.opening = undefined;
+  const store = await opening?.catch(() => undefined);
+  await store?.close();
+}
+
 export { openStore } from "./store";
 export type { OpenStoreOptions, Store } from "./store";
 export type { ImportOutcome, PutOptions } from "./installations";

@@ -1,8 +1,10 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
 import * as apiKeys from "./api-keys";
 import * as configTokens from "./config-tokens";
 import type { StoreContext } from "./context";
+import { metrics } from "@/lib/ops/metrics";
 import { mapStoreError } from "./errors";
 import { InstallationCache } from "./installation-cache";
 import * as installations from "./installations";
@@ -125,6 +127,10 @@ export interface Store {
   /** Forgets uses audited before `before` (epoch ms); answers how many. */
   pruneTokenApiUses(before: number): Promise<number>;
 
+  /** Asks the database for one row (readiness): resolves when it answers, 503 store_unavailable when it cannot be reached. */
+  ping(): Promise<void>;
+  /** The expiry (epoch ms) of the rotating token of an active installation that expires first, or null when none rotates. */
+  nearestTokenExpiry(): Promise<number | null>;
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
   cacheStats(): { hits: number; misses: number; invalidations: number; active: boolean };
   close(): Promise<void>;
@@ -158,7 +164,10 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       try {
         return await fn(...args);
       } catch (error) {
-        throw mapStoreError(where, error);
+        const mapped = mapStoreError(where, error);
+        // Only a database out of reach counts: a conflict or a lock wait is the store working as it should.
+        if (mapped !== error) metrics().storeErrors.inc({ kind: backend.kind });
+        throw mapped;
       }
     };
 
@@ -200,6 +209,10 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     recordTokenApiUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
     listTokenApiUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
     pruneTokenApiUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
+    ping: guard(async () => {
+      await backend.db.execute(sql`select 1`);
+    }),
+    nearestTokenExpiry: guard(async () => (await installations.tokensExpiringBefore(ctx, Number.MAX_SAFE_INTEGER, 1))[0]?.expiresAt ?? null),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
       await cache.close();

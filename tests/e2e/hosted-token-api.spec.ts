@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type AddressInfo, type Server } from "node:net";
 import { App, LogLevel, type AuthorizeResult, type AuthorizeSourceData } from "@slack/bolt";
@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { startPostgres, type TestPostgres } from "../unit/support/postgres";
 import { startSpecConsole, stopSpecConsole } from "./support/console-server";
+import { freePort, startStandaloneEmulator, type StandaloneEmulator } from "./support/hosted";
 
 /**
  * The hosted shape with the token API (issue 27): the standalone emulator as the platform, two console
@@ -23,51 +24,12 @@ const ADMIN_TOKEN = randomBytes(32).toString("base64url");
 const app = defaultAppCredentials(SEED, "rotation");
 
 let postgres: TestPostgres;
-let emulator: ChildProcess;
+let emulator: StandaloneEmulator;
 let emulatorUrl = "";
 const servers: ChildProcess[] = [];
 const bolts: App[] = [];
 let proxy: Server;
 const replies: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startEmulator(port: number): Promise<{ process: ChildProcess; url: string }> {
-  const args = ["--import", "tsx", "scripts/emulator-server.ts", "--port", String(port), "--users", "40", "--seed", SEED];
-  for (const origin of consoles) args.push("--redirect-url", `${origin}/oauth/callback`);
-  const child = spawn(process.execPath, args, {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, EMULATOR_ADMIN_TOKEN: ADMIN_TOKEN, EMULATOR_EVENTS_URL: "" },
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${output}`)), 30_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ process: child, url });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  });
-}
-
-async function emulatorAdmin(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${emulatorUrl}/admin/${path}`, {
-    ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
-    headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
 
 /** docs/token-api.md's authorize for Bolt, asking the consoles in turn (as a load balancer would send it). */
 function switchboardAuthorize(apiKey: string) {
@@ -82,13 +44,14 @@ function switchboardAuthorize(apiKey: string) {
   };
 }
 
-const grants = async () => ((await emulatorAdmin("state")).installations as Array<{ refresh_grants: number }>).reduce((n, i) => n + i.refresh_grants, 0);
+const grants = async () => ((await emulator.admin("state")).installations as Array<{ refresh_grants: number }>).reduce((n, i) => n + i.refresh_grants, 0);
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   postgres = await startPostgres();
   const databaseUrl = await postgres.createDatabase("hosted");
-  ({ process: emulator, url: emulatorUrl } = await startEmulator(await freePort()));
+  emulator = await startStandaloneEmulator({ port: await freePort(), seed: SEED, adminToken: ADMIN_TOKEN, consoleOrigins: consoles });
+  emulatorUrl = emulator.url;
   // The same store and the same keys for both instances, as behind a load balancer.
   const shared = {
     DATABASE_URL: databaseUrl,
@@ -108,7 +71,7 @@ test.afterAll(async () => {
   for (const bolt of bolts) await bolt.stop().catch(() => undefined);
   proxy?.close();
   for (const server of servers) stopSpecConsole(server);
-  emulator?.kill("SIGTERM");
+  emulator?.stop();
   await postgres?.stop();
 });
 
@@ -154,21 +117,21 @@ test("an unmodified Bolt app, two instances, gets every event's token from two c
     socket.on("error", () => out.destroy());
   });
   const proxyPort = await new Promise<number>((resolve) => proxy.listen(0, "127.0.0.1", () => resolve((proxy.address() as AddressInfo).port)));
-  const apps = (await emulatorAdmin("apps")).apps as Array<{ app_id: string; client_id: string; manifest: { settings?: Record<string, unknown> } }>;
+  const apps = (await emulator.admin("apps")).apps as Array<{ app_id: string; client_id: string; manifest: { settings?: Record<string, unknown> } }>;
   const registered = apps.find((a) => a.client_id === app.clientId)!;
   const manifest = structuredClone(registered.manifest);
   manifest.settings = {
     ...manifest.settings,
     event_subscriptions: { ...(manifest.settings?.event_subscriptions as object), request_url: `http://127.0.0.1:${proxyPort}/slack/events` },
   };
-  expect((await emulatorAdmin("apps", { app_id: registered.app_id, manifest })).ok).toBe(true);
+  expect((await emulator.admin("apps", { app_id: registered.app_id, manifest })).ok).toBe(true);
 
   const before = await grants();
   for (let round = 0; round < 3; round++) {
     // 11½ hours on: every token has half an hour left; the refreshers learn the platform's time at their next pass.
-    expect((await emulatorAdmin("clock", { advance_s: 11.5 * 3600 })).ok).toBe(true);
+    expect((await emulator.admin("clock", { advance_s: 11.5 * 3600 })).ok).toBe(true);
     await page.waitForTimeout(3_000);
-    const sent = await Promise.all([1, 2, 3, 4].map((n) => emulatorAdmin("mention", { app_id: registered.app_id, text: `round ${round} mention ${n}` })));
+    const sent = await Promise.all([1, 2, 3, 4].map((n) => emulator.admin("mention", { app_id: registered.app_id, text: `round ${round} mention ${n}` })));
     for (const mention of sent) expect(mention.ok, JSON.stringify(mention)).toBe(true);
     await expect.poll(() => replies.filter((r) => r.includes(`round ${round} `)).length, { timeout: 20_000 }).toBe(4);
     // The bot token and the installer's user token: one grant each per rotation, whichever instance refreshed.
@@ -176,7 +139,7 @@ test("an unmodified Bolt app, two instances, gets every event's token from two c
   }
   expect(replies.some((r) => r.startsWith("instance 1"))).toBe(true);
   expect(replies.some((r) => r.startsWith("instance 2"))).toBe(true);
-  const deliveries = (await emulatorAdmin("state")).event_deliveries as Array<{ state: string }>;
+  const deliveries = (await emulator.admin("state")).event_deliveries as Array<{ state: string }>;
   expect(deliveries.filter((d) => d.state !== "delivered")).toEqual([]);
   // Every use of the key was answered (its audit, in the shared store, read through either instance).
   const keys = (await (await page.request.get(`${consoles[0]}/api/api-keys`, { headers: { "x-switchboard-request": "1" } })).json()) as {

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
+
+const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 
 /**
  * A console of a spec's own beside the suite's server, from the same build (E2E_PORT's; under E2E_DEV=1,
@@ -10,7 +13,9 @@ export async function startSpecConsole(port: number, env: Record<string, string>
   const mainPort = Number(process.env.E2E_PORT ?? 3100);
   const origin = `http://localhost:${port}`;
   const dev = process.env.E2E_DEV === "1";
-  const server = spawn("npx", ["next", dev ? "dev" : "start", "-p", String(port)], {
+  // Next.js's own binary under this Node (not through npx), so that a signal reaches the server itself and its
+  // exit code is the server's.
+  const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-p", String(port)], {
     detached: true,
     stdio: "ignore",
     env: {
@@ -24,6 +29,8 @@ export async function startSpecConsole(port: number, env: Record<string, string>
       // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
       BACKGROUND_REFRESH: "false",
       NEXT_TELEMETRY_DISABLED: "1",
+      // As scripts/start.sh and the Dockerfile: SIGTERM ends the instance gracefully (lib/ops/shutdown.ts).
+      NEXT_MANUAL_SIG_HANDLE: "true",
       ...env,
     },
   });
@@ -42,7 +49,8 @@ export async function startSpecConsole(port: number, env: Record<string, string>
   }
 }
 
-/** Stops the whole process group npx started (npx, next, its workers), by the id of the one spawned. */
+/** Stops the whole process group the server started (next, its workers), by the id of the one spawned. */
 export function stopSpecConsole(server: ChildProcess | undefined): void {
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  if (!server?.pid || server.exitCode !== null || server.signalCode !== null) return;
+  process.kill(-server.pid, "SIGTERM");
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as STREAM } from "@/app/api/events/stream/route";
 import { EventFeed, getEventFeed, type ReceivedEvent } from "@/lib/events/feed";
-import { eventFeedStream, visibleToTeams } from "@/lib/events/stream";
+import { closeEventStreams, eventFeedStream, visibleToTeams } from "@/lib/events/stream";
 import { getStreamLimits, MAX_ANONYMOUS_STREAMS_PER_ADDRESS, personStreamKey, StreamLimits } from "@/lib/events/viewers";
 import { addressBucket, clientAddress, PEER_ADDRESS_HEADER, recordPeerAddresses } from "@/lib/http/client-address";
 
@@ -38,6 +38,36 @@ describe("a viewer of the event stream", () => {
     expect(feed.subscriberCount).toBe(0);
     // The connection is ended as a client going away would end it, so the server logs no error for it.
     await expect(stream.getReader().read()).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("is sent what it had, then a reconnect hint, and ended normally when the server shuts down (closeEventStreams)", async () => {
+    const feed = new EventFeed();
+    const closed: string[] = [];
+    const streams = [0, 1, 2].map(() => eventFeedStream(feed, new AbortController().signal, everyone, { onClose: (why) => closed.push(why) }));
+    feed.publish(event("T1", 50));
+    const reading = streams.map(async (stream) => {
+      const reader = stream.getReader();
+      let text = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += decoder.decode(value, { stream: true });
+      }
+    });
+    expect(await closeEventStreams(1_000, 5_000)).toBe(3);
+    const texts = await Promise.all(reading);
+    for (const text of texts) {
+      // The event it was owed first, then the hint as the stream's last message: EventSource waits `retry` ms and reconnects.
+      expect(text).toContain("event: received");
+      const hint = /: the server is shutting down; reconnect\nretry: (\d+)\n\n$/.exec(text);
+      expect(hint, text.slice(-120)).not.toBeNull();
+      expect(Number(hint![1])).toBeGreaterThanOrEqual(1_000);
+      expect(Number(hint![1])).toBeLessThanOrEqual(2_000);
+    }
+    // Ended as closed (not dropped as lagging or stalled), each unsubscribed, none left to close.
+    expect(closed).toEqual(["closed", "closed", "closed"]);
+    expect(feed.subscriberCount).toBe(0);
+    expect(await closeEventStreams(1_000, 100)).toBe(0);
   });
 
   it("that keeps reading gets every event, however many large ones come", async () => {

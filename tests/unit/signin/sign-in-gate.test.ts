@@ -42,7 +42,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
   const all = consolePaths();
   const gated = all.filter((p) => !isOpenPath(p.path));
 
-  it("knows every page and route of the console, and leaves open only the install flow, sign-in, the Events API, health, the token API (its own keys) and the emulator", () => {
+  it("knows every page and route of the console, and leaves open only the install flow, sign-in, the Events API, health and readiness, the metrics and the token API (their own tokens) and the emulator", () => {
     expect(all.length).toBeGreaterThan(35);
     expect(
       all
@@ -52,6 +52,8 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
     ).toEqual([
       "/api/events",
       "/api/health",
+      "/api/metrics",
+      "/api/ready",
       "/api/v1/installations/T1-A1/token",
       "/auth/callback",
       "/auth/signed-out",

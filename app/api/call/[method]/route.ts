@@ -1,10 +1,13 @@
 // GET, POST /api/call/{method} - Any Web API method with an installation's bot or user token; the platform's JSON as it came
-import { handleRoute } from "@/lib/http";
+import { handleRoute, type RouteHandler } from "@/lib/http";
 import { proxyMethodCall } from "@/lib/call/call-proxy";
+import { measuredRoute } from "@/lib/ops/metrics";
 
 export const dynamic = "force-dynamic";
 
-const methodOf = async (params: Promise<Record<string, unknown>>) => String((await params).method ?? "");
+const call: RouteHandler = async (request, { params }) => proxyMethodCall(request, String((await params).method ?? ""));
+const timed = <C>(handler: (request: Request, context: C) => Promise<Response>) =>
+  measuredRoute(handler, (metrics, status, seconds) => metrics.callDuration.observe({ status }, seconds));
 
-export const GET = handleRoute(async (request, { params }) => proxyMethodCall(request, await methodOf(params)), { rejectCrossSite: true });
-export const POST = handleRoute(async (request, { params }) => proxyMethodCall(request, await methodOf(params)), { mutating: true });
+export const GET = timed(handleRoute(call, { rejectCrossSite: true }));
+export const POST = timed(handleRoute(call, { mutating: true }));

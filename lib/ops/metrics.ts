@@ -1,0 +1,111 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { processSingleton } from "@/lib/process-singleton";
+
+/**
+ * The instance's Prometheus metrics (GET /api/metrics). One registry per process, kept in the process
+ * singleton: Next.js loads a module once per route bundle, and a registry per bundle would count each
+ * route's share apart (and collect the default metrics once per bundle). Labels are closed sets (an outcome,
+ * a token kind, an HTTP status), never an id or a method name a client chose.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Token refreshes this instance settled, by token kind and outcome (see RefreshMetricOutcome). */
+  refreshes: Counter<"kind" | "outcome">;
+  /** Token API requests answered, by HTTP status. */
+  tokenApiRequests: Counter<"status">;
+  /** Time to answer GET/POST /api/call/{method} (the proxy's whole answer: refresh, upstream call, JSON), by status. */
+  callDuration: Histogram<"status">;
+  /** Store operations that failed for want of the database (503 store_unavailable), by what failed. */
+  storeErrors: Counter<"kind">;
+  /** Redis errors of the event relay: a connection's (publisher, subscriber), or an event it could not publish (publish). */
+  redisErrors: Counter<"source">;
+  /** Seconds until the nearest rotating token of an active installation expires (the platform's time); set at each scrape. */
+  nearestExpiry: Gauge;
+  /** Event streams (/api/events/stream) open on this instance; set at each scrape. */
+  eventStreams: Gauge;
+  /** 1 while the instance shuts down (readiness answers 503). */
+  shuttingDown: Gauge;
+}
+
+/**
+ * What became of a refresh: `granted` (the platform issued a new pair), `joined` (another request or
+ * instance had refreshed it first; no platform call), `refused` (the platform refused the refresh token for
+ * good: a reinstall is needed), `failed` (a passing failure: the upstream unreachable, slow or limited).
+ */
+export type RefreshMetricOutcome = "granted" | "joined" | "refused" | "failed";
+
+function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "switchboard_" });
+  return {
+    registry,
+    refreshes: new Counter({
+      name: "switchboard_token_refreshes_total",
+      help: "Token refreshes settled by this instance, by token kind and outcome (granted, joined, refused, failed).",
+      labelNames: ["kind", "outcome"],
+      registers: [registry],
+    }),
+    tokenApiRequests: new Counter({
+      name: "switchboard_token_api_requests_total",
+      help: "Token API requests (GET /api/v1/installations/{team_id}/token) answered, by HTTP status.",
+      labelNames: ["status"],
+      registers: [registry],
+    }),
+    callDuration: new Histogram({
+      name: "switchboard_api_call_duration_seconds",
+      help: "Time to answer /api/call/{method}: any refresh, the upstream call and the JSON, by HTTP status.",
+      labelNames: ["status"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    storeErrors: new Counter({
+      name: "switchboard_store_errors_total",
+      help: "Store operations that failed because the database was unreachable (503 store_unavailable).",
+      labelNames: ["kind"],
+      registers: [registry],
+    }),
+    redisErrors: new Counter({
+      name: "switchboard_redis_errors_total",
+      help: "Redis errors of the event relay between instances: a connection's (publisher, subscriber) or an event not published (publish).",
+      labelNames: ["source"],
+      registers: [registry],
+    }),
+    nearestExpiry: new Gauge({
+      name: "switchboard_token_nearest_expiry_seconds",
+      help: "Seconds until the nearest rotating token of an active installation expires, by the platform's clock (NaN when none rotates, or the store could not be read).",
+      registers: [registry],
+    }),
+    eventStreams: new Gauge({
+      name: "switchboard_event_streams_open",
+      help: "Live event feeds (/api/events/stream) open on this instance.",
+      registers: [registry],
+    }),
+    shuttingDown: new Gauge({
+      name: "switchboard_shutting_down",
+      help: "1 while this instance shuts down (SIGTERM received): readiness answers 503.",
+      registers: [registry],
+    }),
+  };
+}
+
+/** This process's metrics. */
+export function metrics(): Metrics {
+  return processSingleton("metrics", createMetrics);
+}
+
+/**
+ * A route handler whose every answer is recorded: `record` gets the metrics, the answer's status and the
+ * seconds it took to answer (to its headers: a streamed body may go on). Wraps handleRoute's handler, so
+ * refusals (a wrong Host, a navigation) count as well.
+ */
+export function measuredRoute<C>(
+  handler: (request: Request, context: C) => Promise<Response>,
+  record: (metrics: Metrics, status: string, seconds: number) => void,
+): (request: Request, context: C) => Promise<Response> {
+  return async (request, context) => {
+    const started = process.hrtime.bigint();
+    const response = await handler(request, context);
+    record(metrics(), String(response.status), Number(process.hrtime.bigint() - started) / 1e9);
+    return response;
+  };
+}

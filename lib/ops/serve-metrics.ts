@@ -1,0 +1,49 @@
+import "server-only";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { getStreamLimits } from "@/lib/events/viewers";
+import { AppError } from "@/lib/http/app-error";
+import { toErrorResponse } from "@/lib/http/error-response";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getStore } from "@/lib/store";
+import { metrics } from "./metrics";
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** Whether the request carries the metrics token, compared in constant time. */
+function carriesToken(request: Request, token: string): boolean {
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  return sent !== undefined && timingSafeEqual(digest(sent), digest(token));
+}
+
+/** The values read at scrape time: the nearest token expiry (from the store) and the open event streams. */
+async function updateScrapeGauges(): Promise<void> {
+  const m = metrics();
+  m.eventStreams.set(getStreamLimits().openStreams);
+  try {
+    const nearest = await (await getStore()).nearestTokenExpiry();
+    m.nearestExpiry.set(nearest === null ? Number.NaN : (nearest - getRotationRuntime().now()) / 1000);
+  } catch {
+    // The store is down: counted by switchboard_store_errors_total; the scrape itself still answers.
+    m.nearestExpiry.set(Number.NaN);
+  }
+}
+
+/**
+ * GET /api/metrics: the instance's metrics in Prometheus's text format, to a scraper that sends
+ * METRICS_TOKEN as a bearer token (401 otherwise, 404 while METRICS_TOKEN is unset). A token rather than
+ * a private listener: every instance serves one port behind the load balancer, and Prometheus scrapes each
+ * instance at its own address with the `authorization` setting.
+ */
+export async function serveMetrics(request: Request): Promise<Response> {
+  const token = getConfig().ops.metricsToken;
+  try {
+    if (token === null) throw new AppError("metrics_disabled");
+    if (!carriesToken(request, token)) throw new AppError("metrics_token_required", { headers: { "WWW-Authenticate": 'Bearer realm="switchboard-metrics"' } });
+    await updateScrapeGauges();
+    const { registry } = metrics();
+    return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
