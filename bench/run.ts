@@ -16,6 +16,7 @@ import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
+import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 
@@ -33,6 +34,8 @@ const SUITES: BenchSuite[] = [
   consoleDashboardSuite,
   consoleTokenApiSuite,
   consoleSoakSuite,
+  // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
+  consoleHostedSoakSuite,
   consoleScrollSuite,
 ];
 

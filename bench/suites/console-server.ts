@@ -1,7 +1,8 @@
 /**
  * The console's benchmarks run against a production build that they build and start themselves: `next build`
  * into .next-bench or BENCH_DIST_DIR (reused while no source file is newer than it) and `next start` on a loopback port,
- * stopped when the bench process exits. Several console suites share one server.
+ * stopped when the bench process exits. Several console suites share one server; the hosted soak starts
+ * servers of its own from the same build (hosted-console.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -40,22 +41,29 @@ function buildIsCurrent(): boolean {
 /** The bench server's store: a folder of its own, made for this run (a DATA_DIR is one process's at a time). */
 const benchDataDir = () => mkdtempSync(join(tmpdir(), "switchboard-bench-data-"));
 
-const env = () => ({
-  ...process.env,
-  DATA_DIR: process.env.BENCH_DATA_DIR ?? benchDataDir(),
-  NODE_ENV: "production" as const,
-  NEXT_DIST_DIR: DIST_DIR,
-  NEXT_TELEMETRY_DISABLED: "1",
-  PORT: String(BENCH_PORT),
-  APP_ORIGIN: ORIGIN,
-  SESSION_PASSWORD: randomBytes(32).toString("base64url"),
-  // The bench's sessions say which client each is (consoleHeaders), as a proxy would.
-  TRUSTED_PROXY: "1",
-  EMULATOR_USERS: "3000",
-  LOG_LEVEL: "warn",
-  // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
-  BACKGROUND_REFRESH: "false",
-});
+/**
+ * The environment of a console server from the bench's build, listening on `port`, with `extra` over it:
+ * production, quiet, behind a proxy that says who each client is (consoleHeaders), refresher off.
+ */
+export function consoleEnv(port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: DIST_DIR,
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    SESSION_PASSWORD: randomBytes(32).toString("base64url"),
+    // The bench's sessions say which client each is (consoleHeaders), as a proxy would.
+    TRUSTED_PROXY: "1",
+    EMULATOR_USERS: "3000",
+    LOG_LEVEL: "warn",
+    // Off unless a spec or suite turns it on: a pass that refreshes tokens on its own would race the clock moves they make.
+    BACKGROUND_REFRESH: "false",
+    ...extra,
+  };
+}
+
+const env = () => consoleEnv(BENCH_PORT, { DATA_DIR: process.env.BENCH_DATA_DIR ?? benchDataDir(), APP_ORIGIN: ORIGIN });
 
 let server: Promise<void> | undefined;
 let child: ChildProcess | undefined;
@@ -64,35 +72,49 @@ function stop() {
   if (child && child.exitCode === null) child.kill("SIGTERM");
 }
 
-async function waitUntilUp(deadlineMs: number) {
+/** Waits until the console on `origin` answers /api/health; throws when `server` exits first or the deadline passes. */
+export async function waitUntilUp(origin: string, server: ChildProcess, deadlineMs: number) {
   while (Date.now() < deadlineMs) {
-    if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`next start exited with ${child.exitCode}`);
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
     try {
-      const response = await fetch(`${ORIGIN}/api/health`);
+      const response = await fetch(`${origin}/api/health`);
       if (response.ok) return;
     } catch {
       // Not listening yet.
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the console did not answer on ${ORIGIN} in time`);
+  throw new Error(`the console did not answer on ${origin} in time`);
+}
+
+/** Builds the console into the bench's build folder unless the build there is newer than every source. */
+export function buildConsoleWhenNeeded(): void {
+  if (buildIsCurrent()) return;
+  console.log(`  building the console into ${DIST_DIR} (next build)…`);
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, env: env(), stdio: ["ignore", "ignore", "inherit"] });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
+/**
+ * `next start` of the bench's build on loopback `port`, with `serverEnv`. Its log (stdout) is dropped and
+ * its stderr is the bench's, unless `logFd` (an open file) takes both.
+ */
+export function spawnConsole(port: number, serverEnv: NodeJS.ProcessEnv, logFd?: number): ChildProcess {
+  const spawned = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: ROOT,
+    env: serverEnv,
+    stdio: ["ignore", logFd ?? "ignore", logFd ?? "inherit"],
+    detached: false,
+  });
+  spawned.unref();
+  return spawned;
 }
 
 /** Builds (when needed) and starts the console once; later calls wait for the same server. */
 export function startConsole(): Promise<void> {
   server ??= (async () => {
-    if (!buildIsCurrent()) {
-      console.log(`  building the console into ${DIST_DIR} (next build)…`);
-      const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, env: env(), stdio: ["ignore", "ignore", "inherit"] });
-      if (build.status !== 0) throw new Error("next build failed");
-    }
-    child = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(BENCH_PORT)], {
-      cwd: ROOT,
-      env: env(),
-      stdio: ["ignore", "ignore", "inherit"],
-      detached: false,
-    });
-    child.unref();
+    buildConsoleWhenNeeded();
+    child = spawnConsole(BENCH_PORT, env());
     process.once("exit", stop);
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       process.once(signal, () => {
@@ -100,7 +122,7 @@ export function startConsole(): Promise<void> {
         process.exit(130);
       });
     }
-    await waitUntilUp(Date.now() + 60_000);
+    await waitUntilUp(ORIGIN, child, Date.now() + 60_000);
   })();
   return server;
 }
@@ -111,11 +133,15 @@ export function startConsole(): Promise<void> {
  */
 export function serverRssBytes(): number {
   if (!child?.pid) throw new Error("the console's server is not running");
-  const pids = [child.pid, ...descendants(child.pid)];
+  return processTreeRssBytes(child.pid);
+}
+
+/** The resident memory in bytes of process `pid` and every process it started, read from /proc (Linux). */
+export function processTreeRssBytes(pid: number): number {
   let total = 0;
-  for (const pid of pids) {
+  for (const each of [pid, ...descendants(pid)]) {
     try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const status = readFileSync(`/proc/${each}/status`, "utf8");
       total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
     } catch {
       // Gone meanwhile.
@@ -245,21 +271,22 @@ export interface ConsoleSession {
 
 /**
  * The install a person makes: "Add to workspace", Allow on the emulator's consent page, back to the
- * console. `team` picks the workspace (the emulator's first when absent).
+ * console. `team` picks the workspace (the emulator's first when absent); `origin` is the console's
+ * (the bench's server unless said).
  */
-export async function installThroughConsole(team?: string): Promise<ConsoleSession & { jar: Jar }> {
+export async function installThroughConsole(team?: string, origin = ORIGIN): Promise<ConsoleSession & { jar: Jar }> {
   const jar = new Jar();
-  const start = await fetch(`${ORIGIN}/oauth/install${team ? `?team=${encodeURIComponent(team)}` : ""}`, { redirect: "manual" });
+  const start = await fetch(`${origin}/oauth/install${team ? `?team=${encodeURIComponent(team)}` : ""}`, { redirect: "manual" });
   jar.take(start);
   const authorize = start.headers.get("location");
   if (!authorize) throw new BenchHttpError("/oauth/install (expected a redirect to the authorize page)", start.status, await start.text());
-  const callback = await allowConsent(new URL(authorize, ORIGIN).toString());
+  const callback = await allowConsent(new URL(authorize, origin).toString());
   const done = await fetch(callback, { headers: { cookie: jar.header() }, redirect: "manual" });
   jar.take(done);
   if (done.status >= 400) throw new BenchHttpError("/oauth/callback", done.status, await done.text());
   // The callback names the installation it made (/?installed=<id>): GET /api/session lists every installation
   // of the console (they live on the server, not in this session's browser), so its first is anyone's.
-  const installationId = new URL(done.headers.get("location") ?? "/", ORIGIN).searchParams.get("installed");
+  const installationId = new URL(done.headers.get("location") ?? "/", origin).searchParams.get("installed");
   if (!installationId) throw new Error(`the install's callback named no installation: ${done.status} ${done.headers.get("location")}`);
   return { cookie: jar.header(), installationId, jar };
 }

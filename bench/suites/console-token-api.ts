@@ -10,23 +10,12 @@ import { expectJson } from "../http";
 import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";
 import { admin, consoleHeaders, installThroughConsole, ORIGIN, percentile, resetWorkspace, startConsole } from "./console-server";
+import { askTokensUntil, createApiKey } from "./token-api-clients";
 
 const INSTALLATIONS = benchSetting("BENCH_TOKEN_API_INSTALLATIONS", 100, 10);
 const CLIENTS = benchSetting("BENCH_TOKEN_API_CLIENTS", 20, 4);
 const DURATION_S = benchSetting("BENCH_TOKEN_API_DURATION_S", 20, 3);
 const INSTALL_CONCURRENCY = 8;
-
-async function createKey(name: string): Promise<string> {
-  const created = await expectJson<{ key: string }>(
-    await fetch(`${ORIGIN}/api/api-keys`, {
-      method: "POST",
-      headers: { ...consoleHeaders(""), origin: ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({ name }),
-    }),
-    "POST /api/api-keys",
-  );
-  return created.key;
-}
 
 async function grants(): Promise<number> {
   const state = (await admin("state")) as { installations: Array<{ refresh_grants: number }> };
@@ -46,13 +35,13 @@ export const consoleTokenApiSuite: BenchSuite = {
       }),
     );
     const teams = workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
-    const keys = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createKey(`backend ${i + 1}`)));
+    const keys = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createApiKey(ORIGIN, `backend ${i + 1}`)));
     const grantsBefore = await grants();
 
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
     const askedAfterMove = new Set<string>();
-    let moved = false;
+    let movedAt = Infinity;
     const deadline = performance.now() + DURATION_S * 1000;
     const halfway = performance.now() + (DURATION_S * 1000) / 2;
     const mover = (async () => {
@@ -65,22 +54,13 @@ export const consoleTokenApiSuite: BenchSuite = {
         }),
         "POST /api/platform-clock",
       );
-      moved = true;
+      movedAt = performance.now();
     })();
-    await Promise.all(
-      keys.map(async (key) => {
-        while (performance.now() < deadline) {
-          const team = teams[Math.floor(Math.random() * teams.length)]!;
-          const afterMove = moved;
-          const started = performance.now();
-          const response = await fetch(`${ORIGIN}/api/v1/installations/${team}/token?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
-          await response.arrayBuffer();
-          latencies.push(performance.now() - started);
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          if (afterMove && response.status === 200) askedAfterMove.add(team);
-        }
-      }),
-    );
+    await askTokensUntil(ORIGIN, keys, teams, deadline, (answer) => {
+      latencies.push(answer.ms);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.sentAt >= movedAt && answer.status === 200) askedAfterMove.add(answer.team);
+    });
     await mover;
     const rotated = (await grants()) - grantsBefore;
     latencies.sort((a, b) => a - b);

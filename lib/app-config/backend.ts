@@ -1,4 +1,5 @@
 import "server-only";
+import { brand, hasBrand } from "@/lib/brand";
 import { AppError } from "@/lib/http/app-error";
 import type { AppConfigBackendKind, AppManifest, ManifestProblem, RequestUrlVerification } from "./types";
 
@@ -38,10 +39,15 @@ export interface AppRecord {
 
 /** The platform's invalid_manifest, with each problem and its pointer in the message a person reads. */
 export class ManifestRefusedError extends AppError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "ManifestRefusedError");
+  }
+
   constructor(readonly problems: ManifestProblem[]) {
     const listed = problems.map((p) => `${p.pointer}: ${p.message}`).join("; ");
     super("invalid_manifest", { message: `The platform refused the manifest, so nothing changed: ${listed || "no reason given"}.` });
     this.name = "ManifestRefusedError";
+    brand(this, "ManifestRefusedError");
   }
 }
 

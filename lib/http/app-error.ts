@@ -1,3 +1,4 @@
+import { brand, hasBrand } from "@/lib/brand";
 import { CONSOLE_ERRORS, type ConsoleErrorCode } from "./error-codes";
 
 /** What a throw site may add to its code's row in CONSOLE_ERRORS: a message with specifics, response headers. */
@@ -26,6 +27,10 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
   readonly relayed: boolean;
 
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "AppError");
+  }
+
   constructor(code: ConsoleErrorCode, details?: ErrorDetails);
   constructor(relayed: RelayedCode, details: ErrorDetails & { message: string });
   constructor(code: ConsoleErrorCode | RelayedCode, given: ErrorDetails = {}) {
@@ -36,6 +41,7 @@ export class AppError extends Error {
     this.status = row.status;
     this.headers = given.headers ?? {};
     this.relayed = typeof code !== "string";
+    brand(this, "AppError");
   }
 }
 

@@ -1,3 +1,4 @@
+import { brand, hasBrand } from "@/lib/brand";
 import { AppError } from "@/lib/http/app-error";
 import type { PlatformCallResult } from "./call-method";
 
@@ -36,6 +37,10 @@ export class PlatformError extends AppError {
   readonly platformCode: string;
   readonly result: PlatformCallResult;
 
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "PlatformError");
+  }
+
   constructor(method: string, result: PlatformCallResult) {
     const code =
       typeof (result.body as { error?: unknown } | undefined)?.error === "string" ? (result.body as { error: string }).error : `http_${result.status}`;
@@ -47,6 +52,7 @@ export class PlatformError extends AppError {
     this.name = "PlatformError";
     this.platformCode = code;
     this.result = result;
+    brand(this, "PlatformError");
   }
 }
 

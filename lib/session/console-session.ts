@@ -3,7 +3,7 @@ import { canManage, isAdmin } from "@/lib/access/rights";
 import { currentViewer } from "@/lib/access/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
-import { toInstallationView } from "@/lib/installations/record";
+import { toInstallationView, type InstallationRecord } from "@/lib/installations/record";
 import { pageVisibleInstallations } from "@/lib/installations/store";
 import type { ListPage, ListQuery } from "@/lib/installations/list-query";
 import { TOKEN_KINDS } from "@/lib/installations/token-kind";
@@ -13,6 +13,7 @@ import { withNoticedExpiry } from "@/lib/rotation/freshness";
 import { refresherView } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import type { RefresherView } from "@/lib/rotation/schedule";
+import { VersionConflictError } from "@/lib/store";
 
 /** What this person may do on the dashboard (lib/access/rights.ts). */
 export interface SessionAccess {
@@ -53,6 +54,11 @@ export interface ConsoleSession {
  * server; without one, every one), the uninstalled ones too (their timeline and Reinstall), with a rotating
  * token the console's clock finds expired noted in its timeline once.
  */
+const keepOnConflict = (read: InstallationRecord) => (error: unknown) => {
+  if (error instanceof VersionConflictError) return read;
+  throw error;
+};
+
 export async function getConsoleSession(by = "GET /api/session", query?: ListQuery): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
@@ -71,7 +77,9 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
         if (token?.refreshToken && token.expiresAt !== undefined && token.expiresAt <= now) noticed = withNoticedExpiry(noticed, kind, "clock", by, now);
       }
     }
-    if (noticed !== installation) noticed = await save(noticed);
+    // The note is a read's by-product: when every retry lost to other writers (a crowd looking at one
+    // installation the moment its token expires, each noting it), it shows as read and another request notes it.
+    if (noticed !== installation) noticed = await save(noticed).catch(keepOnConflict(installation));
     views.push(toInstallationView(noticed));
   }
   const access: SessionAccess = {

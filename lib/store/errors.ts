@@ -1,8 +1,13 @@
 import "server-only";
+import { brand, hasBrand } from "@/lib/brand";
 import { AppError, isAppError } from "@/lib/http/app-error";
 
 /** putInstallation's `expectVersion` did not match: someone wrote the installation since it was read. */
 export class VersionConflictError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "VersionConflictError");
+  }
+
   constructor(
     readonly installationId: string,
     readonly expected: number,
@@ -10,17 +15,23 @@ export class VersionConflictError extends Error {
   ) {
     super(`installation ${installationId} is at version ${actual ?? "(none)"}, not ${expected}: read it again and retry`);
     this.name = "VersionConflictError";
+    brand(this, "VersionConflictError");
   }
 }
 
 /** withRefreshLock waited as long as it was allowed to: the caller answers 503 refresh_in_progress. */
 export class RefreshLockTimeoutError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "RefreshLockTimeoutError");
+  }
+
   constructor(
     readonly key: string,
     readonly waitedMs: number,
   ) {
     super(`the refresh lock ${key} was still held after ${waitedMs} ms`);
     this.name = "RefreshLockTimeoutError";
+    brand(this, "RefreshLockTimeoutError");
   }
 }
 
