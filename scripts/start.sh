@@ -29,5 +29,6 @@ export HOST PORT NEXT_TELEMETRY_DISABLED=1 NEXT_MANUAL_SIG_HANDLE=true
 SWITCHBOARD_SKIP_TYPECHECK=1 npx next build
 # Next.js names the address it listens on (Local, and Network even for 127.0.0.1), while the console must
 # be opened at APP_ORIGIN, where its cookies and the OAuth redirect live: the server says that one itself
-# (instrumentation-node.ts), and these two lines go.
-exec npx next start -H "$HOST" -p "$PORT" > >(sed -u -e '/- Local: /d' -e '/- Network: /d')
+# (instrumentation-node.ts), and these two lines go. The filter ignores Ctrl-C (which a terminal sends to the
+# whole group) and ends when the server does, so the graceful shutdown's own lines still reach the terminal.
+exec npx next start -H "$HOST" -p "$PORT" > >(trap '' INT TERM; sed -u -e '/- Local: /d' -e '/- Network: /d')
