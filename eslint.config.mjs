@@ -7,6 +7,28 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import boundaries from "./eslint/boundaries-plugin.mjs";
+
+// Folders of the console's domains: lib/http and lib/platform (the wire and the route wrapper's parts) import
+// none of them.
+const DOMAINS = [
+  "access",
+  "app-config",
+  "call",
+  "emulator-admin",
+  "events",
+  "explorer",
+  "installations",
+  "oauth",
+  "ops",
+  "platform-clock",
+  "rotation",
+  "session",
+  "signin",
+  "store",
+  "token-api",
+  "webhooks",
+].map((domain) => `./lib/${domain}`);
 
 export default tseslint.config(
   {
@@ -39,6 +61,50 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
+  },
+  {
+    // What may import what (issue 29). The emulator is a package of its own: it imports nothing of the
+    // console, which configures it from outside (lib/embedded-emulator.ts). lib/http and lib/platform are the
+    // wire: no session, no domain. Nothing but the console's pages and routes imports app/.
+    files: ["**/*.{ts,tsx,mts,mjs}"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: "./lib/emulator",
+              from: "./",
+              except: ["./lib/emulator", "./node_modules"],
+              message: "The emulator imports nothing outside lib/emulator: pass what it needs as createEmulator options.",
+            },
+            {
+              target: ["./lib/http", "./lib/platform"],
+              from: [...DOMAINS, "./components", "./app"],
+              message: "lib/http and lib/platform import no session or domain code: take what they need as a parameter.",
+            },
+            {
+              target: ["./lib", "./components"],
+              from: "./app",
+              message: "Only the console's pages and routes live in app/: nothing imports them.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Browser code (components, the browser's hooks and models, a domain's universal/ part, and any module
+    // that says "use client") loads no server-only module, at any depth.
+    files: ["components/**/*.{ts,tsx}", "lib/swr/**/*.{ts,tsx}", "lib/explorer/**/*.{ts,tsx}", "lib/**/universal/**/*.{ts,tsx}"],
+    plugins: { boundaries },
+    rules: { "boundaries/no-server-only-in-browser": "error" },
+  },
+  {
+    files: ["app/**/*.tsx"],
+    plugins: { boundaries },
+    rules: { "boundaries/no-server-only-in-browser": ["error", { onlyUseClient: true }] },
   },
   {
     // Scripts, benchmarks and tests print what they measure and found.

@@ -1,5 +1,5 @@
 import { ConfigError, getConfig } from "@/lib/config";
-import { getEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { getEmbeddedEmulator } from "@/lib/embedded-emulator";
 import { getEventSink } from "@/lib/events/sink";
 import { recordPeerAddresses } from "@/lib/http/client-address";
 import { installGracefulShutdown } from "@/lib/ops/shutdown";

@@ -1,7 +1,7 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import { PlatformText } from "@/components/platform-text";
 import { ScopeName } from "@/components/scope-name";
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 
 /** What each console feature needs from the installation's bot token. */
 export const SCOPE_FEATURES = [

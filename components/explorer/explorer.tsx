@@ -34,7 +34,7 @@ import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import type { HistoryEntry } from "@/lib/explorer/history";
 import { useSession } from "@/lib/swr/use-session";
-import { MAX_PAGE_SIZE } from "@/lib/installations/list-query";
+import { MAX_PAGE_SIZE } from "@/lib/installations/universal/list-query";
 import { AnswerNotes } from "./answer-notes";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";

@@ -7,7 +7,7 @@ import { findMethod, nearestMethodNames, scopeCheck, type CatalogMethod } from "
 import { catalogShape, withMethodDefaults } from "@/lib/explorer/method-defaults";
 import { answeredMethods, type UpstreamKind } from "@/lib/explorer/method-suggestions";
 import { isValidMethod, withParam, type ExplorerRequest, type ParamPair } from "@/lib/explorer/params";
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { ArgumentForm, formArguments } from "./argument-form";
 import { MethodDetails } from "./method-details";

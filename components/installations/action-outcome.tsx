@@ -1,7 +1,7 @@
 "use client";
 
-import type { TokenIdentity } from "@/lib/installations/view";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import type { TokenIdentity } from "@/lib/installations/universal/view";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { LocalTime } from "@/components/local-time";
 
 /** The result of the last Test, Refresh, Exchange or Revoke of one token, shown beside its buttons. */

@@ -1,4 +1,4 @@
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 
 /**
  * The "Add to workspace" link that installs `installation`'s app again. A legacy installation keeps

@@ -4,9 +4,9 @@ import { useId, useState, type ReactNode } from "react";
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { useNow } from "@/components/use-now";
-import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/installations/view";
-import { describeTimelineEntry } from "@/lib/installations/timeline-text";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/installations/universal/view";
+import { describeTimelineEntry } from "@/lib/installations/universal/timeline-text";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import {
   consoleTransitionsFor,
   holdsRefreshToken,
@@ -15,10 +15,10 @@ import {
   tokenStateAt,
   type KnownRotation,
   type LifecycleTransition,
-} from "@/lib/installations/lifecycle";
+} from "@/lib/installations/universal/lifecycle";
 import { useAppSettings } from "@/lib/swr/use-app-config";
 import { useRevalidateSession, useSessionAction, type SessionAction } from "@/lib/swr/use-session";
-import type { InstallationActionAnswer } from "@/lib/installations/view";
+import type { InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionOutcome } from "./action-outcome";
 import { ExchangeDialog } from "./exchange-dialog";
@@ -26,7 +26,7 @@ import { reinstallHref } from "./install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
 import { TimelineList, type UnsavedEntry } from "./timeline-list";
 import { TokenRow } from "./token-row";
-import { plannedRefreshAt, type RefresherView } from "@/lib/rotation/schedule";
+import { plannedRefreshAt, type RefresherView } from "@/lib/rotation/universal/schedule";
 
 const KIND_LABEL: Record<TokenKind, string> = { bot: "bot token", user: "user token" };
 const ACTION_LABEL: Record<SessionAction["kind"], string> = {

@@ -2,7 +2,14 @@
 
 import { useEffect, useId, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { FILTER_LABELS, INSTALLATION_FILTERS, readListQuery, type InstallationFilter, type ListPage, type ListQuery } from "@/lib/installations/list-query";
+import {
+  FILTER_LABELS,
+  INSTALLATION_FILTERS,
+  readListQuery,
+  type InstallationFilter,
+  type ListPage,
+  type ListQuery,
+} from "@/lib/installations/universal/list-query";
 
 /** How long typing rests before the search goes to the server. */
 const SEARCH_DEBOUNCE_MS = 250;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import {
   LIFECYCLE_STATES,
   LIFECYCLE_TRANSITIONS,
@@ -10,7 +10,7 @@ import {
   type LifecycleStateId,
   type LifecycleTransition,
   type TransitionId,
-} from "@/lib/installations/lifecycle";
+} from "@/lib/installations/universal/lifecycle";
 
 /** One token of the installation, where the lifecycle model puts it now. */
 export interface DiagramToken {
@@ -18,7 +18,7 @@ export interface DiagramToken {
   state: LifecycleStateId;
   /** Its refresh token can still be spent: the refresh token's box is current for it too. */
   holdsRefresh: boolean;
-  /** What the console can do for it from here (lib/installations/lifecycle.ts, consoleTransitionsFor). */
+  /** What the console can do for it from here (lib/installations/universal/lifecycle.ts, consoleTransitionsFor). */
   transitions: LifecycleTransition[];
 }
 

@@ -2,7 +2,7 @@
 
 import { useId, useState, type ReactNode } from "react";
 import { PlatformText } from "@/components/platform-text";
-import type { AppKey } from "@/lib/installations/view";
+import type { AppKey } from "@/lib/installations/universal/view";
 import { useSessionAction } from "@/lib/swr/use-session";
 import { ExchangeDialog } from "./exchange-dialog";
 

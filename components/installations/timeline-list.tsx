@@ -1,9 +1,9 @@
 "use client";
 
 import { useId } from "react";
-import type { TimelineEntry } from "@/lib/installations/timeline";
+import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { useTimeline } from "@/lib/swr/use-timeline";
-import { describeTimelineEntry, type TimelineText } from "@/lib/installations/timeline-text";
+import { describeTimelineEntry, type TimelineText } from "@/lib/installations/universal/timeline-text";
 import { LocalTime } from "@/components/local-time";
 
 /** A result the server could not put in the timeline (the request failed before it reached the platform): shown, marked, not kept. */

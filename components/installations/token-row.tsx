@@ -2,9 +2,9 @@
 
 import { formatDateTime } from "@/lib/format";
 import { Badge, BUTTON } from "@/components/ui/primitives";
-import type { TokenView } from "@/lib/installations/view";
-import type { TokenKind } from "@/lib/installations/token-kind";
-import { lifecycleState, type KnownRotation, type LifecycleStateId, type LifecycleTransition } from "@/lib/installations/lifecycle";
+import type { TokenView } from "@/lib/installations/universal/view";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import { lifecycleState, type KnownRotation, type LifecycleStateId, type LifecycleTransition } from "@/lib/installations/universal/lifecycle";
 import { ActionOutcomeStatus, type ActionOutcome } from "./action-outcome";
 import { ExpiryCountdown } from "./expiry-countdown";
 

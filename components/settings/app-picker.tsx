@@ -2,7 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { BUTTON, INPUT } from "@/components/ui/primitives";
-import type { AppChoice } from "@/lib/app-config/types";
+import type { AppChoice } from "@/lib/app-config/universal/types";
 
 const APP_ID = /^A[0-9A-Z]{2,31}$/;
 

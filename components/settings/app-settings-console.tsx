@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
-import type { AppConfigOverview } from "@/lib/app-config/types";
+import type { AppConfigOverview } from "@/lib/app-config/universal/types";
 import { useAppConfigAction, useAppConfigOverview, useAppSettings, type AppConfigActionResult, type RunAction } from "@/lib/swr/use-app-config";
 import { AppPicker } from "./app-picker";
 import { BasicInformation } from "./basic-information";

@@ -1,6 +1,6 @@
 import { Badge, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
-import type { AppSettingsView } from "@/lib/app-config/types";
+import type { AppSettingsView } from "@/lib/app-config/universal/types";
 
 /** The app's identity and credentials, as the platform's Basic Information page shows them: secrets masked. */
 export function BasicInformation({ settings }: { settings: AppSettingsView }) {

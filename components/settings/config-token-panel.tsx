@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Badge, BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { useNow } from "@/components/use-now";
-import type { AppConfigOverview } from "@/lib/app-config/types";
+import type { AppConfigOverview } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { formatRemaining } from "./format";
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Badge, BUTTON, Panel } from "@/components/ui/primitives";
 import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
-import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/types";
+import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 

@@ -4,8 +4,8 @@ import { useMemo, useState } from "react";
 import { BUTTON, Panel } from "@/components/ui/primitives";
 import { PlatformJson } from "@/components/platform-text";
 import { SegmentedControl } from "@/components/segmented-control";
-import type { AppSettingsView } from "@/lib/app-config/types";
-import { toYaml } from "@/lib/app-config/yaml";
+import type { AppSettingsView } from "@/lib/app-config/universal/types";
+import { toYaml } from "@/lib/app-config/universal/yaml";
 import { manifestFileName } from "./format";
 
 type Format = "json" | "yaml";

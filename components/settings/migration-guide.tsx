@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { Badge, BUTTON, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
-import type { AppInstallation, AppSettingsView, MigrationExchangeResult } from "@/lib/app-config/types";
+import type { AppInstallation, AppSettingsView, MigrationExchangeResult } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TurnOnRotation } from "./events-and-rotation";

@@ -4,8 +4,8 @@ import { useId, useState, type FormEvent } from "react";
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import { ScopeName } from "@/components/scope-name";
-import { parseScopeList, scopeProblems } from "@/lib/app-config/manifest";
-import type { AppSettingsView } from "@/lib/app-config/types";
+import { parseScopeList, scopeProblems } from "@/lib/app-config/universal/manifest";
+import type { AppSettingsView } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 
 type Kind = "bot" | "user";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { WebhookSendRecord } from "@/lib/webhooks/types";
+import type { WebhookSendRecord } from "@/lib/webhooks/universal/types";
 import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";

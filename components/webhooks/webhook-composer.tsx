@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/primitives";
 import { SegmentedControl } from "@/components/segmented-control";
 import { ConsoleRequestError } from "@/lib/swr/fetch-json";
 import { useSendWebhook } from "@/lib/swr/use-webhooks";
-import type { WebhookSendResponse, WebhookView } from "@/lib/webhooks/types";
+import type { WebhookSendResponse, WebhookView } from "@/lib/webhooks/universal/types";
 
 type Mode = "text" | "json";
 

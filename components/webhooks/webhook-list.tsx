@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { PlatformText } from "@/components/platform-text";
 import { useAddWebhook, useRemoveWebhook } from "@/lib/swr/use-webhooks";
-import type { WebhookView } from "@/lib/webhooks/types";
+import type { WebhookView } from "@/lib/webhooks/universal/types";
 
 /** The console's webhooks as a radio group: the browser only ever holds their ids and masked URLs. */
 export function WebhookList({ webhooks, selectedId, onSelect }: { webhooks: WebhookView[]; selectedId: string | null; onSelect: (id: string) => void }) {

@@ -8,7 +8,7 @@ import { canManage, canSee, isAdmin, OPERATOR, type InstallationAccessFacts, typ
 /**
  * Who this request is (lib/access/rights.ts says what they may do): the operator without sign-in, else the
  * person of the browser's sealed sign-in cookie. The sign-in gates (proxy.ts for pages, the API's route
- * wrapper lib/http/handle-route.ts) have already turned away a request without one, so none here means a
+ * wrapper lib/access/handle-route.ts) have already turned away a request without one, so none here means a
  * route that is open (the install flow): 401 all the same.
  */
 export async function currentViewer(): Promise<Viewer> {

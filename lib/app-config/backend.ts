@@ -1,7 +1,7 @@
 import "server-only";
 import { brand, hasBrand } from "@/lib/brand";
 import { AppError } from "@/lib/http/app-error";
-import type { AppConfigBackendKind, AppManifest, ManifestProblem, RequestUrlVerification } from "./types";
+import type { AppConfigBackendKind, AppManifest, ManifestProblem, RequestUrlVerification } from "./universal/types";
 
 /**
  * One app's configuration, read and changed the same way whichever way the console reaches it: the

@@ -4,7 +4,7 @@ import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
 import { deleteConfigToken, readConfigToken, withConfigTokenLock, writeConfigToken, type StoredConfigToken } from "./config-token-store";
 import type { AppConfigRuntime } from "./runtime";
-import type { ConfigTokenView } from "./types";
+import type { ConfigTokenView } from "./universal/types";
 
 /**
  * App configuration tokens: the pair a developer generates on the platform's "Your Apps" page to call the

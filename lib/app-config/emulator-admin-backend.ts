@@ -4,7 +4,7 @@ import { callEmulatorAdmin as callAdmin, type AdminAnswer } from "@/lib/emulator
 import { AppError } from "@/lib/http/app-error";
 import { appNotFound, ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import type { AppConfigRuntime } from "./runtime";
-import type { AppManifest, ManifestProblem, RequestUrlVerification } from "./types";
+import type { AppManifest, ManifestProblem, RequestUrlVerification } from "./universal/types";
 
 /**
  * Backend (a): the embedded emulator's admin surface, called in-process with the admin token

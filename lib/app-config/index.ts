@@ -13,4 +13,4 @@ export { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
 export { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 export { emulatorAdminBackend } from "./emulator-admin-backend";
 export { manifestApiBackend } from "./manifest-api-backend";
-export type * from "./types";
+export type * from "./universal/types";

@@ -4,7 +4,7 @@ import { callMethod, platformErrorCode, throwIfRateLimited, type ParamValue, typ
 import { appNotFound, ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { callWithConfigToken } from "./config-token";
 import type { AppConfigRuntime } from "./runtime";
-import type { AppManifest, ManifestProblem } from "./types";
+import type { AppManifest, ManifestProblem } from "./universal/types";
 
 /**
  * Backend (b): the platform's App Manifest API (apps.manifest.export, .validate, .update) with the app

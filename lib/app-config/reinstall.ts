@@ -1,4 +1,4 @@
-import type { AppKey } from "@/lib/installations/view";
+import type { AppKey } from "@/lib/installations/universal/view";
 
 /**
  * "Add to workspace" again with the scopes the manifest now declares (GET /oauth/install): a manifest update

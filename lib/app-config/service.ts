@@ -10,13 +10,13 @@ import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { exchangeSessionToken } from "@/lib/installations/exchange-token";
 import { getSessionInstallations, getSessionInstallationViews } from "@/lib/installations/list-installations";
 import { requireLongLivedToken } from "@/lib/installations/record";
-import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
-import { type InstallationView } from "@/lib/installations/view";
+import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/universal/token-kind";
+import { type InstallationView } from "@/lib/installations/universal/view";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { currentConfigTokenView, readConfigToken } from "./config-token";
 import { withConfigTokenLock, writeConfigToken } from "./config-token-store";
 import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
-import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./manifest";
+import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./universal/manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
 import { reinstallHref } from "./reinstall";
 import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
@@ -31,7 +31,7 @@ import type {
   ManifestChangeResult,
   MaskedCredentials,
   MigrationExchangeResult,
-} from "./types";
+} from "./universal/types";
 
 /**
  * What the app settings page does, whichever backend serves it: with a pasted configuration token the

@@ -6,7 +6,7 @@ import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited
 import { requireManager, requireTokenManager } from "@/lib/access/viewer";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { requireInstallation } from "@/lib/installations/store";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 import { wireHeader } from "./wire-header";
 

@@ -17,7 +17,7 @@
  * Every answer carries a Date header from the emulator's clock (core/about.ts). Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
  * before any handler acts on it (core/request-body.ts).
  *
- * It is framework-free: the console mounts it with one catch-all route (adapters/embedded.ts),
+ * It is framework-free: the console mounts it with one catch-all route (lib/embedded-emulator.ts, outside the emulator),
  * scripts/emulator-server.ts serves it over plain node:http (adapters/node-server.ts), and unit tests call
  * `fetch(new Request(...))` with a fake clock. Everything outside lib/emulator imports it through index.ts.
  */

@@ -1,5 +1,5 @@
 import "server-only";
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 
 /**
  * The names /events gives the apps its events are for, by app id: the apps this session installed (named

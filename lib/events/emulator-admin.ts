@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
 import { requireInstallation } from "@/lib/installations/store";
-import type { EmulatorChannelMessages } from "@/lib/webhooks/types";
+import type { EmulatorChannelMessages } from "@/lib/webhooks/universal/types";
 
 /**
  * The embedded emulator's admin surface, as the webhook and event pages use it: a channel's messages (to

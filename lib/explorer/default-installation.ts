@@ -1,4 +1,4 @@
-import { installationPhase, type InstallationView } from "@/lib/installations/view";
+import { installationPhase, type InstallationView } from "@/lib/installations/universal/view";
 
 /**
  * The installation the explorer calls with when the page names none it knows: the first that works. One

@@ -7,7 +7,7 @@ import { requireInstallation } from "@/lib/installations/store";
 import { refreshSessionToken } from "@/lib/installations/refresh-token";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { needsProactiveRefresh } from "@/lib/rotation/freshness";
-import { type TokenKind } from "@/lib/installations/token-kind";
+import { type TokenKind } from "@/lib/installations/universal/token-kind";
 import { streamAllPages } from "./fetch-all";
 import type { FetchAllQuery } from "./fetch-all-query";
 import { getWalkLimits } from "./walk-limits";

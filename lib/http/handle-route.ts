@@ -3,8 +3,6 @@ import { getConfig } from "@/lib/config";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { isAllowedHost, isAllowedOrigin, requestHost } from "@/lib/emulator";
 import { readBounded } from "@/lib/read-bounded";
-import { isOpenPath } from "@/lib/signin/open-paths";
-import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
@@ -103,47 +101,44 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 }
 
 /**
- * The sign-in gate of the console's API (pages pass proxy.ts's): with AUTH_MODE=oidc, a route that is not
- * open (lib/signin/open-paths.ts) answers 401 sign_in_required to a browser whose sign-in cookie does not unseal
- * (the cookie jar clears a tampered one). Here rather than in proxy.ts, which every API request would then
- * pass through as well: a Next.js proxy costs about a millisecond a request (docs/benchmarks.md, section a).
+ * A check every route passes after the Host check and before anything else: who may reach the API at all.
+ * The caller supplies it (the console's is the sign-in gate, lib/access/handle-route.ts), so the wire knows
+ * nothing of sessions. It throws an AppError to refuse.
  */
-async function requireSignIn(request: Request): Promise<void> {
-  if (getConfig().auth.mode !== "oidc" || isOpenPath(new URL(request.url).pathname)) return;
-  if (!(await readSignedInPerson())) throw new AppError("sign_in_required");
-}
+export type RouteGate = (request: Request) => Promise<void>;
 
 /**
- * Wraps a route handler with what every console route needs: the Host and Origin checks, the body size limit, the
- * request's cookie jar (Set-Cookie applied to whatever the handler answers, errors included), and the one
- * error mapper, so no handler leaks a stack trace or a secret.
+ * Makes the route wrapper: what every console route needs, the Host and Origin checks, the gate, the body
+ * size limit, the request's cookie jar (Set-Cookie applied to whatever the handler answers, errors
+ * included), and the one error mapper, so no handler leaks a stack trace or a secret.
  */
-export function handleRoute(handler: RouteHandler, options: RouteOptions = {}) {
-  return async (request: Request, context: RouteContext = NO_PARAMS): Promise<Response> => {
-    const jar = new RequestCookieJar(request);
-    const response = await runWithCookieJar(jar, async () => {
-      try {
-        const mutating = options.mutating ?? false;
-        checkHost(request);
-        await requireSignIn(request);
-        if (!options.navigable) refuseNavigation(request);
-        if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
-        let forwarded = request;
-        if (request.method !== "GET" && request.method !== "HEAD") {
-          const body = await readLimitedBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-          forwarded = new Request(request.url, {
-            method: request.method,
-            headers: request.headers,
-            body: body as BodyInit | undefined,
-            signal: request.signal,
-          });
+export function createRouteWrapper(gate: RouteGate) {
+  return (handler: RouteHandler, options: RouteOptions = {}) =>
+    async (request: Request, context: RouteContext = NO_PARAMS): Promise<Response> => {
+      const jar = new RequestCookieJar(request);
+      const response = await runWithCookieJar(jar, async () => {
+        try {
+          const mutating = options.mutating ?? false;
+          checkHost(request);
+          await gate(request);
+          if (!options.navigable) refuseNavigation(request);
+          if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
+          let forwarded = request;
+          if (request.method !== "GET" && request.method !== "HEAD") {
+            const body = await readLimitedBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+            forwarded = new Request(request.url, {
+              method: request.method,
+              headers: request.headers,
+              body: body as BodyInit | undefined,
+              signal: request.signal,
+            });
+          }
+          return await handler(forwarded, context);
+        } catch (error) {
+          return toErrorResponse(error);
         }
-        return await handler(forwarded, context);
-      } catch (error) {
-        return toErrorResponse(error);
-      }
-    });
-    await runWithCookieJar(jar, () => jar.settle());
-    return jar.applyTo(response);
-  };
+      });
+      await runWithCookieJar(jar, () => jar.settle());
+      return jar.applyTo(response);
+    };
 }

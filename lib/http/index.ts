@@ -1,5 +1,5 @@
 export { AppError, isAppError } from "./app-error";
 export { toErrorResponse, type ErrorBody } from "./error-response";
-export { handleRoute, DEFAULT_MAX_BODY_BYTES, type RouteOptions, type RouteContext, type RouteHandler } from "./handle-route";
+export { createRouteWrapper, DEFAULT_MAX_BODY_BYTES, type RouteGate, type RouteOptions, type RouteContext, type RouteHandler } from "./handle-route";
 export { getCookieJar, runWithCookieJar, RequestCookieJar, serializeCookie, type CookieJar, type CookieOptions } from "./cookie-jar";
 export { MAX_JSON_BODY_DEPTH, parseJsonBody, parseJsonText } from "./json-body";

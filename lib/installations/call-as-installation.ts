@@ -5,8 +5,8 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { persistIfChanged } from "./save";
 import { requireInstallation } from "./store";
-import { timelineCause, type TimelineEntry } from "./timeline";
-import type { TokenKind } from "./token-kind";
+import { timelineCause, type TimelineEntry } from "./universal/timeline";
+import type { TokenKind } from "./universal/token-kind";
 
 export interface CallAsInstallationOptions {
   installationId: string;

@@ -1,11 +1,11 @@
 import "server-only";
 import { callMethod, platformErrorCode, type PlatformCallResult } from "@/lib/platform";
 import type { RotationRuntime } from "@/lib/rotation/runtime";
-import { verdictForError, type DeadTokenVerdict } from "./lifecycle";
+import { verdictForError, type DeadTokenVerdict } from "./universal/lifecycle";
 import type { InstallationRecord, StoredToken } from "./record";
-import { prependEntry, timelineErrorCode, type TimelineEntry } from "./timeline";
+import { prependEntry, timelineErrorCode, type TimelineEntry } from "./universal/timeline";
 import { provesRotation, takeVerdict } from "./transitions";
-import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
 
 /**
  * The installation once an answer proved one of its tokens dead (lifecycle.ts, verdictForError):

@@ -8,9 +8,9 @@ import { lookupAppName } from "./app-name";
 import { installationFromGrant, installationIdFor, requireLongLivedToken, toInstallationView, type InstallationRecord } from "./record";
 import { save } from "./save";
 import { findInstallation, requireInstallation, withTimeline } from "./store";
-import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./timeline";
-import { TOKEN_KINDS, type TokenKind } from "./token-kind";
-import type { AppKey, InstallationView } from "./view";
+import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./universal/timeline";
+import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
+import type { AppKey, InstallationView } from "./universal/view";
 
 export type ExchangeRequest = { installationId: string; tokenKind: TokenKind } | { pastedToken: string; appKey: AppKey };
 

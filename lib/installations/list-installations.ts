@@ -1,7 +1,7 @@
 import "server-only";
 import { toInstallationView, type InstallationRecord } from "./record";
 import { listVisibleInstallations } from "./store";
-import type { InstallationView } from "./view";
+import type { InstallationView } from "./universal/view";
 
 /**
  * The live installations this request's person may see (lib/access), tokens included, without their timelines (an uninstalled one, kept for

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, INSTALLATION_FILTERS, MAX_OFFSET, MAX_PAGE_SIZE, MAX_SEARCH_CHARS, type ListQuery } from "./list-query";
+import { DEFAULT_PAGE_SIZE, INSTALLATION_FILTERS, MAX_OFFSET, MAX_PAGE_SIZE, MAX_SEARCH_CHARS, type ListQuery } from "./universal/list-query";
 
 /** GET /api/session's list query, validated (anything out of range answers 422): the server's side of list-query.ts. */
 export const listQuerySchema = z.object({

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/http/app-error";
 import { getStore } from "@/lib/store";
 import { INSTALLATION_ID } from "./record";
 import { requireInstallation } from "./store";
-import { timelineEntrySchema, type TimelineEntry } from "./timeline";
+import { timelineEntrySchema, type TimelineEntry } from "./universal/timeline";
 
 /** GET /api/installations/{id}/timeline's answer. */
 export interface TimelinePageAnswer {

@@ -2,9 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/lib/platform";
-import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./view";
-import { timelineSchema, type TimelineEntry } from "./timeline";
-import type { TokenKind } from "./token-kind";
+import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./universal/view";
+import { timelineSchema, type TimelineEntry } from "./universal/timeline";
+import type { TokenKind } from "./universal/token-kind";
 import { actingAs, allUserTokens, installationHolder, NOBODY } from "./user-tokens";
 
 /**

@@ -4,8 +4,8 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { toInstallationView } from "./record";
 import { persistIfChanged } from "./save";
 import { requireInstallation, withTimeline } from "./store";
-import type { TokenKind } from "./token-kind";
-import type { InstallationView } from "./view";
+import type { TokenKind } from "./universal/token-kind";
+import type { InstallationView } from "./universal/view";
 
 /**
  * POST /api/tokens/refresh: a refresh now, whatever the expiry (still single-flight). The new access

@@ -7,10 +7,10 @@ import { answerError, judgeDeadToken, siblingIsDead, withVerdict } from "./dead-
 import { requireToken, toInstallationView, type InstallationRecord } from "./record";
 import { save } from "./save";
 import { requireInstallation, withTimeline } from "./store";
-import { prependEntry, timelineCause, type TimelineEntry } from "./timeline";
-import { TOKEN_KINDS, type TokenKind } from "./token-kind";
+import { prependEntry, timelineCause, type TimelineEntry } from "./universal/timeline";
+import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
 import { takeTransition } from "./transitions";
-import type { InstallationView } from "./view";
+import type { InstallationView } from "./universal/view";
 
 /**
  * What a successful auth.revoke took: only that token when its app has rotation (spec 3, row 6), the whole

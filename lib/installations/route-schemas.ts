@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TOKEN_KINDS } from "./token-kind";
+import { TOKEN_KINDS } from "./universal/token-kind";
 
 /**
  * Ids of installations and the token a route acts with. An id of the wrong shape is taken as given: it names

@@ -1,7 +1,7 @@
 import "server-only";
 import type { StoredInstallation, StoreInstallation, StoreTimelineEntry, StoreToken } from "@/lib/store";
 import type { InstallationRecord, StoredToken } from "./record";
-import type { TimelineEntry } from "./timeline";
+import type { TimelineEntry } from "./universal/timeline";
 import { actingAs, allUserTokens, holderFor, installationHolder, NOBODY, type UserTokenChoice } from "./user-tokens";
 
 /**

@@ -18,9 +18,9 @@ import {
   toStoreInstallation,
   unsavedEntries,
 } from "./store-mapping";
-import { INSTALLATION_FILTERS, matchesFilter, matchesSearch, type ListFacts, type ListPage, type ListQuery } from "./list-query";
-import { MAX_TIMELINE_ENTRIES, timelineEntrySchema, type TimelineEntry } from "./timeline";
-import { TOKEN_KINDS } from "./token-kind";
+import { INSTALLATION_FILTERS, matchesFilter, matchesSearch, type ListFacts, type ListPage, type ListQuery } from "./universal/list-query";
+import { MAX_TIMELINE_ENTRIES, timelineEntrySchema, type TimelineEntry } from "./universal/timeline";
+import { TOKEN_KINDS } from "./universal/token-kind";
 import { chooseUserToken, holderOf } from "./user-tokens";
 
 /**
@@ -105,7 +105,7 @@ export async function listVisibleInstallations(): Promise<InstallationRecord[]> 
   return (await listInstallations()).filter((installation) => canSee(viewer, installation)).map((installation) => chooseUserToken(installation, { viewer }));
 }
 
-/** What a filter and a search read of an installation (lib/installations/list-query.ts). */
+/** What a filter and a search read of an installation (lib/installations/universal/list-query.ts). */
 function listFacts(summary: InstallationSummary): ListFacts {
   return {
     id: summary.id,

@@ -6,9 +6,9 @@ import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { requireToken, toInstallationView } from "./record";
 import { persistIfChanged } from "./save";
 import { requireInstallation, withTimeline } from "./store";
-import { timelineCause, type TimelineEntry } from "./timeline";
-import type { TokenKind } from "./token-kind";
-import type { InstallationView, TokenIdentity } from "./view";
+import { timelineCause, type TimelineEntry } from "./universal/timeline";
+import type { TokenKind } from "./universal/token-kind";
+import type { InstallationView, TokenIdentity } from "./universal/view";
 
 /** auth.test's answer as the console's own shape; null for a failed one. */
 function identityOf(result: PlatformCallResult): TokenIdentity | null {

@@ -1,8 +1,8 @@
 import "server-only";
-import { applyTransition, applyVerdict, type DeadTokenVerdict, type LifecycleFacts, type TokenFacts, type TransitionOutcome } from "./lifecycle";
+import { applyTransition, applyVerdict, type DeadTokenVerdict, type LifecycleFacts, type TokenFacts, type TransitionOutcome } from "./universal/lifecycle";
 import type { InstallationRecord, StoredToken } from "./record";
-import { TOKEN_KINDS, type TokenKind } from "./token-kind";
-import { installationPhase } from "./view";
+import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
+import { installationPhase } from "./universal/view";
 
 /**
  * The token lifecycle model (lifecycle.ts) taken on an installation record. The model decides where a

@@ -7,11 +7,11 @@ import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { toInstallationView, type InstallationRecord } from "./record";
 import { persistIfChanged, save } from "./save";
 import { requireInstallation, withTimeline } from "./store";
-import { MAX_UNINSTALLED_TOKENS, prependEntry, timelineCause, type TimelineEntry } from "./timeline";
-import type { TokenKind } from "./token-kind";
+import { MAX_UNINSTALLED_TOKENS, prependEntry, timelineCause, type TimelineEntry } from "./universal/timeline";
+import type { TokenKind } from "./universal/token-kind";
 import { mustTake, takeTransition } from "./transitions";
 import { allUserTokens } from "./user-tokens";
-import type { InstallationView } from "./view";
+import type { InstallationView } from "./universal/view";
 
 /** Every token of an installation (each person's user token too), masked: what an uninstall kills. */
 function maskedTokensOf(installation: InstallationRecord): string[] {

@@ -6,11 +6,11 @@ import { exchangeAuthorizationCode, isPlatformError, maskToken } from "@/lib/pla
 import { lookupAppName } from "@/lib/installations/app-name";
 import { installationFromGrant, installationIdFor, toInstallationView } from "@/lib/installations/record";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
-import type { AppKey, InstallationView } from "@/lib/installations/view";
+import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { prependEntry } from "@/lib/installations/timeline";
+import { prependEntry } from "@/lib/installations/universal/timeline";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default BOT_SCOPES). */

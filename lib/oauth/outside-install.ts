@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { canSee } from "@/lib/access/rights";
 import { signedInViewer } from "@/lib/access/viewer";
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { appKeySchema } from "@/lib/installations/record";
-import type { AppKey } from "@/lib/installations/view";
+import type { AppKey } from "@/lib/installations/universal/view";
 import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
 
 export const OAUTH_STATE_COOKIE = "sb_oauth_state";

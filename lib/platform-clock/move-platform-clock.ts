@@ -6,10 +6,10 @@ import { requireAdmin } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
 import { getConsoleSession, type ConsoleSession } from "@/lib/session/console-session";
-import type { InstallationView } from "@/lib/installations/view";
+import type { InstallationView } from "@/lib/installations/universal/view";
 import { describeUpstream } from "./platform-time";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/token-kind";
+import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/universal/token-kind";
 
 /** POST /api/platform-clock: by how much, or to when (epoch ms, the platform's time). */
 export const ClockMoveSchema = z.union([z.strictObject({ advance_s: z.number() }), z.strictObject({ to: z.number() })]);

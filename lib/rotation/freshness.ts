@@ -7,9 +7,9 @@ import { callMethod, isPlatformError, maskToken, platformErrorCode, type HttpMet
 import { RefreshLockTimeoutError } from "@/lib/store";
 import { requireToken, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
 import { fromStoreInstallation, markPersisted, markPristine, nameWhoDidIt, toStoreEntries, unsavedEntries } from "@/lib/installations/store";
-import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason, type TimelineEntry } from "@/lib/installations/timeline";
-import type { TokenKind } from "@/lib/installations/token-kind";
-import { applyTransition, reinstallReason } from "@/lib/installations/lifecycle";
+import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason, type TimelineEntry } from "@/lib/installations/universal/timeline";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import { applyTransition, reinstallReason } from "@/lib/installations/universal/lifecycle";
 import { lifecycleFactsOf, mustTake, takeTransition, takeVerdict } from "@/lib/installations/transitions";
 import { askPlatform, refreshLockKey, replayRefreshIntents, toIssuedStoreToken } from "./replay";
 import type { RotationRuntime } from "./runtime";

@@ -6,14 +6,14 @@ import { callMethod, maskToken } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
 import { fromStoreInstallation, saveInstallation } from "@/lib/installations/store";
-import { installationName } from "@/lib/installations/view";
+import { installationName } from "@/lib/installations/universal/view";
 import type { InstallationRecord } from "@/lib/installations/record";
 import type { ExpiringToken } from "@/lib/store";
 import { sendToWebhook, webhookTimeoutMs } from "@/lib/webhooks/send";
 import { webhookUrlPolicy } from "@/lib/webhooks/policy";
 import { refreshInstallationToken, withFailedRefresh } from "./freshness";
 import { getRotationRuntime, type RotationRuntime } from "./runtime";
-import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "./schedule";
+import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "./universal/schedule";
 
 /**
  * The background refresher: keeps every rotating token alive whether or not anyone has the console open.

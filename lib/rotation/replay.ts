@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { isPlatformError, maskToken, refreshAccessToken } from "@/lib/platform";
 import { RefreshLockTimeoutError, type Store, type StoreTimelineEntry, type StoreToken, type StoreTokenKind } from "@/lib/store";
 import { storedTokenFrom, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
-import { timelineErrorCode, type TimelineEntry } from "@/lib/installations/timeline";
+import { timelineErrorCode, type TimelineEntry } from "@/lib/installations/universal/timeline";
 import type { RotationRuntime } from "./runtime";
 
 /**

@@ -1,10 +1,10 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { findEmbeddedEmulator } from "@/lib/embedded-emulator";
 import { AppError } from "@/lib/http/app-error";
 import { inProcessTransport, platformClockFor, type ClientCredentials, type PlatformTransport } from "@/lib/platform";
-import type { AppKey } from "@/lib/installations/view";
+import type { AppKey } from "@/lib/installations/universal/view";
 import { getStore, type Store } from "@/lib/store";
 
 /** What token freshness needs from the outside world; tests build one with their own clock. */

@@ -5,14 +5,14 @@ import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
 import { toInstallationView, type InstallationRecord } from "@/lib/installations/record";
 import { pageVisibleInstallations } from "@/lib/installations/store";
-import type { ListPage, ListQuery } from "@/lib/installations/list-query";
-import { TOKEN_KINDS } from "@/lib/installations/token-kind";
-import type { InstallationView } from "@/lib/installations/view";
+import type { ListPage, ListQuery } from "@/lib/installations/universal/list-query";
+import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
+import type { InstallationView } from "@/lib/installations/universal/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
 import { withNoticedExpiry } from "@/lib/rotation/freshness";
 import { refresherView } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import type { RefresherView } from "@/lib/rotation/schedule";
+import type { RefresherView } from "@/lib/rotation/universal/schedule";
 import { VersionConflictError } from "@/lib/store";
 
 /** What this person may do on the dashboard (lib/access/rights.ts). */
@@ -32,7 +32,7 @@ export interface ConsoleSession {
   upstream: Upstream;
   /** The installations this person sees (lib/access): every one for the operator and for admins, else their workspace's. */
   installations: InstallationView[];
-  /** Which page of them this is, of how many, and how many each filter holds (lib/installations/list-query.ts). */
+  /** Which page of them this is, of how many, and how many each filter holds (lib/installations/universal/list-query.ts). */
   page: ListPage;
   /** Who is asking, and what they may do (the server checks again before it acts). */
   access: SessionAccess;

@@ -7,7 +7,7 @@ import { platformClockFor } from "@/lib/platform";
 import { issuerMetadata } from "./discovery";
 import { fetchFromIssuer, issuerJson } from "./issuer-fetch";
 import { issuerKeys } from "./issuer-keys";
-import type { SignedInPerson } from "./person";
+import type { SignedInPerson } from "./universal/person";
 import { writeSignedInPerson } from "./signed-in-cookie";
 import { consumeSignInState, type SignInStateProblem } from "./sign-in-state";
 import { verifyIdToken, type IdTokenProblem } from "./verify-id-token";

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { findEmbeddedEmulator } from "@/lib/emulator/embedded";
+import { findEmbeddedEmulator } from "@/lib/embedded-emulator";
 import { AppError } from "@/lib/http/app-error";
 import { inProcessTransport, platformClockFor } from "@/lib/platform";
 

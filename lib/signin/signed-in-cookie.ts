@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
-import type { SignedInPerson } from "./person";
+import type { SignedInPerson } from "./universal/person";
 
 export const SIGNED_IN_COOKIE = "sb_signin";
 /** A sign-in lasts a working day; then the person signs in again (the platform remembers them, so it is a click). */

@@ -2,7 +2,7 @@ import "server-only";
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { isAppError } from "@/lib/http/app-error";
-import type { SignedInPerson } from "./person";
+import type { SignedInPerson } from "./universal/person";
 
 /** An ID token proves a sign-in that just happened: one issued longer ago than this is refused. */
 const MAX_TOKEN_AGE_S = 600;

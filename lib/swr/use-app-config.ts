@@ -2,8 +2,8 @@
 
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import type { AppConfigOverview, AppSettingsView, ConfigTokenAnswer, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import type { AppConfigOverview, AppSettingsView, ConfigTokenAnswer, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/universal/types";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const OVERVIEW = "/api/app-config";

@@ -1,7 +1,7 @@
 "use client";
 
 import useSWR from "swr";
-import type { MeAnswer } from "@/lib/signin/person";
+import type { MeAnswer } from "@/lib/signin/universal/person";
 import { ConsoleRequestError, fetchJson } from "./fetch-json";
 
 /** Nobody is signed in: what a 401 sign_in_required says (a sign-in that ended while the page was open). */

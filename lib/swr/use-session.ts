@@ -4,10 +4,10 @@ import { createContext, useContext } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type { ConsoleSession } from "@/lib/session/console-session";
-import type { InstallationActionAnswer } from "@/lib/installations/view";
-import type { AppKey } from "@/lib/installations/view";
-import type { TokenKind } from "@/lib/installations/token-kind";
-import { listQueryString, type ListQuery } from "@/lib/installations/list-query";
+import type { InstallationActionAnswer } from "@/lib/installations/universal/view";
+import type { AppKey } from "@/lib/installations/universal/view";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import { listQueryString, type ListQuery } from "@/lib/installations/universal/list-query";
 import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
 
 const KEY = "/api/session";

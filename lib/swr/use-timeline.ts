@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import useSWRInfinite from "swr/infinite";
 import type { TimelinePageAnswer } from "@/lib/installations/page-timeline";
-import type { TimelineEntry } from "@/lib/installations/timeline";
+import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { fetchJson, type ConsoleRequestError } from "./fetch-json";
 
 const PAGE_SIZE = 20;

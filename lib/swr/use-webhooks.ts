@@ -2,7 +2,7 @@
 
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
-import type { EmulatorChannelMessages, PastedWebhookAnswer, WebhookListResponse, WebhookSendResponse } from "@/lib/webhooks/types";
+import type { EmulatorChannelMessages, PastedWebhookAnswer, WebhookListResponse, WebhookSendResponse } from "@/lib/webhooks/universal/types";
 import { fetchJson, jsonBody } from "./fetch-json";
 
 const KEY = "/api/webhooks";

@@ -8,13 +8,13 @@ import { findInstallation, listVisibleInstallations } from "@/lib/installations/
 import { canSee } from "@/lib/access/rights";
 import { currentViewer } from "@/lib/access/viewer";
 import type { InstallationRecord } from "@/lib/installations/record";
-import { installationName } from "@/lib/installations/view";
+import { installationName } from "@/lib/installations/universal/view";
 import { recordSend, type WebhookSendRecord } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
 import { sendToWebhook, webhookTimeoutMs } from "./send";
 import { readPastedWebhook, readPastedWebhooks, type PastedWebhook } from "./store";
-import type { WebhookSendResponse, WebhookView } from "./types";
+import type { WebhookSendResponse, WebhookView } from "./universal/types";
 
 const INSTALLATION_PREFIX = "inst-";
 

@@ -1,6 +1,7 @@
 // GET, POST /api/api-keys - The token API's keys: listed, and created (shown once) by an admin
 import { z } from "zod";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { createApiKey, listApiKeys } from "@/lib/token-api/keys";
 
 export const dynamic = "force-dynamic";

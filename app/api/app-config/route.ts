@@ -1,6 +1,6 @@
 // GET /api/app-config - Which backend serves app settings here, the configuration token (masked), and the apps to open
 import { getAppConfigOverview } from "@/lib/app-config";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/me - Who is signed in in this browser (for the header), and whether the console signs people in
 import { getConfig } from "@/lib/config";
-import { handleRoute } from "@/lib/http";
-import type { MeAnswer } from "@/lib/signin/person";
+import { handleRoute } from "@/lib/access/handle-route";
+import type { MeAnswer } from "@/lib/signin/universal/person";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 
 export const dynamic = "force-dynamic";

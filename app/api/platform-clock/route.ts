@@ -1,5 +1,6 @@
 // POST /api/platform-clock - Moves the emulator's clock forward and says what that changed (emulator upstreams only)
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { ClockMoveSchema, movePlatformClock } from "@/lib/platform-clock/move-platform-clock";
 
 export const dynamic = "force-dynamic";

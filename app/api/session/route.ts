@@ -1,5 +1,5 @@
 // GET /api/session - The installations this person sees, a page at a time (?q=&state=&offset=&limit=): tokens masked, expiry, scopes, state, timeline
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { listQuerySchema } from "@/lib/installations/list-query-schema";
 import { getConsoleSession } from "@/lib/session/console-session";
 

@@ -2,11 +2,12 @@
 // POST /api/webhooks - Paste a webhook URL: checked by the SSRF guard, then kept sealed in the store
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { readSendHistory } from "@/lib/webhooks/history";
 import { listWebhookViews, pastedWebhookView } from "@/lib/webhooks/service";
 import { addPastedWebhook, MAX_LABEL_CHARS } from "@/lib/webhooks/store";
-import type { PastedWebhookAnswer, WebhookListResponse } from "@/lib/webhooks/types";
+import type { PastedWebhookAnswer, WebhookListResponse } from "@/lib/webhooks/universal/types";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /auth/callback - Checks and consumes the sign-in state, exchanges the code, verifies the ID token, 303 back to the console
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { completeSignIn } from "@/lib/signin/complete-sign-in";
 import { renderSignInErrorPage } from "@/lib/signin/sign-in-pages";
 

@@ -1,5 +1,5 @@
 // GET /auth/signed-out - Where sign-out lands: a page of its own with "Sign in again"
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { renderSignedOutPage } from "@/lib/signin/sign-in-pages";
 
 export const dynamic = "force-dynamic";

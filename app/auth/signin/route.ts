@@ -1,5 +1,5 @@
 // GET /auth/signin - "Sign in with" the platform: 302 to the issuer's authorize URL, with a state and a nonce bound to this browser
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { beginSignIn } from "@/lib/signin/begin-sign-in";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // POST /auth/signout - Forgets who is signed in in this browser, 303 to the signed-out page
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { clearSignedInPerson } from "@/lib/signin/signed-in-cookie";
 
 export const dynamic = "force-dynamic";

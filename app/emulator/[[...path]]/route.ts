@@ -1,5 +1,5 @@
 // ALL /emulator/* - The embedded platform emulator: {origin}/emulator is a base_url in the spec's sense
-import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
+import { handleEmbeddedEmulatorRequest } from "@/lib/embedded-emulator";
 
 export const dynamic = "force-dynamic";
 

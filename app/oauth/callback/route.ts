@@ -1,5 +1,5 @@
 // GET /oauth/callback - Checks and consumes the state, exchanges the code, stores the installation, 303 to the console (or, for someone outside the team, to /oauth/installed)
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { completeInstall } from "@/lib/oauth/install";
 import { afterInstallLocation } from "@/lib/oauth/outside-install";
 import { renderCallbackErrorPage } from "./error-page";

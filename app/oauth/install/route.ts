@@ -1,7 +1,7 @@
 // GET /oauth/install - "Add to workspace": 302 to the platform's authorize URL, with a state bound to this browser
 import { z } from "zod";
-import { handleRoute } from "@/lib/http";
-import { APP_KEYS } from "@/lib/installations/view";
+import { handleRoute } from "@/lib/access/handle-route";
+import { APP_KEYS } from "@/lib/installations/universal/view";
 import { beginInstall } from "@/lib/oauth/install";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // GET /oauth/installed - The page an install by someone outside the team ends on: the app is installed, and nothing of the console
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { readInstalledNotice } from "@/lib/oauth/outside-install";
 import { escapeHtml, standalonePage } from "@/lib/oauth/standalone-page";
 

@@ -10,7 +10,7 @@ import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as generateRoute } from "@/app/api/app-config/token/generate/route";
 import { POST as rotateRoute } from "@/app/api/app-config/token/rotate/route";
 import { DELETE as forgetRoute, POST as tokenRoute } from "@/app/api/app-config/token/route";
-import type { AppConfigOverview, AppSettingsView, ConfigTokenView } from "@/lib/app-config/types";
+import type { AppConfigOverview, AppSettingsView, ConfigTokenView } from "@/lib/app-config/universal/types";
 import { maskToken } from "@/lib/platform";
 import { getStore } from "@/lib/store";
 import type { TestBrowser } from "../support/console";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as overviewRoute } from "@/app/api/app-config/route";
-import type { AppConfigOverview } from "@/lib/app-config/types";
+import type { AppConfigOverview } from "@/lib/app-config/universal/types";
 import { maskToken } from "@/lib/platform";
 import { getStore } from "@/lib/store";
 import { releaseConfigTokenCookie, type ReleaseConfigToken } from "../support/release-b414481-cookies";

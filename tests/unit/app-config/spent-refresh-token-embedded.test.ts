@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
-import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
+import { handleEmbeddedEmulatorRequest } from "@/lib/embedded-emulator";
 import { TestBrowser } from "../support/console";
 import { openTestStore } from "../support/store";
 import { spentRefreshTokenSuite } from "./support/spent-refresh-token";

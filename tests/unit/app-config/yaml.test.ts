@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toYaml } from "@/lib/app-config/yaml";
+import { toYaml } from "@/lib/app-config/universal/yaml";
 
 describe("toYaml", () => {
   it("writes a manifest block style, two spaces per level, lists under their key", () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callGet } from "@/app/api/call/[method]/route";
 import { findInstallation } from "@/lib/installations/store";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { handleEmbeddedEmulatorRequest } from "@/lib/emulator/embedded";
+import { handleEmbeddedEmulatorRequest } from "@/lib/embedded-emulator";
 import { TestBrowser } from "../support/console";
 import { installIn } from "../support/install";
 

@@ -6,7 +6,7 @@ async function loadEmbedded() {
   vi.resetModules();
   for (const [key, value] of Object.entries({ PLATFORM_BASE_URL: "", APP_ORIGIN: ORIGIN, SESSION_PASSWORD: "x".repeat(32), LOG_LEVEL: "silent" }))
     vi.stubEnv(key, value);
-  return import("@/lib/emulator/embedded");
+  return import("@/lib/embedded-emulator");
 }
 
 /** A request whose body the caller's going away cancels, as Next.js hands a route a request whose client disconnected. */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 async function loadWithEnv(env: Record<string, string | undefined>) {
   vi.resetModules();
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value as string);
-  return import("@/lib/emulator/embedded");
+  return import("@/lib/embedded-emulator");
 }
 
 describe("the embedded emulator's mount", () => {

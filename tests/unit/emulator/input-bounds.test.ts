@@ -44,7 +44,7 @@ function peers(): Array<[string, () => Promise<Peer>, () => Promise<void>]> {
           EMULATOR_USERS: "5",
         }))
           vi.stubEnv(key, value);
-        const embedded = await import("@/lib/emulator/embedded");
+        const embedded = await import("@/lib/embedded-emulator");
         return {
           base: "http://localhost:3997/emulator",
           origin: "http://localhost:3997",

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PLATFORM_SCOPES, scopeProblem } from "@/lib/emulator/scopes";
-import { scopeProblems } from "@/lib/app-config/manifest";
+import { scopeProblems } from "@/lib/app-config/universal/manifest";
 import { createHarness, type Json } from "./support/emulator-harness";
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");

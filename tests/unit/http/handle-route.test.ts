@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError, handleRoute, parseJsonBody, toErrorResponse } from "@/lib/http";
+import { AppError, parseJsonBody, toErrorResponse } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { getCookieJar } from "@/lib/http/cookie-jar";
 
 const ORIGIN = "http://console.test";

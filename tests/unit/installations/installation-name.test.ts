@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { installationName } from "@/lib/installations/view";
+import { installationName } from "@/lib/installations/universal/view";
 import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 

@@ -15,7 +15,7 @@ import {
   type LifecycleFacts,
   type TokenFacts,
   type TransitionId,
-} from "@/lib/installations/lifecycle";
+} from "@/lib/installations/universal/lifecycle";
 
 /**
  * The state model against the spec's table (section 3), row by row: each row's trigger, condition and next

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, readListQuery, type ListFacts } from "@/lib/installations/list-query";
+import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, readListQuery, type ListFacts } from "@/lib/installations/universal/list-query";
 import type { Workspace } from "@/lib/emulator/types";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as timelineRoute } from "@/app/api/installations/[id]/timeline/route";
 import type { TimelinePageAnswer } from "@/lib/installations/page-timeline";
-import type { TimelineEntry } from "@/lib/installations/timeline";
+import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { openTestStore } from "../support/store";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isConsoleError } from "@/lib/http/app-error";
 import { withVerdict } from "@/lib/installations/dead-token";
-import { lifecycleTransition, tokenStateAt, type TransitionId } from "@/lib/installations/lifecycle";
+import { lifecycleTransition, tokenStateAt, type TransitionId } from "@/lib/installations/universal/lifecycle";
 import type { InstallationRecord, StoredToken } from "@/lib/installations/record";
-import type { TimelineEntry } from "@/lib/installations/timeline";
+import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { factsOfStored, takeTransition, takeVerdict, type RecordTransition } from "@/lib/installations/transitions";
-import { installationPhase } from "@/lib/installations/view";
+import { installationPhase } from "@/lib/installations/universal/view";
 import { refreshInstallationToken } from "@/lib/rotation/freshness";
 import type { RotationRuntime } from "@/lib/rotation/runtime";
 

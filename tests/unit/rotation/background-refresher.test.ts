@@ -5,7 +5,7 @@ import { findInstallation, readTimeline, storeOf } from "@/lib/installations/sto
 import { refreshDueTokens, runRefresherPass } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
-import { plannedRefreshAt } from "@/lib/rotation/schedule";
+import { plannedRefreshAt } from "@/lib/rotation/universal/schedule";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";

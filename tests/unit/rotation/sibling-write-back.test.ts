@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
-import type { TimelineEntry } from "@/lib/installations/timeline";
+import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 

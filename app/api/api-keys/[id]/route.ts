@@ -1,5 +1,5 @@
 // DELETE /api/api-keys/{id} - Revokes an API key (an admin's): the token API refuses it from then on
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { revokeApiKey } from "@/lib/token-api/keys";
 
 export const dynamic = "force-dynamic";

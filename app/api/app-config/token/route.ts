@@ -1,8 +1,9 @@
 // POST /api/app-config/token - Paste an app configuration token pair (rotated at once, then sealed); DELETE - forget it
 import { z } from "zod";
 import { forgetConfigToken, getAppConfigRuntime, pasteConfigToken } from "@/lib/app-config";
-import type { ConfigTokenAnswer } from "@/lib/app-config/types";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import type { ConfigTokenAnswer } from "@/lib/app-config/universal/types";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,6 @@
 // GET, POST /api/call/{method} - Any Web API method with an installation's bot or user token; the platform's JSON as it came
-import { handleRoute, type RouteHandler } from "@/lib/http";
+import { type RouteHandler } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { proxyMethodCall } from "@/lib/call/call-proxy";
 import { measuredRoute } from "@/lib/ops/metrics";
 

@@ -1,7 +1,7 @@
 // GET /api/emulator/messages?channel=C… - A channel's latest messages in the embedded emulator (404 otherwise)
 import { z } from "zod";
 import { readEmulatorChannel } from "@/lib/events/emulator-admin";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/events/stream - Server-sent events: the received events of this session's workspaces, then each new one
 import { openEventStream } from "@/lib/events/viewer-stream";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // DELETE /api/installations/{id} - Forgets an installation in this browser (nothing changes upstream)
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { forgetSessionInstallation } from "@/lib/installations/forget";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { InstallationIdSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
 // POST /api/tokens/exchange - oauth.v2.exchange of a long-lived token (an installation's, or a pasted one)
 import { z } from "zod";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { exchangeSessionToken } from "@/lib/installations/exchange-token";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { appKeySchema } from "@/lib/installations/record";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 

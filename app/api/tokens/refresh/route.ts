@@ -1,7 +1,8 @@
 // POST /api/tokens/refresh - Refreshes an installation's bot or user token now (single-flight)
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { refreshSessionToken } from "@/lib/installations/refresh-token";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

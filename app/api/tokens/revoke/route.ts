@@ -1,8 +1,9 @@
 // POST /api/tokens/revoke - auth.revoke on an installation's bot or user access token
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { throwIfRateLimited } from "@/lib/platform";
 import { revokeSessionToken } from "@/lib/installations/revoke-token";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
 // POST /api/tokens/test - auth.test with an installation's bot or user token (kept fresh), its answer in the timeline
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { throwIfRateLimited } from "@/lib/platform";
 import { testSessionToken } from "@/lib/installations/test-token";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

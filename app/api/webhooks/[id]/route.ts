@@ -1,5 +1,6 @@
 // DELETE /api/webhooks/{id} - Forget a pasted webhook (installation webhooks go with their installation)
-import { AppError, handleRoute } from "@/lib/http";
+import { AppError } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { removePastedWebhook } from "@/lib/webhooks/store";
 
 export const dynamic = "force-dynamic";

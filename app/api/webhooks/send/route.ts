@@ -1,6 +1,7 @@
 // POST /api/webhooks/send - Post a message through a session webhook via the hardened proxy
 import { z } from "zod";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/send";
 import { sendWebhookMessage } from "@/lib/webhooks/service";
 

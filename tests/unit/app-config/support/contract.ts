@@ -17,7 +17,7 @@ import { GET as callbackRoute } from "@/app/oauth/callback/route";
 import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { defaultAppCredentials } from "@/lib/emulator";
-import type { AppConfigOverview, AppSettingsView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/types";
+import type { AppConfigOverview, AppSettingsView, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/universal/types";
 import { consentAt, type TestBrowser } from "../../support/console";
 import { installIn } from "../../support/install";
 import { openTestStore } from "../../support/store";

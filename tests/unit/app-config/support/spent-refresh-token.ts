@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as rotateRoute } from "@/app/api/app-config/token/rotate/route";
 import { POST as tokenRoute } from "@/app/api/app-config/token/route";
-import type { ConfigTokenView } from "@/lib/app-config/types";
+import type { ConfigTokenView } from "@/lib/app-config/universal/types";
 import type { TestBrowser } from "../../support/console";
 
 export interface SpentTokenPlatform {

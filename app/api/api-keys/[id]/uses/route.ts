@@ -1,6 +1,7 @@
 // GET /api/api-keys/{id}/uses - A key's audit: every use of the token API with it, newest first
 import { z } from "zod";
-import { AppError, handleRoute } from "@/lib/http";
+import { AppError } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { listApiKeyUses } from "@/lib/token-api/keys";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // GET /api/app-config/apps/{appId} - One app's settings: credentials masked, scopes, events, rotation, manifest, installations
 import { getAppSettings } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

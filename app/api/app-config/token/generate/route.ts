@@ -1,7 +1,7 @@
 // POST /api/app-config/token/generate - Embedded emulator only: issue a configuration token pair and seal it (never shown)
 import { generateEmulatorConfigToken } from "@/lib/app-config";
-import type { ConfigTokenAnswer } from "@/lib/app-config/types";
-import { handleRoute } from "@/lib/http";
+import type { ConfigTokenAnswer } from "@/lib/app-config/universal/types";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

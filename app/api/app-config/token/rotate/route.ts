@@ -1,7 +1,7 @@
 // POST /api/app-config/token/rotate - tooling.tokens.rotate now: a new configuration token pair replaces the kept one
 import { getAppConfigRuntime, rotateConfigTokenNow } from "@/lib/app-config";
-import type { ConfigTokenAnswer } from "@/lib/app-config/types";
-import { handleRoute } from "@/lib/http";
+import type { ConfigTokenAnswer } from "@/lib/app-config/universal/types";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/call/{method}/all - Every page of a cursor-paginated method, walked on the server and streamed as NDJSON
 import { parseFetchAllQuery } from "@/lib/explorer/fetch-all-query";
 import { streamSessionWalk } from "@/lib/explorer/walk-session";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/installations/{id}/timeline - A page of an installation's timeline, newest first (masked values only)
 import { z } from "zod";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { MAX_TIMELINE_PAGE_SIZE, pageInstallationTimeline, TIMELINE_PAGE_SIZE } from "@/lib/installations/page-timeline";
 
 export const dynamic = "force-dynamic";

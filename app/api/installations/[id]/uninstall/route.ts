@@ -1,8 +1,8 @@
 // POST /api/installations/{id}/uninstall - apps.uninstall: every token revoked upstream; the record stays, uninstalled, with its timeline
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { throwIfRateLimited } from "@/lib/platform";
 import { uninstallSessionInstallation } from "@/lib/installations/uninstall";
-import { type InstallationActionAnswer } from "@/lib/installations/view";
+import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { InstallationIdSchema } from "@/lib/installations/route-schemas";
 
 export const dynamic = "force-dynamic";

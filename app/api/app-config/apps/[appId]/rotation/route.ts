@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { turnOnTokenRotation } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
-import { handleRoute, parseJsonBody } from "@/lib/http";
+import { parseJsonBody } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/app-config/apps/{appId}/verify - Send the app's event request URL a fresh url_verification challenge
 import { verifyAppRequestUrl } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
 

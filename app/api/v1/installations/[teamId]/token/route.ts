@@ -1,5 +1,5 @@
 // GET /api/v1/installations/{team_id}/token - A fresh token for the app's own backend, with an API key (docs/token-api.openapi.json)
-import { handleRoute } from "@/lib/http";
+import { handleRoute } from "@/lib/access/handle-route";
 import { measuredRoute } from "@/lib/ops/metrics";
 import { serveToken } from "@/lib/token-api/serve";
 

@@ -1,8 +1,14 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { findProcessSingleton, processSingleton } from "@/lib/process-singleton";
-import { createEmulator, type Emulator } from "../emulator";
-import { EMULATOR_MOUNT_PATH } from "../apps/default-apps";
+import { createEmulator, EMULATOR_MOUNT_PATH, type Emulator } from "@/lib/emulator";
+
+/*
+ * The console's embedded emulator, mounted at /emulator (app/emulator/[[...path]]/route.ts). The emulator is
+ * framework-free and reads nothing of the console: the console configures it here, from its own
+ * configuration, as hono's adapters are configured by their caller. Apart from lib/emulator's index because
+ * it is server-only and reads the console's configuration, which scripts must not load.
+ */
 
 /** Under this name the process keeps its embedded emulator (lib/process-singleton.ts). */
 export const EMBEDDED_EMULATOR_SINGLETON = "embeddedEmulator";

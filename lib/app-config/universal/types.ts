@@ -4,8 +4,8 @@
  */
 
 import type { Upstream } from "@/lib/config";
-import type { AppKey, InstallationState } from "@/lib/installations/view";
-import type { TokenKind } from "@/lib/installations/token-kind";
+import type { AppKey, InstallationState } from "@/lib/installations/universal/view";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

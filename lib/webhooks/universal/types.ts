@@ -1,4 +1,4 @@
-import type { WebhookSendRecord } from "./history";
+import type { WebhookSendRecord } from "../history";
 
 /** A webhook as the browser sees it: an opaque id and a masked URL, never the URL itself. */
 export interface WebhookView {
