@@ -65,8 +65,3 @@ export function installedByViewer(viewer: Viewer, installation: InstallationAcce
 export function canManage(viewer: Viewer, installation: InstallationAccessFacts): boolean {
   return isAdmin(viewer) || installedByViewer(viewer, installation);
 }
-
-/** A person's name for a timeline entry ("by …"): who did it. Null for the operator of a console without sign-in. */
-export function actorOf(viewer: Viewer): { userId: string; name: string } | null {
-  return viewer.kind === "member" ? { userId: viewer.userId, name: viewer.name } : null;
-}

@@ -264,4 +264,4 @@ export async function removeInstallation(id: string): Promise<void> {
   await (await storeOf()).deleteInstallation(id);
 }
 
-export { fromStoreInstallation, markPersisted, markPristine, toStoreEntries, toStoreInstallation, unsavedEntries, derivedIssuedAt } from "./store-mapping";
+export { fromStoreInstallation, markPersisted, markPristine, toStoreEntries, unsavedEntries } from "./store-mapping";

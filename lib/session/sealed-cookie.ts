@@ -122,19 +122,6 @@ export async function writeSealedCookie(name: string, value: unknown, maxAgeS: n
   if (legacy && jar.getAll(legacy).length > 0) deleteFromJar(jar, legacy);
 }
 
-/** The size `value` would take as the cookie `name` (name and sealed value), to fit data to the limit before writing. */
-export async function sealedCookieBytes(name: string, value: unknown, maxAgeS: number): Promise<number> {
-  return physicalName(name).length + (await sealValue(value, getConfig().sessionPasswords, maxAgeS)).length;
-}
-
-/** The size the cookie `name` takes in this request's Cookie header now (name and value), or 0 when absent. */
-export async function storedCookieBytes(name: string): Promise<number> {
-  const jar = await getCookieJar();
-  const legacy = legacyName(name);
-  const value = jar.get(physicalName(name)) ?? (legacy ? jar.get(legacy) : undefined);
-  return value === undefined ? 0 : physicalName(name).length + encodeURIComponent(value).length;
-}
-
 function deleteFromJar(jar: Awaited<ReturnType<typeof getCookieJar>>, name: string) {
   try {
     // Cleared with the attributes it was set with: a __Host- cookie is only replaced by a Secure one.
@@ -160,9 +147,4 @@ export async function listCookieNames(prefix: string): Promise<string[]> {
   const legacy = legacyName(prefix);
   if (legacy) names.push(...jar.list(legacy).map((c) => c.name));
   return [...new Set(names)];
-}
-
-/** Runs `finish` just before this response's cookies are sent (see CookieJar.beforeSend). */
-export async function beforeCookiesSent(key: string, finish: () => Promise<void>): Promise<void> {
-  await (await getCookieJar()).beforeSend(key, finish);
 }

@@ -76,13 +76,13 @@ async function migratePostgres(connect: () => pg.Client, migrationsFolder: strin
   }
 }
 
-/** Runs the migrations of an opened backend again (what every start does; a no-op when they all ran). */
+/** @internal Runs the migrations of an opened backend again (what every start does; a no-op when they all ran): the store's tests check they are idempotent. */
 export async function migrate(backend: Backend): Promise<void> {
   if (backend.dedicatedClient) await migratePostgres(backend.dedicatedClient, backend.migrationsFolder);
   else await migratePgliteDb(backend.db as unknown as PgliteDb, backend.migrationsFolder);
 }
 
-/** The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`). */
+/** @internal The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`): the store's tests read what is at rest. */
 export async function rowsOf<R>(db: Db | Tx, query: SQL): Promise<R[]> {
   return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 }

@@ -35,12 +35,7 @@ export async function closeStore(): Promise<void> {
   await store?.close();
 }
 
-export { openStore } from "./store";
-export type { OpenStoreOptions, Store } from "./store";
-export type { ImportOutcome, PutOptions } from "./installations";
-export type { SettleInput, SettleResult } from "./intents";
+export type { Store } from "./store";
 export { RefreshLockTimeoutError, VersionConflictError } from "./errors";
 export { EVERY_OWNER, type OwnerFilter } from "./webhooks";
-export { DEFAULT_LOCK_WAIT_MS, type RefreshLockOptions } from "./refresh-lock";
-export { sealingKeys, passwordsNewestFirst, type SealingKey } from "./sealing";
 export * from "./types";

@@ -413,15 +413,6 @@ export function applyVerdict(facts: LifecycleFacts, verdict: DeadTokenVerdict, n
   return { ok: true, facts: { ...facts, phase: "needs_reinstall" }, alsoFired: [] };
 }
 
-/**
- * Which revoke row an auth.revoke on this token is: with rotation, only that token (row 6); on an original
- * after its exchange (row 2) or without rotation (row 7), the whole authorization.
- */
-export function revokeTransitionFor(facts: Pick<LifecycleFacts, "rotationEnabled" | "token">): TransitionId {
-  if (facts.token.exchanged) return "revoke_original";
-  return facts.rotationEnabled ? "revoke_with_rotation" : "revoke_without_rotation";
-}
-
 /** Why an installation needs reinstalling, in words that fit what happened to it (its `problem` code). */
 export function reinstallReason(problem: string | null | undefined, uninstalled: boolean): string {
   if (uninstalled) return "the app was uninstalled from the workspace, which revoked every token";

@@ -27,7 +27,6 @@ export interface ListQuery {
   offset: number;
   limit: number;
 }
-export const DEFAULT_LIST_QUERY: ListQuery = { q: "", state: "all", offset: 0, limit: DEFAULT_PAGE_SIZE };
 
 /**
  * The list query a page's URL holds, read leniently (the browser's side: anything out of range falls back

@@ -44,8 +44,6 @@ export type TimelineEntry = EntryBase &
     | { type: "uninstall_failed"; error: string }
   );
 
-export type TimelineEntryType = TimelineEntry["type"];
-
 /** A masked token as maskToken() writes it: a known prefix, an ellipsis, at most 4 characters. Never more. */
 const MASKED = /^(xoxe\.xox[a-z]-|xox[a-z]-|xoxe-)?…[A-Za-z0-9]{0,4}$/;
 const masked = z.string().regex(MASKED);

@@ -9,7 +9,6 @@ import {
   LIFECYCLE_STATES,
   LIFECYCLE_TRANSITIONS,
   lifecycleTransition,
-  revokeTransitionFor,
   tokenStateAt,
   verdictForError,
   type LifecycleFacts,
@@ -89,7 +88,6 @@ describe("the spec's table, row by row", () => {
       action: null,
     });
     const original = taken(facts(longLived, true), "exchange").replaced!;
-    expect(revokeTransitionFor({ rotationEnabled: true, token: original })).toBe("revoke_original");
     const outcome = taken(facts(original, true), "revoke_original");
     expect(outcome.facts.phase).toBe("needs_reinstall");
     expect(tokenStateAt(outcome.facts.token, outcome.facts.phase, NOW)).toBe("needs_reinstall");
@@ -166,7 +164,6 @@ describe("the spec's table, row by row", () => {
       action: "revoke",
     });
     expect(row(6).also).toMatch(/^The installation stays/);
-    expect(revokeTransitionFor({ rotationEnabled: true, token: expiring() })).toBe("revoke_with_rotation");
     expect(offered(expiring())).toEqual(["refresh", "revoke_with_rotation"]);
     const outcome = taken(facts(expiring(), true), "revoke_with_rotation");
     expect(outcome.facts.phase).toBe("active");
@@ -187,7 +184,6 @@ describe("the spec's table, row by row", () => {
       to: "needs_reinstall",
       action: "revoke",
     });
-    expect(revokeTransitionFor({ rotationEnabled: false, token: longLived })).toBe("revoke_without_rotation");
     expect(offered(longLived)).toEqual(["exchange", "turn_on_rotation", "revoke_without_rotation"]);
     const outcome = taken(facts(longLived, false), "revoke_without_rotation");
     expect(outcome.facts.phase).toBe("needs_reinstall");

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "@/lib/store";
+import { openStore } from "@/lib/store/store";
 import { LOCK_FILE } from "@/lib/store/data-dir-lock";
 import { installation, testKeys } from "./support/contract";
 

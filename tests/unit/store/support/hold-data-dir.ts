@@ -4,7 +4,9 @@
  * writes one installation again and again, saying "committed <version>" after each write returns.
  * Run as: node --conditions=react-server --import tsx hold-data-dir.ts <dir> [write]
  */
-import { openStore, sealingKeys, type StoreInstallation } from "@/lib/store";
+import type { StoreInstallation } from "@/lib/store";
+import { sealingKeys } from "@/lib/store/sealing";
+import { openStore } from "@/lib/store/store";
 
 const [dataDir, mode] = process.argv.slice(2);
 // testKeys("current") of support/contract.ts, so the test opens what this process sealed.
