@@ -8,7 +8,7 @@ import type { InstallationActionAnswer } from "@/lib/installations/view";
 import type { AppKey } from "@/lib/installations/view";
 import type { TokenKind } from "@/lib/installations/token-kind";
 import { listQueryString, type ListQuery } from "@/lib/installations/list-query";
-import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
+import { fetchJson, jsonBody, type ConsoleRequestError } from "./console-fetch";
 
 const KEY = "/api/session";
 
