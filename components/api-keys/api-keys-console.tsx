@@ -5,7 +5,7 @@ import useSWR from "swr";
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { formatDateTime } from "@/lib/format";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store/types";
-import { ConsoleRequestError, fetchJson, jsonBody } from "@/lib/swr/fetch-json";
+import { ConsoleRequestError, fetchJson, jsonBody } from "@/lib/swr/console-fetch";
 
 /** What the routes answer: lib/store's shapes, which hold no secret (a key's hash stays in the store). */
 type ApiKey = StoreApiKey;

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
 import { SegmentedControl } from "@/components/segmented-control";
-import { ConsoleRequestError } from "@/lib/swr/fetch-json";
+import { toConsoleRequestError } from "@/lib/swr/console-fetch";
 import { useSendWebhook } from "@/lib/swr/use-webhooks";
 import type { WebhookSendResponse, WebhookView } from "@/lib/webhooks/universal/types";
 
@@ -39,7 +39,7 @@ export function WebhookComposer({ webhook, onSent }: { webhook: WebhookView | nu
       const answer = await send.trigger(mode === "text" ? { webhookId: webhook.id, text } : { webhookId: webhook.id, payload });
       setOutcome({ kind: "answer", answer });
     } catch (e) {
-      const error = e instanceof ConsoleRequestError ? e : new ConsoleRequestError(0, "network_error", "The console could not be reached.");
+      const error = toConsoleRequestError(e);
       setOutcome({ kind: "proxy-error", status: error.status, code: error.code, message: error.message });
     }
     onSent();

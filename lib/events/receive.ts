@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import type { ConsoleErrorCode } from "@/lib/http/error-codes";
-import type { ErrorBody } from "@/lib/http/error-response";
+import type { ErrorBody } from "@/lib/http/error-body";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { logger } from "@/lib/log";
 import { readBounded } from "@/lib/read-bounded";

@@ -1,13 +1,7 @@
 import { ZodError } from "zod";
 import { logger } from "@/lib/log";
 import { AppError } from "./app-error";
-
-export interface ErrorBody {
-  ok: false;
-  error: string;
-  message: string;
-  issues?: { path: string; message: string }[];
-}
+import type { ErrorBody } from "./error-body";
 
 /**
  * The one place errors become responses: AppError answers with its own status, a ZodError with 422 and

@@ -4,7 +4,7 @@ import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type { AppConfigOverview, AppSettingsView, ConfigTokenAnswer, ManifestChangeResult, MigrationExchangeResult } from "@/lib/app-config/universal/types";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
-import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
+import { fetchJson, jsonBody, type ConsoleRequestError } from "./console-fetch";
 
 const OVERVIEW = "/api/app-config";
 const appKey = (appId: string) => `/api/app-config/apps/${encodeURIComponent(appId)}`;

@@ -1,7 +1,7 @@
 "use client";
 
 import useSWRImmutable from "swr/immutable";
-import { fetchJson } from "./fetch-json";
+import { fetchJson } from "./console-fetch";
 
 /** One method as the embedded emulator describes itself (its admin surface's GET /admin/methods). */
 export interface EmulatedMethod {

@@ -4,7 +4,7 @@ import useSWRSubscription from "swr/subscription";
 import useSWRMutation from "swr/mutation";
 import type { MentionResult } from "@/lib/events/emulator-admin";
 import type { ReceivedEvent } from "@/lib/events/feed";
-import { fetchJson, jsonBody } from "./fetch-json";
+import { fetchJson, jsonBody } from "./console-fetch";
 
 export const EVENT_FEED_LIMIT = 200;
 

@@ -2,14 +2,13 @@
 
 import { useCallback, useRef, useState, useSyncExternalStore } from "react";
 import useSWRSubscription from "swr/subscription";
-import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
 import { DEFAULT_MAX_PAGES, readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 import { FetchAllProgress, walkPhase, type FetchAllState } from "@/lib/explorer/fetch-all-progress";
-import { progressPublisher } from "@/lib/explorer/progress-publisher";
-
-/** One page of a walk, by hand or Fetch all: its items and upstream time. */
 import type { PageTiming } from "@/lib/explorer/page-walk";
+import { progressPublisher } from "@/lib/explorer/progress-publisher";
+import { answerError, browserError, consoleFetch, readAnswer, toConsoleRequestError } from "./console-fetch";
 
+// The explorer's views of a walk take its types from here, with its hooks.
 export type { FetchAllState, PageTiming };
 
 interface Run {
@@ -130,16 +129,13 @@ export function useFetchAll() {
         let sliceStarted = performance.now();
         try {
           for (;;) {
-            const response = await fetch(`/api/call/${encodeURIComponent(run.method)}/all?${query}`, {
+            const response = await consoleFetch(`/api/call/${encodeURIComponent(run.method)}/all?${query}`, {
               signal: controller.signal,
-              headers: { accept: "application/x-ndjson", [CONSOLE_REQUEST_HEADER]: "1" },
-              cache: "no-store",
+              headers: { accept: "application/x-ndjson" },
             });
-            if (!response.ok || !response.body) {
-              const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
-              progress.apply({ type: "error", error: body.error ?? `http_${response.status}`, message: body.message, page: progress.pages + 1 });
-              break;
-            }
+            if (!response.ok) throw answerError(response.status, (await readAnswer(response)).text);
+            // An answer without a body ends the walk as a stream that stopped early would.
+            if (!response.body) break;
             let resumeAt: string | null = null;
             for await (const line of readNdjson(response.body)) {
               const event = line as FetchAllEvent;
@@ -160,16 +156,13 @@ export function useFetchAll() {
             query = resumeQuery(run.query, resumeAt, before);
           }
           if (progress.active) {
-            progress.apply({ type: "error", error: "stream_ended", message: "The console ended the stream early.", page: progress.pages + 1 });
+            const ended = browserError("stream_ended", 200);
+            progress.apply({ type: "error", error: ended.code, message: ended.message, page: progress.pages + 1 });
           }
         } catch (error) {
           if (controller.signal.aborted) return;
-          progress.apply({
-            type: "error",
-            error: "network_error",
-            message: error instanceof Error ? error.message : String(error),
-            page: progress.pages + 1,
-          });
+          const failure = toConsoleRequestError(error);
+          progress.apply({ type: "error", error: failure.code, message: failure.message, page: progress.pages + 1 });
         }
         frames.flush();
       })();

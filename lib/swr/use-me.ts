@@ -2,7 +2,7 @@
 
 import useSWR from "swr";
 import type { MeAnswer } from "@/lib/signin/universal/person";
-import { ConsoleRequestError, fetchJson } from "./fetch-json";
+import { ConsoleRequestError, fetchJson } from "./console-fetch";
 
 /** Nobody is signed in: what a 401 sign_in_required says (a sign-in that ended while the page was open). */
 const SIGNED_OUT: MeAnswer = { authMode: "oidc", person: null };

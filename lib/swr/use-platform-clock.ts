@@ -4,7 +4,7 @@ import { useContext } from "react";
 import useSWRMutation from "swr/mutation";
 import type { ClockMove, ClockMoveAnswer } from "@/lib/platform-clock/move-platform-clock";
 import type { ConsoleSession } from "@/lib/session/console-session";
-import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
+import { fetchJson, jsonBody, type ConsoleRequestError } from "./console-fetch";
 import { SessionKeyContext } from "./use-session";
 
 /**

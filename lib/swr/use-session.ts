@@ -8,7 +8,7 @@ import type { InstallationActionAnswer } from "@/lib/installations/universal/vie
 import type { AppKey } from "@/lib/installations/universal/view";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { listQueryString, type ListQuery } from "@/lib/installations/universal/list-query";
-import { fetchJson, jsonBody, type ConsoleRequestError } from "./fetch-json";
+import { fetchJson, jsonBody, type ConsoleRequestError } from "./console-fetch";
 
 const KEY = "/api/session";
 

@@ -3,7 +3,7 @@
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import type { EmulatorChannelMessages, PastedWebhookAnswer, WebhookListResponse, WebhookSendResponse } from "@/lib/webhooks/universal/types";
-import { fetchJson, jsonBody } from "./fetch-json";
+import { fetchJson, jsonBody } from "./console-fetch";
 
 const KEY = "/api/webhooks";
 

@@ -22,8 +22,6 @@ import { checkWebhookUrl } from "./url-guard";
  * budget: far more than a person keeps at hand, since every pasted webhook is listed on the page.
  */
 export const MAX_PASTED_WEBHOOKS = 100;
-/** The URL guard's own bound (lib/webhooks/url-guard.ts): the platform's webhook URLs are about 80 characters. */
-const MAX_PASTED_URL_CHARS = 2048;
 /** A label is a name on a list: at most 60 characters, control characters made spaces. */
 export const MAX_LABEL_CHARS = 60;
 

@@ -24,6 +24,24 @@ function event(teamId: string, bytes = 100): ReceivedEvent {
 
 const decoder = new TextDecoder();
 const everyone = visibleToTeams(new Set(["T1"]));
+const HEARTBEAT = ": keep-alive\n\n";
+
+/** What a stream sends within `ms`, or until `enough` says so: a stream that goes quiet ends the read, not the test's timeout. */
+async function readFor(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, enough: (text: string) => boolean): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  let text = "";
+  try {
+    while (!enough(text)) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === "late" || next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return text;
+}
 
 beforeEach(() => getEventFeed().clear());
 
@@ -122,9 +140,11 @@ describe("a viewer of the event stream", () => {
     const feed = new EventFeed();
     const abort = new AbortController();
     const reader = eventFeedStream(feed, abort.signal, everyone, { heartbeatMs: 10 }).getReader();
-    let text = "";
-    while (!text.includes(": keep-alive")) text += decoder.decode((await reader.read()).value);
+    // Two heartbeats every 10 ms: a second of reading is ample even on a busy machine.
+    const text = await readFor(reader, 1_000, (sofar) => sofar.split(HEARTBEAT).length > 2);
     abort.abort();
+    // The empty snapshot, then nothing but heartbeats: SSE comments, which EventSource ignores.
+    expect(text, "what the idle viewer was sent in a second").toMatch(/^retry: 2000\n\nevent: snapshot\ndata: \[\]\n\n(: keep-alive\n\n){2,}$/);
   });
 });
 
