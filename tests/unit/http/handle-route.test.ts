@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError, parseJsonBody, toErrorResponse } from "@/lib/http";
+import { AppError, parseJsonBody } from "@/lib/http";
+import { toErrorResponse } from "@/lib/http/error-response";
 import { handleRoute } from "@/lib/access/handle-route";
 import { getCookieJar } from "@/lib/http/cookie-jar";
 
