@@ -37,7 +37,7 @@ getEventSink();
 }
 
 // The embedded emulator exists from the start (it is cheap: its workspace is made at first use), so the
-// console's own calls to it are function calls from the first one (lib/emulator-admin-client.ts).
+// console's own calls to it are function calls from the first one (lib/emulator-admin/transport.ts).
 if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();
 
 // The background refresher (BACKGROUND_REFRESH, on by default): every rotating token refreshed before it

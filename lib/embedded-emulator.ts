@@ -42,7 +42,7 @@ export function getEmbeddedEmulator(): Emulator {
       // Its admin surface answers anyone who reaches the console: events go to the console, nowhere else.
       eventRequestUrls: [`${config.appOrigin}/api/events`],
       // The console's one exposure rule (lib/config.ts): the names it is reached at, and the token whenever
-      // HOST reaches beyond this machine. The console's own calls carry the token (lib/emulator-admin-client.ts).
+      // HOST reaches beyond this machine. The console's own calls carry the token (lib/emulator-admin/transport.ts).
       admin: { token: config.emulator.adminToken, requireToken: config.exposed, allowedHosts: config.allowedHosts },
     });
   });

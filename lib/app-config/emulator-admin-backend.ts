@@ -1,66 +1,33 @@
 import "server-only";
-import { z } from "zod";
-import { callEmulatorAdmin as callAdmin, type AdminAnswer } from "@/lib/emulator-admin-client";
-import { AppError } from "@/lib/http/app-error";
+import { listEmulatorApps, replaceEmulatorAppManifest, verifyEmulatorRequestUrl } from "@/lib/emulator-admin/client";
+import { emulatorTarget, type AdminTarget } from "@/lib/emulator-admin/transport";
+import type { RequestUrlVerificationWire } from "@/lib/emulator-admin/universal/schemas";
+import { AppError, isRelayedError } from "@/lib/http/app-error";
 import { appNotFound, ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import type { AppConfigRuntime } from "./runtime";
-import type { AppManifest, ManifestProblem, RequestUrlVerification } from "./universal/types";
+import type { AppManifest, RequestUrlVerification } from "./universal/types";
 
 /**
- * Backend (a): the embedded emulator's admin surface, called in-process with the admin token
- * (lib/emulator-admin-client.ts), as lib/events/emulator-admin.ts does. It exists only while the emulator
- * is the upstream; nothing the real platform offers depends on it.
+ * Backend (a): the embedded emulator's admin surface, through the console's client of it
+ * (lib/emulator-admin), its answers turned into app-config's records and errors here. It exists only while
+ * the emulator is the upstream; nothing the real platform offers depends on it.
  */
 
-const VerificationWire = z
-  .object({
-    url: z.string(),
-    state: z.enum(["pending", "verified", "failed"]),
-    at: z.string(),
-    duration_ms: z.number().nullable(),
-    status: z.number().nullable(),
-    failure: z.string().nullable(),
-  })
-  .nullable();
-
-const AdminApp = z.object({
-  app_id: z.string(),
-  name: z.string(),
-  client_id: z.string(),
-  client_secret: z.string(),
-  signing_secret: z.string(),
-  token_rotation_enabled: z.boolean(),
-  event_subscriptions: z.object({ request_url_verification: VerificationWire }).partial().optional(),
-  manifest: z.record(z.string(), z.unknown()),
-});
-
-export function reshapeVerification(wire: z.infer<typeof VerificationWire> | undefined): RequestUrlVerification | null {
+function reshapeVerification(wire: RequestUrlVerificationWire | undefined): RequestUrlVerification | null {
   if (!wire) return null;
   return { url: wire.url, state: wire.state, at: wire.at, durationMs: wire.duration_ms, status: wire.status, failure: wire.failure };
 }
 
-export function emulatorBaseUrl(runtime: AppConfigRuntime): string {
-  if (runtime.upstream.kind !== "emulator") throw new AppError("not_emulator");
-  return runtime.upstream.baseUrl;
+/** The upstream's emulator, as app settings reach it; not_emulator against the real platform. */
+export function adminTargetOf(runtime: AppConfigRuntime): AdminTarget {
+  return emulatorTarget(runtime.upstream, runtime.timeoutMs);
 }
 
-/** One call to the admin surface (in-process, with the admin token); any answer is returned, only no answer throws. */
-export function callEmulatorAdmin(runtime: AppConfigRuntime, path: string, body?: unknown): Promise<AdminAnswer> {
-  return callAdmin(path, { baseUrl: emulatorBaseUrl(runtime), body, timeoutMs: runtime.timeoutMs });
-}
-
-function failed(path: string, answer: AdminAnswer): AppError {
-  const code = typeof answer.body.error === "string" ? answer.body.error : `http_${answer.status}`;
-  return new AppError(
-    { relayed: code, status: answer.status >= 400 && answer.status < 500 ? answer.status : 502 },
-    { message: `The emulator's admin surface answered ${path} with ${code}.` },
-  );
-}
-
-async function listAdminApps(runtime: AppConfigRuntime) {
-  const answer = await callEmulatorAdmin(runtime, "apps");
-  if (answer.body.ok !== true) throw failed("apps", answer);
-  return z.array(AdminApp).parse(answer.body.apps);
+/** The admin surface's app_not_found, as app settings say it; any other error as it came. */
+function appNotFoundFor(appId: string): (error: unknown) => never {
+  return (error) => {
+    throw isRelayedError(error, "app_not_found") ? appNotFound(appId, "in the emulator") : error;
+  };
 }
 
 export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBackend {
@@ -68,11 +35,11 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
     kind: "emulator-admin",
 
     async listApps() {
-      return (await listAdminApps(runtime)).map((a) => ({ appId: a.app_id, name: a.name, clientId: a.client_id }));
+      return (await listEmulatorApps(adminTargetOf(runtime))).map((a) => ({ appId: a.app_id, name: a.name, clientId: a.client_id }));
     },
 
     async readApp(appId): Promise<AppRecord> {
-      const app = (await listAdminApps(runtime)).find((a) => a.app_id === appId);
+      const app = (await listEmulatorApps(adminTargetOf(runtime))).find((a) => a.app_id === appId);
       if (!app) throw appNotFound(appId, "in the emulator");
       const { settings, ...rest } = app.manifest as AppManifest;
       // The app's rotation as it is (the manifest as given may leave the setting out).
@@ -94,20 +61,16 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
     validateManifest: null,
 
     async updateManifest(appId, manifest) {
-      const answer = await callEmulatorAdmin(runtime, "apps", { app_id: appId, manifest });
-      if (answer.body.ok === true) return;
-      if (answer.body.error === "invalid_manifest") throw new ManifestRefusedError((answer.body.errors ?? []) as ManifestProblem[]);
-      if (answer.body.error === "app_not_found") throw appNotFound(appId, "in the emulator");
-      throw failed("apps", answer);
+      const problems = await replaceEmulatorAppManifest(adminTargetOf(runtime), appId, manifest).catch(appNotFoundFor(appId));
+      if (problems) throw new ManifestRefusedError(problems);
     },
 
     async verifyRequestUrl(appId) {
-      const path = `apps/${encodeURIComponent(appId)}/verify`;
-      const answer = await callEmulatorAdmin(runtime, path, {});
-      if (answer.body.error === "app_not_found") throw appNotFound(appId, "in the emulator");
-      if (answer.body.error === "no_request_url") throw new AppError("no_request_url");
-      if (answer.body.ok !== true) throw failed(path, answer);
-      return reshapeVerification(VerificationWire.parse(answer.body.request_url_verification));
+      const verification = await verifyEmulatorRequestUrl(adminTargetOf(runtime), appId).catch((error: unknown) => {
+        if (isRelayedError(error, "no_request_url")) throw new AppError("no_request_url");
+        return appNotFoundFor(appId)(error);
+      });
+      return reshapeVerification(verification);
     },
   };
 }

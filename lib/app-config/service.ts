@@ -1,9 +1,9 @@
 import "server-only";
 import { currentViewer, requireAdmin } from "@/lib/access/viewer";
 import { isAdmin } from "@/lib/access/rights";
-import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
+import { issueEmulatorConfigTokens, readEmulatorState } from "@/lib/emulator-admin/client";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
@@ -15,7 +15,7 @@ import { type InstallationView } from "@/lib/installations/universal/view";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
 import { currentConfigTokenView, readConfigToken } from "./config-token";
 import { withConfigTokenLock, writeConfigToken } from "./config-token-store";
-import { callEmulatorAdmin, emulatorAdminBackend } from "./emulator-admin-backend";
+import { adminTargetOf, emulatorAdminBackend } from "./emulator-admin-backend";
 import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./universal/manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
 import { reinstallHref } from "./reinstall";
@@ -83,34 +83,17 @@ function maskedCredentials(record: AppRecord, views: InstallationView[]): Masked
   return null;
 }
 
-const AdminStateWire = z.object({
-  installations: z.array(z.object({ id: z.string(), app_id: z.string(), team_id: z.string() })),
-  tokens: z.array(
-    z.object({
-      kind: z.string(),
-      masked: z.string(),
-      state: z.string(),
-      rotating: z.boolean(),
-      installation_id: z.string(),
-      issued_at: z.string().nullable(),
-      exchanged_for: z.string().optional(),
-    }),
-  ),
-});
-
 /** With the embedded emulator: what it recorded of each installation's tokens (masked), by console installation id. */
 async function emulatorTokensByInstallation(runtime: AppConfigRuntime, appId: string, views: InstallationView[]): Promise<Map<string, EmulatorTokenRecord[]>> {
   const found = new Map<string, EmulatorTokenRecord[]>();
   if (runtime.upstream.kind !== "emulator" || views.length === 0) return found;
-  const answer = await callEmulatorAdmin(runtime, "state");
-  const state = AdminStateWire.safeParse(answer.body);
-  if (!state.success) return found;
+  const state = await readEmulatorState(adminTargetOf(runtime));
   for (const view of views) {
-    const upstream = state.data.installations.find((i) => i.app_id === appId && i.team_id === view.team.id);
+    const upstream = state.installations.find((i) => i.app_id === appId && i.team_id === view.team.id);
     if (!upstream) continue;
     found.set(
       view.id,
-      state.data.tokens
+      state.tokens
         .filter((t) => t.installation_id === upstream.id && (t.kind === "bot" || t.kind === "user"))
         .map((t) => ({ kind: t.kind, masked: t.masked, state: t.state, rotating: t.rotating, issuedAt: t.issued_at, exchangedFor: t.exchanged_for ?? null })),
     );
@@ -259,16 +242,6 @@ export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRunti
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
 
-const ConfigTokensAnswer = z.object({
-  ok: z.literal(true),
-  token: z.string(),
-  refresh_token: z.string(),
-  team_id: z.string(),
-  user_id: z.string(),
-  iat: z.number(),
-  exp: z.number(),
-});
-
 /**
  * POST /api/app-config/token/generate: the emulator's stand-in for "Generate Token" on the platform's Your
  * Apps page (POST /admin/config-tokens). The pair goes straight into the sealed cookie: the browser never
@@ -276,17 +249,15 @@ const ConfigTokensAnswer = z.object({
  */
 export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ConfigTokenView> {
   await requireAdmin("generate an app configuration token");
-  const answer = await callEmulatorAdmin(runtime, "config-tokens", {});
-  const pair = ConfigTokensAnswer.safeParse(answer.body);
-  if (!pair.success) throw new AppError("emulator_error");
+  const pair = await issueEmulatorConfigTokens(adminTargetOf(runtime));
   const now = runtime.now();
   const stored = {
-    token: pair.data.token,
-    refreshToken: pair.data.refresh_token,
-    expiresAt: now + (pair.data.exp - pair.data.iat) * 1000,
+    token: pair.token,
+    refreshToken: pair.refresh_token,
+    expiresAt: now + (pair.exp - pair.iat) * 1000,
     rotatedAt: now,
-    teamId: pair.data.team_id,
-    userId: pair.data.user_id,
+    teamId: pair.team_id,
+    userId: pair.user_id,
   };
   await withConfigTokenLock(() => writeConfigToken(stored));
   return (await currentConfigTokenView())!;

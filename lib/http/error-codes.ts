@@ -95,7 +95,7 @@ export const CONSOLE_ERRORS = {
   invalid_payload: { status: 400, message: "The body is not an Events API JSON envelope." },
   too_many_streams: { status: 429, message: "The server holds as many live event feeds as it can: try again shortly." },
 
-  // The embedded emulator's admin surface, as the console uses it (lib/events/emulator-admin.ts, lib/app-config)
+  // The embedded emulator's admin surface, as the console uses it (its client: lib/emulator-admin)
   not_emulator: { status: 404, message: "The console is connected to the real platform: the emulator's admin surface is not available." },
   invalid_clock_move: {
     status: 400,
@@ -103,6 +103,7 @@ export const CONSOLE_ERRORS = {
   },
   emulator_unreachable: { status: 502, message: "The emulator's admin surface did not answer." },
   emulator_admin_refused: { status: 502, message: "The emulator's admin surface refused the console's credential." },
+  emulator_answer_malformed: { status: 502, message: "The emulator's admin surface answered in a shape this console does not read." },
   emulator_error: { status: 502, message: "The emulator did not issue a configuration token." },
   no_app_id: { status: 409, message: "This installation does not record its app id: reinstall it." },
   request_url_not_verified: {

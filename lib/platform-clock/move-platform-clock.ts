@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
+import { advanceEmulatorClock } from "@/lib/emulator-admin/client";
 import { requireAdmin } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
@@ -88,13 +88,9 @@ export async function movePlatformClock(move: ClockMove): Promise<ClockMoveAnswe
   }
   const before = await getConsoleSession();
   const sentAt = Date.now();
-  const answer = await callEmulatorAdmin("clock", { baseUrl: upstream.baseUrl, body: { advance_s: advanceS }, timeoutMs: upstreamTimeoutMs });
-  if (answer.status !== 200 || typeof answer.body.now_ms !== "number") {
-    const detail =
-      typeof answer.body.detail === "string" ? answer.body.detail : typeof answer.body.error === "string" ? answer.body.error : `HTTP ${answer.status}`;
-    throw new AppError(answer.status === 400 ? "invalid_clock_move" : "emulator_unreachable", { message: `The emulator did not move its clock (${detail}).` });
-  }
-  platformClockFor(upstream.baseUrl).observeTime(answer.body.now_ms, sentAt, Date.now());
+  // The upstream's own emulator, embedded or standalone (PLATFORM_BASE_URL): it said it is one above.
+  const emulatorNow = await advanceEmulatorClock({ baseUrl: upstream.baseUrl, timeoutMs: upstreamTimeoutMs }, advanceS);
+  platformClockFor(upstream.baseUrl).observeTime(emulatorNow, sentAt, Date.now());
   const movedBy = `clock moved +${describeDuration(advanceS)}`;
   const session = await getConsoleSession(movedBy);
   const to = session.serverTime;

@@ -2,7 +2,7 @@
 
 import useSWRSubscription from "swr/subscription";
 import useSWRMutation from "swr/mutation";
-import type { MentionResult } from "@/lib/events/emulator-admin";
+import type { MentionResult } from "@/lib/emulator-admin/universal/schemas";
 import type { ReceivedEvent } from "@/lib/events/feed";
 import { fetchJson, jsonBody } from "./console-fetch";
 

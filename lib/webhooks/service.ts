@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
-import { readEmulatorWebhookChannels } from "@/lib/events/emulator-admin";
+import { readEmulatorWebhookChannels } from "./emulator-channels";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { findInstallation, listVisibleInstallations } from "@/lib/installations/store";

@@ -106,8 +106,9 @@ describe("the embedded emulator's mount", () => {
     );
     expect(scripted.status).toBe(200);
     // No server listens here: the console's own call is a function call, with the token.
-    const { readEmulatorMethods } = await import("@/lib/events/emulator-admin");
-    const { methods } = await readEmulatorMethods();
+    const { readEmulatorMethods } = await import("@/lib/emulator-admin/client");
+    const { configuredEmulator } = await import("@/lib/emulator-admin/transport");
+    const methods = await readEmulatorMethods(configuredEmulator());
     expect(methods).toContainEqual(expect.objectContaining({ name: "users.list", paginated: true }));
   });
 

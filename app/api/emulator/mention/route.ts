@@ -1,6 +1,6 @@
 // POST /api/emulator/mention - Mention an installation's app in the embedded emulator, which sends it an app_mention
 import { z } from "zod";
-import { mentionInstallationApp } from "@/lib/events/emulator-admin";
+import { mentionInstallationApp } from "@/lib/events/mention-app";
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
 

@@ -1,6 +1,6 @@
 // GET /api/emulator/messages?channel=C… - A channel's latest messages in the embedded emulator (404 otherwise)
 import { z } from "zod";
-import { readEmulatorChannel } from "@/lib/events/emulator-admin";
+import { readEmulatorChannel } from "@/lib/webhooks/emulator-channels";
 import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";

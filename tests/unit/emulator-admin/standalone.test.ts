@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import { callEmulatorAdmin } from "@/lib/emulator-admin-client";
+import { advanceEmulatorClock } from "@/lib/emulator-admin/client";
 import { isConsoleError } from "@/lib/http/app-error";
 
 /**
@@ -32,14 +32,14 @@ afterAll(async () => {
 
 describe("the console's admin calls to a standalone emulator", () => {
   it("moves the clock of an emulator that shares its token", async () => {
-    const answer = await callEmulatorAdmin("clock", { baseUrl: sameToken.url, body: { advance_s: 3600 }, timeoutMs: 5000 });
-    expect(answer.status).toBe(200);
+    const emulatorNow = await advanceEmulatorClock({ baseUrl: sameToken.url, timeoutMs: 5000 }, 3600);
+    expect(emulatorNow - Date.now()).toBeGreaterThan(3500 * 1000);
     expect(sameToken.emulator.clock.now() - Date.now()).toBeGreaterThan(3500 * 1000);
   });
 
   it("says the credentials differ when the emulator holds another token, and moves nothing", async () => {
     const before = otherToken.emulator.clock.now() - Date.now();
-    const refused = await callEmulatorAdmin("clock", { baseUrl: otherToken.url, body: { advance_s: 3600 }, timeoutMs: 5000 }).catch((error: unknown) => error);
+    const refused = await advanceEmulatorClock({ baseUrl: otherToken.url, timeoutMs: 5000 }, 3600).catch((error: unknown) => error);
     expect(isConsoleError(refused, "emulator_admin_refused")).toBe(true);
     expect((refused as Error).message).toContain("the same EMULATOR_ADMIN_TOKEN");
     expect(Math.abs(otherToken.emulator.clock.now() - Date.now() - before)).toBeLessThan(1000);

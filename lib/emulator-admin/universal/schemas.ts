@@ -1,0 +1,132 @@
+import { z } from "zod";
+
+/**
+ * The answers of the emulator's admin surface ({base}/admin, lib/emulator/admin), as the console reads
+ * them: each operation of the client (lib/emulator-admin/client.ts) parses its answer with one of these,
+ * so a field the console relies on that is missing or of another type is said as such
+ * (emulator_answer_malformed) instead of being read as undefined. Only the fields the console uses are
+ * named; the rest of an answer is dropped. Browser-safe (no server-only import): the pages import the
+ * types of the answers the console's routes pass on.
+ */
+
+/**
+ * Any answer's outcome: `ok`, and on a refusal the emulator's code and its detail (for invalid_arguments).
+ * Read leniently: a field of another type counts as absent, and the answer as refused.
+ */
+export const AdminOutcomeWire = z.object({
+  ok: z.boolean().catch(false),
+  error: z.string().optional().catch(undefined),
+  detail: z.string().optional().catch(undefined),
+});
+
+/** One reason a manifest is refused: the `errors` item of invalid_manifest (POST /admin/apps). */
+const ManifestProblemWire = z.object({ message: z.string(), pointer: z.string() });
+
+export const ManifestRefusalWire = z.object({ errors: z.array(ManifestProblemWire).default([]) });
+
+/** An app's url_verification of its event request URL; null when it has no request URL. */
+export const RequestUrlVerificationWire = z
+  .object({
+    url: z.string(),
+    state: z.enum(["pending", "verified", "failed"]),
+    at: z.string(),
+    duration_ms: z.number().nullable(),
+    status: z.number().nullable(),
+    failure: z.string().nullable(),
+  })
+  .nullable();
+export type RequestUrlVerificationWire = z.infer<typeof RequestUrlVerificationWire>;
+
+/** POST /admin/apps/{app_id}/verify */
+export const VerifyAnswerWire = z.object({ request_url_verification: RequestUrlVerificationWire });
+
+/** One app of GET /admin/apps, credentials in clear (the console masks them before they leave lib/app-config). */
+export const AdminAppWire = z.object({
+  app_id: z.string(),
+  name: z.string(),
+  client_id: z.string(),
+  client_secret: z.string(),
+  signing_secret: z.string(),
+  token_rotation_enabled: z.boolean(),
+  event_subscriptions: z.object({ request_url_verification: RequestUrlVerificationWire }).partial().optional(),
+  manifest: z.record(z.string(), z.unknown()),
+});
+export type AdminAppWire = z.infer<typeof AdminAppWire>;
+
+export const AppsAnswerWire = z.object({ apps: z.array(AdminAppWire) });
+
+const AdminMessageWire = z.object({
+  ts: z.string(),
+  text: z.string(),
+  /** How it arrived: chat.postMessage, incoming-webhook, admin. */
+  via: z.string(),
+  user: z.string().optional(),
+  username: z.string().optional(),
+  bot_id: z.string().optional(),
+});
+
+/** GET /admin/state, as much of it as the console reads (every token and webhook URL in it is masked). */
+export const AdminStateWire = z.object({
+  /** The first workspace: the one whose channels `channels` lists. */
+  team: z.object({ id: z.string() }),
+  installations: z.array(
+    z.object({
+      id: z.string(),
+      app_id: z.string(),
+      team_id: z.string(),
+      incoming_webhook: z.object({ hook_id: z.string(), channel_id: z.string(), channel: z.string() }).nullable(),
+    }),
+  ),
+  tokens: z.array(
+    z.object({
+      kind: z.string(),
+      masked: z.string(),
+      state: z.string(),
+      rotating: z.boolean(),
+      installation_id: z.string(),
+      issued_at: z.string().nullable(),
+      exchanged_for: z.string().optional(),
+    }),
+  ),
+  /** The channels of the first workspace that have messages, each with its messages, oldest first. */
+  channels: z.array(z.object({ id: z.string(), name: z.string(), messages: z.array(AdminMessageWire) })),
+});
+export type AdminStateWire = z.infer<typeof AdminStateWire>;
+
+/** One Web API method as the emulator describes itself (GET /admin/methods), passed on to the explorer as it came. */
+export const EmulatorMethodWire = z.object({
+  name: z.string(),
+  tier: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal("special")]),
+  auth: z.enum(["token", "client", "config", "none"]),
+  scopes: z.object({ bot: z.array(z.string()).nullable(), user: z.array(z.string()).nullable() }),
+  paginated: z.boolean(),
+  pages: z.string().optional(),
+  json: z.boolean(),
+});
+export type EmulatorMethodWire = z.infer<typeof EmulatorMethodWire>;
+
+export const MethodsAnswerWire = z.object({ methods: z.array(EmulatorMethodWire) });
+
+/** POST /admin/mention: the message posted, and the event ids of the app_mention deliveries it started. */
+export const MentionAnswerWire = z.object({
+  channel: z.string(),
+  ts: z.string(),
+  text: z.string(),
+  event_ids: z.array(z.string()),
+});
+/** POST /api/emulator/mention's answer: the emulator's, as it came. */
+export type MentionResult = z.infer<typeof MentionAnswerWire>;
+
+/** POST /admin/clock: the emulator's time after the move (epoch ms). */
+export const ClockAnswerWire = z.object({ now_ms: z.number() });
+
+/** POST /admin/config-tokens: an app configuration token pair, shown this once. */
+export const ConfigTokensAnswerWire = z.object({
+  token: z.string(),
+  refresh_token: z.string(),
+  team_id: z.string(),
+  user_id: z.string(),
+  iat: z.number(),
+  exp: z.number(),
+});
+export type ConfigTokensAnswerWire = z.infer<typeof ConfigTokensAnswerWire>;
