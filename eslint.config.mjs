@@ -50,11 +50,13 @@ export default tseslint.config(
     rules: {
       ...nextPlugin.configs.recommended.rules,
       ...nextPlugin.configs["core-web-vitals"].rules,
-      // The rules of hooks and their dependencies. The plugin's React Compiler diagnostics are left off: the
-      // console does not build with the compiler, and they judge patterns it would skip rather than bugs
-      // (reading localStorage after mount, a ref that keys list rows).
-      "react-hooks/rules-of-hooks": "error",
+      // The rules of hooks, their dependencies, and the plugin's React Compiler diagnostics (refs read during
+      // render, state set in an effect to mirror something outside React, impure renders…): the console does
+      // not build with the compiler, but what they find is what makes a component's render hard to follow.
+      ...reactHooks.configs["recommended-latest"].rules,
       "react-hooks/exhaustive-deps": "error",
+      "react-hooks/incompatible-library": "error",
+      "react-hooks/unsupported-syntax": "error",
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-self-import": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],

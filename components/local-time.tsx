@@ -4,20 +4,17 @@ import { useSyncExternalStore } from "react";
 import { formatClockTime, formatDateTime } from "@/lib/format";
 
 const noSubscription = () => () => {};
+const readToday = () => new Date().toDateString();
+const readNoDay = () => null;
 
 /**
- * False while the page hydrates, true after. The server's locale and time zone are not the person's: a time
- * written by the server would be wrong, and would differ from the browser's first render.
+ * Today as the browser's clock has it, or null while the page hydrates. The server's locale and time zone
+ * are not the person's: a time written by the server would be wrong, and would differ from the browser's
+ * first render.
  */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+function useToday(): string | null {
+  return useSyncExternalStore(noSubscription, readToday, readNoDay);
 }
-
-const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 
 /**
  * An instant as every page writes it (lib/format.ts): the time of day in the person's locale, with the date
@@ -25,8 +22,9 @@ const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Dat
  * attribute carries the instant for machines either way.
  */
 export function LocalTime({ at, date = "never", className }: { at: number; date?: "never" | "auto" | "always"; className?: string }) {
-  const hydrated = useHydrated();
-  const withDate = date === "always" || (date === "auto" && hydrated && !sameDay(at, Date.now()));
+  const today = useToday();
+  const hydrated = today !== null;
+  const withDate = date === "always" || (date === "auto" && hydrated && new Date(at).toDateString() !== today);
   return (
     <time dateTime={new Date(at).toISOString()} className={className}>
       {hydrated ? (withDate ? formatDateTime(at) : formatClockTime(at)) : ""}

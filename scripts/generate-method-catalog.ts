@@ -1,7 +1,7 @@
 // npm run catalog - Regenerates lib/explorer/catalog/methods.generated.ts and lists.generated.ts from docs/reference
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { generateCatalogSource, generateListsSource, readMethodReference } from "../lib/explorer/catalog/generate";
+import { generateCatalogSource, generateListsSource, readMethodReference } from "./method-catalog/generate";
 
 const ROOT = path.resolve(__dirname, "..");
 const CATALOG = path.join(ROOT, "lib/explorer/catalog/methods.generated.ts");

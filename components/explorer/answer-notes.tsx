@@ -3,7 +3,7 @@
 import { reinstallHref } from "@/components/installations/install-href";
 import type { CatalogMethod } from "@/lib/explorer/catalog";
 import { unknownMethodAdvice, type UpstreamKind } from "@/lib/explorer/method-suggestions";
-import type { TokenKind } from "@/lib/explorer/params";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
 
 const splitScopes = (value: unknown) =>

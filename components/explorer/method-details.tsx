@@ -1,6 +1,7 @@
 "use client";
 
-import { scopeCheck, type CatalogMethod, type TokenKind } from "@/lib/explorer/catalog";
+import { scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { Badge } from "@/components/ui/primitives";
 

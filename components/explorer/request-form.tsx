@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useId, useMemo, useState, useSyncExternalStore } from "react";
 import { reinstallHref } from "@/components/installations/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { findMethod, nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
@@ -46,18 +46,40 @@ type Transport = "GET" | "POST-form" | "POST-json";
 
 const transportOf = (r: ExplorerRequest): Transport => (r.httpMethod === "GET" ? "GET" : r.encoding === "json" ? "POST-json" : "POST-form");
 
+const DEFAULT_SHORTCUT = "Ctrl+Enter";
+const noSubscription = () => () => {};
+
+function platformShortcut(): string {
+  const nav = navigator as Navigator & { userAgentData?: { platform?: string } };
+  const platform = nav.userAgentData?.platform || nav.platform || "";
+  return /mac|iphone|ipad/i.test(platform) ? "⌘↵" : DEFAULT_SHORTCUT;
+}
+
 /**
- * The shortcut as this platform writes it. Read after mount: the server cannot know the platform, and a
- * first client render that differed from the server's would be a hydration mismatch.
+ * The shortcut as this platform writes it. The server cannot know the platform, so the page hydrates with
+ * the default (a first client render that differed from the server's would be a mismatch), then reads it.
  */
 function useSendShortcut(): string {
-  const [shortcut, setShortcut] = useState("Ctrl+Enter");
-  useEffect(() => {
-    const nav = navigator as Navigator & { userAgentData?: { platform?: string } };
-    const platform = nav.userAgentData?.platform || nav.platform || "";
-    if (/mac|iphone|ipad/i.test(platform)) setShortcut("⌘↵");
-  }, []);
-  return shortcut;
+  return useSyncExternalStore(noSubscription, platformShortcut, () => DEFAULT_SHORTCUT);
+}
+
+/**
+ * A key per row of `pairs` that survives removing the rows above it (an index key would hand one row's
+ * focus and input state to the next). Pairs added at the end get new keys; `remove` drops a row's key
+ * with the row.
+ */
+function useRowKeys(pairs: readonly ParamPair[]) {
+  const [rows, setRows] = useState(() => ({ pairs, keys: pairs.map((_, i) => i), next: pairs.length }));
+  let current = rows;
+  if (rows.pairs !== pairs) {
+    let next = rows.next;
+    const keys = rows.keys.length === pairs.length ? rows.keys : pairs.map((_, i) => rows.keys[i] ?? next++);
+    current = { pairs, keys, next };
+    setRows(current);
+  }
+  const remove = (index: number, remaining: readonly ParamPair[]) =>
+    setRows({ pairs: remaining, keys: current.keys.filter((_, j) => j !== index), next: current.next });
+  return { keys: current.keys, remove };
 }
 
 /** Before sending: a method whose scopes the chosen token lacks, with a reinstall that asks for one of them. */
@@ -126,21 +148,11 @@ export function RequestForm({
   // Free parameters: every pair the argument form does not show, with its index in the request.
   const free = request.extra.map((pair, index) => ({ pair, index })).filter(({ pair }) => pair.free === true || !catalogArgNames.has(pair.key));
 
-  // A key per free row that survives removing the rows above it (an index key would hand one row's focus and
-  // input state to the next).
-  const rowKeys = useRef<{ pairs: readonly ParamPair[]; keys: number[] }>({ pairs: [], keys: [] });
-  const nextRowKey = useRef(0);
-  if (rowKeys.current.pairs !== request.extra) {
-    if (rowKeys.current.keys.length !== request.extra.length) {
-      rowKeys.current.keys = request.extra.map((_, i) => rowKeys.current.keys[i] ?? nextRowKey.current++);
-    }
-    rowKeys.current.pairs = request.extra;
-  }
+  const rowKeys = useRowKeys(request.extra);
   const setPair = (i: number, patch: Partial<ParamPair>) => set({ extra: request.extra.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
   const removePair = (i: number) => {
-    rowKeys.current.keys = rowKeys.current.keys.filter((_, j) => j !== i);
     const extra = request.extra.filter((_, j) => j !== i);
-    rowKeys.current.pairs = extra;
+    rowKeys.remove(i, extra);
     set({ extra });
   };
 
@@ -342,7 +354,7 @@ export function RequestForm({
 
       <div className="space-y-2">
         {free.map(({ pair, index }) => (
-          <div key={rowKeys.current.keys[index]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
+          <div key={rowKeys.keys[index]} className="grid grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] gap-2">
             <input
               aria-label={`Parameter ${index + 1} name`}
               value={pair.key}

@@ -3,7 +3,7 @@
 import { useId, useState, type ReactNode } from "react";
 import { Badge, BUTTON } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
-import { useNow } from "@/components/use-now";
+import { useClientNow } from "@/components/use-now";
 import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/installations/universal/view";
 import { describeTimelineEntry } from "@/lib/installations/universal/timeline-text";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
@@ -185,8 +185,7 @@ export function InstallationCard({
   const [exchanging, setExchanging] = useState<TokenKind | null>(null);
   const [outcomes, setOutcomes] = useState<Partial<Record<TokenKind, ActionOutcome>>>({});
   const titleId = useId();
-  const clock = useNow(1000);
-  const now = (clock ?? Date.now()) + skewMs;
+  const now = useClientNow(1000) + skewMs;
   const phase = installationPhase(installation);
   const name = installation.name;
   const workspace = installation.team.name || installation.team.id;
@@ -401,6 +400,7 @@ export function InstallationCard({
               rotation={rotation === "loading" ? null : rotation}
               outcome={outcomes[kind] ?? null}
               skewMs={skewMs}
+              now={now}
               refreshWindowS={refreshWindowS}
               busy={isMutating}
               onTest={phase === "active" ? () => void run({ kind: "test", arg: { installation: installation.id, token: kind } }, KIND_LABEL[kind]) : null}

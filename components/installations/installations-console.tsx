@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useState } from "react";
+import { useServerSkew } from "@/components/use-now";
 import { PlatformText } from "@/components/platform-text";
 import { sessionKey, SessionKeyContext, useSession } from "@/lib/swr/use-session";
 import { InstallationCard } from "./installation-card";
@@ -15,7 +16,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
   const { data, error, isLoading } = useSession(list.query);
   // Countdowns follow the platform's time (serverTime: the server's clock plus the upstream's skew), the
   // clock that decides expiry and refreshes; a session with a moved clock moves every countdown at once.
-  const skewMs = useMemo(() => (data ? data.serverTime - Date.now() : 0), [data]);
+  const skewMs = useServerSkew(data);
   const installations = data?.installations ?? [];
   // A forgotten installation's card (and timeline) is gone: what happened is said here instead.
   const [forgotten, setForgotten] = useState<string[]>([]);

@@ -45,6 +45,7 @@ export function TokenRow({
   rotation,
   outcome,
   skewMs,
+  now,
   refreshWindowS,
   busy,
   onTest,
@@ -64,6 +65,8 @@ export function TokenRow({
   /** The last Test, Refresh, Exchange or Revoke of this token, shown beside the buttons. */
   outcome: ActionOutcome | null;
   skewMs: number;
+  /** The platform's time, as the card's clock reads it (the browser's plus skewMs). */
+  now: number;
   refreshWindowS: number;
   busy: boolean;
   onTest: (() => void) | null;
@@ -102,7 +105,7 @@ export function TokenRow({
           <p className="text-xs text-slate-600" data-testid={`${kind}-planned-refresh`}>
             Background refresh:{" "}
             <span className="font-medium text-slate-800">
-              {plannedRefreshAt <= Date.now() + skewMs ? "due now (at the refresher's next pass)" : `planned at ${formatDateTime(plannedRefreshAt)}`}
+              {plannedRefreshAt <= now ? "due now (at the refresher's next pass)" : `planned at ${formatDateTime(plannedRefreshAt)}`}
             </span>
           </p>
         )}

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { Badge, BUTTON, INPUT, Panel } from "@/components/ui/primitives";
-import { useNow } from "@/components/use-now";
+import { useNow, useServerSkew } from "@/components/use-now";
 import type { AppConfigOverview } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { formatRemaining } from "./format";
@@ -15,7 +15,7 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
   const [token, setToken] = useState("");
   const [refreshToken, setRefreshToken] = useState("");
   const now = useNow(1000);
-  const skew = overview.serverTime - Date.now();
+  const skew = useServerSkew(overview);
   const kept = overview.configToken;
   const emulator = overview.upstream.kind === "emulator";
 

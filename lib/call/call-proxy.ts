@@ -1,5 +1,4 @@
 import "server-only";
-import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
@@ -7,11 +6,8 @@ import { requireManager, requireTokenManager } from "@/lib/access/viewer";
 import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { requireInstallation } from "@/lib/installations/store";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
-import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
+import { parseCallQuery } from "./call-query";
 import { wireHeader } from "./wire-header";
-
-/** Query parameters that pick the installation and token (CALL_SELECTOR_KEYS); everything else goes to the platform. */
-const Selector = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
 
 /**
  * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,
@@ -66,7 +62,7 @@ export async function requireCallRights(installationId: string, kind: TokenKind,
 }
 
 /** A member asked to act with a user token of this installation and holds none of their own. */
-export function noOwnUserToken(): AppError {
+function noOwnUserToken(): AppError {
   return new AppError("no_token", {
     message:
       "You have no user token in this installation: user tokens belong to the people who installed with user scopes. Install the app yourself (Reinstall) to get your own.",
@@ -82,16 +78,16 @@ export function noOwnUserToken(): AppError {
 export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
   assertValidMethodName(method);
   const url = new URL(request.url);
-  const selector = Selector.parse({ installation: url.searchParams.get("installation") ?? undefined, token: url.searchParams.get("token") ?? undefined });
+  const { installationId, tokenKind } = parseCallQuery(url.searchParams);
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
   const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
   const args = callArguments(url.searchParams, body);
-  await requireCallRights(selector.installation, selector.token, method);
+  await requireCallRights(installationId, tokenKind, method);
 
   const result = await callAsInstallation({
-    installationId: selector.installation,
-    tokenKind: selector.token,
+    installationId,
+    tokenKind,
     method,
     ...args,
     httpMethod,

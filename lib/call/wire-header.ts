@@ -1,4 +1,4 @@
-import type { WireRequest } from "@/lib/platform";
+import type { WireRequest } from "@/lib/platform/call-method";
 
 /**
  * The most x-upstream-request may take, in bytes. A proxy reads a response's whole header block into one
@@ -7,7 +7,10 @@ import type { WireRequest } from "@/lib/platform";
  */
 export const MAX_WIRE_HEADER_BYTES = 2048;
 
-/** The record as the header carries it: what was cut to fit, with each part's length before the cut, in characters. */
+/**
+ * The record as the header carries it, and as the explorer reads it (browser-safe: this module loads nothing):
+ * what was cut to fit, with each part's length before the cut, in characters.
+ */
 export type WireRecord = WireRequest & { cut?: { url?: number; body?: number } };
 
 /** Header values are Latin-1, so the record travels as ASCII-only JSON: one byte a character. */

@@ -6,20 +6,13 @@
  * A request known only in part (a record cut to fit a response header) gives no command, and says why.
  */
 
-export interface WireRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** Set when the record was cut to fit a response header: each cut part's length before the cut, in characters. */
-  cut?: { url?: number; body?: number };
-}
+import type { WireRecord } from "@/lib/call/wire-header";
 
 /** Code for a request, or why there is none: a command built from part of a request would send something else. */
 export type RequestCode = { complete: true; code: string } | { complete: false; reason: string };
 
 /** Why no code can be written for a request, or null when it is whole. */
-export function incompleteReason(wire: WireRequest): string | null {
+export function incompleteReason(wire: WireRecord): string | null {
   if (!wire.cut) return null;
   const parts = [
     wire.cut.url !== undefined ? `its URL (${wire.cut.url.toLocaleString("en-US")} characters)` : null,
@@ -79,12 +72,12 @@ function urlArgument(url: string): string {
 }
 
 /** Whether the request's body is JSON (its Content-Type says so). */
-export function isJsonBody(wire: WireRequest): boolean {
+export function isJsonBody(wire: WireRecord): boolean {
   const type = Object.entries(wire.headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "";
   return type.toLowerCase().includes("application/json");
 }
 
-export function buildCurl(wire: WireRequest): RequestCode {
+export function buildCurl(wire: WireRecord): RequestCode {
   const reason = incompleteReason(wire);
   if (reason) return { complete: false, reason };
   const lines = [`curl -sS -X ${wire.method.toUpperCase()} ${urlArgument(wire.url)}`];

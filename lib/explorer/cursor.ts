@@ -5,10 +5,12 @@
  * text (the platform's cursors look like base64 of `user:U061NFTT2`), what it says.
  */
 
+import { encodeCursorParam } from "@/lib/platform/cursor";
+
 export interface CursorView {
   /** As received in response_metadata.next_cursor. */
   received: string;
-  /** As sent in a query string or form body. */
+  /** As sent in a query string or form body: encoded as the console encodes it (lib/platform/cursor.ts). */
   wire: string;
   /**
    * The readable text the cursor encodes: all of it when it is base64 of printable text, or its readable
@@ -21,11 +23,6 @@ export interface CursorView {
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const PRINTABLE = /^[\x20-\x7e\u00a0-\uffff]+$/u;
-
-/** The cursor encoded exactly as `URLSearchParams` (and so form bodies) encode it. */
-export function encodeCursorForWire(cursor: string): string {
-  return new URLSearchParams({ cursor }).toString().slice("cursor=".length);
-}
 
 function decodeBase64(text: string): Uint8Array | null {
   const normalized = text.replace(/-/g, "+").replace(/_/g, "/");
@@ -44,7 +41,7 @@ function decodeBase64(text: string): Uint8Array | null {
 const MIN_READABLE_HEAD = 3;
 
 /** The readable text a cursor encodes (see CursorView.decoded), and how many binary bytes follow it. */
-export function decodeCursorText(cursor: string): { text: string; opaqueBytes: number } | null {
+function decodeCursorText(cursor: string): { text: string; opaqueBytes: number } | null {
   const trimmed = cursor.trim();
   if (trimmed.length < 4 || !BASE64.test(trimmed)) return null;
   const bytes = decodeBase64(trimmed);
@@ -69,5 +66,5 @@ export function decodeCursor(cursor: string): string | null {
 
 export function describeCursor(cursor: string): CursorView {
   const decoded = decodeCursorText(cursor);
-  return { received: cursor, wire: encodeCursorForWire(cursor), decoded: decoded?.text ?? null, opaqueBytes: decoded?.opaqueBytes ?? 0 };
+  return { received: cursor, wire: encodeCursorParam(cursor).slice("cursor=".length), decoded: decoded?.text ?? null, opaqueBytes: decoded?.opaqueBytes ?? 0 };
 }

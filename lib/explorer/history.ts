@@ -1,4 +1,8 @@
-import { isCredentialKey, type BodyEncoding, type ExplorerRequest, type HttpVerb, type StatedFields, type TokenKind } from "./params";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import type { HttpMethod } from "@/lib/platform/call-method";
+import { methodParams } from "@/lib/platform/credential-params";
+import type { BodyEncoding } from "./catalog/types";
+import type { ExplorerRequest, StatedFields } from "./params";
 
 /**
  * The session's request history. It is kept in sessionStorage (this tab, until it closes) and holds no
@@ -13,7 +17,7 @@ export interface HistoryEntry {
   installation: string;
   tokenKind: TokenKind;
   /** How it was sent (absent in entries from before POST: GET). */
-  httpMethod?: HttpVerb;
+  httpMethod?: HttpMethod;
   encoding?: BodyEncoding;
   params: Record<string, string>;
   /** "all" for a Fetch all run (count and pages are the walk's); a single call otherwise. */
@@ -33,13 +37,9 @@ export interface HistoryEntry {
 export const HISTORY_KEY = "switchboard.explorer.history";
 export const HISTORY_LIMIT = 50;
 
-export function withoutCredentials(params: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(params).filter(([key]) => !isCredentialKey(key)));
-}
-
 /** Newest first, at most HISTORY_LIMIT entries. */
 export function addHistoryEntry(history: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
-  return [{ ...entry, params: withoutCredentials(entry.params) }, ...history].slice(0, HISTORY_LIMIT);
+  return [{ ...entry, params: methodParams(Object.entries(entry.params)) }, ...history].slice(0, HISTORY_LIMIT);
 }
 
 function isEntry(value: unknown): value is HistoryEntry {

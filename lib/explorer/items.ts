@@ -80,7 +80,7 @@ export const MEMBER_COLUMNS: readonly string[] = Object.keys(CELLS.members);
 export const CHANNEL_COLUMNS: readonly string[] = Object.keys(CELLS.channels);
 
 /** The one column of items that are not objects (conversations.members' user IDs, admin.teams.admins.list's). */
-export const VALUE_COLUMN = "value";
+const VALUE_COLUMN = "value";
 
 /** Columns that say which item a row is and what it says, first whenever the items have them. */
 const LEADING_COLUMNS = ["id", "ts", "name", "text"];

@@ -30,7 +30,7 @@ export function popPage(stack: PageStack): PageStack {
 }
 
 /** A walk that starts at a hand-written cursor: its page number is unknown, so it counts from there. */
-export function startAt(cursor: string): PageStack {
+function startAt(cursor: string): PageStack {
   return cursor === "" ? START : { cursors: [cursor] };
 }
 

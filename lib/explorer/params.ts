@@ -4,11 +4,12 @@
  * credential: parameters named like one are dropped on the way in.
  */
 
+import { CALL_SELECTOR_KEYS } from "@/lib/platform/call-arguments";
 import { isCredentialKey } from "@/lib/platform/credential-params";
 import { isValidMethodName } from "@/lib/platform/method-name";
-import type { ArgumentType, BodyEncoding, HttpVerb, TokenKind } from "./catalog/types";
-
-export type { BodyEncoding, HttpVerb, TokenKind };
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import type { HttpMethod } from "@/lib/platform/call-method";
+import type { ArgumentType, BodyEncoding } from "./catalog/types";
 
 export interface ParamPair {
   key: string;
@@ -21,7 +22,7 @@ export interface ExplorerRequest {
   method: string;
   installation: string;
   tokenKind: TokenKind;
-  httpMethod: HttpVerb;
+  httpMethod: HttpMethod;
   /** The body's encoding when httpMethod is POST. */
   encoding: BodyEncoding;
   cursor: string;
@@ -29,12 +30,6 @@ export interface ExplorerRequest {
   /** Free key/value pairs, in the order the user wrote them. */
   extra: ParamPair[];
 }
-
-/** Query keys of /api/call itself, which a free parameter must not shadow. */
-const RESERVED_KEYS = new Set(["installation", "token"]);
-
-// Credentials never enter the URL, the history or a request from the page.
-export { isCredentialKey };
 
 /** The platform's rule for a method's name (lib/platform/method-name.ts), checked before anything is sent. */
 export const isValidMethod = isValidMethodName;
@@ -54,15 +49,16 @@ export const EMPTY_REQUEST: ExplorerRequest = {
 };
 
 /**
- * The method's parameters as sent: limit when set, the other pairs (credentials dropped), then the cursor.
- * The limit and cursor fields of a paginated method win over pairs of the same name.
+ * The parameters the explorer sends for a request: limit when set, the other pairs (credentials and the
+ * keys of /api/call itself dropped, as the server drops them), then the cursor. The limit and cursor fields
+ * of a paginated method win over pairs of the same name.
  */
-export function methodParams(request: Pick<ExplorerRequest, "cursor" | "limit" | "extra">): Record<string, string> {
+export function requestParams(request: Pick<ExplorerRequest, "cursor" | "limit" | "extra">): Record<string, string> {
   const params: Record<string, string> = {};
   if (request.limit.trim() !== "") params.limit = request.limit.trim();
   for (const { key, value } of request.extra) {
     const k = key.trim();
-    if (k === "" || isCredentialKey(k) || RESERVED_KEYS.has(k)) continue;
+    if (k === "" || isCredentialKey(k) || CALL_SELECTOR_KEYS.has(k)) continue;
     if ((k === "limit" && "limit" in params) || (k === "cursor" && request.cursor !== "")) continue;
     params[k] = value;
   }
@@ -97,7 +93,7 @@ export function toSearchParams(request: ExplorerRequest): URLSearchParams {
   if (request.installation) search.set("installation", request.installation);
   search.set("as", request.tokenKind);
   search.set("verb", request.httpMethod === "GET" ? VERBS.GET : request.encoding === "json" ? VERBS["POST-json"] : VERBS.POST);
-  for (const [key, value] of Object.entries(methodParams(request))) search.append(PARAM_PREFIX + key, value);
+  for (const [key, value] of Object.entries(requestParams(request))) search.append(PARAM_PREFIX + key, value);
   return search;
 }
 
@@ -124,7 +120,7 @@ export function fromSearchParams(search: URLSearchParams): ExplorerRequest {
     const key = name.slice(PARAM_PREFIX.length);
     if (key === "cursor") request.cursor = value;
     else if (key === "limit") request.limit = value;
-    else if (!isCredentialKey(key) && !RESERVED_KEYS.has(key)) request.extra.push({ key, value });
+    else if (!isCredentialKey(key) && !CALL_SELECTOR_KEYS.has(key)) request.extra.push({ key, value });
   }
   return request;
 }
@@ -144,7 +140,7 @@ export function statedInLink(search: URLSearchParams): StatedFields {
 /** The query string of GET /api/call/{method} (and …/all) for a request. */
 export function callQuery(request: ExplorerRequest, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams({ installation: request.installation, token: request.tokenKind });
-  for (const [key, value] of Object.entries({ ...methodParams(request), ...extra })) query.set(key, value);
+  for (const [key, value] of Object.entries({ ...requestParams(request), ...extra })) query.set(key, value);
   return query.toString();
 }
 
@@ -155,7 +151,7 @@ export type ArgumentTypes = ReadonlyMap<string, ArgumentType>;
  * A value as a JSON body carries it: numbers and booleans as such, `blocks`-like arguments as the JSON they
  * hold. A value that is not what its type says goes as the string it is: the platform decides.
  */
-export function jsonValue(type: ArgumentType | undefined, value: string): unknown {
+function jsonValue(type: ArgumentType | undefined, value: string): unknown {
   const text = value.trim();
   if ((type === "integer" && /^-?\d+$/.test(text)) || (type === "number" && text !== "" && Number.isFinite(Number(text)))) return Number(text);
   if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
@@ -172,7 +168,7 @@ export function jsonValue(type: ArgumentType | undefined, value: string): unknow
 /** What the explorer sends to /api/call/{method}: a GET with the parameters in the query, or a POST with a body. */
 export interface CallRequest {
   method: string;
-  httpMethod: HttpVerb;
+  httpMethod: HttpMethod;
   query: string;
   body?: string;
   contentType?: string;
@@ -181,7 +177,7 @@ export interface CallRequest {
 export function buildCall(request: ExplorerRequest, types: ArgumentTypes = new Map()): CallRequest {
   if (request.httpMethod === "GET") return { method: request.method, httpMethod: "GET", query: callQuery(request) };
   const query = new URLSearchParams({ installation: request.installation, token: request.tokenKind }).toString();
-  const params = methodParams(request);
+  const params = requestParams(request);
   if (request.encoding === "json") {
     const body = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, jsonValue(types.get(key), value)]));
     return { method: request.method, httpMethod: "POST", query, body: JSON.stringify(body), contentType: "application/json; charset=utf-8" };

@@ -5,13 +5,14 @@
  * what only the server knows (the upstream's URL, the masked Authorization) and is cut to fit proxies.
  */
 import { callArguments, parseCallBody, type CallBody } from "@/lib/platform/call-arguments";
-import type { WireRequest } from "./curl";
+import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRequest } from "@/lib/platform/call-method";
 import type { CallRequest } from "./params";
 
 const formEncode = (params: Record<string, string>) => new URLSearchParams(Object.entries(params)).toString();
 
 /** The request as it went upstream, or null when the record does not name the method's URL (then the record is all there is). */
-export function sentUpstreamRequest(call: CallRequest, recorded: WireRequest): WireRequest | null {
+export function sentUpstreamRequest(call: CallRequest, recorded: WireRecord): WireRequest | null {
   const query = recorded.url.indexOf("?");
   const path = query < 0 ? recorded.url : recorded.url.slice(0, query);
   if (!path.endsWith(`/api/${call.method}`) || recorded.method.toUpperCase() !== call.httpMethod) return null;

@@ -6,12 +6,13 @@
  * (`limit: 50`, not `"50"`), which is what the clients' types and signatures expect.
  */
 import type { ArgumentType, CatalogMethod } from "./catalog/types";
-import { incompleteReason, isJsonBody, type RequestCode, type WireRequest } from "./curl";
+import type { WireRecord } from "@/lib/call/wire-header";
+import { incompleteReason, isJsonBody, type RequestCode } from "./curl";
 
 const PLATFORM_API_URL = "https://slack.com/api/";
 
 /** The method's name, base URL and arguments, read back from the wire record. */
-function readWire(wire: WireRequest): { method: string; apiUrl: string; args: Record<string, unknown>; verb: string; encoding: "query" | "form" | "json" } {
+function readWire(wire: WireRecord): { method: string; apiUrl: string; args: Record<string, unknown>; verb: string; encoding: "query" | "form" | "json" } {
   const url = new URL(wire.url);
   const at = url.pathname.lastIndexOf("/api/");
   const method = decodeURIComponent(url.pathname.slice(at + "/api/".length));
@@ -104,7 +105,7 @@ function pyLiteral(value: unknown, indent: string): string {
  * outside the catalog, or arguments the catalog does not list for it (which the client's argument types
  * would refuse), go through apiCall, which takes any.
  */
-export function buildJavaScriptSnippet(wire: WireRequest, options: { method?: CatalogMethod }): RequestCode {
+export function buildJavaScriptSnippet(wire: WireRecord, options: { method?: CatalogMethod }): RequestCode {
   const reason = incompleteReason(wire);
   if (reason) return { complete: false, reason };
   const { method, apiUrl, args: sent } = readWire(wire);
@@ -150,7 +151,7 @@ function pyKeywordArgs(args: Record<string, unknown>): string {
  * dots as underscores), its arguments as keywords; a method outside the catalog through api_call, with the
  * verb and the encoding the console used.
  */
-export function buildPythonSnippet(wire: WireRequest, options: { method?: CatalogMethod } = {}): RequestCode {
+export function buildPythonSnippet(wire: WireRecord, options: { method?: CatalogMethod } = {}): RequestCode {
   const reason = incompleteReason(wire);
   if (reason) return { complete: false, reason };
   const { method, apiUrl, args: sent, verb, encoding } = readWire(wire);

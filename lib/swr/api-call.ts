@@ -1,4 +1,4 @@
-import type { WireRequest } from "@/lib/explorer/curl";
+import type { WireRecord } from "@/lib/call/wire-header";
 import type { CallRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
 import type { ErrorBody } from "@/lib/http/error-body";
@@ -22,7 +22,7 @@ export interface ApiCallResult {
    * What the console sent upstream, token masked: the request this call sent, aimed where the console's record
    * (x-upstream-request) says, with the record's headers. The record alone (cut to fit a header) when that fails.
    */
-  wire: WireRequest | null;
+  wire: WireRecord | null;
   retryAfterS: number | null;
   /** The platform's answer headers the console passed on (named in x-upstream-headers): scopes, rate limits… */
   headers: Record<string, string>;
@@ -40,17 +40,17 @@ function upstreamHeaders(response: Response): Record<string, string> {
   );
 }
 
-function parseWire(header: string | null): WireRequest | null {
+function parseWire(header: string | null): WireRecord | null {
   if (!header) return null;
   try {
-    const wire = JSON.parse(header) as WireRequest;
+    const wire = JSON.parse(header) as WireRecord;
     return typeof wire.url === "string" && typeof wire.method === "string" ? { ...wire, headers: wire.headers ?? {} } : null;
   } catch {
     return null;
   }
 }
 
-function upstreamWire(call: CallRequest, header: string | null): WireRequest | null {
+function upstreamWire(call: CallRequest, header: string | null): WireRecord | null {
   const recorded = parseWire(header);
   return recorded && (sentUpstreamRequest(call, recorded) ?? recorded);
 }

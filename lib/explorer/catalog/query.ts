@@ -4,7 +4,8 @@
  * never pulls the catalog itself into a bundle.
  */
 
-import type { CatalogMethod, CatalogPagination, TokenKind } from "./types";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import type { CatalogMethod, CatalogPagination } from "./types";
 
 export function findMethod(catalog: readonly CatalogMethod[], name: string): CatalogMethod | undefined {
   return catalog.find((method) => method.name === name);

@@ -1,14 +1,12 @@
 /**
  * The catalog of the platform's Web API methods, as the explorer uses it. Generated from the platform's
- * reference (see generate.ts); these types are the app's own shape, so nothing else reads the OpenAPI.
+ * reference (see scripts/method-catalog/generate.ts); these types are the app's own shape, so nothing else reads the OpenAPI.
  */
 
-export type HttpVerb = "GET" | "POST";
+import type { HttpMethod } from "@/lib/platform/call-method";
 
 /** How arguments travel: form-encoded (query string or body), or a JSON body with the token in a header. */
 export type BodyEncoding = "form" | "json";
-
-export type TokenKind = "bot" | "user";
 
 /** "json" is text holding JSON (blocks, attachments, metadata, view…): the platform parses it. */
 export type ArgumentType = "string" | "integer" | "number" | "boolean" | "json";
@@ -61,7 +59,7 @@ export interface CatalogMethod {
   summary: string;
   docsUrl: string;
   /** The verb the reference documents comes first; POST is always there, since the platform takes it for every method. */
-  verbs: readonly HttpVerb[];
+  verbs: readonly HttpMethod[];
   /** Always "form"; "json" too when the method takes a JSON body. */
   encodings: readonly BodyEncoding[];
   /** Required first, then by name. The token is not one of them: the console sends it. */

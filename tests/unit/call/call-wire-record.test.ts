@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as callGet, POST as callPost } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { buildCurl, type WireRequest } from "@/lib/explorer/curl";
+import type { WireRecord } from "@/lib/call/wire-header";
+import { buildCurl } from "@/lib/explorer/curl";
 import { buildCall, EMPTY_REQUEST, type CallRequest, type ExplorerRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
 import { MAX_WIRE_HEADER_BYTES } from "@/lib/call/wire-header";
@@ -37,7 +38,7 @@ async function send(call: CallRequest) {
     params: { method: call.method },
   });
   const header = response.headers.get("x-upstream-request") ?? "";
-  return { body: (await response.json()) as { ok: boolean; error?: string; message?: { text?: string } }, header, record: JSON.parse(header) as WireRequest };
+  return { body: (await response.json()) as { ok: boolean; error?: string; message?: { text?: string } }, header, record: JSON.parse(header) as WireRecord };
 }
 
 const request = (patch: Partial<ExplorerRequest>): ExplorerRequest => ({ ...EMPTY_REQUEST, limit: "", installation, ...patch });

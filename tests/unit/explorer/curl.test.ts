@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { buildCurl, shellQuote, type RequestCode, type WireRequest } from "@/lib/explorer/curl";
+import type { WireRecord } from "@/lib/call/wire-header";
+import { buildCurl, shellQuote, type RequestCode } from "@/lib/explorer/curl";
 
 /** The command, failing the test when there is none. */
-function command(wire: WireRequest): string {
+function command(wire: WireRecord): string {
   const curl: RequestCode = buildCurl(wire);
   if (!curl.complete) throw new Error(`no command: ${curl.reason}`);
   return curl.code;
 }
 
 describe("Copy as curl", () => {
-  const wire = {
+  const wire: WireRecord = {
     method: "POST",
     url: "http://localhost:3000/emulator/api/users.list",
     headers: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, describeCursor, encodeCursorForWire } from "@/lib/explorer/cursor";
+import { decodeCursor, describeCursor } from "@/lib/explorer/cursor";
 import { readNextCursor } from "@/lib/platform/cursor";
 
 describe("cursor display", () => {
@@ -13,7 +13,7 @@ describe("cursor display", () => {
   });
 
   it("encodes + and / as a form body would", () => {
-    expect(encodeCursorForWire("ab+c/d==")).toBe("ab%2Bc%2Fd%3D%3D");
+    expect(describeCursor("ab+c/d==").wire).toBe("ab%2Bc%2Fd%3D%3D");
   });
 
   it("does not pretend to decode binary or non-base64 cursors", () => {

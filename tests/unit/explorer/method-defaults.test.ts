@@ -4,7 +4,7 @@ import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
 import type { CatalogMethod } from "@/lib/explorer/catalog/types";
 import { requestFromHistory, type HistoryEntry } from "@/lib/explorer/history";
 import { catalogShape, defaultTransport, NOTHING_STATED, withMethodDefaults } from "@/lib/explorer/method-defaults";
-import { buildCall, EMPTY_REQUEST, fromSearchParams, methodParams, statedInLink, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
+import { buildCall, EMPTY_REQUEST, fromSearchParams, requestParams, statedInLink, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 
 function method(name: string): CatalogMethod {
   const found = findMethod(METHOD_CATALOG, name);
@@ -57,7 +57,7 @@ describe("a method opened from a link takes what the link does not state from th
 
   it("adds no limit to auth.test", () => {
     const request = openLink("method=auth.test");
-    expect(methodParams(request)).toEqual({});
+    expect(requestParams(request)).toEqual({});
     expect(request.extra).toEqual([]);
   });
 
@@ -71,7 +71,7 @@ describe("a method opened from a link takes what the link does not state from th
     expect(openLink("method=chat.postMessage&verb=POST")).toMatchObject({ httpMethod: "POST", encoding: "form" });
     expect(openLink("method=users.list&verb=POST&p.limit=7")).toMatchObject({ httpMethod: "POST", encoding: "form", limit: "7" });
     // A limit given to a method that does not page is an ordinary parameter: the platform decides.
-    expect(methodParams(openLink("method=auth.test&p.limit=5"))).toEqual({ limit: "5" });
+    expect(requestParams(openLink("method=auth.test&p.limit=5"))).toEqual({ limit: "5" });
     // An unknown verb is no verb.
     expect(openLink("method=chat.postMessage&verb=PUT")).toMatchObject({ httpMethod: "POST", encoding: "json" });
   });
@@ -87,7 +87,7 @@ describe("a method put back from the history takes only what the entry lacks fro
   it("restores chat.postMessage from an entry written before POST as the JSON POST the catalog documents", () => {
     const request = restore(entry({ method: "chat.postMessage", params: { channel: "general", text: "hi" } }));
     expect(request).toMatchObject({ httpMethod: "POST", encoding: "json", limit: "" });
-    expect(methodParams(request)).toEqual({ channel: "general", text: "hi" });
+    expect(requestParams(request)).toEqual({ channel: "general", text: "hi" });
   });
 
   it("keeps the verb an entry records", () => {
@@ -96,11 +96,11 @@ describe("a method put back from the history takes only what the entry lacks fro
   });
 
   it("adds no limit: an entry's parameters are the call as it was sent", () => {
-    expect(methodParams(restore(entry({ method: "auth.test", httpMethod: "POST", encoding: "json" })))).toEqual({});
+    expect(requestParams(restore(entry({ method: "auth.test", httpMethod: "POST", encoding: "json" })))).toEqual({});
     expect(restore(entry({ method: "users.list", httpMethod: "GET", params: { limit: "7" } }))).toMatchObject({ limit: "7" });
     expect(restore(entry({ method: "users.list", httpMethod: "GET", params: {} }))).toMatchObject({ limit: "" });
     // A limit sent to a method that does not page stays a parameter (it was sent), not a hidden field.
-    expect(methodParams(restore(entry({ method: "auth.test", httpMethod: "POST", params: { limit: "3" } })))).toEqual({ limit: "3" });
+    expect(requestParams(restore(entry({ method: "auth.test", httpMethod: "POST", params: { limit: "3" } })))).toEqual({ limit: "3" });
   });
 
   it("restores a Fetch all's page cap beside its request, not as a parameter", () => {

@@ -7,7 +7,7 @@ import {
   EMPTY_REQUEST,
   fromSearchParams,
   isValidMethod,
-  methodParams,
+  requestParams,
   toSearchParams,
   withoutPagingFields,
   type ExplorerRequest,
@@ -61,7 +61,7 @@ describe("the explorer's URL", () => {
       cursor: "abc=",
       max_pages: "5",
     });
-    expect(methodParams({ cursor: "", limit: "", extra: [] })).toEqual({});
+    expect(requestParams({ cursor: "", limit: "", extra: [] })).toEqual({});
   });
 });
 
@@ -138,10 +138,10 @@ describe("the request builder", () => {
   it("turns the cursor and limit fields of a method that does not page into ordinary parameters", () => {
     const moved = withoutPagingFields({ ...EMPTY_REQUEST, method: "auth.test", limit: "50", cursor: "" });
     expect(moved).toMatchObject({ limit: "", cursor: "", extra: [{ key: "limit", value: "50" }] });
-    expect(methodParams({ cursor: "", limit: "", extra: [{ key: "limit", value: "10" }] })).toEqual({ limit: "10" });
+    expect(requestParams({ cursor: "", limit: "", extra: [{ key: "limit", value: "10" }] })).toEqual({ limit: "10" });
     // A paginated method's own limit field wins over a parameter of the same name.
     expect(
-      methodParams({
+      requestParams({
         cursor: "c=",
         limit: "5",
         extra: [

@@ -6,7 +6,8 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMethod } from "@/lib/explorer/catalog";
 import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
-import { buildCurl, type RequestCode, type WireRequest } from "@/lib/explorer/curl";
+import type { WireRecord } from "@/lib/call/wire-header";
+import { buildCurl, type RequestCode } from "@/lib/explorer/curl";
 import { buildCall, EMPTY_REQUEST, type ExplorerRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
 import { buildJavaScriptSnippet, buildPythonSnippet } from "@/lib/explorer/snippets";
@@ -21,7 +22,7 @@ function code(result: RequestCode): string {
 }
 
 /** A JSON POST as the console's wire record has it: token masked, body as sent. */
-function jsonPost(base: string) {
+function jsonPost(base: string): WireRecord {
   return {
     method: "POST",
     url: `${base}/api/chat.postMessage`,
@@ -95,7 +96,7 @@ describe("the request as code", () => {
   });
 
   it("a method outside the catalog goes through apiCall; the platform's own URL is left out", () => {
-    const wire = {
+    const wire: WireRecord = {
       method: "POST",
       url: "https://slack.com/api/teams.secret",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -108,7 +109,7 @@ describe("the request as code", () => {
   });
 
   it("a method outside the catalog goes through slack_sdk's api_call, with the verb and the encoding: json=, data= or params=", () => {
-    const outside = (wire: WireRequest) => code(buildPythonSnippet({ ...wire, url: wire.url.replace("chat.postMessage", "chat.secret") }));
+    const outside = (wire: WireRecord) => code(buildPythonSnippet({ ...wire, url: wire.url.replace("chat.postMessage", "chat.secret") }));
     expect(outside(jsonPost("http://localhost:3000/emulator"))).toContain(
       'client = WebClient(token=os.environ["TOKEN"], base_url="http://localhost:3000/emulator/api/")',
     );
@@ -150,13 +151,13 @@ describe("the request as code", () => {
  * The snippets as the explorer builds them: the request as the form makes it (every value text for a GET or
  * a form), sent, and rebuilt from what was sent (lib/explorer/sent-request.ts).
  */
-function sent(patch: Partial<ExplorerRequest>): WireRequest {
+function sent(patch: Partial<ExplorerRequest>): WireRecord {
   const request: ExplorerRequest = { ...EMPTY_REQUEST, limit: "", installation: "I1", ...patch };
   const method = findMethod(METHOD_CATALOG, request.method);
   const call = buildCall(request, new Map((method?.args ?? []).map((a) => [a.name, a.type] as const)));
   const headers: Record<string, string> = { authorization: "Bearer xoxe.xoxb-…a1b2" };
   if (call.contentType) headers["content-type"] = call.contentType;
-  const recorded: WireRequest = { method: call.httpMethod, url: `https://slack.com/api/${request.method}`, headers };
+  const recorded: WireRecord = { method: call.httpMethod, url: `https://slack.com/api/${request.method}`, headers };
   return sentUpstreamRequest(call, recorded)!;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { walkAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
+import { walkAllPages, type UpstreamPage } from "@/lib/call/fetch-all";
 import { callMethod, inProcessTransport } from "@/lib/platform";
 import { createHarness } from "../emulator/support/emulator-harness";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { generateCatalogSource, generateListsSource } from "@/lib/explorer/catalog/generate";
+import { generateCatalogSource, generateListsSource } from "@/scripts/method-catalog/generate";
 import { loadMethodCatalog } from "@/lib/explorer/catalog";
 import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
 import { GENERATED_FILE, GENERATED_LISTS_FILE, readReference } from "./reference";

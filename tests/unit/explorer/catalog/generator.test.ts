@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildMethodCatalog, type MethodReference } from "@/lib/explorer/catalog/generate";
+import { buildMethodCatalog, type MethodReference } from "@/scripts/method-catalog/generate";
 import type { CatalogMethod } from "@/lib/explorer/catalog/types";
 import { readReference } from "./reference";
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { readMethodReference } from "@/lib/explorer/catalog/generate";
+import { readMethodReference } from "@/scripts/method-catalog/generate";
 
 /** The platform's reference, where scripts/generate-method-catalog.ts reads it: docs/reference in the repository. */
 export const REFERENCE_DIR = fileURLToPath(new URL("../../../../docs/reference", import.meta.url));

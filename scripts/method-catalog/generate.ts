@@ -17,9 +17,9 @@ import type {
   CatalogError,
   CatalogMethod,
   CatalogScopes,
-  HttpVerb,
   RateTier,
-} from "./types";
+} from "../../lib/explorer/catalog/types";
+import type { HttpMethod } from "../../lib/platform/call-method";
 
 const OpenApiParameter = z.object({
   name: z.string(),
@@ -199,7 +199,7 @@ function jsonExample(response: z.infer<typeof OpenApiResponse> | undefined): Rec
 
 interface Sources {
   name: string;
-  verb?: HttpVerb;
+  verb?: HttpMethod;
   operation?: OpenApiOperation;
   platform?: PlatformMethod;
 }
@@ -346,7 +346,7 @@ function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
   const { name, verb, operation, platform } = sources;
   const preferred = platform?.http_method ?? verb ?? "POST";
   // POST always: the platform takes it for every method, and its official client (@slack/web-api) POSTs every call.
-  const verbs = [...new Set<HttpVerb>([preferred, ...(verb ? [verb] : []), "POST"])];
+  const verbs = [...new Set<HttpMethod>([preferred, ...(verb ? [verb] : []), "POST"])];
   const encodings: BodyEncoding[] =
     operation?.consumes.includes("application/json") === true || platform?.json_input_supported === true ? ["form", "json"] : ["form"];
   const args = buildArguments(sources);
@@ -389,7 +389,7 @@ export function buildMethodCatalog(openapi: unknown, platformMethods: Readonly<R
   const sources = new Map<string, Sources>();
   for (const [pathName, item] of Object.entries(spec.paths)) {
     const name = pathName.replace(/^\//, "");
-    const verb: HttpVerb | undefined = item.get ? "GET" : item.post ? "POST" : undefined;
+    const verb: HttpMethod | undefined = item.get ? "GET" : item.post ? "POST" : undefined;
     sources.set(name, { name, verb, operation: item.get ?? item.post });
   }
   for (const [name, document] of Object.entries(platformMethods)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serializeEvent, streamAllPages, walkAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
+import { serializeEvent, streamAllPages, walkAllPages, type UpstreamPage } from "@/lib/call/fetch-all";
 import { readNdjson, type FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 
 /** A scripted upstream: each call answers the next response; the parameters it got are recorded. */

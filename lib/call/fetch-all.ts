@@ -1,6 +1,6 @@
-import { findCollection } from "./items";
+import { findCollection } from "@/lib/explorer/items";
 import { readNextCursor } from "@/lib/platform/cursor";
-import type { FetchAllEvent } from "./fetch-all-events";
+import type { FetchAllEvent } from "@/lib/explorer/fetch-all-events";
 
 /**
  * The server-side walk behind "Fetch all": page after page, following response_metadata.next_cursor until
@@ -39,7 +39,7 @@ export interface WalkOptions {
 /** Consecutive 429s on one page before the walk gives up. */
 const MAX_RATE_LIMIT_WAITS = 20;
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

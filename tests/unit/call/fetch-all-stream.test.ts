@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "@/lib/emulator";
-import { streamAllPages, type UpstreamPage } from "@/lib/explorer/fetch-all";
+import { streamAllPages, type UpstreamPage } from "@/lib/call/fetch-all";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
 import { memberCount } from "@/lib/emulator/workspace/members";
 import { BASE, install, startEmulator } from "../emulator/workspace/support";

@@ -9,7 +9,7 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { needsProactiveRefresh } from "@/lib/rotation/freshness";
 import { type TokenKind } from "@/lib/installations/universal/token-kind";
 import { streamAllPages } from "./fetch-all";
-import type { FetchAllQuery } from "./fetch-all-query";
+import type { WalkQuery } from "./call-query";
 import { getWalkLimits } from "./walk-limits";
 
 /**
@@ -18,7 +18,7 @@ import { getWalkLimits } from "./walk-limits";
  * within this margin is refreshed (and saved) up front; a walk that outlasts even that ends with a
  * "resume" line instead, and the browser continues it in a new request (see walkAllPages).
  */
-export const WALK_TOKEN_MARGIN_S = 30 * 60;
+const WALK_TOKEN_MARGIN_S = 30 * 60;
 
 /** `nowMs` is the platform's time (the session runtime's clock), which token expiry follows. */
 export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getRotationRuntime().now()): Promise<void> {
@@ -34,7 +34,7 @@ export async function settleTokenForWalk(installationId: string, kind: TokenKind
  * away (Cancel, a closed tab) aborts `signal` and so the walk. A walk holds one of its session's and the
  * process's places (walk-limits.ts) until its stream ends, or answers 429 too_many_walks.
  */
-export async function streamSessionWalk(method: string, query: FetchAllQuery, signal: AbortSignal): Promise<Response> {
+export async function streamSessionWalk(method: string, query: WalkQuery, signal: AbortSignal): Promise<Response> {
   assertValidMethodName(method);
   // Pages after the first are fetched while the body streams, outside the route's async context: they
   // read the installation from this request's cookies all the same.

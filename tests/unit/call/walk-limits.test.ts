@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isConsoleError } from "@/lib/http/app-error";
-import { MAX_WALKS_PER_PROCESS, MAX_WALKS_PER_SESSION, WalkLimits } from "@/lib/explorer/walk-limits";
+import { MAX_WALKS_PER_PROCESS, MAX_WALKS_PER_SESSION, WalkLimits } from "@/lib/call/walk-limits";
 
 const refusal = (admit: () => unknown) => {
   try {

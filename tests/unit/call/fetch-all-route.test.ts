@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
-import { settleTokenForWalk } from "@/lib/explorer/walk-session";
+import { settleTokenForWalk } from "@/lib/call/walk-session";
 import { findInstallation } from "@/lib/installations/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
