@@ -3,6 +3,7 @@
 # run as the image's unprivileged `node` user. `docker build -t switchboard .` makes it; compose.yaml runs the
 # hosted shape (two instances, PostgreSQL, Redis, nginx) and docs/hosting.md says how. The build needs no
 # secret: every one (SESSION_PASSWORD, EMULATOR_ADMIN_TOKEN, METRICS_TOKEN, DATABASE_URL) is read at start.
+# `next build` checks only the format of what is set (lib/env.ts; SKIP_ENV_VALIDATION=1 skips even that).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 

@@ -21,7 +21,7 @@ const DIST_DIR = process.env.BENCH_DIST_DIR || ".next-bench";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // Run Next's own script with this node, so that stopping the child stops the server (npx would not forward it).
 const NEXT_BIN = join(ROOT, "node_modules", "next", "dist", "bin", "next");
-const SOURCES = ["app", "components", "lib", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const SOURCES = ["app", "components", "lib", "next.config.ts", "package-lock.json", "postcss.config.mjs"];
 
 function newestMtime(path: string): number {
   const stat = statSync(path);

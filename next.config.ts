@@ -1,5 +1,8 @@
-/** @type {import('next').NextConfig} */
-const nextConfig = {
+import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from "next/constants";
+import { checkEnvAtBuild } from "./lib/env";
+
+const nextConfig: NextConfig = {
   // Lets several builds or dev servers share one checkout (tests, benchmarks, parallel work).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The container image's build (Dockerfile) only: a server.js with the node_modules it needs, in
@@ -33,4 +36,9 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+// `next build` and `next dev` refuse a malformed environment before anything else, naming each variable
+// (lib/env.ts); `next start` leaves it to the console's own check at start, which says the same and more.
+export default function config(phase: string): NextConfig {
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) checkEnvAtBuild();
+  return nextConfig;
+}
