@@ -1,4 +1,4 @@
-import { reinstallHref } from "@/components/installations/install-href";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import { PlatformText } from "@/components/platform-text";
 import { ScopeName } from "@/components/scope-name";
 import type { InstallationView } from "@/lib/installations/universal/view";

@@ -1,6 +1,6 @@
 "use client";
 
-import { reinstallHref } from "@/components/installations/install-href";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import type { CatalogMethod } from "@/lib/explorer/catalog";
 import { unknownMethodAdvice, type UpstreamKind } from "@/lib/explorer/method-suggestions";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";

@@ -1,6 +1,6 @@
 "use client";
 
-import { reinstallHref } from "@/components/installations/install-href";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import { LocalTime } from "@/components/local-time";
 import { SegmentedControl } from "@/components/segmented-control";
 import { BUTTON, Badge, Panel } from "@/components/ui/primitives";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useMemo, useState, useSyncExternalStore } from "react";
-import { reinstallHref } from "@/components/installations/install-href";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import { SegmentedControl } from "@/components/segmented-control";
 import { findMethod, nearestMethodNames, scopeCheck, type CatalogMethod } from "@/lib/explorer/catalog";
 import { catalogShape, withMethodDefaults } from "@/lib/explorer/method-defaults";

@@ -22,7 +22,7 @@ import type { InstallationActionAnswer } from "@/lib/installations/universal/vie
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionOutcome } from "./action-outcome";
 import { ExchangeDialog } from "./exchange-dialog";
-import { reinstallHref } from "./install-href";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
 import { TimelineList, type UnsavedEntry } from "./timeline-list";
 import { TokenRow } from "./token-row";

@@ -18,8 +18,8 @@ import { withConfigTokenLock, writeConfigToken } from "./config-token-store";
 import { adminTargetOf, emulatorAdminBackend } from "./emulator-admin-backend";
 import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./universal/manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
-import { reinstallHref } from "./reinstall";
 import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
+import { reinstallHref } from "@/lib/installations/universal/install-href";
 import type {
   AppChoice,
   AppConfigOverview,
@@ -113,7 +113,7 @@ function toAppInstallation(view: InstallationView, manifest: AppManifest, emulat
     team: view.team,
     state: view.state,
     tokens,
-    reinstallHref: reinstallHref(view.app.key, view.team.id, scopes.bot, scopes.user),
+    reinstallHref: reinstallHref(view, scopes.bot, scopes.user),
     emulatorTokens,
   };
 }
@@ -121,7 +121,7 @@ function toAppInstallation(view: InstallationView, manifest: AppManifest, emulat
 function installHrefOf(record: AppRecord, views: InstallationView[]): string | null {
   const key = appKeyOf(record, views);
   const { scopes } = reshapeManifest(record.manifest);
-  return key ? reinstallHref(key, null, scopes.bot, scopes.user) : null;
+  return key ? reinstallHref({ app: { key } }, scopes.bot, scopes.user) : null;
 }
 
 async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime): Promise<AppSettingsView> {

@@ -148,13 +148,18 @@ export function callQuery(request: ExplorerRequest, extra: Record<string, string
 export type ArgumentTypes = ReadonlyMap<string, ArgumentType>;
 
 /**
- * A value as a JSON body carries it: numbers and booleans as such, `blocks`-like arguments as the JSON they
- * hold. A value that is not what its type says goes as the string it is: the platform decides.
+ * A value as the catalog types its argument: a form or a query carries every value as text, while a JSON
+ * body (and the clients of the code snippets) take numbers, booleans and JSON values as such. A value that
+ * is not what its type says stays the text it was: the platform decides.
  */
-function jsonValue(type: ArgumentType | undefined, value: string): unknown {
+export function typedArgumentValue(type: ArgumentType | undefined, value: unknown): unknown {
+  if (typeof value !== "string") return value;
   const text = value.trim();
-  if ((type === "integer" && /^-?\d+$/.test(text)) || (type === "number" && text !== "" && Number.isFinite(Number(text)))) return Number(text);
-  if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+  // Only a number written back as the same text: `1e3`, `007` or a timestamp past a double's digits would change.
+  if ((type === "integer" || type === "number") && String(Number(text)) === text && (type === "number" || Number.isSafeInteger(Number(text))))
+    return Number(text);
+  if (type === "boolean" && (text === "true" || text === "1")) return true;
+  if (type === "boolean" && (text === "false" || text === "0")) return false;
   if (type === "json") {
     try {
       return JSON.parse(text) as unknown;
@@ -179,7 +184,7 @@ export function buildCall(request: ExplorerRequest, types: ArgumentTypes = new M
   const query = new URLSearchParams({ installation: request.installation, token: request.tokenKind }).toString();
   const params = requestParams(request);
   if (request.encoding === "json") {
-    const body = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, jsonValue(types.get(key), value)]));
+    const body = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, typedArgumentValue(types.get(key), value)]));
     return { method: request.method, httpMethod: "POST", query, body: JSON.stringify(body), contentType: "application/json; charset=utf-8" };
   }
   return { method: request.method, httpMethod: "POST", query, body: new URLSearchParams(params).toString(), contentType: "application/x-www-form-urlencoded" };

@@ -5,9 +5,10 @@
  * method is called by its own function with its arguments' values of the types the catalog gives them
  * (`limit: 50`, not `"50"`), which is what the clients' types and signatures expect.
  */
-import type { ArgumentType, CatalogMethod } from "./catalog/types";
+import type { CatalogMethod } from "./catalog/types";
 import type { WireRecord } from "@/lib/call/wire-header";
 import { incompleteReason, isJsonBody, type RequestCode } from "./curl";
+import { typedArgumentValue } from "./params";
 
 const PLATFORM_API_URL = "https://slack.com/api/";
 
@@ -38,32 +39,9 @@ function readWire(wire: WireRecord): { method: string; apiUrl: string; args: Rec
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/**
- * A value as the catalog types its argument: a form or a query carries every value as text, while the
- * clients take numbers, booleans and JSON values as such. A value that is not what its type says stays the
- * text it was: the snippet sends what the console sent.
- */
-function typedValue(type: ArgumentType | undefined, value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const text = value.trim();
-  // Only a number written back as the same text: `1e3`, `007` or a timestamp past a double's digits would change.
-  if ((type === "integer" || type === "number") && String(Number(text)) === text && (type === "number" || Number.isSafeInteger(Number(text))))
-    return Number(text);
-  if (type === "boolean" && (text === "true" || text === "1")) return true;
-  if (type === "boolean" && (text === "false" || text === "0")) return false;
-  if (type === "json") {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  return value;
-}
-
 function typedArgs(args: Record<string, unknown>, method: CatalogMethod | undefined): Record<string, unknown> {
   const types = new Map((method?.args ?? []).map((a) => [a.name, a.type] as const));
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typedValue(types.get(key), value)]));
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typedArgumentValue(types.get(key), value)]));
 }
 
 /** A property name in a JS object literal; `__proto__` is computed, since written plainly it sets the prototype and the key is lost. */

@@ -1,25 +1,14 @@
 import "server-only";
-import { maskToken, type HttpMethod, type ParamValue, type PlatformCallResult } from "@/lib/platform";
-import { callWithFreshToken } from "@/lib/rotation/freshness";
+import { maskToken, type PlatformCallResult } from "@/lib/platform";
+import { callWithFreshToken, type FreshCallOptions } from "@/lib/rotation/freshness";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
 import { persistIfChanged } from "./save";
 import { requireInstallation } from "./store";
 import { timelineCause, type TimelineEntry } from "./universal/timeline";
-import type { TokenKind } from "./universal/token-kind";
 
-export interface CallAsInstallationOptions {
-  installationId: string;
-  tokenKind: TokenKind;
-  method: string;
-  params?: Record<string, ParamValue>;
-  httpMethod?: HttpMethod;
-  /** A POST's arguments as a JSON body, instead of params. */
-  json?: Record<string, unknown>;
-  signal?: AbortSignal;
-  /** What made the call, for the timeline ("GET /api/call/users.list"). */
-  by?: string;
-}
+/** A call with fresh tokens (callWithFreshToken's options), made as one of the installations this person sees. */
+export type CallAsInstallationOptions = FreshCallOptions & { installationId: string };
 
 /**
  * A Web API call with one of this session's tokens, kept fresh (see callWithFreshToken). An answer that
