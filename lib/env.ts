@@ -228,6 +228,7 @@ export type Env = ReturnType<typeof readEnv>;
  * What `next build` and `next dev` check before anything else (next.config.ts): the format of what is set.
  * Nothing is required here, secrets above all: a container's build has none, and the console requires them
  * at start. SKIP_ENV_VALIDATION=1 skips it, as create-t3-app's does; the start's check still runs.
+ * @public knip's production pass does not read Next's own config file, which is what calls it.
  */
 export function checkEnvAtBuild(source: Readonly<Record<string, string | undefined>> = process.env): void {
   readEnv(source, { skipValidation: !!source.SKIP_ENV_VALIDATION });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: lint and formatting (ESLint, Prettier, no import cycles), the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
+# npm test: lint and formatting (ESLint with the import boundaries, Prettier, no import cycles, knip: nothing unused), the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
 # suite once in quick mode (figures printed, not judged), so a change that breaks a benchmark fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -59,11 +59,6 @@ function decodeCursorText(cursor: string): { text: string; opaqueBytes: number }
   return { text: decoder.decode(bytes.subarray(0, end)), opaqueBytes: bytes.length - end };
 }
 
-/** The readable text a cursor encodes, or null. */
-export function decodeCursor(cursor: string): string | null {
-  return decodeCursorText(cursor)?.text ?? null;
-}
-
 export function describeCursor(cursor: string): CursorView {
   const decoded = decodeCursorText(cursor);
   return { received: cursor, wire: encodeCursorParam(cursor).slice("cursor=".length), decoded: decoded?.text ?? null, opaqueBytes: decoded?.opaqueBytes ?? 0 };

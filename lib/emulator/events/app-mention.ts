@@ -117,7 +117,6 @@ export const MentionAppBody = z
   })
   .refine((b) => b.installation_id !== undefined || b.app_id !== undefined, "give installation_id or app_id");
 
-
 export interface MentionAppResult {
   channel: string;
   ts: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WireRequest } from "@/lib/platform";
+import type { WireRequest } from "@/lib/platform/call-method";
 import { cutWhole, MAX_WIRE_HEADER_BYTES, wireHeader } from "@/lib/call/wire-header";
 
 /** Text with every kind of escape a URL, a form body or a JSON body holds, and characters outside the BMP. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, describeCursor } from "@/lib/explorer/cursor";
+import { describeCursor } from "@/lib/explorer/cursor";
 import { readNextCursor } from "@/lib/platform/cursor";
 
 describe("cursor display", () => {
@@ -18,9 +18,9 @@ describe("cursor display", () => {
 
   it("does not pretend to decode binary or non-base64 cursors", () => {
     const binary = btoa(String.fromCharCode(0, 159, 146, 150, 1, 2, 3));
-    expect(decodeCursor(binary)).toBeNull();
-    expect(decodeCursor("not a cursor!")).toBeNull();
-    expect(decodeCursor("")).toBeNull();
+    expect(describeCursor(binary).decoded).toBeNull();
+    expect(describeCursor("not a cursor!").decoded).toBeNull();
+    expect(describeCursor("").decoded).toBeNull();
   });
 
   it("reads the readable head of a signed cursor and counts the binary after it", () => {
@@ -31,7 +31,7 @@ describe("cursor display", () => {
 
   it("decodes url-safe base64 without padding", () => {
     const cursor = btoa("channel:C0123").replace(/=+$/, "");
-    expect(decodeCursor(cursor)).toBe("channel:C0123");
+    expect(describeCursor(cursor).decoded).toBe("channel:C0123");
   });
 });
 

@@ -8,7 +8,7 @@ import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { encodeCursorParam } from "@/lib/platform";
+import { encodeCursorParam } from "@/lib/platform/cursor";
 import { consentAt, emulatorState, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 

@@ -4,7 +4,7 @@ import { installationFromGrant, toInstallationView, type InstallationRecord } fr
 import { mergeWrite } from "@/lib/installations/store";
 import { fromStoreInstallation, toStoreInstallation } from "@/lib/installations/store-mapping";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
-import { reshapeTokenGrant } from "@/lib/platform";
+import { reshapeTokenGrant } from "@/lib/platform/oauth";
 
 /**
  * User tokens belong to people (lib/installations/user-tokens.ts): the record-level rules, from the

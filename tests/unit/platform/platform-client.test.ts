@@ -2,16 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAppCredentials, startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
-import {
-  callMethod,
-  encodeCursorParam,
-  isLoopbackUrl,
-  maskToken,
-  platformErrorCode,
-  readNextCursor,
-  refreshAccessToken,
-  reshapeTokenGrant,
-} from "@/lib/platform";
+import { callMethod, maskToken, platformErrorCode, refreshAccessToken } from "@/lib/platform";
+import { encodeCursorParam, readNextCursor } from "@/lib/platform/cursor";
+import { isLoopbackUrl } from "@/lib/platform/call-method";
+import { reshapeTokenGrant } from "@/lib/platform/oauth";
 
 describe("maskToken", () => {
   it("keeps the kind prefix and the last four characters", () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { callMethod, PlatformClock, platformClockFor, readUpstreamAbout, skewRangeFromDate } from "@/lib/platform";
+import { callMethod, platformClockFor } from "@/lib/platform";
+import { PlatformClock, skewRangeFromDate } from "@/lib/platform/platform-clock";
+import { readUpstreamAbout } from "@/lib/platform/upstream-about";
 
 const LOCAL = Date.UTC(2026, 10, 25, 12, 0, 0, 400);
 const HOUR = 3_600_000;
