@@ -116,7 +116,8 @@ export function Explorer() {
                   answered <span className="font-mono">{history.restored.summary}</span>
                 </>
               ) : null}{" "}
-              at <LocalTime at={history.restored.at} />. {history.restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
+              at <LocalTime at={history.restored.at} />.{" "}
+              {history.restored.kind === "all" ? "Press Fetch all to walk it again." : "Press Send to call it again."}
             </p>
           )}
           {result && !view.showAll && sent && (
@@ -133,7 +134,13 @@ export function Explorer() {
             />
           )}
           {view.showAll && walkState ? (
-            <FetchAllPanel feed={all.feed} state={walkState} maxPages={all.walk?.maxPages ?? DEFAULT_MAX_PAGES} onCancel={all.cancel} onDownload={all.onDownload} />
+            <FetchAllPanel
+              feed={all.feed}
+              state={walkState}
+              maxPages={all.walk?.maxPages ?? DEFAULT_MAX_PAGES}
+              onCancel={all.cancel}
+              onDownload={all.onDownload}
+            />
           ) : result && !page.sentPaginated ? (
             <AnswerStatus result={result} reinstall={reinstall} />
           ) : !result && !form.paginated ? null : (

@@ -12,7 +12,17 @@ import { findCollection } from "@/lib/explorer/items";
 import { catalogShape, NOTHING_STATED, withMethodDefaults } from "@/lib/explorer/method-defaults";
 import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
-import { buildCall, callQuery, fromSearchParams, isValidMethod, requestParams, statedInLink, toSearchParams, type ExplorerRequest, type StatedFields } from "@/lib/explorer/params";
+import {
+  buildCall,
+  callQuery,
+  fromSearchParams,
+  isValidMethod,
+  requestParams,
+  statedInLink,
+  toSearchParams,
+  type ExplorerRequest,
+  type StatedFields,
+} from "@/lib/explorer/params";
 import { MAX_PAGE_SIZE } from "@/lib/installations/universal/list-query";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
