@@ -5,16 +5,32 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * docs/spec/web-api.md: `invalid_cursor` for gibberish, a wrong encoding or an old one).
  *
  * Like the platform's (`dXNlcjpVMDYxTkZUVDI=` is base64 of `user:U061NFTT2`), a cursor is standard base64
- * of `<kind>:<id of the next item>`, followed by NUL padding, its issue time and an HMAC tag; the padding
- * makes the encoded string always end in a single `=`. The tag covers the method and the team, so a cursor
- * only works for the method and workspace that issued it, and nobody can forge or edit one.
+ * of ASCII text: `<kind>:<id of the next item>:<issue time>:<tag>`, the issue time in decimal seconds
+ * (zero-padded to 10 to 12 digits so that the text's length is 2 mod 3: the encoded string then always ends
+ * in a single `=`), the tag an HMAC in base64url. The tag covers the method, the team and the text before
+ * it, so a cursor only works for the method and workspace that issued it, and nobody can forge or edit one.
+ *
+ * No `+` or `/`, as in the platform's: base64 puts those only where a text byte's low six bits are 62 or 63
+ * (`>`, `?`, `~`, DEL, or any byte past ASCII), and the text holds none of them: the kind and the id are
+ * percent-encoded (`~` too), which leaves the platform-shaped ids (`U061NFTT2`, `C0…`, a ts) as they are.
+ * A client that forgets to percent-encode a `+` (which a query string reads as a space) therefore works
+ * here as it does there.
  */
 
 const TAG_BYTES = 12;
-const TIME_BYTES = 4;
+/** base64url of TAG_BYTES, unpadded. */
+const TAG_CHARS = 16;
 /** Longer strings are not ours; decoding them would only cost time. */
 const MAX_CURSOR_LENGTH = 256;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** What we issue: base64 without `+` or `/`, one `=`. */
+const CURSOR = /^[A-Za-z0-9]+=$/;
+/** The text a cursor encodes: kind, id, issue time, tag. */
+const TEXT = /^([^:]+):([^:]+):([0-9]{10,12}):[A-Za-z0-9_-]{16}$/;
+
+/** Percent-encoding, `~` included: only characters whose low six bits are below 62 remain. */
+function percentEncode(text: string): string {
+  return encodeURIComponent(text).replace(/~/g, "%7E");
+}
 
 export interface CursorScope {
   /** The method that issued it, for example users.list. */
@@ -24,22 +40,21 @@ export interface CursorScope {
   kind: string;
 }
 
-/** The tag covers every byte before it (payload, padding, issue time) and the scope. */
-function tag(secret: Buffer, scope: CursorScope, signed: Buffer): Buffer {
-  return createHmac("sha256", secret).update(`${scope.method}\0${scope.teamId}\0`).update(signed).digest().subarray(0, TAG_BYTES);
+/** The tag covers the text before it (payload and issue time) and the scope. */
+function tag(secret: Buffer, scope: CursorScope, signed: string): Buffer {
+  return createHmac("sha256", secret).update(`${scope.method}\0${scope.teamId}\0`).update(signed, "ascii").digest().subarray(0, TAG_BYTES);
 }
 
 /** A cursor pointing at the item `id`, issued at `nowMs`. */
 export function encodeCursor(secret: Buffer, scope: CursorScope, id: string, nowMs: number): string {
-  const payload = Buffer.from(`${scope.kind}:${id}`, "utf8");
   const issuedAt = Math.floor(nowMs / 1000);
-  // 1 to 3 NUL bytes so that the byte length is 2 mod 3: base64 then ends in exactly one "=".
-  let nulls = 1;
-  while ((payload.length + nulls + TIME_BYTES + TAG_BYTES) % 3 !== 2) nulls++;
-  const time = Buffer.alloc(TIME_BYTES);
-  time.writeUInt32BE(issuedAt >>> 0);
-  const signed = Buffer.concat([payload, Buffer.alloc(nulls), time]);
-  return Buffer.concat([signed, tag(secret, scope, signed)]).toString("base64");
+  const payload = `${percentEncode(scope.kind)}:${percentEncode(id)}:`;
+  // 10 to 12 digits so that the text's length is 2 mod 3: base64 then ends in exactly one "=".
+  let digits = 10;
+  while ((payload.length + digits + 1 + TAG_CHARS) % 3 !== 2) digits++;
+  const signed = payload + String(issuedAt >>> 0).padStart(digits, "0");
+  const text = `${signed}:${tag(secret, scope, signed).toString("base64url")}`;
+  return Buffer.from(text, "ascii").toString("base64");
 }
 
 export type CursorProblem = "malformed" | "forged" | "expired";
@@ -52,25 +67,29 @@ export type DecodedCursor = { ok: true; id: string; issuedAt: number } | { ok: f
  * the problem is kept for tests and logs.
  */
 export function decodeCursor(secret: Buffer, scope: CursorScope, cursor: string, nowMs: number, ttlSeconds: number): DecodedCursor {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || cursor.length % 4 !== 0 || !BASE64.test(cursor)) {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || cursor.length % 4 !== 0 || !CURSOR.test(cursor)) {
     return { ok: false, problem: "malformed" };
   }
   const bytes = Buffer.from(cursor, "base64");
   // Node's decoder is lenient; a string that does not survive a round trip was not produced by us.
-  if (bytes.toString("base64") !== cursor || bytes.length < TAG_BYTES + TIME_BYTES + 2) {
-    return { ok: false, problem: "malformed" };
-  }
-  const signed = bytes.subarray(0, bytes.length - TAG_BYTES);
-  if (!timingSafeEqual(bytes.subarray(bytes.length - TAG_BYTES), tag(secret, scope, signed))) {
-    return { ok: false, problem: "forged" };
-  }
-  const issuedAt = signed.readUInt32BE(signed.length - TIME_BYTES);
-  let end = signed.length - TIME_BYTES;
-  while (end > 0 && signed[end - 1] === 0) end--;
-  const text = signed.subarray(0, end).toString("utf8");
-  const prefix = `${scope.kind}:`;
-  if (!text.startsWith(prefix)) return { ok: false, problem: "forged" };
+  if (bytes.toString("base64") !== cursor || bytes.some((b) => b < 0x20 || b > 0x7e)) return { ok: false, problem: "malformed" };
+  const text = bytes.toString("ascii");
+  if (text.length <= TAG_CHARS + 1) return { ok: false, problem: "malformed" };
+  // The last 17 characters are ":" and the tag; whatever they are, a wrong one is a forgery.
+  const signed = text.slice(0, -(TAG_CHARS + 1));
+  const given = Buffer.from(text.slice(-(TAG_CHARS + 1)), "ascii");
+  const expected = Buffer.from(`:${tag(secret, scope, signed).toString("base64url")}`, "ascii");
+  if (!timingSafeEqual(given, expected)) return { ok: false, problem: "forged" };
+  const parts = TEXT.exec(text);
+  if (!parts || parts[1] !== percentEncode(scope.kind)) return { ok: false, problem: "forged" };
+  const issuedAt = Number(parts[3]);
   const ageSeconds = Math.floor(nowMs / 1000) - issuedAt;
   if (ageSeconds >= ttlSeconds || ageSeconds < -60) return { ok: false, problem: "expired" };
-  return { ok: true, id: text.slice(prefix.length), issuedAt };
+  let id: string;
+  try {
+    id = decodeURIComponent(parts[2] as string);
+  } catch {
+    return { ok: false, problem: "forged" };
+  }
+  return { ok: true, id, issuedAt };
 }

@@ -9,7 +9,7 @@ import { appendMessage } from "../workspace/messages";
 
 /**
  * Incoming webhooks (spec 2.5 and 4.5, docs/spec/web-api.md): POST {base}/services/{team}/{hook}/{secret}
- * with a JSON body {text} (or a form field `payload` holding that JSON). The platform answers 200 with the
+ * with a JSON body {text, blocks, attachments} (or a form field `payload` holding that JSON). The platform answers 200 with the
  * plain-text body `ok`, and its errors as plain text with a status: 400 invalid_payload or no_text,
  * 403 invalid_token, 404 no_service or channel_not_found, 410 channel_is_archived, 429 with Retry-After
  * when rate limited.
@@ -47,11 +47,24 @@ async function readPayload(request: Request): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
-function hasContent(payload: Record<string, unknown>): boolean {
+/** The platform's limits on a message, as for chat.postMessage: 50 blocks, 100 attachments. */
+const MAX_BLOCKS = 50;
+const MAX_ATTACHMENTS = 100;
+
+/**
+ * What the message holds: its text, and its blocks and attachments when they are non-empty arrays, kept as
+ * posted as chat.postMessage keeps them (conversations.history and the admin state show them). Past the
+ * limits the platform answers too_many_attachments (people meet it at 100 attachments, for example
+ * https://github.com/containrrr/shoutrrr/issues/238) and invalid_blocks, as plain text.
+ */
+function messageContent(payload: Record<string, unknown>): { text: string; blocks?: unknown[]; attachments?: unknown[] } | undefined {
   const { text, blocks, attachments } = payload;
   if (text !== undefined && typeof text !== "string") throw new PlainTextError(400, "invalid_payload");
-  const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
-  return (typeof text === "string" && text.trim() !== "") || nonEmpty(blocks) || nonEmpty(attachments);
+  const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
+  if (nonEmpty(blocks) && blocks.length > MAX_BLOCKS) throw new PlainTextError(400, "invalid_blocks");
+  if (nonEmpty(attachments) && attachments.length > MAX_ATTACHMENTS) throw new PlainTextError(400, "too_many_attachments");
+  if (!((typeof text === "string" && text.trim() !== "") || nonEmpty(blocks) || nonEmpty(attachments))) return undefined;
+  return { text: text ?? "", ...(nonEmpty(blocks) ? { blocks } : {}), ...(nonEmpty(attachments) ? { attachments } : {}) };
 }
 
 /**
@@ -77,8 +90,8 @@ export async function handleIncomingWebhook(ctx: RequestContext, rest: string): 
     }
   }
 
-  const payload = await readPayload(ctx.request);
-  if (!hasContent(payload)) throw new PlainTextError(400, "no_text");
+  const content = messageContent(await readPayload(ctx.request));
+  if (!content) throw new PlainTextError(400, "no_text");
   const ws = workspaceOf(ctx.state, installation.teamId);
   const channel = findChannel(ws, hook.channelId);
   if (!channel) throw new PlainTextError(404, "channel_not_found");
@@ -88,7 +101,7 @@ export async function handleIncomingWebhook(ctx: RequestContext, rest: string): 
     ws,
     channel.id,
     {
-      text: typeof payload.text === "string" ? payload.text : "",
+      ...content,
       subtype: "bot_message",
       bot_id: installation.botId,
       app_id: installation.appId,

@@ -5,7 +5,7 @@
  * it is.
  */
 import { hex, pick, rng, scrambleId, unscrambleId } from "./ids";
-import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, TIME_ZONES, TITLES } from "./vocabulary";
+import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, STATUSES, TIME_ZONES, TITLES } from "./vocabulary";
 import type { BotUser, Workspace } from "./workspace";
 
 /** Every member: the generated ones, then the bot users of installed apps. */
@@ -92,6 +92,39 @@ function images(baseUrl: string, userId: string, avatarHash: string, custom: boo
   return out;
 }
 
+interface Name {
+  name: string;
+  normalized: string;
+}
+
+/**
+ * A member's display name and custom status, required fields of a profile (the OpenAPI's objs_user_profile,
+ * and the reference's users.list example). From their own stream, so the rest of the record does not move.
+ * Most have no display name (""; clients then show real_name), others their first name, first name and
+ * initial, or handle; about one in four has a status. `*_normalized` strips diacritics as real_name's does.
+ */
+function displayAndStatus(ws: Workspace, index: number, first: Name, last: Name, handle: string): Record<string, unknown> {
+  const r = rng(ws.keys.seedHash, 13, index);
+  const roll = r();
+  const initial = Array.from(last.name)[0] ?? "";
+  const [displayName, displayNameNormalized] =
+    roll < 0.45
+      ? ["", ""]
+      : roll < 0.75
+        ? [first.name, first.normalized]
+        : roll < 0.9
+          ? [`${first.name} ${initial}.`, `${first.normalized} ${normalize(initial)}.`]
+          : [handle, handle];
+  const [statusText, statusEmoji] = r() < 0.25 ? pick(STATUSES, r()) : ["", ""];
+  return {
+    display_name: displayName,
+    display_name_normalized: displayNameNormalized,
+    status_text: statusText,
+    status_emoji: statusEmoji,
+    status_expiration: 0,
+  };
+}
+
 /**
  * The user record (spec 2.4) at a position of users.list. A pure function of (seed, index) for generated
  * members; image URLs point at `baseUrl`, the emulator's base as this request reached it.
@@ -126,18 +159,17 @@ export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<
     avatar_hash: avatarHash,
     real_name: realName,
     real_name_normalized: `${first.normalized} ${last.normalized}`,
+    ...displayAndStatus(ws, index, first, last, name),
     first_name: first.name,
     last_name: last.name,
   };
+  // title, phone and skype are required fields of a profile (the OpenAPI's objs_user_profile): "" when unset.
   const titleRoll = r();
-  if (titleRoll < 0.6) profile.title = pick(TITLES, r());
-  else if (titleRoll < 0.8) profile.title = "";
+  profile.title = titleRoll < 0.6 ? pick(TITLES, r()) : "";
   const phoneRoll = r();
-  if (phoneRoll < 0.3) profile.phone = `+1 555 01${String(index % 100).padStart(2, "0")}`;
-  else if (phoneRoll < 0.6) profile.phone = "";
+  profile.phone = phoneRoll < 0.3 ? `+1 555 01${String(index % 100).padStart(2, "0")}` : "";
   const skypeRoll = r();
-  if (skypeRoll < 0.08) profile.skype = `${name.replace(".", "_")}`;
-  else if (skypeRoll < 0.4) profile.skype = "";
+  profile.skype = skypeRoll < 0.08 ? `${name.replace(".", "_")}` : "";
   if (!isUltraRestricted || r() < 0.5) profile.email = `${name}@${ws.team.domain}.example.com`;
   Object.assign(profile, images(baseUrl, id, avatarHash, custom));
   profile.always_active = false;
@@ -186,6 +218,11 @@ function botMember(ws: Workspace, bot: BotUser, baseUrl: string): Record<string,
       avatar_hash: bot.avatarHash,
       real_name: bot.appName,
       real_name_normalized: normalize(bot.appName),
+      display_name: "",
+      display_name_normalized: "",
+      status_text: "",
+      status_emoji: "",
+      status_expiration: 0,
       first_name: bot.appName,
       last_name: "",
       title: "",

@@ -135,6 +135,21 @@ export const TITLES = [
   "CTO",
 ] as const;
 
+/** Custom statuses some members have set: text and emoji, as users.list's profile carries them. */
+export const STATUSES: ReadonlyArray<readonly [text: string, emoji: string]> = [
+  ["In a meeting", ":spiral_calendar_pad:"],
+  ["Commuting", ":bus:"],
+  ["Out sick", ":face_with_thermometer:"],
+  ["Vacationing", ":palm_tree:"],
+  ["Working remotely", ":house_with_garden:"],
+  ["Focus time", ":headphones:"],
+  ["Lunch", ":sandwich:"],
+  ["On call", ":rotating_light:"],
+  ["Heads down on the release", ":rocket:"],
+  ["En congé", ":beach_with_umbrella:"],
+  ["Back Monday", ":wave:"],
+];
+
 /** Time zones with the standard-time label and offset the platform reports (DST is not modelled). */
 export const TIME_ZONES = [
   ["America/Los_Angeles", "Pacific Standard Time", -28800],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { encodeCursor } from "@/lib/emulator/pagination/cursor";
 import { describeCursor } from "@/lib/explorer/cursor";
 import { readNextCursor } from "@/lib/platform/cursor";
 
@@ -27,6 +28,14 @@ describe("cursor display", () => {
     const bytes = [..."user:U0ABC"].map((c) => c.charCodeAt(0)).concat([0, 0, 1, 2, 3, 4, 250, 251, 252]);
     const cursor = btoa(String.fromCharCode(...bytes));
     expect(describeCursor(cursor)).toMatchObject({ decoded: "user:U0ABC", opaqueBytes: 9 });
+  });
+
+  it("shows the emulator's cursor whole: base64 of readable text (kind, id, issue time, tag), nothing to percent-encode but the =", () => {
+    const cursor = encodeCursor(Buffer.alloc(32, 1), { method: "users.list", teamId: "T0TEAM0001", kind: "user" }, "U061NFTT2", Date.UTC(2026, 0, 1));
+    const view = describeCursor(cursor);
+    expect(view.decoded).toMatch(/^user:U061NFTT2:0*1767225600:[A-Za-z0-9_-]{16}$/);
+    expect(view.opaqueBytes).toBe(0);
+    expect(view.wire).toBe(cursor.replace(/=$/, "%3D"));
   });
 
   it("decodes url-safe base64 without padding", () => {

@@ -5,6 +5,11 @@ import { isRefreshGraceOver, revokeToken, secondsUntilExpiry, tokenState } from 
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { memberAt, memberIndexOf } from "../../workspace/members";
 
+/** A workspace's URL on the platform: `https://<domain>.slack.com/`. */
+export function workspaceUrl(domain: string): string {
+  return `https://${domain}.slack.com/`;
+}
+
 function userName(ctx: MethodContext, userId: string): string {
   const ws = ctx.ws;
   const index = memberIndexOf(ws, userId);
@@ -24,8 +29,10 @@ const authTest: MethodDefinition = {
     const userId = isBot ? installation.botUserId : (token.userId ?? installation.authedUserId);
     const expiresIn = secondsUntilExpiry(token, ctx.clock.now());
     return {
-      // The workspace's URL: the emulator's own index page stands in for it.
-      url: `${ctx.baseUrl}/`,
+      // The workspace's URL, shaped as the platform answers it (the reference's example,
+      // docs/reference/platform-methods/auth.test.json: "https://subarachnoid.slack.com/"): apps read the
+      // workspace's domain from it, the same domain team.info and the OpenID claims answer.
+      url: workspaceUrl(team.domain),
       team: team.name,
       user: userName(ctx, userId),
       team_id: team.id,

@@ -6,12 +6,28 @@ const USERS: CursorScope = { method: "users.list", teamId: "T0TEAM0001", kind: "
 const NOW = Date.UTC(2026, 0, 1);
 
 describe("pagination cursors", () => {
-  it("are standard base64 ending in a single '=' that starts with the platform's `user:` payload", () => {
-    for (const id of ["U01WWACT9", "U0", "U0ABCDEFGH12"]) {
+  it("are base64 of ASCII text starting with the platform's `user:` payload, with no + or /, ending in a single '='", () => {
+    for (const id of ["U01WWACT9", "U0", "U0ABCDEFGH12", "1767225600.000100"]) {
       const cursor = encodeCursor(SECRET, USERS, id, NOW);
-      expect(cursor).toMatch(/^[A-Za-z0-9+/]+=$/);
+      expect(cursor).toMatch(/^[A-Za-z0-9]+=$/);
       expect(cursor).not.toMatch(/==$/);
-      expect(Buffer.from(cursor, "base64").toString("latin1").startsWith(`user:${id}\0`)).toBe(true);
+      const text = Buffer.from(cursor, "base64").toString("latin1");
+      expect(text).toMatch(/^[\x20-\x7e]+$/);
+      expect(text.startsWith(`user:${id}:`)).toBe(true);
+    }
+  });
+
+  it("never hold + or /, whatever the id and the time (the platform's never do)", () => {
+    const ids = ["U01WWACT9", "C0123ABCD", "a~b?c>d", "id with spaces/and:colons", "Zoë+Ørjan", "\u007f", "x".repeat(40)];
+    for (let i = 0; i < 3000; i++) {
+      const id = ids[i % ids.length]! + (i % 7 === 0 ? "" : String(i));
+      const kind = ["user", "channel", "message"][i % 3]!;
+      const scope = { ...USERS, kind };
+      const now = NOW + i * 7919_000;
+      const cursor = encodeCursor(SECRET, scope, id, now);
+      expect(cursor, id).toMatch(/^[A-Za-z0-9]+=$/);
+      expect(Buffer.from(cursor, "base64").toString("latin1"), id).toMatch(/^[\x20-\x7e]+$/);
+      expect(decodeCursor(SECRET, scope, cursor, now, 900)).toEqual({ ok: true, id, issuedAt: Math.floor(now / 1000) });
     }
   });
 
@@ -26,8 +42,11 @@ describe("pagination cursors", () => {
       "gibberish",
       "!!!!",
       "dXNlcjpVMDYxTkZUVDI=", // the platform's own example: not signed by this emulator
+      Buffer.from("user:U01WWACT9:1767225600:AAAAAAAAAAAAAAAA").toString("base64"), // our shape, no valid tag
+      Buffer.from(`${Buffer.from(good, "base64").toString("latin1")}\0`).toString("base64"), // bytes after the tag
       good.replace(/=$/, "%3D"), // still URL-encoded
-      good.replace(/\+/g, "-").replace(/\//g, "_"), // base64url instead of base64
+      good.replace(/=$/, ""), // base64url, which drops the padding
+      good.replace(/A/g, "+"), // a character we never issue
       good.slice(0, -1), // padding lost
       good + "=",
       ` ${good}`,
