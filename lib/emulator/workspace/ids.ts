@@ -1,7 +1,7 @@
 /**
  * Deterministic randomness and the platform-shaped ids of the emulated workspace. Everything generated
  * draws from a stream seeded by (seed, stream, position), so the same seed gives the same workspace on every
- * run; ids (`U0…`, `C0…`, `B0…`, `T0…`) are an invertible scramble of a position, so an id leads back to
+ * run; ids (`U0…`, `C0…`, `B0…`, `T0…`, `D0…`, `G0…`) are an invertible scramble of a position, so an id leads back to
  * what it names in O(1).
  */
 
@@ -53,7 +53,8 @@ export function inverseMod32(a: number): number {
   return x >>> 0;
 }
 
-const ID_STREAMS = { U: 1, C: 2, B: 3, T: 4 } as const;
+// D: direct messages (ims), G: multi-person direct messages (mpims), as the platform prefixes them.
+const ID_STREAMS = { U: 1, C: 2, B: 3, T: 4, D: 5, G: 6 } as const;
 export type IdPrefix = keyof typeof ID_STREAMS;
 
 /** An id like the platform's (`U0…`, 9 characters): a bijective scramble of a position. */
@@ -62,7 +63,7 @@ export function scrambleId(keys: ScrambleKeys, prefix: IdPrefix, index: number):
   return `${prefix}0${n.toString(36).toUpperCase().padStart(7, "0")}`;
 }
 
-const ID_SHAPE = /^[UCBT]0[0-9A-Z]{7}$/;
+const ID_SHAPE = /^[UCBTDG]0[0-9A-Z]{7}$/;
 
 /** The position an id was made from, or -1 when it is not one of ours. */
 export function unscrambleId(keys: ScrambleKeys, prefix: IdPrefix, id: string): number {

@@ -1,7 +1,8 @@
 /**
- * The emulated workspace: its team, members, public channels and the messages they received, and how a
- * workspace is created from a seed. What acts on it lives beside it: members.ts (users.list's records and
- * bot users), channels.ts, messages.ts; ids.ts makes the platform-shaped ids, vocabulary.ts the names.
+ * The emulated workspace: its team, members, channels (the generated public ones, and those conversations.create
+ * and conversations.open add) and the messages they received, and how a workspace is created from a seed. What
+ * acts on it lives beside it: members.ts (users.list's records and bot users), channels.ts, membership.ts (who is
+ * in which conversation), messages.ts; ids.ts makes the platform-shaped ids, vocabulary.ts the names.
  *
  * Members are a pure function of (seed, position): member i is generated when asked for, never stored,
  * so a workspace of 100,000 members costs nothing at start and a page costs the same wherever it is.
@@ -31,9 +32,27 @@ export interface Channel {
   isGeneral: boolean;
   topic: string;
   purpose: string;
-  /** Human members (bots that joined are counted on top). */
+  /**
+   * Human members: the first baseMembers generated members (those not in removedMembers), then
+   * addedMembers; bots that joined are counted on top (their installations' joinedChannels).
+   */
   baseMembers: number;
+  /** "public" when absent; "private" from conversations.create is_private; "im" and "mpim" from conversations.open. */
+  type?: ConversationType;
+  /** People who joined beyond the generated ones (invite, join, create, open), in the order they came. */
+  addedMembers?: string[];
+  /** Positions (below baseMembers) of generated members who left or were removed, ascending. */
+  removedMembers?: number[];
+  /** An im's or mpim's people, sorted and joined: the same people open the same conversation again. */
+  directKey?: string;
+  /** Who set the topic and purpose last, and when (epoch seconds); absent: the channel's creator at its creation. */
+  topicSet?: { creator: string; lastSet: number };
+  purposeSet?: { creator: string; lastSet: number };
+  /** Names it had before conversations.rename, oldest first. */
+  previousNames?: string[];
 }
+
+export type ConversationType = "public" | "private" | "im" | "mpim";
 
 /** A message as the platform stores it in a channel's history. */
 export interface Message {

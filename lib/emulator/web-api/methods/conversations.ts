@@ -1,50 +1,102 @@
 import { WebApiError } from "../../core/errors";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
-import { memberCount, memberIdAt, memberIndexOf } from "../../workspace/members";
+import { createConversation, findDirect } from "../../workspace/channels";
+import { memberAt, memberIndexOf } from "../../workspace/members";
+import {
+  addMember,
+  callerUserId,
+  canSee,
+  channelMembers,
+  conversationType,
+  installationOfBotUser,
+  isDirect,
+  isMember,
+  removeMember,
+} from "../../workspace/membership";
 import { channelMessages, findMessage } from "../../workspace/messages";
 import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { wireMessage } from "./chat";
 
-/** The platform's documented default page size for conversations.list. */
+/** The platform's documented default page size for conversations.list and users.conversations. */
 export const CONVERSATIONS_LIST_DEFAULT_LIMIT = 100;
 
 const CONVERSATIONS_STREAM = 202;
 const HISTORY_STREAM = 203;
 const REPLIES_STREAM = 204;
 const MEMBERS_STREAM = 205;
+const USER_CONVERSATIONS_STREAM = 206;
 /** The platform's documented defaults: 100 messages, 1000 replies, 100 members a page. */
 const HISTORY_DEFAULT_LIMIT = 100;
 const REPLIES_DEFAULT_LIMIT = 1000;
 const MEMBERS_DEFAULT_LIMIT = 100;
 const CONVERSATION_TYPES = new Set(["public_channel", "private_channel", "mpim", "im"]);
+const TYPE_PARAM = { public: "public_channel", private: "private_channel", mpim: "mpim", im: "im" } as const;
 
-/** Whether the caller's bot user (or, for a user token, the installing user) is in the channel. */
-function isMember(caller: Caller | null, channel: Channel): boolean {
-  if (!caller) return false;
-  if (caller.token.family === "bot") return caller.installation.joinedChannels.has(channel.id);
-  // Every member is in #general; the emulator does not track people's other memberships.
-  return channel.isGeneral;
+/**
+ * The scopes of the conversations.* methods that change a conversation, as the method catalog has them
+ * (any one of them, for either kind of token).
+ */
+const WRITE_SCOPES = ["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"];
+const READ_SCOPES = ["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"];
+const WRITE = { bot: WRITE_SCOPES, user: WRITE_SCOPES };
+const READ = { bot: READ_SCOPES, user: READ_SCOPES };
+
+/** Topics and purposes: the platform's limit is 250 characters. */
+const MAX_TOPIC_LENGTH = 250;
+/** https://docs.slack.dev/reference/methods/conversations.create/: "lowercase letters, numbers, hyphens, and underscores, and must be 80 characters or less". */
+const MAX_NAME_LENGTH = 80;
+/** conversations.open: "Provide 1 to 8 user IDs" (https://docs.slack.dev/reference/methods/conversations.open/). */
+const MAX_DIRECT_USERS = 8;
+/** conversations.invite: "Up to 1000 users may be listed." */
+const MAX_INVITES = 1000;
+
+const isTrue = (value: string | undefined) => value === "true" || value === "1";
+const nowSeconds = (ctx: MethodContext) => Math.floor(ctx.clock.now() / 1000);
+
+function callerIsMember(state: EmulatorState, ws: Workspace, caller: Caller | null, channel: Channel): boolean {
+  return caller !== null && isMember(state, ws, channel, callerUserId(caller));
 }
 
-function joinedBots(state: EmulatorState, channel: Channel): number {
-  let count = 0;
-  for (const installation of state.installations.values()) {
-    if (!installation.uninstalled && installation.joinedChannels.has(channel.id)) count++;
-  }
-  return count;
+function textSet(value: string, set: { creator: string; lastSet: number } | undefined, channel: Channel) {
+  if (!value) return { value: "", creator: "", last_set: 0 };
+  const { creator, lastSet } = set ?? { creator: channel.creator, lastSet: channel.created };
+  return { value, creator, last_set: lastSet };
 }
 
-/** A channel as conversations.* return it (the platform's conversation object, public channels only). */
-function conversationRecord(state: EmulatorState, ws: Workspace, channel: Channel, caller: Caller | null): Record<string, unknown> {
+/** An im as the platform returns it: no name, the other person as `user`. */
+function imRecord(ws: Workspace, channel: Channel, caller: Caller | null, baseUrl: string): Record<string, unknown> {
+  const me = caller ? callerUserId(caller) : "";
+  const people = (channel.directKey ?? "").split(",");
+  const other = people.find((id) => id !== me) ?? me;
+  const index = memberIndexOf(ws, other);
+  return {
+    id: channel.id,
+    created: channel.created,
+    is_archived: channel.isArchived,
+    is_im: true,
+    is_org_shared: false,
+    context_team_id: ws.team.id,
+    updated: channel.created * 1000,
+    user: other,
+    is_user_deleted: index >= 0 && memberAt(ws, index, baseUrl).deleted === true,
+    priority: 0,
+  };
+}
+
+/** A conversation as conversations.* return it (the platform's conversation object). */
+export function conversationRecord(ctx: MethodContext, channel: Channel): Record<string, unknown> {
+  const { state, ws, caller, baseUrl } = ctx;
+  const type = conversationType(channel);
+  if (type === "im") return imRecord(ws, channel, caller, baseUrl);
   return {
     id: channel.id,
     name: channel.name,
-    is_channel: true,
+    is_channel: type !== "mpim",
     is_group: false,
     is_im: false,
-    is_mpim: false,
-    is_private: false,
+    is_mpim: type === "mpim",
+    is_private: type !== "public",
     created: channel.created,
     is_archived: channel.isArchived,
     is_general: channel.isGeneral,
@@ -59,18 +111,71 @@ function conversationRecord(state: EmulatorState, ws: Workspace, channel: Channe
     updated: channel.created * 1000,
     parent_conversation: null,
     creator: channel.creator,
-    is_member: isMember(caller, channel),
-    topic: { value: channel.topic, creator: channel.topic ? channel.creator : "", last_set: channel.topic ? channel.created : 0 },
-    purpose: { value: channel.purpose, creator: channel.creator, last_set: channel.created },
-    previous_names: [],
-    num_members: channel.baseMembers + joinedBots(state, channel),
+    is_member: callerIsMember(state, ws, caller, channel),
+    topic: textSet(channel.topic, channel.topicSet, channel),
+    purpose: textSet(channel.purpose, channel.purposeSet, channel),
+    previous_names: channel.previousNames ?? [],
+    num_members: channelMembers(state, ws, channel).total,
   };
 }
 
-function requireChannel(ws: Workspace, id: string | undefined): Channel {
-  const channel = id ? ws.channelsById.get(id) : undefined;
-  if (!channel) throw new WebApiError("channel_not_found");
+/** A conversation the caller may see: anyone a public channel, only its members a private one, an im or an mpim. */
+function requireChannel(ctx: MethodContext, id: string | undefined = ctx.params.channel): Channel {
+  const channel = id ? ctx.ws.channelsById.get(id) : undefined;
+  if (!channel || (ctx.caller && !canSee(ctx.state, ctx.ws, channel, callerUserId(ctx.caller)))) throw new WebApiError("channel_not_found");
   return channel;
+}
+
+/** A public or private channel: ims and mpims refuse the methods that manage channels. */
+function requireManagedChannel(ctx: MethodContext): Channel {
+  const channel = requireChannel(ctx);
+  if (isDirect(channel)) throw new WebApiError("method_not_supported_for_channel_type");
+  return channel;
+}
+
+function requireCaller(ctx: MethodContext): Caller {
+  if (!ctx.caller) throw new WebApiError("not_authed");
+  return ctx.caller;
+}
+
+/**
+ * A channel name as conversations.create and .rename check it (https://docs.slack.dev/reference/methods/conversations.create/):
+ * required, at most 80 characters, only lowercase letters, digits, hyphens and underscores, not only punctuation,
+ * and no other conversation's, archived ones included.
+ */
+function validChannelName(ws: Workspace, raw: string | undefined, except?: Channel): string {
+  const name = raw ?? "";
+  if (name.trim() === "") throw new WebApiError("invalid_name_required");
+  if (name.length > MAX_NAME_LENGTH) throw new WebApiError("invalid_name_maxlength");
+  if (!/^[a-z0-9_-]+$/u.test(name)) throw new WebApiError(/^[\p{P}\p{S}\s]+$/u.test(name) ? "invalid_name_punctuation" : "invalid_name_specials");
+  if (!/[a-z0-9]/.test(name)) throw new WebApiError("invalid_name_punctuation");
+  if (ws.channels.some((c) => c !== except && !isDirect(c) && c.name === name)) throw new WebApiError("name_taken");
+  return name;
+}
+
+/** The types parameter of conversations.list and users.conversations (public_channel when absent). */
+function requestedTypes(params: Record<string, string>): Set<string> {
+  const types = (params.types || "public_channel")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (types.some((t) => !CONVERSATION_TYPES.has(t))) throw new WebApiError("invalid_types");
+  return new Set(types);
+}
+
+/** A user id of the workspace, or user_not_found. */
+function requireUser(ws: Workspace, userId: string | undefined, error = "user_not_found"): string {
+  if (!userId || memberIndexOf(ws, userId) < 0) throw new WebApiError(error);
+  return userId;
+}
+
+function isDeactivated(ctx: MethodContext, userId: string): boolean {
+  return memberAt(ctx.ws, memberIndexOf(ctx.ws, userId), ctx.baseUrl).deleted === true;
+}
+
+/** A bot user of an app that is not installed (any more) cannot be added anywhere. */
+function isAbsentBot(ctx: MethodContext, userId: string): boolean {
+  return memberIndexOf(ctx.ws, userId) >= ctx.ws.userCount && !installationOfBotUser(ctx.state, ctx.ws, userId);
 }
 
 /** A message ts as the platform writes it (`1700000000.000100`); `oldest` and `latest` may also be whole seconds. */
@@ -96,8 +201,8 @@ function timeWindow(params: Record<string, string>): (message: Message) => boole
 
 /** A channel a history method may read: a bot must be in it, as on the platform. */
 function readableChannel(ctx: MethodContext): Channel {
-  const channel = requireChannel(ctx.ws, ctx.params.channel);
-  if (ctx.caller?.token.family === "bot" && !isMember(ctx.caller, channel)) throw new WebApiError("not_in_channel");
+  const channel = requireChannel(ctx);
+  if (ctx.caller?.token.family === "bot" && !callerIsMember(ctx.state, ctx.ws, ctx.caller, channel)) throw new WebApiError("not_in_channel");
   return channel;
 }
 
@@ -122,25 +227,65 @@ function messagePage(ctx: MethodContext, method: string, stream: number, list: M
   };
 }
 
-/** The member ids of a channel: its generated members (the first of users.list), then the bots that joined it. */
-function channelMemberIds(ctx: MethodContext, channel: Channel): { total: number; idAt: (i: number) => string; indexOf: (id: string) => number } {
-  const { ws, state } = ctx;
-  const base = Math.min(channel.isGeneral ? memberCount(ws) : channel.baseMembers, ws.userCount);
-  const bots = [...state.installations.values()]
-    .filter((i) => !i.uninstalled && i.teamId === ws.team.id && i.joinedChannels.has(channel.id))
-    .map((i) => i.botUserId);
-  const extra = channel.isGeneral ? [] : bots;
-  const total = channel.isGeneral ? memberCount(ws) : base + extra.length;
-  return {
-    total,
-    idAt: (i) => (i < base || channel.isGeneral ? memberIdAt(ws, i) : (extra[i - base] as string)),
-    indexOf: (id) => {
-      const index = memberIndexOf(ws, id);
-      if (index >= 0 && (channel.isGeneral || index < base)) return index;
-      const bot = extra.indexOf(id);
-      return bot >= 0 ? base + bot : -1;
-    },
-  };
+/** One page of a list of conversations, as conversations.list and users.conversations page them. */
+function conversationPage(ctx: MethodContext, method: string, stream: number, list: Channel[]) {
+  return resolvePage({
+    ws: ctx.ws,
+    scope: { method, kind: "channel" },
+    stream,
+    total: list.length,
+    params: ctx.params,
+    defaultLimit: CONVERSATIONS_LIST_DEFAULT_LIMIT,
+    idAt: (index) => (list[index] as Channel).id,
+    indexOf: (id) => list.findIndex((c) => c.id === id),
+    nowMs: ctx.clock.now(),
+    cursorTtlSeconds: ctx.options.cursorTtlSeconds,
+  });
+}
+
+/** The people of a new im or mpim: the caller first, then those named, each once. */
+function directPeople(ctx: MethodContext, caller: Caller): string[] {
+  const named = (ctx.params.users ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (named.length === 0) throw new WebApiError("users_list_not_supplied");
+  if (named.length > MAX_DIRECT_USERS) throw new WebApiError("too_many_users");
+  for (const id of named) {
+    requireUser(ctx.ws, id);
+    if (isDeactivated(ctx, id) || isAbsentBot(ctx, id)) throw new WebApiError("user_disabled");
+  }
+  return [...new Set([callerUserId(caller), ...named])];
+}
+
+/** Opens (or finds again) the im or mpim of these people; an mpim is named after them, as on the platform. */
+function openDirect(ctx: MethodContext, people: string[]): { channel: Channel; existed: boolean } {
+  const directKey = [...people].sort().join(",");
+  const existing = findDirect(ctx.ws, directKey);
+  if (existing) return { channel: existing, existed: true };
+  const type = people.length <= 2 ? "im" : "mpim";
+  const names = people.map((id) => memberAt(ctx.ws, memberIndexOf(ctx.ws, id), ctx.baseUrl).name as string);
+  const channel = createConversation(ctx.ws, {
+    type,
+    name: `mpdm-${names.join("--")}-1`,
+    creator: people[0] as string,
+    created: nowSeconds(ctx),
+    directKey,
+  });
+  for (const id of people) addMember(ctx.state, ctx.ws, channel, id);
+  return { channel, existed: false };
+}
+
+function setText(ctx: MethodContext, field: "topic" | "purpose"): Record<string, unknown> {
+  const caller = requireCaller(ctx);
+  const channel = requireChannel(ctx);
+  if (!isMember(ctx.state, ctx.ws, channel, callerUserId(caller))) throw new WebApiError("not_in_channel");
+  if (channel.isArchived) throw new WebApiError("is_archived");
+  const value = ctx.params[field] ?? "";
+  if (value.length > MAX_TOPIC_LENGTH) throw new WebApiError("too_long");
+  channel[field] = value;
+  channel[field === "topic" ? "topicSet" : "purposeSet"] = { creator: callerUserId(caller), lastSet: nowSeconds(ctx) };
+  return { channel: conversationRecord(ctx, channel) };
 }
 
 export const conversationsMethods: MethodDefinition[] = [
@@ -149,38 +294,75 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "channels",
     tier: 2,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
-    handler({ params, ws, state, clock, options, caller }) {
-      const types = (params.types || "public_channel")
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean);
-      if (types.some((t) => !CONVERSATION_TYPES.has(t))) throw new WebApiError("invalid_types");
-      // The workspace has public channels only, so asking for other types lists nothing.
-      const channels = types.includes("public_channel") ? ws.channels : [];
-      const page = resolvePage({
-        ws,
-        scope: { method: "conversations.list", kind: "channel" },
-        stream: CONVERSATIONS_STREAM,
-        total: channels.length,
-        params,
-        defaultLimit: CONVERSATIONS_LIST_DEFAULT_LIMIT,
-        idAt: (index) => (channels[index] as Channel).id,
-        indexOf: (id) => {
-          const channel = ws.channelsById.get(id);
-          return channel && channels.length > 0 ? channel.index : -1;
-        },
-        nowMs: clock.now(),
-        cursorTtlSeconds: options.cursorTtlSeconds,
-      });
-      const excludeArchived = params.exclude_archived === "true" || params.exclude_archived === "1";
+    scopes: READ,
+    handler(ctx) {
+      const types = requestedTypes(ctx.params);
+      const me = ctx.caller ? callerUserId(ctx.caller) : "";
+      // Public channels are listed to everyone; private ones, ims and mpims to their members only.
+      const visible = ctx.ws.channels.filter((c) => types.has(TYPE_PARAM[conversationType(c)]) && canSee(ctx.state, ctx.ws, c, me));
+      const page = conversationPage(ctx, "conversations.list", CONVERSATIONS_STREAM, visible);
+      const excludeArchived = isTrue(ctx.params.exclude_archived);
       // Archived channels are dropped from the page after it is cut, as on the platform: such a page
       // can come out short, or even empty, while next_cursor still points further.
-      const listed = channels
+      const listed = visible
         .slice(page.start, page.end)
         .filter((c) => !(excludeArchived && c.isArchived))
-        .map((c) => conversationRecord(state, ws, c, caller));
+        .map((c) => conversationRecord(ctx, c));
       return { channels: listed, response_metadata: { next_cursor: page.nextCursor } };
+    },
+  },
+  {
+    name: "conversations.create",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const name = validChannelName(ctx.ws, ctx.params.name);
+      const me = callerUserId(caller);
+      const channel = createConversation(ctx.ws, {
+        type: isTrue(ctx.params.is_private) ? "private" : "public",
+        name,
+        creator: me,
+        created: nowSeconds(ctx),
+      });
+      // The creator is the first member: a bot's installation joins it.
+      addMember(ctx.state, ctx.ws, channel, me);
+      return {
+        channel: {
+          ...conversationRecord(ctx, channel),
+          last_read: "0000000000.000000",
+          latest: null,
+          unread_count: 0,
+          unread_count_display: 0,
+          priority: 0,
+        },
+      };
+    },
+  },
+  {
+    name: "conversations.open",
+    tier: 3,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      let found: { channel: Channel; existed: boolean };
+      if (ctx.params.channel) {
+        // Resuming names an im or mpim the caller is in.
+        const channel = requireChannel(ctx);
+        if (!isDirect(channel)) throw new WebApiError("method_not_supported_for_channel_type");
+        found = { channel, existed: true };
+      } else {
+        found = openDirect(ctx, directPeople(ctx, caller));
+      }
+      const { channel, existed } = found;
+      const record = isTrue(ctx.params.return_im)
+        ? { ...conversationRecord(ctx, channel), last_read: "0000000000.000000", latest: null, unread_count: 0, unread_count_display: 0, is_open: true }
+        : { id: channel.id };
+      return existed ? { no_op: true, already_open: true, channel: record } : { channel: record };
     },
   },
   {
@@ -189,25 +371,168 @@ export const conversationsMethods: MethodDefinition[] = [
     auth: "token",
     json: true,
     scopes: { bot: ["channels:join"], user: ["channels:write"] },
-    handler({ params, ws, state, caller }) {
-      const channel = requireChannel(ws, params.channel);
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const channel = requireChannel(ctx);
+      // Only public channels can be joined; a private one takes an invitation.
+      if (conversationType(channel) !== "public") throw new WebApiError("method_not_supported_for_channel_type");
       if (channel.isArchived) throw new WebApiError("is_archived");
-      const already = isMember(caller, channel);
-      if (caller && caller.token.family === "bot") caller.installation.joinedChannels.add(channel.id);
-      const record = { ...conversationRecord(state, ws, channel, caller), is_member: true };
+      const already = callerIsMember(ctx.state, ctx.ws, caller, channel);
+      addMember(ctx.state, ctx.ws, channel, callerUserId(caller));
+      const record = conversationRecord(ctx, channel);
       return already ? { channel: record, warning: "already_in_channel", response_metadata: { warnings: ["already_in_channel"] } } : { channel: record };
     },
+  },
+  {
+    name: "conversations.leave",
+    tier: 3,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const channel = requireChannel(ctx);
+      if (conversationType(channel) === "im") throw new WebApiError("method_not_supported_for_channel_type");
+      if (channel.isGeneral) throw new WebApiError("cant_leave_general");
+      if (channel.isArchived) throw new WebApiError("is_archived");
+      const me = callerUserId(caller);
+      // Not being in it is no error: https://docs.slack.dev/reference/methods/conversations.leave/
+      if (!isMember(ctx.state, ctx.ws, channel, me)) return { not_in_channel: true };
+      if (conversationType(channel) !== "public" && channelMembers(ctx.state, ctx.ws, channel).total === 1) throw new WebApiError("last_member");
+      removeMember(ctx.state, ctx.ws, channel, me);
+      return {};
+    },
+  },
+  {
+    name: "conversations.invite",
+    tier: 3,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const channel = requireManagedChannel(ctx);
+      const me = callerUserId(caller);
+      if (!isMember(ctx.state, ctx.ws, channel, me)) throw new WebApiError("not_in_channel");
+      if (channel.isArchived) throw new WebApiError("is_archived");
+      const users = [
+        ...new Set(
+          (ctx.params.users ?? "")
+            .split(",")
+            .map((u) => u.trim())
+            .filter(Boolean),
+        ),
+      ];
+      if (users.length === 0) throw new WebApiError("no_user");
+      if (users.length > MAX_INVITES) throw new WebApiError("too_many_users");
+      // Each user is checked before anyone is added; the platform names the one refused in `errors`.
+      for (const user of users) {
+        const error =
+          memberIndexOf(ctx.ws, user) < 0
+            ? "user_not_found"
+            : user === me
+              ? "cant_invite_self"
+              : isMember(ctx.state, ctx.ws, channel, user)
+                ? "already_in_channel"
+                : isDeactivated(ctx, user) || isAbsentBot(ctx, user)
+                  ? "cant_invite"
+                  : undefined;
+        if (error) throw new WebApiError(error, { errors: [{ user, ok: false, error }] });
+      }
+      for (const user of users) addMember(ctx.state, ctx.ws, channel, user);
+      return { channel: conversationRecord(ctx, channel) };
+    },
+  },
+  {
+    name: "conversations.kick",
+    tier: 3,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const channel = requireManagedChannel(ctx);
+      const user = requireUser(ctx.ws, ctx.params.user);
+      if (user === callerUserId(caller)) throw new WebApiError("cant_kick_self");
+      if (channel.isGeneral) throw new WebApiError("cant_kick_from_general");
+      if (!isMember(ctx.state, ctx.ws, channel, user)) throw new WebApiError("not_in_channel");
+      removeMember(ctx.state, ctx.ws, channel, user);
+      return {};
+    },
+  },
+  {
+    name: "conversations.archive",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const channel = requireManagedChannel(ctx);
+      if (channel.isGeneral) throw new WebApiError("cant_archive_general");
+      if (channel.isArchived) throw new WebApiError("already_archived");
+      channel.isArchived = true;
+      return {};
+    },
+  },
+  {
+    name: "conversations.unarchive",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const channel = requireManagedChannel(ctx);
+      if (!channel.isArchived) throw new WebApiError("not_archived");
+      channel.isArchived = false;
+      return {};
+    },
+  },
+  {
+    name: "conversations.rename",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler(ctx) {
+      const caller = requireCaller(ctx);
+      const channel = requireManagedChannel(ctx);
+      if (!isMember(ctx.state, ctx.ws, channel, callerUserId(caller))) throw new WebApiError("not_in_channel");
+      // Only an admin renames #general; an app is not one.
+      if (channel.isGeneral) throw new WebApiError("not_authorized");
+      if (channel.isArchived) throw new WebApiError("is_archived");
+      const name = validChannelName(ctx.ws, ctx.params.name, channel);
+      if (name !== channel.name) {
+        channel.previousNames = [...(channel.previousNames ?? []), channel.name];
+        channel.name = name;
+      }
+      return { channel: conversationRecord(ctx, channel) };
+    },
+  },
+  {
+    name: "conversations.setTopic",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler: (ctx) => setText(ctx, "topic"),
+  },
+  {
+    name: "conversations.setPurpose",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: WRITE,
+    handler: (ctx) => setText(ctx, "purpose"),
   },
   {
     name: "conversations.info",
     tier: 3,
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
-    handler({ params, ws, state, caller }) {
-      const channel = requireChannel(ws, params.channel);
-      const record = conversationRecord(state, ws, channel, caller);
-      if (!(params.include_num_members === "true" || params.include_num_members === "1")) delete record.num_members;
-      if (params.include_locale === "true" || params.include_locale === "1") record.locale = "en-US";
+    handler(ctx) {
+      const record = conversationRecord(ctx, requireChannel(ctx));
+      if (!isTrue(ctx.params.include_num_members)) delete record.num_members;
+      if (isTrue(ctx.params.include_locale)) record.locale = "en-US";
       return { channel: record };
     },
   },
@@ -218,8 +543,8 @@ export const conversationsMethods: MethodDefinition[] = [
     auth: "token",
     scopes: { bot: ["channels:read"], user: ["channels:read"] },
     handler(ctx) {
-      const channel = requireChannel(ctx.ws, ctx.params.channel);
-      const members = channelMemberIds(ctx, channel);
+      const channel = requireChannel(ctx);
+      const members = channelMembers(ctx.state, ctx.ws, channel);
       const page = resolvePage({
         ws: ctx.ws,
         scope: { method: `conversations.members:${channel.id}`, kind: "user" },
@@ -271,3 +596,28 @@ export const conversationsMethods: MethodDefinition[] = [
     },
   },
 ];
+
+/** users.conversations: the conversations a member is in, of the types asked for, that the caller may see. */
+export const userConversationsMethod: MethodDefinition = {
+  name: "users.conversations",
+  pages: "channels",
+  tier: 3,
+  auth: "token",
+  scopes: READ,
+  handler(ctx) {
+    const caller = requireCaller(ctx);
+    const me = callerUserId(caller);
+    const user = ctx.params.user ? requireUser(ctx.ws, ctx.params.user) : me;
+    const types = requestedTypes(ctx.params);
+    const excludeArchived = isTrue(ctx.params.exclude_archived);
+    const list = ctx.ws.channels.filter(
+      (c) =>
+        types.has(TYPE_PARAM[conversationType(c)]) &&
+        !(excludeArchived && c.isArchived) &&
+        isMember(ctx.state, ctx.ws, c, user) &&
+        canSee(ctx.state, ctx.ws, c, me),
+    );
+    const page = conversationPage(ctx, `users.conversations:${user}`, USER_CONVERSATIONS_STREAM, list);
+    return { channels: list.slice(page.start, page.end).map((c) => conversationRecord(ctx, c)), response_metadata: { next_cursor: page.nextCursor } };
+  },
+};

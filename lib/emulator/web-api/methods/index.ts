@@ -3,11 +3,13 @@ import type { MethodDefinition } from "../../types";
 import { appsMethods } from "./apps";
 import { appsManifestMethods } from "./apps-manifest";
 import { authMethods } from "./auth";
+import { botsMethods } from "./bots";
 import { chatMethods } from "./chat";
 import { conversationsMethods } from "./conversations";
 import { oauthMethods } from "./oauth";
 import { openidMethods } from "./openid";
 import { rtmMethods } from "./rtm";
+import { teamMethods } from "./team";
 import { toolingMethods } from "./tooling";
 import { usersMethods } from "./users";
 
@@ -23,5 +25,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...conversationsMethods,
     ...chatMethods,
     ...rtmMethods,
+    ...teamMethods,
+    ...botsMethods,
   ].map((m) => [m.name, m]),
 );

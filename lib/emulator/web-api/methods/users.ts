@@ -2,7 +2,9 @@ import { resolvePage } from "../../pagination/pagination";
 import { WebApiError } from "../../core/errors";
 import type { MethodDefinition } from "../../types";
 import { memberAt, memberCount, memberIdAt, memberIndexOf } from "../../workspace/members";
+import { callerUserId } from "../../workspace/membership";
 import type { Workspace } from "../../workspace/workspace";
+import { userConversationsMethod } from "./conversations";
 
 /**
  * Member positions by email, per workspace, built on the first lookup: members are generated on demand,
@@ -56,6 +58,21 @@ export const usersMethods: MethodDefinition[] = [
       return { user: memberAt(ws, index, baseUrl) };
     },
   },
+  {
+    name: "users.profile.get",
+    tier: 4,
+    auth: "token",
+    scopes: { bot: ["users.profile:read"], user: ["users.profile:read"] },
+    handler({ params, ws, baseUrl, caller }) {
+      // Without `user`, the profile of whom the token acts for (a bot token's: its bot user).
+      const userId = params.user || (caller ? callerUserId(caller) : "");
+      const index = memberIndexOf(ws, userId);
+      if (index < 0) throw new WebApiError("user_not_found");
+      // The same profile object users.info answers.
+      return { profile: memberAt(ws, index, baseUrl).profile };
+    },
+  },
+  userConversationsMethod,
   {
     name: "users.list",
     pages: "members",
