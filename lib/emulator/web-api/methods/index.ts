@@ -5,11 +5,13 @@ import { appsManifestMethods } from "./apps-manifest";
 import { authMethods } from "./auth";
 import { chatMethods } from "./chat";
 import { conversationsMethods } from "./conversations";
+import { filesMethods } from "./files";
 import { oauthMethods } from "./oauth";
 import { openidMethods } from "./openid";
 import { rtmMethods } from "./rtm";
 import { toolingMethods } from "./tooling";
 import { usersMethods } from "./users";
+import { viewsMethods } from "./views";
 
 export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
   [
@@ -23,5 +25,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...conversationsMethods,
     ...chatMethods,
     ...rtmMethods,
+    ...viewsMethods,
+    ...filesMethods,
   ].map((m) => [m.name, m]),
 );
