@@ -10,6 +10,7 @@
  *   (OpenID Connect; its methods openid.connect.token and openid.connect.userInfo are Web API methods)
  * - `{base}/services/{team}/{hook}/{secret}`: incoming webhooks
  * - `{base}/avatars/…`: profile images
+ * - `{base}/upload/v1/{ticket}`: the upload URLs files.getUploadURLExternal hands out; `{base}/files-pri/…`: files' private URLs
  * - `{base}/.well-known/emulator`: the emulator describing itself (public: that it is one, and its clock)
  * - `{base}/admin/…`: the development-only admin surface (JSON; its own pages or the admin token, see admin/admin-guard.ts)
  * - `{base}/`: an index page listing the apps
@@ -33,6 +34,7 @@ import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
 import { DEFAULT_BODY_LIMITS, detachBody } from "./core/request-body";
 import { mentionApp } from "./events/app-mention";
+import { issueAdminTrigger } from "./admin/triggers";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
 import { showIndexPage } from "./admin/index-page";
 import { Router } from "./core/router";
@@ -40,6 +42,7 @@ import { createState } from "./store";
 import type { EmulatorOptions, EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { handleWebApi } from "./web-api/web-api";
 import { handleIncomingWebhook } from "./webhooks/webhooks";
+import { handleFileDownload, handleFileUpload } from "./workspace/file-routes";
 import { DEFAULT_USER_COUNT } from "./workspace/workspace";
 
 export interface Emulator {
@@ -113,8 +116,11 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   });
   router.get(ABOUT_PATH, () => describeEmulator(runtime.clock, runtime.options));
   router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
+  router.post("/upload/v1/:ticket", (ctx, params) => handleFileUpload(ctx, params.ticket ?? ""));
+  router.get("/files-pri/*", (ctx, params) => handleFileDownload(ctx, params["*"] ?? ""));
   registerAdminRoutes(router, runtime);
   router.post("/admin/mention", async (ctx) => jsonResponse({ ok: true, ...(await mentionApp(ctx, parseAdminJson(await ctx.request.text()))) }));
+  router.post("/admin/triggers", async (ctx) => jsonResponse({ ok: true, ...issueAdminTrigger(ctx, parseAdminJson(await ctx.request.text())) }));
   return router;
 }
 

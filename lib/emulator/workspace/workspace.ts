@@ -10,7 +10,9 @@
  * to its member in O(1). Bot users added by installs come after the generated members.
  */
 import { randomBytes } from "node:crypto";
+import { createFilesState, type FilesState } from "./files";
 import { fnv1a, hex, inverseMod32, rng, scrambleId, type ScrambleKeys } from "./ids";
+import { createViewsState, type ViewsState } from "./views";
 import { CHANNELS, EPOCH_2019, SPAN_2019_2025 } from "./vocabulary";
 
 export const DEFAULT_USER_COUNT = 3000;
@@ -75,8 +77,12 @@ export interface Message {
   reply_users?: string[];
   latest_reply?: string;
   edited?: { user: string; ts: string };
+  /** Files shared with the message (files.completeUploadExternal), as the platform's file objects. */
+  files?: unknown[];
+  /** Set on a message that shares an upload. */
+  upload?: boolean;
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "incoming-webhook" | "admin";
+  via: "chat.postMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal";
 }
 
 export interface BotUser {
@@ -107,6 +113,10 @@ export interface Workspace {
   /** Internal: the id scramble and the last message ts handed out. */
   keys: ScrambleKeys;
   lastTs: { seconds: number; seq: number };
+  /** Modals, App Home tabs and trigger ids (views.ts). */
+  views: ViewsState;
+  /** Uploads and files (files.ts). */
+  files: FilesState;
 }
 
 export interface CreateWorkspaceOptions {
@@ -156,5 +166,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     botsByAppId: new Map(),
     keys,
     lastTs: { seconds: 0, seq: 0 },
+    views: createViewsState(),
+    files: createFilesState(),
   };
 }

@@ -6,12 +6,14 @@ import { authMethods } from "./auth";
 import { botsMethods } from "./bots";
 import { chatMethods } from "./chat";
 import { conversationsMethods } from "./conversations";
+import { filesMethods } from "./files";
 import { oauthMethods } from "./oauth";
 import { openidMethods } from "./openid";
 import { rtmMethods } from "./rtm";
 import { teamMethods } from "./team";
 import { toolingMethods } from "./tooling";
 import { usersMethods } from "./users";
+import { viewsMethods } from "./views";
 
 export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
   [
@@ -27,5 +29,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...rtmMethods,
     ...teamMethods,
     ...botsMethods,
+    ...viewsMethods,
+    ...filesMethods,
   ].map((m) => [m.name, m]),
 );
