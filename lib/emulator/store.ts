@@ -46,6 +46,8 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     workspace: workspaces[0]!,
     workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
     eventLogs: new Map(),
+    scheduledMessages: new Map(),
+    bookmarks: new Map(),
     rateLimitsEnabled: options.rateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },
@@ -68,6 +70,8 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.workspace = fresh.workspace;
   state.workspaces = fresh.workspaces;
   state.eventLogs = fresh.eventLogs;
+  state.scheduledMessages = fresh.scheduledMessages;
+  state.bookmarks = fresh.bookmarks;
   state.rateLimitsEnabled = fresh.rateLimitsEnabled;
   state.rateWindows = fresh.rateWindows;
   state.faults = fresh.faults;

@@ -282,6 +282,49 @@ export interface SignInToken {
   issuedAt: number;
 }
 
+/**
+ * A message chat.scheduleMessage queued: posted to its channel once the emulator's clock passes post_at
+ * (the next Web API call after that moment delivers it), until then listed by chat.scheduledMessages.list.
+ */
+export interface ScheduledMessage {
+  id: string;
+  teamId: string;
+  channelId: string;
+  appId: string;
+  installationId: string;
+  /** The author: the bot user (with botId) or the member of a user token. */
+  user: string;
+  botId?: string;
+  /** Epoch seconds. */
+  postAt: number;
+  dateCreated: number;
+  text: string;
+  blocks?: unknown[];
+  attachments?: unknown[];
+  threadTs?: string;
+}
+
+/** A channel bookmark (bookmarks.add), in the platform's shape. */
+export interface Bookmark {
+  id: string;
+  teamId: string;
+  channel_id: string;
+  title: string;
+  link: string;
+  emoji: string | null;
+  icon_url: string | null;
+  type: "link";
+  entity_id: string | null;
+  /** Epoch seconds; date_updated is 0 until the first edit. */
+  date_created: number;
+  date_updated: number;
+  rank: string;
+  last_updated_by_user_id: string;
+  last_updated_by_team_id: string;
+  shortcut_id: string | null;
+  app_id: string | null;
+}
+
 export interface FaultSettings {
   /** Added to every response. */
   latencyMs: number;
@@ -308,6 +351,10 @@ export interface EmulatorState {
   workspaces: Map<string, Workspace>;
   /** Each workspace's events by team id, kept by the events module (events/deliveries.ts). */
   eventLogs: Map<string, EventLog>;
+  /** chat.scheduleMessage's queue by scheduled_message_id, every workspace's (web-api/methods/chat-scheduled.ts). */
+  scheduledMessages: Map<string, ScheduledMessage>;
+  /** Channel bookmarks by id, every workspace's (web-api/methods/bookmarks.ts). */
+  bookmarks: Map<string, Bookmark>;
   rateLimitsEnabled: boolean;
   /** Recent request times (epoch ms) per rate-limit key, newest last. */
   rateWindows: Map<string, number[]>;

@@ -9,6 +9,7 @@ import { refuseConfigToken, requireConfigToken } from "../tokens/config-tokens";
 import { requireClientApp, readClientCredentials, readParams, readToken } from "./request-params";
 import { WebApiError, jsonResponse } from "../core/errors";
 import { METHODS } from "./methods";
+import { deliverScheduledMessages } from "./methods/chat-scheduled";
 import { enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
@@ -79,6 +80,8 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   // The platform answers an unknown method with HTTP 200 and unknown_method, like any other error.
   if (!definition) throw new WebApiError("unknown_method");
 
+  // Scheduled messages whose time has come are posted before any call reads or writes anything.
+  deliverScheduledMessages(ctx);
   const params = await readParams(ctx.request, { acceptsJson: definition.json === true });
   const token = readToken(ctx.request, params);
   try {

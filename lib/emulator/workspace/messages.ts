@@ -5,7 +5,7 @@
 import type { Message, Workspace } from "./workspace";
 
 /** A message ts (`seconds.micro-sequence`), strictly increasing across the workspace. `now` is epoch ms. */
-function nextMessageTs(ws: Workspace, now: number): string {
+export function nextMessageTs(ws: Workspace, now: number): string {
   const seconds = Math.floor(now / 1000);
   if (seconds > ws.lastTs.seconds) ws.lastTs = { seconds, seq: 1 };
   else ws.lastTs = { seconds: ws.lastTs.seconds, seq: ws.lastTs.seq + 1 };

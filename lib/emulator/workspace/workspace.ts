@@ -81,8 +81,21 @@ export interface Message {
   files?: unknown[];
   /** Set on a message that shares an upload. */
   upload?: boolean;
+  /** reactions.add: each emoji once, with who reacted (in order) and how many. */
+  reactions?: Reaction[];
+  /** pins.add: the channels the message is pinned to. */
+  pinned_to?: string[];
+  /** Who pinned it and when (epoch seconds), for pins.list: not a platform field of the message. */
+  pin?: { by: string; at: number };
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal";
+  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal";
+}
+
+/** A reaction on a message, as conversations.history and reactions.get show it. */
+export interface Reaction {
+  name: string;
+  users: string[];
+  count: number;
 }
 
 export interface BotUser {

@@ -129,7 +129,7 @@ describe("how a call is made (spec 5, issue item 9)", () => {
 
   it("answers unknown_method with HTTP 200, like the platform", async () => {
     const h = createHarness();
-    const { status, body } = await h.call("files.upload");
+    const { status, body } = await h.call("files.fetchEverything");
     expect(status).toBe(200);
     expect(body).toEqual({ ok: false, error: "unknown_method" });
   });

@@ -1,14 +1,28 @@
 import { WebApiError } from "../../core/errors";
 import { parseJsonWithin } from "../../core/json-depth";
 import { dispatchMentions } from "../../events/app-mention";
-import type { Caller, MethodContext, MethodDefinition } from "../../types";
+import type { Caller, MethodContext, MethodDefinition, RequestContext } from "../../types";
 import { resolveChannel } from "../../workspace/channels";
 import { avatarUrl, botByUserId } from "../../workspace/members";
-import { appendMessage, findMessage, removeMessage } from "../../workspace/messages";
-import type { Channel, Message } from "../../workspace/workspace";
+import { appendMessage, findMessage, nextMessageTs, removeMessage } from "../../workspace/messages";
+import type { Channel, Message, Workspace } from "../../workspace/workspace";
+import { isMember } from "../../workspace/membership";
 
-/** The platform truncates longer texts; the emulator refuses them, as it does for 40,000+ characters. */
-const MAX_TEXT_LENGTH = 40_000;
+/**
+ * The platform posts longer texts cut to 40,000 characters, with a warning
+ * (https://api.slack.com/changelog/2018-04-truncating-really-long-messages: chat.postMessage, chat.postEphemeral
+ * and every other way of posting).
+ */
+export const MAX_TEXT_LENGTH = 40_000;
+
+/** The platform's answer beside a message it truncated (the changelog above). */
+export const TRUNCATION_WARNING = {
+  warning: "message_truncated",
+  response_metadata: {
+    messages: ["[WARN] Your message was truncated but still posted. The `text` field accepts up to 40,000 characters."],
+    warnings: ["message_truncated"],
+  },
+};
 
 /** The platform's limits on a message: 50 blocks, 100 attachments. */
 const MAX_BLOCKS = 50;
@@ -25,21 +39,38 @@ function items(raw: string | undefined, error: string): unknown[] | undefined {
   return parsed.value.length > 0 ? parsed.value : undefined;
 }
 
-/** The content of a message to post or update: text, blocks and attachments, checked as the platform does. */
-function messageContent(params: Record<string, string>) {
-  const text = params.text ?? "";
+/** A text cut to MAX_TEXT_LENGTH characters (code points: a character is never split in two). */
+function truncate(text: string): { text: string; truncated: boolean } {
+  if (text.length <= MAX_TEXT_LENGTH) return { text, truncated: false };
+  const chars = Array.from(text);
+  if (chars.length <= MAX_TEXT_LENGTH) return { text, truncated: false };
+  return { text: chars.slice(0, MAX_TEXT_LENGTH).join(""), truncated: true };
+}
+
+export interface MessageContent {
+  text: string;
+  blocks?: unknown[];
+  attachments?: unknown[];
+}
+
+/**
+ * The content of a message to post or update: text, blocks and attachments, checked as the platform does; a
+ * text past 40,000 characters is cut (`truncated`: answer TRUNCATION_WARNING beside it).
+ */
+export function messageContent(params: Record<string, string>): { content: MessageContent; truncated: boolean } {
+  const raw = params.text ?? "";
   const blocks = items(params.blocks, "invalid_blocks");
   const attachments = items(params.attachments, "invalid_attachments");
   if (blocks && blocks.length > MAX_BLOCKS)
     throw new WebApiError("invalid_blocks", { response_metadata: { messages: [`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/blocks]`] } });
   if (attachments && attachments.length > MAX_ATTACHMENTS) throw new WebApiError("too_many_attachments");
-  if (text.trim() === "" && !blocks && !attachments) throw new WebApiError("no_text");
-  if (text.length > MAX_TEXT_LENGTH) throw new WebApiError("msg_too_long");
-  return { text, ...(blocks ? { blocks } : {}), ...(attachments ? { attachments } : {}) };
+  if (raw.trim() === "" && !blocks && !attachments) throw new WebApiError("no_text");
+  const { text, truncated } = truncate(raw);
+  return { content: { text, ...(blocks ? { blocks } : {}), ...(attachments ? { attachments } : {}) }, truncated };
 }
 
-/** The channel a chat.* call names, and the message `ts` in it for update and delete. */
-function requireChannel(ctx: MethodContext): Channel {
+/** The channel a chat.* call names (id, or name for the posting methods). */
+export function requireChannel(ctx: MethodContext): Channel {
   const channel = ctx.params.channel ? resolveChannel(ctx.ws, ctx.params.channel) : undefined;
   if (!channel) throw new WebApiError("channel_not_found");
   return channel;
@@ -58,10 +89,95 @@ function requireOwnMessage(ctx: MethodContext, channel: Channel, refusal: string
   return message;
 }
 
-/** The platform's message object: the emulator's bookkeeping (how it arrived) left out. */
-export function wireMessage(message: Message): Omit<Message, "via"> {
-  const { via: _via, ...wire } = message;
+/** The member a call acts as: the bot user for a bot token, the token's member for a user token. */
+export function actingUserId(caller: Caller): string {
+  return caller.token.family === "bot" ? caller.installation.botUserId : (caller.token.userId ?? caller.installation.authedUserId);
+}
+
+/** A bot posts only where it is a member, unless chat:write.public lets it into any public channel. */
+export function requirePostable(caller: Caller, channel: Channel): void {
+  if (channel.isArchived) throw new WebApiError("is_archived");
+  if (caller.token.family === "bot" && !caller.installation.joinedChannels.has(channel.id) && !caller.scopes.includes("chat:write.public")) {
+    throw new WebApiError("not_in_channel");
+  }
+}
+
+/** The platform's message object: the emulator's bookkeeping (how it arrived, who pinned it) left out. */
+export function wireMessage(message: Message): Omit<Message, "via" | "pin"> {
+  const { via: _via, pin: _pin, ...wire } = message;
   return wire;
+}
+
+/** The bot_profile the platform adds to a bot's message in the answer that posted it. */
+function botProfileOf(ws: Workspace, baseUrl: string, userId: string): Record<string, unknown> {
+  const bot = botByUserId(ws, userId);
+  if (!bot) return {};
+  return {
+    bot_profile: {
+      id: bot.botId,
+      app_id: bot.appId,
+      name: bot.appName,
+      icons: {
+        image_36: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 48),
+        image_48: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 48),
+        image_72: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 72),
+      },
+      deleted: bot.deleted,
+      updated: bot.created,
+      team_id: ws.team.id,
+    },
+  };
+}
+
+export interface PostInput {
+  content: MessageContent;
+  user: string;
+  botId?: string;
+  appId?: string;
+  /** The ts of a message of the channel to reply to (its thread's parent is found from it). */
+  threadTs?: string;
+  via: Message["via"];
+}
+
+/**
+ * Stores a message in a channel's history as chat.postMessage does: a reply keeps its thread's count, latest
+ * reply and repliers on the parent, and a mention sends app_mention to the apps that receive it.
+ */
+export function postToChannel(ctx: RequestContext, ws: Workspace, channel: Channel, input: PostInput, nowMs: number): Message {
+  // A reply names its thread's parent; a ts that is no message of the channel posts to the channel itself.
+  const parent = input.threadTs ? findMessage(ws, channel.id, input.threadTs) : undefined;
+  const thread = parent ? (parent.thread_ts ?? parent.ts) : undefined;
+  const message = appendMessage(
+    ws,
+    channel.id,
+    {
+      ...input.content,
+      user: input.user,
+      ...(input.botId ? { bot_id: input.botId, app_id: input.appId } : {}),
+      ...(thread ? { thread_ts: thread } : {}),
+      via: input.via,
+    },
+    nowMs,
+  );
+  const root = thread ? findMessage(ws, channel.id, thread) : undefined;
+  if (root) {
+    root.thread_ts = root.ts;
+    root.reply_count = (root.reply_count ?? 0) + 1;
+    root.reply_users = [...new Set([...(root.reply_users ?? []), input.user])];
+    root.latest_reply = message.ts;
+  }
+  dispatchMentions(ctx, ws, channel, message);
+  return message;
+}
+
+/** The scopes the reference lists for chat.postEphemeral, chat.scheduleMessage and chat.deleteScheduledMessage. */
+export const CHAT_WRITE_SCOPES = ["chat:write", "chat:write:bot", "chat:write:user"];
+
+/** A message's permalink, as chat.getPermalink answers it. */
+export function permalinkOf(ws: Workspace, channelId: string, message: Message): string {
+  const base = `https://${ws.team.domain}.slack.com/archives/${channelId}/p${message.ts.replace(".", "")}`;
+  const reply = message.thread_ts !== undefined && message.thread_ts !== message.ts;
+  return reply ? `${base}?thread_ts=${message.thread_ts}&cid=${channelId}` : base;
 }
 
 export const chatMethods: MethodDefinition[] = [
@@ -73,63 +189,29 @@ export const chatMethods: MethodDefinition[] = [
     json: true,
     scopes: { bot: ["chat:write"], user: ["chat:write"] },
     handler(ctx) {
-      const { params, clock, caller, baseUrl } = ctx;
-      const ws = ctx.ws;
+      const { caller, ws } = ctx;
       const channel = requireChannel(ctx);
       if (channel.isArchived) throw new WebApiError("is_archived");
-      const content = messageContent(params);
+      const { content, truncated } = messageContent(ctx.params);
       if (!caller) throw new WebApiError("not_authed");
-      // A reply names its thread's parent; a ts that is no message of the channel posts to the channel itself.
-      const parent = params.thread_ts ? findMessage(ws, channel.id, params.thread_ts) : undefined;
-      const thread = parent ? (parent.thread_ts ?? parent.ts) : undefined;
-
+      requirePostable(caller, channel);
       const isBot = caller.token.family === "bot";
-      // A bot posts only where it is a member, unless chat:write.public lets it into any public channel.
-      if (isBot && !caller.installation.joinedChannels.has(channel.id) && !caller.scopes.includes("chat:write.public")) {
-        throw new WebApiError("not_in_channel");
-      }
-      const author = isBot ? caller.installation.botUserId : (caller.token.userId ?? caller.installation.authedUserId);
-      const message = appendMessage(
+      const author = actingUserId(caller);
+      const message = postToChannel(
+        ctx,
         ws,
-        channel.id,
+        channel,
         {
-          ...content,
+          content,
           user: author,
-          ...(isBot ? { bot_id: caller.installation.botId, app_id: caller.app.id } : {}),
-          ...(thread ? { thread_ts: thread } : {}),
+          ...(isBot ? { botId: caller.installation.botId, appId: caller.app.id } : {}),
+          threadTs: ctx.params.thread_ts,
           via: "chat.postMessage",
         },
-        clock.now(),
+        ctx.clock.now(),
       );
-      const root = thread ? findMessage(ws, channel.id, thread) : undefined;
-      if (root) {
-        root.thread_ts = root.ts;
-        root.reply_count = (root.reply_count ?? 0) + 1;
-        root.reply_users = [...new Set([...(root.reply_users ?? []), author])];
-        root.latest_reply = message.ts;
-      }
-      dispatchMentions(ctx, ws, channel, message);
-
-      const wire = wireMessage(message);
-      const bot = isBot ? botByUserId(ws, author) : undefined;
-      const botProfile = bot
-        ? {
-            bot_profile: {
-              id: bot.botId,
-              app_id: bot.appId,
-              name: bot.appName,
-              icons: {
-                image_36: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 48),
-                image_48: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 48),
-                image_72: avatarUrl(baseUrl, bot.userId, bot.avatarHash, 72),
-              },
-              deleted: bot.deleted,
-              updated: bot.created,
-              team_id: ws.team.id,
-            },
-          }
-        : {};
-      return { channel: channel.id, ts: message.ts, message: { ...wire, ...botProfile } };
+      const botProfile = isBot ? botProfileOf(ws, ctx.baseUrl, author) : {};
+      return { channel: channel.id, ts: message.ts, message: { ...wireMessage(message), ...botProfile }, ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },
   {
@@ -141,7 +223,7 @@ export const chatMethods: MethodDefinition[] = [
     handler(ctx) {
       const channel = requireChannel(ctx);
       const message = requireOwnMessage(ctx, channel, "cant_update_message");
-      const content = messageContent(ctx.params);
+      const { content, truncated } = messageContent(ctx.params);
       message.text = content.text;
       // Blocks and attachments left out of an update are kept, as on the platform; an empty array clears them.
       if (ctx.params.blocks !== undefined) {
@@ -153,7 +235,7 @@ export const chatMethods: MethodDefinition[] = [
         else delete message.attachments;
       }
       message.edited = { user: message.user ?? "", ts: String(Math.floor(ctx.clock.now() / 1000)) + ".000000" };
-      return { channel: channel.id, ts: message.ts, text: message.text, message: wireMessage(message) };
+      return { channel: channel.id, ts: message.ts, text: message.text, message: wireMessage(message), ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },
   {
@@ -167,6 +249,41 @@ export const chatMethods: MethodDefinition[] = [
       const message = requireOwnMessage(ctx, channel, "cant_delete_message");
       removeMessage(ctx.ws, channel.id, message.ts);
       return { channel: channel.id, ts: message.ts };
+    },
+  },
+  {
+    // https://docs.slack.dev/reference/methods/chat.postEphemeral: shown to one member of the channel, never
+    // stored (conversations.history does not list it); the answer carries its message_ts.
+    name: "chat.postEphemeral",
+    tier: 4,
+    auth: "token",
+    json: true,
+    scopes: { bot: CHAT_WRITE_SCOPES, user: CHAT_WRITE_SCOPES },
+    handler(ctx) {
+      const caller = ctx.caller as Caller;
+      const channel = requireChannel(ctx);
+      if (channel.isArchived) throw new WebApiError("is_archived");
+      const { truncated } = messageContent(ctx.params);
+      requirePostable(caller, channel);
+      const user = ctx.params.user ?? "";
+      if (!isMember(ctx.state, ctx.ws, channel, user)) throw new WebApiError("user_not_in_channel");
+      return { message_ts: nextMessageTs(ctx.ws, ctx.clock.now()), ...(truncated ? TRUNCATION_WARNING : {}) };
+    },
+  },
+  {
+    // https://docs.slack.dev/reference/methods/chat.getPermalink: https://<domain>.slack.com/archives/<channel>/p<ts
+    // without its dot>, and for a thread reply ?thread_ts=<parent>&cid=<channel>. The domain is the workspace's
+    // (Team.domain, the one auth.test's url names).
+    name: "chat.getPermalink",
+    tier: "special",
+    auth: "token",
+    scopes: { bot: [], user: [] },
+    handler(ctx) {
+      const channel = ctx.params.channel ? ctx.ws.channelsById.get(ctx.params.channel) : undefined;
+      if (!channel) throw new WebApiError("channel_not_found");
+      const message = ctx.params.message_ts ? findMessage(ctx.ws, channel.id, ctx.params.message_ts) : undefined;
+      if (!message) throw new WebApiError("message_not_found");
+      return { channel: channel.id, permalink: permalinkOf(ctx.ws, channel.id, message) };
     },
   },
 ];

@@ -3,12 +3,16 @@ import type { MethodDefinition } from "../../types";
 import { appsMethods } from "./apps";
 import { appsManifestMethods } from "./apps-manifest";
 import { authMethods } from "./auth";
+import { bookmarksMethods } from "./bookmarks";
 import { botsMethods } from "./bots";
 import { chatMethods } from "./chat";
+import { chatScheduledMethods } from "./chat-scheduled";
 import { conversationsMethods } from "./conversations";
 import { filesMethods } from "./files";
 import { oauthMethods } from "./oauth";
 import { openidMethods } from "./openid";
+import { pinsMethods } from "./pins";
+import { reactionsMethods } from "./reactions";
 import { rtmMethods } from "./rtm";
 import { teamMethods } from "./team";
 import { toolingMethods } from "./tooling";
@@ -26,6 +30,10 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...usersMethods,
     ...conversationsMethods,
     ...chatMethods,
+    ...chatScheduledMethods,
+    ...reactionsMethods,
+    ...pinsMethods,
+    ...bookmarksMethods,
     ...rtmMethods,
     ...teamMethods,
     ...botsMethods,
