@@ -60,9 +60,13 @@ const PlatformArgument = z.object({
 });
 
 const PlatformMethod = z.object({
+  /** The platform's page for the method, in the documents transcribed from it (the older copies lack it). */
+  documentation: z.string().url().optional(),
   desc: z.string(),
   http_method: z.enum(["GET", "POST"]).optional(),
-  scope: z.object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional() }).default({}),
+  scope: z.object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional(), configuration: z.array(z.string()).optional() }).default({}),
+  // The method takes user tokens only (openid.connect.userInfo); its page names no bot scope.
+  user_scope_only: z.boolean().optional(),
   no_scope_required: z.boolean().optional(),
   json_input_supported: z.boolean().optional(),
   rate_limits: z.string().optional(),
@@ -253,7 +257,14 @@ function buildArguments({ operation, platform }: Sources): CatalogArgument[] {
 
 function buildScopes(name: string, { operation, platform }: Sources): CatalogScopes {
   if (platform) {
-    const { bot, user } = platform.scope;
+    const { bot, user, configuration } = platform.scope;
+    if (configuration !== undefined) {
+      // An app configuration token (the apps.manifest.* methods): bot and user tokens cannot call the method.
+      return { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: [...configuration].sort(compare) };
+    }
+    if (platform.user_scope_only === true && user !== undefined && bot === undefined) {
+      return { bot: [], user: [...user].sort(compare), byTokenKind: true, tokens: "user" };
+    }
     if (platform.no_scope_required === true || (bot === undefined && user === undefined)) {
       return { bot: [], user: [], byTokenKind: true };
     }
@@ -359,7 +370,7 @@ function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
     name,
     family: name.slice(0, name.lastIndexOf(".")),
     summary: cleanText(platform?.desc ?? operation?.description ?? ""),
-    docsUrl: operation?.externalDocs.url ?? `${DOCS_BASE_URL}${name}`,
+    docsUrl: operation?.externalDocs.url ?? platform?.documentation ?? `${DOCS_BASE_URL}${name}`,
     verbs,
     encodings,
     args,
@@ -476,6 +487,14 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
   };
   const list = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(", ")}]`;
 
+  const renderScopes = ({ bot, user, tokens, configuration }: CatalogScopes) =>
+    [
+      `{ bot: ${list(bot)}, user: ${list(user)}, byTokenKind: true`,
+      tokens === undefined ? "" : `, tokens: ${JSON.stringify(tokens)}`,
+      configuration === undefined ? "" : `, configuration: ${list(configuration)}`,
+      " }",
+    ].join("");
+
   const renderMethod = (method: CatalogMethod) => {
     const lines = [
       "  {",
@@ -486,9 +505,7 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
       `    verbs: ${list(method.verbs)},`,
       `    encodings: ${list(method.encodings)},`,
       method.args.length === 0 ? "    args: []," : ["    args: [", ...method.args.map(renderArgument), "    ],"].join("\n"),
-      method.scopes.byTokenKind
-        ? `    scopes: { bot: ${list(method.scopes.bot)}, user: ${list(method.scopes.user)}, byTokenKind: true },`
-        : `    scopes: anyToken(${list(method.scopes.bot)}),`,
+      method.scopes.byTokenKind ? `    scopes: ${renderScopes(method.scopes)},` : `    scopes: anyToken(${list(method.scopes.bot)}),`,
     ];
     if (method.rateTier !== undefined) lines.push(`    rateTier: ${JSON.stringify(method.rateTier)},`);
     if (method.pagination !== undefined) lines.push(`    pagination: { list: ${JSON.stringify(method.pagination.list)} },`);

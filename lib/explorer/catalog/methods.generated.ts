@@ -16,51 +16,67 @@ const TEXT_6 = "ID for the workspace where the invite request was made.";
 const TEXT_7 = "Value of the `next_cursor` field sent as part of the previous API response";
 const TEXT_8 = "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive";
 const TEXT_9 = "ID for the workspace where the invite requests were made.";
-const TEXT_10 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
-const TEXT_11 = "Issued when you created your application.";
-const TEXT_12 = "Value passed for `client_secret` was invalid.";
-const TEXT_13 = "Value passed for `client_id` was invalid.";
-const TEXT_14 = "The URL required for a client to join the Call.";
-const TEXT_15 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
-const TEXT_16 = "`id` returned by the `calls.add` method.";
-const TEXT_17 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
-const TEXT_18 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
-const TEXT_19 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
-const TEXT_20 = "Find and link channel names and usernames.";
-const TEXT_21 = "How this field works and whether it is required depends on other fields you use in your API call.";
-const TEXT_22 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
-const TEXT_23 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
-const TEXT_24 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
-const TEXT_25 = "Pass true to enable unfurling of primarily text-based content.";
-const TEXT_26 = "Pass false to disable unfurling of media content.";
-const TEXT_27 = "Include messages with latest or oldest timestamp in results only when either timestamp is specified.";
-const TEXT_28 = "End of time range of messages to include in results.";
-const TEXT_29 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
-const TEXT_30 = "Start of time range of messages to include in results.";
-const TEXT_31 = "Set to `true` to exclude archived channels from the list";
-const TEXT_32 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than 1000.";
-const TEXT_33 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
-const TEXT_34 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
-const TEXT_35 = "Filter files appearing in a specific channel, indicated by its ID.";
-const TEXT_36 = "Filter files created after this timestamp (inclusive).";
-const TEXT_37 = "Filter files created before this timestamp (inclusive).";
-const TEXT_38 = "Preview of the document via `multipart/form-data`.";
-const TEXT_39 = "Retrieve information about a remote file added to Slack";
-const TEXT_40 = "Exchanges a temporary OAuth verifier code for an access token.";
-const TEXT_41 = "The `code` param returned via the OAuth callback.";
-const TEXT_42 = "This must match the originally submitted URI (if one was sent).";
-const TEXT_43 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
-const TEXT_44 = "If true always return the complete reaction list.";
-const TEXT_45 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
-const TEXT_46 = "A name for the User Group. Must be unique among User Groups.";
-const TEXT_47 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
-const TEXT_48 = "A mention handle. Must be unique among channels, users and User Groups.";
-const TEXT_49 = "Include the number of users in each User Group.";
-const TEXT_50 = "Include the number of users in the User Group.";
-const TEXT_51 = "The encoded ID of the User Group to update.";
-const TEXT_52 = "A view payload. This must be a JSON-encoded string.";
-const TEXT_53 = "A string that represents view state to protect against possible race conditions.";
-const TEXT_54 = "Context identifier that maps to the correct workflow step execution.";
+const TEXT_10 = "An app created from the provided manifest would not be valid.";
+const TEXT_11 = "Failed writing a collaborator record for this new app";
+const TEXT_12 = "Failed while managing datastore infrastructure";
+const TEXT_13 = "The specified app is not elgible for this API.";
+const TEXT_14 = "User described by the used token does not have proper permissions to take this action.";
+const TEXT_15 = "The provided manifest file does not validate against schema.";
+const TEXT_16 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
+const TEXT_17 = "Issued when you created your application.";
+const TEXT_18 = "Value passed for `client_secret` was invalid.";
+const TEXT_19 = "Value passed for `client_id` was invalid.";
+const TEXT_20 = "The URL required for a client to join the Call.";
+const TEXT_21 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
+const TEXT_22 = "`id` returned by the `calls.add` method.";
+const TEXT_23 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
+const TEXT_24 = "No message exists with the requested timestamp.";
+const TEXT_25 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
+const TEXT_26 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
+const TEXT_27 = "Find and link channel names and usernames.";
+const TEXT_28 = "How this field works and whether it is required depends on other fields you use in your API call.";
+const TEXT_29 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
+const TEXT_30 = "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters.";
+const TEXT_31 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
+const TEXT_32 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
+const TEXT_33 = "Pass true to enable unfurling of primarily text-based content.";
+const TEXT_34 = "Pass false to disable unfurling of media content.";
+const TEXT_35 = "The `as_user` parameter does not function with workspace apps.";
+const TEXT_36 = "Markdown text cannot be used in conjunction with `blocks` or `text` argument.";
+const TEXT_37 = "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message.";
+const TEXT_38 = "Return all metadata associated with this message.";
+const TEXT_39 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
+const TEXT_40 = "Only messages after this Unix timestamp will be included in results.";
+const TEXT_41 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
+const TEXT_42 = "Value passed for `cursor` was not valid or is no longer valid.";
+const TEXT_43 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
+const TEXT_44 = "The calling token is not granted the necessary scopes to complete this operation.";
+const TEXT_45 = "This type of conversation cannot be used with this method.";
+const TEXT_46 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
+const TEXT_47 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
+const TEXT_48 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
+const TEXT_49 = "Filter files appearing in a specific channel, indicated by its ID.";
+const TEXT_50 = "Filter files created after this timestamp (inclusive).";
+const TEXT_51 = "Filter files created before this timestamp (inclusive).";
+const TEXT_52 = "Preview of the document via `multipart/form-data`.";
+const TEXT_53 = "Retrieve information about a remote file added to Slack";
+const TEXT_54 = "Exchanges a temporary OAuth verifier code for an access token.";
+const TEXT_55 = "The `code` param returned via the OAuth callback.";
+const TEXT_56 = "This must match the originally submitted URI (if one was sent).";
+const TEXT_57 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
+const TEXT_58 = "The `grant_type` param as described in the OAuth spec.";
+const TEXT_59 = "The `refresh_token` param as described in the OAuth spec.";
+const TEXT_60 = "If true always return the complete reaction list.";
+const TEXT_61 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
+const TEXT_62 = "A name for the User Group. Must be unique among User Groups.";
+const TEXT_63 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
+const TEXT_64 = "A mention handle. Must be unique among channels, users and User Groups.";
+const TEXT_65 = "Include the number of users in each User Group.";
+const TEXT_66 = "Include the number of users in the User Group.";
+const TEXT_67 = "The encoded ID of the User Group to update.";
+const TEXT_68 = "A view payload. This must be a JSON-encoded string.";
+const TEXT_69 = "A string that represents view state to protect against possible race conditions.";
+const TEXT_70 = "Context identifier that maps to the correct workflow step execution.";
 
 export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
@@ -1043,6 +1059,129 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "apps.manifest.create",
+    family: "apps.manifest",
+    summary: "Create an app from an app manifest.",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.create",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "manifest", type: "json", required: true, description: "A JSON app manifest encoded as a string. This manifest **must** use a valid app manifest schema - read our guide to creating one." },
+      { name: "team_id", type: "string", description: "When called with an org token, which specific team to create app on" },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_arguments", description: "Invalid API arguments provided." },
+      { code: "invalid_manifest", description: "The provided manifest file does not validate against schema. Consult the additional errors field to locate specific issues." },
+      { code: "invalid_team_id", description: "The provided team ID is not valid" },
+      { code: "not_in_team", description: "Cannot create an app in a team that user is not a member of" },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "failed_generating_app_token", description: "App level token failed to generate." },
+      { code: "managed_app_limit_reached", description: "The manager app has reached the maximum number of managed apps it can create." },
+      { code: "ratelimited", description: "Too many calls in succession to create endpoint during a short period of time." },
+      { code: "socket_mode_not_enabled", description: "Socket mode is not enabled in manifest." },
+      { code: "enterprise_is_restricted", description: "Org-level tokens are not allowed." },
+      { code: "unknown_method", description: "Unknown method" },
+    ],
+  },
+  {
+    name: "apps.manifest.delete",
+    family: "apps.manifest",
+    summary: "Permanently deletes an app created through app manifests",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.delete",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app you want to delete." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_found", description: "The specified app was not found." },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app_id", description: "The app ID passed in was invalid." },
+      { code: "no_permission", description: TEXT_14 },
+      { code: "published_app_only", description: "This action is only permitted for published app IDs." },
+    ],
+  },
+  {
+    name: "apps.manifest.export",
+    family: "apps.manifest",
+    summary: "Export an app manifest from an existing app",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.export",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app whose configuration you want to export as a manifest." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:read"] },
+    rateTier: 3,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_found", description: "The specified app was not found." },
+      { code: "failed_export", description: "Failed to export manifest for given app ID" },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app_id", description: "The app ID passed is invalid." },
+      { code: "no_permission", description: "User does not have proper permissions." },
+      { code: "unknown_method", description: "This method does not exist." },
+    ],
+  },
+  {
+    name: "apps.manifest.update",
+    family: "apps.manifest",
+    summary: "Update an app from an app manifest",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.update",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app whose configuration you want to update." },
+      { name: "manifest", type: "json", required: true, description: "A JSON app manifest encoded as a string. This manifest **must** use a valid app manifest schema - read our guide to creating one. As this method entirely _replaces_ any previous configuration, manifest must contain both unmodified and modified fields." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app_id", description: "The app id passed is invalid." },
+      { code: "invalid_manifest", description: TEXT_15 },
+      { code: "no_permission", description: "User does not have permission to update app" },
+      { code: "unknown_method", description: "Unknown method" },
+    ],
+  },
+  {
+    name: "apps.manifest.validate",
+    family: "apps.manifest",
+    summary: "Validate an app manifest",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.validate",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "manifest", type: "string", required: true, description: "The manifest to be validated. Will be validated against the app manifest schema - read our guide." },
+      { name: "app_id", type: "string", description: "The ID of the app whose configuration you want to validate." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 3,
+    errors: [
+      { code: "app_not_eligible", description: "The specified app is not eligible for this API." },
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app_id", description: "The app id passed is invalid." },
+      { code: "invalid_manifest", description: TEXT_15 },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "unknown_method", description: "Unknown method" },
+      { code: "no_permission", description: TEXT_14 },
+    ],
+  },
+  {
     name: "apps.permissions.info",
     family: "apps.permissions",
     summary: "Returns list of permissions this app has on a team.",
@@ -1079,7 +1218,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1109,7 +1248,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1143,16 +1282,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_11 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_11 },
+      { name: "client_id", type: "string", required: true, description: TEXT_17 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 1,
     errors: [
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "client_id_token_mismatch", description: "The provided client ID and token do not belong to the same app." },
       { code: "internal_error", description: "Internal error uninstall" },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "no_permission", description: "Granular bot not allowed to uninstall" },
       ...codes("not_authed invalid_auth account_inactive token_revoked org_login_required user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1215,10 +1354,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "external_unique_id", type: "string", required: true, description: "An ID supplied by the 3rd-party Call provider. It must be unique across all Calls from that service." },
-      { name: "join_url", type: "string", required: true, description: TEXT_14 },
+      { name: "join_url", type: "string", required: true, description: TEXT_20 },
       { name: "created_by", type: "string", description: "The valid Slack user ID of the user who created this Call. When this method is called with a user token, the `created_by` field is optional and defaults to the authed user of the token. Otherwise, the field is required." },
       { name: "date_start", type: "integer", description: "Call start time in UTC UNIX timestamp format" },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_15 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_21 },
       { name: "external_display_id", type: "string", description: "An optional, human-readable ID supplied by the 3rd-party Call provider. If supplied, this ID will be displayed in the Call object." },
       { name: "title", type: "string", description: "The name of the Call." },
       { name: "users", type: "string", description: "The list of users to register as participants in the Call." },
@@ -1267,7 +1406,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
+      { name: "id", type: "string", required: true, description: TEXT_22 },
       { name: "users", type: "string", required: true, description: "The list of users to add as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1283,7 +1422,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
+      { name: "id", type: "string", required: true, description: TEXT_22 },
       { name: "users", type: "string", required: true, description: "The list of users to remove as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1299,9 +1438,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_15 },
-      { name: "join_url", type: "string", description: TEXT_14 },
+      { name: "id", type: "string", required: true, description: TEXT_22 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_21 },
+      { name: "join_url", type: "string", description: TEXT_20 },
       { name: "title", type: "string", description: "The name of the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1317,13 +1456,17 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "as_user", type: "boolean", description: TEXT_17 },
-      { name: "channel", type: "string", description: "Channel containing the message to be deleted." },
-      { name: "ts", type: "number", description: "Timestamp of the message to be deleted." },
+      { name: "channel", type: "string", required: true, description: "Channel containing the message to be deleted." },
+      { name: "ts", type: "string", required: true, description: "Timestamp of the message to be deleted." },
+      { name: "as_user", type: "boolean", description: TEXT_23 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("message_not_found channel_not_found cant_delete_message compliance_exports_prevent_deletion not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "cant_delete_message", description: "Authenticated user does not have permission to delete this message." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "message_not_found", description: TEXT_24 },
+      ...codes("compliance_exports_prevent_deletion not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1336,7 +1479,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "The channel the scheduled_message is posting to" },
       { name: "scheduled_message_id", type: "string", required: true, description: "`scheduled_message_id` returned from call to chat.scheduleMessage" },
-      { name: "as_user", type: "boolean", description: TEXT_17 },
+      { name: "as_user", type: "boolean", description: TEXT_23 },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
     errors: [
@@ -1386,18 +1529,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Channel, private group, or IM channel to send message to. Can be an encoded ID, or a name." },
       { name: "user", type: "string", required: true, description: "`id` of the user who will receive the ephemeral message. The user should be in the channel specified by the `channel` argument." },
       { name: "as_user", type: "boolean", description: "Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
+      { name: "attachments", type: "json", description: TEXT_25 },
+      { name: "blocks", type: "json", description: TEXT_26 },
       { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`. Must be used in conjunction with `as_user` set to `false`, otherwise ignored." },
       { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
-      { name: "link_names", type: "boolean", description: TEXT_20 },
+      { name: "link_names", type: "boolean", description: TEXT_27 },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`." },
-      { name: "text", type: "string", description: TEXT_21 },
+      { name: "text", type: "string", description: TEXT_28 },
       { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to post this message in a thread. Avoid using a reply's `ts` value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread." },
       { name: "username", type: "string", description: "Set your bot's user name. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_29 },
     errors: [
       ...codes("channel_not_found is_archived msg_too_long no_text restricted_action too_many_attachments user_not_in_channel not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1412,29 +1555,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to." },
       { name: "as_user", type: "boolean", default: "false", description: "(Legacy) Pass true to post the message as the authed user instead of as a bot. Defaults to false. Can only be used by classic apps." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
+      { name: "attachments", type: "json", description: TEXT_25 },
+      { name: "blocks", type: "json", description: TEXT_26 },
       { name: "current_draft_last_updated_ts", type: "string", description: "This field represents the timestamp of the draft's last update at the time this API is called. If the current message is a draft, this field can be provided to ensure synchronization with the server." },
       { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`." },
       { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message." },
       { name: "link_names", type: "boolean", description: "Find and link user groups. No longer supports linking individual users; use syntax shown in Mentioning Users instead." },
-      { name: "markdown_text", type: "string", description: "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters." },
+      { name: "markdown_text", type: "string", description: TEXT_30 },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. You can also provide Work Object entity metadata using this parameter. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "mrkdwn", type: "boolean", default: "true", description: "Disable Slack markup parsing by setting to `false`. Enabled by default." },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
-      { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "string", description: TEXT_24 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_31 },
+      { name: "text", type: "string", description: TEXT_28 },
+      { name: "thread_ts", type: "string", description: TEXT_32 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_33 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_34 },
       { name: "username", type: "string", description: "Set your bot's user name." },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: "special",
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_29 },
     errors: [
       { code: "app_access_restricted", description: "The user does not have permission to use this app." },
-      { code: "as_user_not_supported", description: "The `as_user` parameter does not function with workspace apps." },
+      { code: "as_user_not_supported", description: TEXT_35 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "draft_already_deleted", description: "The draft has already been deleted." },
       { code: "draft_already_sent", description: "The draft has already been sent." },
@@ -1448,7 +1591,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "invalid_metadata_format", description: "Invalid metadata format provided." },
       { code: "invalid_metadata_schema", description: "Invalid metadata schema provided." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "markdown_text_conflict", description: "Markdown text cannot be used in conjunction with `blocks` or `text` argument." },
+      { code: "markdown_text_conflict", description: TEXT_36 },
       { code: "message_limit_exceeded", description: "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces." },
       { code: "messages_tab_disabled", description: "Messages tab for the app is disabled." },
       { code: "metadata_must_be_sent_from_app", description: "Message metadata can only be posted or updated using an app-level token." },
@@ -1467,7 +1610,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "slack_connect_file_link_sharing_blocked", description: "Admin has disabled Slack File sharing in all Slack Connect communications." },
       { code: "slack_connect_lists_sharing_blocked", description: "Admin has disabled Lists sharing in all Slack Connect communications." },
       { code: "team_not_found", description: "This error occurs if, when using an org-wide token, the `channel_name` is passed instead of the `channel_id`." },
-      { code: "too_many_attachments", description: "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message." },
+      { code: "too_many_attachments", description: TEXT_37 },
       { code: "too_many_contact_cards", description: "Too many contact_cards were provided with this message. A maximum of 10 contact cards are allowed on a message." },
       { code: "cannot_reply_to_message", description: "This message type cannot have thread replies." },
       { code: "missing_file_data", description: "Attempted to share a file but some required data was missing." },
@@ -1484,20 +1627,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "as_user", type: "boolean", default: "false", description: "Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See chat.postMessage." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
+      { name: "attachments", type: "json", description: TEXT_25 },
+      { name: "blocks", type: "json", description: TEXT_26 },
       { name: "channel", type: "string", description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name." },
-      { name: "link_names", type: "boolean", description: TEXT_20 },
+      { name: "link_names", type: "boolean", description: TEXT_27 },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`. See chat.postMessage." },
       { name: "post_at", type: "string", description: "Unix EPOCH timestamp of time in future to send the message." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
-      { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "number", description: TEXT_24 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_31 },
+      { name: "text", type: "string", description: TEXT_28 },
+      { name: "thread_ts", type: "number", description: TEXT_32 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_33 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_34 },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_29 },
     errors: [
       ...codes("invalid_time time_in_past time_too_far channel_not_found not_in_channel is_archived msg_too_long no_text restricted_action restricted_action_read_only_channel restricted_action_thread_only_channel restricted_action_non_threadable_channel too_many_attachments rate_limited not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1550,19 +1693,49 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", required: true, description: "Channel containing the message to be updated." },
+      { name: "channel", type: "string", required: true, description: "Channel containing the message to be updated. For direct messages, ensure that this value is a DM ID (starts with `D`) instead of a User ID (starts with either `U` or `W`)." },
       { name: "ts", type: "string", required: true, description: "Timestamp of the message to be updated." },
       { name: "as_user", type: "string", description: "Pass true to update the message as the authed user. Bot users in this context are considered authed users." },
-      { name: "attachments", type: "json", description: "A JSON-based array of structured attachments, presented as a URL-encoded string. This field is required when not presenting `text`. If you don't include this field, the message's previous `attachments` will be retained. To remove previous `attachments`, include an empty array for this field." },
-      { name: "blocks", type: "json", description: "A JSON-based array of structured blocks, presented as a URL-encoded string. If you don't include this field, the message's previous `blocks` will be retained. To remove previous `blocks`, include an empty array for this field." },
+      { name: "attachments", type: "json", description: TEXT_25 },
+      { name: "blocks", type: "json", description: TEXT_26 },
+      { name: "file_ids", type: "string", description: "Array of new file ids that will be sent with this message." },
       { name: "link_names", type: "string", default: "none", description: "Find and link channel names and usernames. Defaults to `none`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `none`." },
+      { name: "markdown_text", type: "string", description: TEXT_30 },
+      { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. If you don't include this field, the message's previous `metadata` will be retained. To remove previous `metadata`, include an empty object for this field. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "parse", type: "string", default: "client", description: "Change how messages are treated. Defaults to `client`, unlike `chat.postMessage`. Accepts either `none` or `full`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `client`." },
-      { name: "text", type: "string", description: "New text for the message, using the default formatting rules. It's not required when presenting `blocks` or `attachments`." },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: "Broadcast an existing thread reply to make it visible to everyone in the channel or conversation." },
+      { name: "text", type: "string", description: TEXT_28 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_29 },
     errors: [
-      ...codes("message_not_found cant_update_message channel_not_found edit_window_closed msg_too_long too_many_attachments rate_limited no_text not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type request_timeout invalid_json json_not_object upgrade_required fatal_error is_inactive"),
+      { code: "as_user_not_supported", description: TEXT_35 },
+      { code: "block_mismatch", description: "Rich-text blocks cannot be replaced with non-rich-text blocks" },
+      { code: "cant_broadcast_message", description: "Unable to broadcast this message." },
+      { code: "cant_update_message", description: "Authenticated user does not have permission to update this message." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "edit_window_closed", description: "The message cannot be edited due to the team message edit settings" },
+      { code: "external_channel_migrating", description: "The channel is in the process of migrating and so the message cannot be updated at this time." },
+      { code: "invalid_attachments", description: "The attachments were invalid." },
+      { code: "invalid_blocks", description: "The blocks were invalid for the requesting user." },
+      { code: "invalid_metadata_format", description: "Invalid metadata format provided" },
+      { code: "invalid_metadata_schema", description: "Invalid metadata schema provided" },
+      { code: "is_inactive", description: "The message cannot be edited within a frozen, archived or deleted channel." },
+      { code: "markdown_text_conflict", description: TEXT_36 },
+      { code: "message_not_found", description: TEXT_24 },
+      { code: "metadata_must_be_sent_from_app", description: "Message metadata can only be posted or updated using an app-level token" },
+      { code: "metadata_too_large", description: "Metadata exceeds size limit" },
+      { code: "msg_too_long", description: "Message text is too long. The `text` field cannot exceed 4,000 characters." },
+      { code: "no_dual_broadcast_content_update", description: "Can't broadcast an old reply and update the content at the same time." },
+      { code: "no_text", description: "No message text provided" },
+      { code: "slack_connect_file_link_sharing_blocked", description: "Admin has disabled Slack File sharing in all Slack Connect communications" },
+      { code: "team_not_found", description: "Team associated with the message and channel could not be found." },
+      { code: "too_many_attachments", description: TEXT_37 },
+      { code: "update_failed", description: "Internal update failure." },
+      { code: "invalid_blocks_format", description: "The `blocks` array is not a valid JSON object or doesn't match the Block Kit syntax." },
+      { code: "streaming_state_conflict", description: "The message is currently streaming text and cannot be edited." },
+      ...codes("rate_limited not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type request_timeout invalid_json json_not_object upgrade_required fatal_error"),
     ],
   },
   {
@@ -1617,19 +1790,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     summary: "Fetches a conversation's history of messages and events.",
     docsUrl: "https://api.slack.com/methods/conversations.history",
     verbs: ["GET", "POST"],
-    encodings: ["form"],
+    encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to fetch history for." },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_27 },
-      { name: "latest", type: "number", description: TEXT_28 },
-      { name: "limit", type: "integer", description: TEXT_29 },
-      { name: "oldest", type: "number", description: TEXT_30 },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to fetch history for." },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_38 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_39 },
+      { name: "latest", type: "string", description: "Only messages before this Unix timestamp will be included in results. Default is the current time." },
+      { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the conversation history hasn't been reached. Maximum of 999." },
+      { name: "oldest", type: "string", default: "0", description: TEXT_40 },
     ],
-    scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
+    scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      ...codes("missing_scope channel_not_found invalid_ts_latest invalid_ts_oldest not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_is_limited_access", description: TEXT_41 },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "invalid_cursor", description: TEXT_42 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_43 },
+      { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
+      { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
+      { code: "not_in_channel", description: "The token used does not have access to the proper channel. Only user tokens can access public channels they are not in." },
+      { code: "restricted_action", description: "User does not have permission to perform this action." },
+      ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1640,13 +1823,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to learn more about" },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to learn more about" },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for this conversation. Defaults to `false`" },
       { name: "include_num_members", type: "boolean", default: "false", description: "Set to `true` to include the member count for the specified conversation. Defaults to `false`" },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("missing_scope channel_not_found team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "missing_scope", description: TEXT_44 },
+      ...codes("team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1678,11 +1864,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["channels:join"], user: ["channels:write"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "channel_is_limited_access", description: "The user has no access to the channel. This is only applicable to private Salesforce record channels." },
+      { code: "channel_is_limited_access", description: TEXT_41 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: "This type of conversation cannot be used with this method." },
-      { code: "missing_scope", description: "The calling token is not granted the necessary scopes to complete this operation." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_45 },
+      { code: "missing_scope", description: TEXT_44 },
       { code: "too_many_members", description: "The membership in the channel has exceeded our maximum member limit. No more users can join the channel." },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -1726,15 +1912,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
-      { name: "limit", type: "integer", description: TEXT_32 },
-      { name: "types", type: "string", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list." },
+      { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer under 1000." },
+      { name: "team_id", type: "string", description: "encoded team id to list channels in, required if token belongs to org-wide app" },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_46 },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 2,
     pagination: { list: "channels" },
     errors: [
-      ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "invalid_cursor", description: TEXT_42 },
+      { code: "invalid_limit", description: "Value passed for `limit` is not understood." },
+      { code: "invalid_types", description: "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_45 },
+      { code: "missing_argument", description: "A required argument is missing." },
+      { code: "missing_scope", description: TEXT_44 },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1761,14 +1955,21 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "ID of the conversation to retrieve members for" },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "limit", type: "integer", description: TEXT_29 },
+      { name: "channel", type: "string", required: true, description: "ID of the conversation to retrieve members for" },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "limit", type: "integer", default: "100", description: TEXT_47 },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 4,
     pagination: { list: "members" },
     errors: [
-      ...codes("channel_not_found invalid_limit invalid_cursor fetch_members_failed not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "fetch_members_failed", description: "Failed to fetch members for the conversation." },
+      { code: "invalid_cursor", description: "Value passed for `cursor` was invalid." },
+      { code: "invalid_limit", description: "Value passed for `limit` was invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_45 },
+      { code: "missing_scope", description: TEXT_44 },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1812,18 +2013,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to fetch thread from." },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_27 },
-      { name: "latest", type: "number", description: TEXT_28 },
-      { name: "limit", type: "integer", description: TEXT_29 },
-      { name: "oldest", type: "number", description: TEXT_30 },
-      { name: "ts", type: "number", description: "Unique identifier of a thread's parent message. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to fetch thread from." },
+      { name: "ts", type: "string", required: true, description: "Unique identifier of either a thread’s parent message or a message in the thread. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_38 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_39 },
+      { name: "latest", type: "string", default: "now", description: "Only messages before this Unix timestamp will be included in results." },
+      { name: "limit", type: "integer", default: "1000", description: TEXT_47 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_40 },
     ],
-    scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
+    scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      ...codes("missing_scope channel_not_found thread_not_found not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value for `channel` was missing or invalid." },
+      { code: "invalid_cursor", description: TEXT_42 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_43 },
+      { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
+      { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
+      { code: "missing_scope", description: TEXT_44 },
+      { code: "thread_not_found", description: "Value for `ts` was missing or invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_45 },
+      { code: "list_record_comment_fetch_failed", description: "Failed to fetch list record comments." },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2015,7 +2227,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "count", type: "string" },
       { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments." },
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
-      { name: "limit", type: "integer", description: TEXT_34 },
+      { name: "limit", type: "integer", description: TEXT_48 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["files:read"]),
@@ -2032,12 +2244,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_35 },
+      { name: "channel", type: "string", description: TEXT_49 },
       { name: "count", type: "string" },
       { name: "page", type: "string" },
       { name: "show_files_hidden_by_limit", type: "boolean", description: "Show truncated file info for files hidden due to being too old, and the team who owns the file being over the file limit." },
-      { name: "ts_from", type: "number", description: TEXT_36 },
-      { name: "ts_to", type: "number", description: TEXT_37 },
+      { name: "ts_from", type: "number", description: TEXT_50 },
+      { name: "ts_to", type: "number", description: TEXT_51 },
       { name: "types", type: "string", default: "all", description: "Filter files by type. You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
       { name: "user", type: "string", description: "Filter files created by a single user." },
     ],
@@ -2058,7 +2270,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "external_url", type: "string", description: "URL of the remote file." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "A text file (txt, pdf, doc, etc.) containing textual search terms that are used to improve discovery of the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_38 },
+      { name: "preview_image", type: "string", description: TEXT_52 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2069,7 +2281,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.info",
     family: "files.remote",
-    summary: TEXT_39,
+    summary: TEXT_53,
     docsUrl: "https://api.slack.com/methods/files.remote.info",
     verbs: ["GET", "POST"],
     encodings: ["form"],
@@ -2085,16 +2297,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.list",
     family: "files.remote",
-    summary: TEXT_39,
+    summary: TEXT_53,
     docsUrl: "https://api.slack.com/methods/files.remote.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_35 },
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "channel", type: "string", description: TEXT_49 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
-      { name: "ts_from", type: "number", description: TEXT_36 },
-      { name: "ts_to", type: "number", description: TEXT_37 },
+      { name: "ts_from", type: "number", description: TEXT_50 },
+      { name: "ts_to", type: "number", description: TEXT_51 },
     ],
     scopes: anyToken(["remote_files:read"]),
     pagination: { list: "files" },
@@ -2148,7 +2360,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "File containing contents that can be used to improve searchability for the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_38 },
+      { name: "preview_image", type: "string", description: TEXT_52 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2228,15 +2440,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.access",
     family: "oauth",
-    summary: TEXT_40,
+    summary: TEXT_54,
     docsUrl: "https://api.slack.com/methods/oauth.access",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_11 },
-      { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_41 },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_55 },
+      { name: "redirect_uri", type: "string", description: TEXT_56 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel. Only valid with a legacy workspace app." },
     ],
     scopes: anyToken([]),
@@ -2252,10 +2464,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_11 },
-      { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_41 },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_55 },
+      { name: "redirect_uri", type: "string", description: TEXT_56 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel." },
     ],
     scopes: anyToken([]),
@@ -2266,27 +2478,27 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.v2.access",
     family: "oauth.v2",
-    summary: TEXT_40,
+    summary: TEXT_54,
     docsUrl: "https://api.slack.com/methods/oauth.v2.access",
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
       { name: "assertion", type: "string", description: "Identity assertion JWT authorization grant" },
-      { name: "client_id", type: "string", description: TEXT_43 },
-      { name: "client_secret", type: "string", description: TEXT_43 },
-      { name: "code", type: "string", description: TEXT_41 },
+      { name: "client_id", type: "string", description: TEXT_57 },
+      { name: "client_secret", type: "string", description: TEXT_57 },
+      { name: "code", type: "string", description: TEXT_55 },
       { name: "code_verifier", type: "string", description: "The code_verifier param used to generate the code_challenge originally. Used for PKCE." },
-      { name: "grant_type", type: "string", description: "The `grant_type` param as described in the OAuth spec." },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
-      { name: "refresh_token", type: "string", description: "The `refresh_token` param as described in the OAuth spec." },
+      { name: "grant_type", type: "string", description: TEXT_58 },
+      { name: "redirect_uri", type: "string", description: TEXT_56 },
+      { name: "refresh_token", type: "string", description: TEXT_59 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: "special",
     errors: [
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "bad_redirect_uri", description: "Value passed for `redirect_uri` did not match the `redirect_uri` in the original request." },
       { code: "cannot_install_an_org_installed_app", description: "Returned when the the org-installed app cannot be installed on a workspace." },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "invalid_code", description: "Value passed for `code` was invalid." },
       { code: "invalid_grant_type", description: "Value passed for `grant_type` was invalid." },
       { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
@@ -2306,21 +2518,62 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_11 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_11 },
+      { name: "client_id", type: "string", required: true, description: TEXT_17 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
       { name: "token", type: "string", required: true, description: "The legacy xoxb or xoxp token being migrated to use token rotation." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 3,
     errors: [
       { code: "authorization_not_found", description: "The underlying authorization for this token was revoked or is invalid." },
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "internal_error", description: "A server-side error occurred." },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "invalid_token", description: "The legacy token provided cannot be exchanged for a new pair of token credentials." },
       { code: "token_already_exchanged", description: "This token has already been exchanged for a pair of token credentials." },
       { code: "token_rotation_not_enabled", description: "The app does not have token rotation enabled." },
     ],
+  },
+  {
+    name: "openid.connect.token",
+    family: "openid.connect",
+    summary: "Exchanges a temporary OAuth verifier code for an access token for Sign in with Slack.",
+    docsUrl: "https://docs.slack.dev/reference/methods/openid.connect.token",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_55 },
+      { name: "grant_type", type: "string", description: TEXT_58 },
+      { name: "redirect_uri", type: "string", description: TEXT_56 },
+      { name: "refresh_token", type: "string", description: TEXT_59 },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
+    errors: [
+      { code: "bad_client_secret", description: "The value passed for `client_secret` was invalid." },
+      { code: "bad_redirect_uri", description: "The value passed for `redirect_uri` did not match the `redirect_uri` in the original request." },
+      { code: "cannot_install_an_org_installed_app", description: "An org-installed app cannot be installed on a workspace." },
+      { code: "invalid_grant_type", description: "The value passed for `grant_type` was invalid." },
+      { code: "invalid_client_id", description: "The value passed for `client_id` was invalid." },
+      { code: "invalid_code", description: "The value passed for `code` was invalid." },
+      { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
+      { code: "oauth_authorization_url_mismatch", description: "The OAuth flow was initiated on an incorrect version of the authorization URL. The flow must be initiated via /openid/connect/authorize ." },
+      { code: "preview_feature_not_available", description: "The API method is not yet available on the team." },
+    ],
+  },
+  {
+    name: "openid.connect.userInfo",
+    family: "openid.connect",
+    summary: "Get the identity of a user who has authorized Sign in with Slack.",
+    docsUrl: "https://docs.slack.dev/reference/methods/openid.connect.userInfo",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [],
+    scopes: { bot: [], user: ["openid"], byTokenKind: true, tokens: "user" },
+    rateTier: 3,
+    errors: [],
   },
   {
     name: "pins.add",
@@ -2397,7 +2650,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", description: "Channel where the message to get reactions for was posted." },
       { name: "file", type: "string", description: "File to get reactions for." },
       { name: "file_comment", type: "string", description: "File comment to get reactions for." },
-      { name: "full", type: "boolean", description: TEXT_44 },
+      { name: "full", type: "boolean", description: TEXT_60 },
       { name: "timestamp", type: "string", description: "Timestamp of the message to get reactions for." },
     ],
     scopes: anyToken(["reactions:read"]),
@@ -2414,9 +2667,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "integer" },
-      { name: "cursor", type: "string", description: TEXT_45 },
-      { name: "full", type: "boolean", description: TEXT_44 },
-      { name: "limit", type: "integer", description: TEXT_34 },
+      { name: "cursor", type: "string", description: TEXT_61 },
+      { name: "full", type: "boolean", description: TEXT_60 },
+      { name: "limit", type: "integer", description: TEXT_48 },
       { name: "page", type: "integer" },
       { name: "user", type: "string", description: "Show reactions made by this user. Defaults to the authed user." },
     ],
@@ -2528,11 +2781,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "batch_presence_aware", type: "boolean", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events." },
-      { name: "presence_sub", type: "boolean", description: "Only deliver presence events when requested by subscription." },
+      { name: "batch_presence_aware", type: "boolean", default: "false", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events." },
+      { name: "presence_sub", type: "boolean", default: "true", description: "Only deliver presence events when requested by subscription." },
     ],
-    scopes: anyToken(["rtm:stream"]),
+    scopes: { bot: ["rtm:stream"], user: ["rtm:stream"], byTokenKind: true },
+    rateTier: 1,
     errors: [
+      { code: "migration_in_progress", description: "Team is being migrated between servers." },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -2581,8 +2836,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: TEXT_45 },
-      { name: "limit", type: "integer", description: TEXT_34 },
+      { name: "cursor", type: "string", description: TEXT_61 },
+      { name: "limit", type: "integer", description: TEXT_48 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["stars:read"]),
@@ -2692,6 +2947,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "tooling.tokens.rotate",
+    family: "tooling.tokens",
+    summary: "Exchanges a refresh token for a new app configuration token.",
+    docsUrl: "https://docs.slack.dev/reference/methods/tooling.tokens.rotate",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [
+      { name: "refresh_token", type: "string", required: true, description: "The `xoxe` refresh token that was issued along with the old app configuration token." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: "special",
+    errors: [
+      { code: "internal_error", description: "Internal error" },
+      { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
+      { code: "unknown_error", description: "Temporary error for dev only restriction" },
+    ],
+  },
+  {
     name: "usergroups.create",
     family: "usergroups",
     summary: "Create a User Group",
@@ -2699,11 +2972,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "name", type: "string", required: true, description: TEXT_46 },
-      { name: "channels", type: "string", description: TEXT_47 },
+      { name: "name", type: "string", required: true, description: TEXT_62 },
+      { name: "channels", type: "string", description: TEXT_63 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_48 },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "handle", type: "string", description: TEXT_64 },
+      { name: "include_count", type: "boolean", description: TEXT_65 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2719,7 +2992,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to disable." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_66 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2735,7 +3008,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to enable." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_66 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2750,7 +3023,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "include_count", type: "boolean", description: TEXT_65 },
       { name: "include_disabled", type: "boolean", description: "Include disabled User Groups." },
       { name: "include_users", type: "boolean", description: "Include the list of users for each User Group." },
     ],
@@ -2767,12 +3040,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
-      { name: "channels", type: "string", description: TEXT_47 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_67 },
+      { name: "channels", type: "string", description: TEXT_63 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_48 },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
-      { name: "name", type: "string", description: TEXT_46 },
+      { name: "handle", type: "string", description: TEXT_64 },
+      { name: "include_count", type: "boolean", description: TEXT_66 },
+      { name: "name", type: "string", description: TEXT_62 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2787,7 +3060,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_67 },
       { name: "include_disabled", type: "boolean", description: "Allow results that involve disabled User Groups." },
     ],
     scopes: anyToken(["usergroups:read"]),
@@ -2803,9 +3076,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_67 },
       { name: "users", type: "string", required: true, description: "A comma separated string of encoded user IDs that represent the entire list of users for the User Group." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_66 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2820,10 +3093,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
-      { name: "limit", type: "integer", description: TEXT_32 },
-      { name: "types", type: "string", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "exclude_archived", type: "boolean", description: "Set to `true` to exclude archived channels from the list" },
+      { name: "limit", type: "integer", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than 1000." },
+      { name: "types", type: "string", description: TEXT_46 },
       { name: "user", type: "string", description: "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership." },
     ],
     scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
@@ -2881,12 +3154,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
+      { name: "user", type: "string", required: true, description: "User to get info on" },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for this user. Defaults to `false`" },
-      { name: "user", type: "string", description: "User to get info on" },
     ],
-    scopes: anyToken(["users:read"]),
+    scopes: { bot: ["users:read"], user: ["users:read"], byTokenKind: true },
+    rateTier: 4,
     errors: [
-      ...codes("user_not_found user_not_visible not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "too_many_users", description: "Too many users." },
+      { code: "user_not_found", description: "Value passed for `user` was invalid." },
+      { code: "user_not_visible", description: "The requested user is not visible to the calling user" },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2897,7 +3174,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for users. Defaults to `false`" },
       { name: "limit", type: "integer", default: "0", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors." },
       { name: "team_id", type: "string", description: "encoded team id to list users in, required if org token is used" },
@@ -2906,7 +3183,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     pagination: { list: "members" },
     errors: [
-      { code: "invalid_cursor", description: "Value passed for `cursor` was not valid or is no longer valid." },
+      { code: "invalid_cursor", description: TEXT_42 },
       { code: "limit_required", description: "For large teams a limit is required." },
       { code: "missing_argument", description: "A required argument is missing." },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
@@ -2922,9 +3199,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "email", type: "string", required: true, description: "An email address belonging to a user in the workspace" },
     ],
-    scopes: anyToken(["users:read.email"]),
+    scopes: { bot: ["users:read.email"], user: ["users:read.email"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("users_not_found enterprise_is_restricted not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "enterprise_is_restricted", description: "This method was called with an inappropriate enterprise-level token." },
+      { code: "users_not_found", description: "Value passed for `user` was invalid." },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -3017,7 +3297,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
+      { name: "view", type: "json", required: true, description: TEXT_68 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3033,8 +3313,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "user_id", type: "string", required: true, description: "`id` of the user you want publish a view to." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
-      { name: "hash", type: "string", description: TEXT_53 },
+      { name: "view", type: "json", required: true, description: TEXT_68 },
+      { name: "hash", type: "string", description: TEXT_69 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3050,7 +3330,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
+      { name: "view", type: "json", required: true, description: TEXT_68 },
     ],
     scopes: anyToken([]),
     errors: [
@@ -3066,7 +3346,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "external_id", type: "string", description: "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either `view_id` or `external_id` is required." },
-      { name: "hash", type: "string", description: TEXT_53 },
+      { name: "hash", type: "string", description: TEXT_69 },
       { name: "view", type: "json", description: "A view object. This must be a JSON-encoded string." },
       { name: "view_id", type: "string", description: "A unique identifier of the view to be updated. Either `view_id` or `external_id` is required." },
     ],
@@ -3083,7 +3363,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_70 },
       { name: "outputs", type: "string", description: "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your `outputs` array from your `workflow_step` object." },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
@@ -3100,7 +3380,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "error", type: "json", required: true, description: "A JSON-based object with a `message` property that should contain a human readable error message." },
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_70 },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
     errors: [

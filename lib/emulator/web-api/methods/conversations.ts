@@ -149,7 +149,7 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "channels",
     tier: 2,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
+    scopes: { bot: ["channels:read", "groups:read", "mpim:read", "im:read"], user: ["channels:read", "groups:read", "mpim:read", "im:read"] },
     handler({ params, ws, state, clock, options, caller }) {
       const types = (params.types || "public_channel")
         .split(",")
@@ -202,7 +202,7 @@ export const conversationsMethods: MethodDefinition[] = [
     name: "conversations.info",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
+    scopes: { bot: ["channels:read", "groups:read", "mpim:read", "im:read"], user: ["channels:read", "groups:read", "mpim:read", "im:read"] },
     handler({ params, ws, state, caller }) {
       const channel = requireChannel(ws, params.channel);
       const record = conversationRecord(state, ws, channel, caller);
@@ -216,7 +216,7 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "members",
     tier: 4,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
+    scopes: { bot: ["channels:read", "groups:read", "mpim:read", "im:read"], user: ["channels:read", "groups:read", "mpim:read", "im:read"] },
     handler(ctx) {
       const channel = requireChannel(ctx.ws, ctx.params.channel);
       const members = channelMemberIds(ctx, channel);
@@ -242,7 +242,10 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "messages",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:history"], user: ["channels:history"] },
+    scopes: {
+      bot: ["channels:history", "groups:history", "mpim:history", "im:history"],
+      user: ["channels:history", "groups:history", "mpim:history", "im:history"],
+    },
     handler(ctx) {
       const channel = readableChannel(ctx);
       const inWindow = timeWindow(ctx.params);
@@ -258,7 +261,10 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "messages",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:history"], user: ["channels:history"] },
+    scopes: {
+      bot: ["channels:history", "groups:history", "mpim:history", "im:history"],
+      user: ["channels:history", "groups:history", "mpim:history", "im:history"],
+    },
     handler(ctx) {
       const channel = readableChannel(ctx);
       const parent = ctx.params.ts ? findMessage(ctx.ws, channel.id, ctx.params.ts) : undefined;

@@ -29,11 +29,31 @@ describe("Which methods the catalog holds", () => {
 
   it("adds the methods only platform-methods describes, such as oauth.v2.exchange", () => {
     const exchange = method("oauth.v2.exchange");
-    expect(catalog).toHaveLength(175);
+    // The OpenAPI's 174, oauth.v2.exchange, and the methods transcribed from the platform's pages that it lacks.
+    const onlyInPages = catalog.filter((m) => !Object.hasOwn((reference.openapi as { paths: Record<string, unknown> }).paths, `/${m.name}`)).map((m) => m.name);
+    expect(onlyInPages).toEqual([
+      "apps.manifest.create",
+      "apps.manifest.delete",
+      "apps.manifest.export",
+      "apps.manifest.update",
+      "apps.manifest.validate",
+      "oauth.v2.exchange",
+      "openid.connect.token",
+      "openid.connect.userInfo",
+      "tooling.tokens.rotate",
+    ]);
+    expect(catalog).toHaveLength(174 + onlyInPages.length);
     expect(exchange.summary).toBe("Exchanges a legacy access token for a new expiring access token and refresh token");
     expect(exchange.docsUrl).toBe("https://api.slack.com/methods/oauth.v2.exchange");
     expect(exchange.args.filter((arg) => arg.required).map((arg) => arg.name)).toEqual(["client_id", "client_secret", "token"]);
     expect(codes("oauth.v2.exchange")).toEqual(expect.arrayContaining(["token_already_exchanged", "token_rotation_not_enabled"]));
+  });
+
+  it("links a transcribed method to the platform page it was transcribed from", () => {
+    expect(method("tooling.tokens.rotate").docsUrl).toBe("https://docs.slack.dev/reference/methods/tooling.tokens.rotate");
+    expect(method("apps.manifest.create").summary).toBe("Create an app from an app manifest.");
+    // A method the OpenAPI describes keeps the OpenAPI's link, though a page was transcribed for it too.
+    expect(method("conversations.history").docsUrl).toBe("https://api.slack.com/methods/conversations.history");
   });
 
   it("lists methods once each, sorted by name, each in the family its name says", () => {
@@ -155,11 +175,36 @@ describe("Scopes", () => {
   });
 
   it("gives the OpenAPI's one list of alternatives to both token kinds, and says it is not split", () => {
+    const stars = method("stars.add").scopes;
+    expect(stars.byTokenKind).toBe(false);
+    expect(stars.bot).toEqual(stars.user);
+    expect(method("chat.scheduleMessage").scopes).toEqual({
+      bot: ["chat:write", "chat:write:bot", "chat:write:user"],
+      user: ["chat:write", "chat:write:bot", "chat:write:user"],
+      byTokenKind: false,
+    });
+  });
+
+  it("drops the OpenAPI's legacy scopes where a page gives the scopes per token kind", () => {
     const history = method("conversations.history").scopes;
-    expect(history.byTokenKind).toBe(false);
-    expect(history.bot).toEqual(history.user);
-    expect(history.bot).toEqual(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]);
-    expect(method("chat.update").scopes.bot).toEqual(["chat:write", "chat:write:bot", "chat:write:user"]);
+    expect(history).toEqual({
+      bot: ["channels:history", "groups:history", "im:history", "mpim:history"],
+      user: ["channels:history", "groups:history", "im:history", "mpim:history"],
+      byTokenKind: true,
+    });
+    expect(method("chat.update").scopes).toEqual({ bot: ["chat:write"], user: ["chat:write"], byTokenKind: true });
+  });
+
+  it("says which methods take only a configuration token, or only a user token", () => {
+    expect(method("apps.manifest.update").scopes).toEqual({
+      bot: [],
+      user: [],
+      byTokenKind: true,
+      tokens: "configuration",
+      configuration: ["app_configurations:write"],
+    });
+    expect(method("openid.connect.userInfo").scopes).toEqual({ bot: [], user: ["openid"], byTokenKind: true, tokens: "user" });
+    for (const m of catalog.filter((candidate) => candidate.scopes.tokens === undefined)) expect(m.scopes.configuration).toBeUndefined();
   });
 });
 
@@ -167,15 +212,35 @@ describe("Rate tiers", () => {
   it("knows the tiers the reference and its README give, and no others", () => {
     const tiers = Object.fromEntries(catalog.filter((m) => m.rateTier !== undefined).map((m) => [m.name, m.rateTier]));
     expect(tiers).toEqual({
+      "apps.manifest.create": 1,
+      "apps.manifest.delete": 1,
+      "apps.manifest.export": 3,
+      "apps.manifest.update": 1,
+      "apps.manifest.validate": 3,
       "apps.uninstall": 1,
       "auth.revoke": 3,
       "auth.test": "special",
+      "chat.delete": 3,
       "chat.postMessage": "special",
+      "chat.update": 3,
+      "conversations.history": 3,
+      "conversations.info": 3,
       "conversations.join": 3,
+      "conversations.list": 2,
+      "conversations.members": 4,
+      "conversations.replies": 3,
       "oauth.v2.access": "special",
       "oauth.v2.exchange": 3,
+      "openid.connect.token": 4,
+      "openid.connect.userInfo": 3,
+      "rtm.connect": 1,
+      "tooling.tokens.rotate": "special",
+      "users.info": 4,
       "users.list": 2,
+      "users.lookupByEmail": 3,
     });
+    // Every method that has a page in platform-methods has its tier; the OpenAPI states none.
+    expect(Object.keys(tiers)).toEqual(Object.keys(reference.platformMethods).sort());
   });
 });
 
