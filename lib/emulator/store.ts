@@ -47,6 +47,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     workspaces: new Map(workspaces.map((ws) => [ws.team.id, ws])),
     eventLogs: new Map(),
     rateLimitsEnabled: options.rateLimits,
+    nonMarketplaceLimits: options.nonMarketplaceRateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },
   };
@@ -69,6 +70,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.workspaces = fresh.workspaces;
   state.eventLogs = fresh.eventLogs;
   state.rateLimitsEnabled = fresh.rateLimitsEnabled;
+  state.nonMarketplaceLimits = fresh.nonMarketplaceLimits;
   state.rateWindows = fresh.rateWindows;
   state.faults = fresh.faults;
 }

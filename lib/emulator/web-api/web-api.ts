@@ -9,7 +9,7 @@ import { refuseConfigToken, requireConfigToken } from "../tokens/config-tokens";
 import { requireClientApp, readClientCredentials, readParams, readToken } from "./request-params";
 import { WebApiError, jsonResponse } from "../core/errors";
 import { METHODS } from "./methods";
-import { enforceMethodRateLimit } from "./rate-limit";
+import { applyRateLimitProfile, enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
 import type { App, Caller, ConfigTokenRecord, MethodContext, MethodDefinition, RequestContext } from "../types";
@@ -89,9 +89,10 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   }
 }
 
-async function callMethod(ctx: RequestContext, definition: MethodDefinition, params: Record<string, string>, token: string | undefined): Promise<Response> {
-  const rateScope = rateScopeOf(ctx, token, params);
-  if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
+async function callMethod(ctx: RequestContext, definition: MethodDefinition, rawParams: Record<string, string>, token: string | undefined): Promise<Response> {
+  const rateScope = rateScopeOf(ctx, token, rawParams);
+  if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now(), rawParams);
+  const params = applyRateLimitProfile(ctx.state, definition.name, rawParams);
 
   let caller: Caller | null = null;
   let clientApp: App | null = null;
