@@ -55,6 +55,8 @@ const PlatformArgument = z.object({
   type: z.string().optional(),
   subtype: z.string().optional(),
   anyOf: z.array(z.object({ type: z.string().optional() })).optional(),
+  // An array's items: an array of objects (files.completeUploadExternal's `files`) travels as JSON text.
+  items: z.object({ type: z.string().optional() }).optional(),
   desc: z.string().optional(),
   default: z.union([z.string(), z.number(), z.boolean()]).optional(),
 });
@@ -209,6 +211,7 @@ interface Sources {
 }
 
 function platformType(argument: z.infer<typeof PlatformArgument>): string {
+  if (argument.type === "array" && argument.items?.type === "object") return "array of objects";
   if (argument.type !== undefined) return argument.type;
   const types = (argument.anyOf ?? []).map((option) => option.type).filter((type) => type !== undefined && type !== "null");
   // A field that takes, say, a string or a boolean is typed in a form as text.
@@ -216,7 +219,7 @@ function platformType(argument: z.infer<typeof PlatformArgument>): string {
 }
 
 function argumentType(name: string, types: readonly string[], descriptions: readonly string[]): ArgumentType {
-  if (JSON_ARGUMENT_NAMES.has(name) || descriptions.some((description) => /\bJSON\b/.test(description))) return "json";
+  if (JSON_ARGUMENT_NAMES.has(name) || types.includes("array of objects") || descriptions.some((description) => /\bJSON\b/.test(description))) return "json";
   // The newer document says "number" for counts the OpenAPI calls integers (limit): the narrower type wins.
   if (types.includes("integer")) return "integer";
   const type = types[0];
