@@ -57,6 +57,8 @@ describe("Which methods the catalog holds", () => {
 
   it("links a transcribed method to the platform page it was transcribed from", () => {
     expect(method("tooling.tokens.rotate").docsUrl).toBe("https://docs.slack.dev/reference/methods/tooling.tokens.rotate");
+    // An array of objects (files.completeUploadExternal's files) is sent as JSON text.
+    expect(argument("files.completeUploadExternal", "files")).toMatchObject({ type: "json", required: true });
     expect(method("apps.manifest.create").summary).toBe("Create an app from an app manifest.");
     // A method the OpenAPI describes keeps the OpenAPI's link, though a page was transcribed for it too.
     expect(method("conversations.history").docsUrl).toBe("https://api.slack.com/methods/conversations.history");
