@@ -71,6 +71,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     cursorTtlSeconds: options.cursorTtlSeconds ?? 900,
     rateLimits: options.rateLimits ?? false,
+    nonMarketplaceRateLimits: options.nonMarketplaceRateLimits ?? false,
     apps: options.apps ?? defaultAppManifests({ redirectUrls: options.redirectUrls, eventsRequestUrl: options.eventsRequestUrl }),
     redirectUrls: options.redirectUrls ?? [],
     eventsRequestUrl: options.eventsRequestUrl,

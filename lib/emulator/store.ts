@@ -49,6 +49,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     scheduledMessages: new Map(),
     bookmarks: new Map(),
     rateLimitsEnabled: options.rateLimits,
+    nonMarketplaceLimits: options.nonMarketplaceRateLimits,
     rateWindows: new Map(),
     faults: { ...NO_FAULTS },
   };
@@ -73,6 +74,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.scheduledMessages = fresh.scheduledMessages;
   state.bookmarks = fresh.bookmarks;
   state.rateLimitsEnabled = fresh.rateLimitsEnabled;
+  state.nonMarketplaceLimits = fresh.nonMarketplaceLimits;
   state.rateWindows = fresh.rateWindows;
   state.faults = fresh.faults;
 }

@@ -64,6 +64,11 @@ export interface EmulatorOptions {
   cursorTtlSeconds?: number;
   /** Rate limits per method tier, per workspace and app (default off). */
   rateLimits?: boolean;
+  /**
+   * The platform's 2025 limits for apps outside its Marketplace (default off): conversations.history and
+   * conversations.replies take one call a minute (while rate limits are on) and page at most 15 objects.
+   */
+  nonMarketplaceRateLimits?: boolean;
   /** App manifests. Default: the two default apps, "rotation" (token rotation on) and "legacy" (off). */
   apps?: AppManifest[];
   /** Redirect URLs registered on the default apps, besides http://localhost:3000/oauth/callback. */
@@ -113,6 +118,7 @@ export interface ResolvedOptions {
   refreshGraceSeconds: number;
   cursorTtlSeconds: number;
   rateLimits: boolean;
+  nonMarketplaceRateLimits: boolean;
   apps: AppManifest[];
   redirectUrls: string[];
   eventsRequestUrl: string | undefined;
@@ -356,6 +362,8 @@ export interface EmulatorState {
   /** Channel bookmarks by id, every workspace's (web-api/methods/bookmarks.ts). */
   bookmarks: Map<string, Bookmark>;
   rateLimitsEnabled: boolean;
+  /** The non-Marketplace profile (web-api/rate-limit.ts). */
+  nonMarketplaceLimits: boolean;
   /** Recent request times (epoch ms) per rate-limit key, newest last. */
   rateWindows: Map<string, number[]>;
   faults: FaultSettings;

@@ -55,14 +55,20 @@ const PlatformArgument = z.object({
   type: z.string().optional(),
   subtype: z.string().optional(),
   anyOf: z.array(z.object({ type: z.string().optional() })).optional(),
+  // An array's items: an array of objects (files.completeUploadExternal's `files`) travels as JSON text.
+  items: z.object({ type: z.string().optional() }).optional(),
   desc: z.string().optional(),
   default: z.union([z.string(), z.number(), z.boolean()]).optional(),
 });
 
 const PlatformMethod = z.object({
+  /** The platform's page for the method, in the documents transcribed from it (the older copies lack it). */
+  documentation: z.string().url().optional(),
   desc: z.string(),
   http_method: z.enum(["GET", "POST"]).optional(),
-  scope: z.object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional() }).default({}),
+  scope: z.object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional(), configuration: z.array(z.string()).optional() }).default({}),
+  // The method takes user tokens only (openid.connect.userInfo); its page names no bot scope.
+  user_scope_only: z.boolean().optional(),
   no_scope_required: z.boolean().optional(),
   json_input_supported: z.boolean().optional(),
   rate_limits: z.string().optional(),
@@ -205,6 +211,7 @@ interface Sources {
 }
 
 function platformType(argument: z.infer<typeof PlatformArgument>): string {
+  if (argument.type === "array" && argument.items?.type === "object") return "array of objects";
   if (argument.type !== undefined) return argument.type;
   const types = (argument.anyOf ?? []).map((option) => option.type).filter((type) => type !== undefined && type !== "null");
   // A field that takes, say, a string or a boolean is typed in a form as text.
@@ -212,7 +219,7 @@ function platformType(argument: z.infer<typeof PlatformArgument>): string {
 }
 
 function argumentType(name: string, types: readonly string[], descriptions: readonly string[]): ArgumentType {
-  if (JSON_ARGUMENT_NAMES.has(name) || descriptions.some((description) => /\bJSON\b/.test(description))) return "json";
+  if (JSON_ARGUMENT_NAMES.has(name) || types.includes("array of objects") || descriptions.some((description) => /\bJSON\b/.test(description))) return "json";
   // The newer document says "number" for counts the OpenAPI calls integers (limit): the narrower type wins.
   if (types.includes("integer")) return "integer";
   const type = types[0];
@@ -253,7 +260,14 @@ function buildArguments({ operation, platform }: Sources): CatalogArgument[] {
 
 function buildScopes(name: string, { operation, platform }: Sources): CatalogScopes {
   if (platform) {
-    const { bot, user } = platform.scope;
+    const { bot, user, configuration } = platform.scope;
+    if (configuration !== undefined) {
+      // An app configuration token (the apps.manifest.* methods): bot and user tokens cannot call the method.
+      return { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: [...configuration].sort(compare) };
+    }
+    if (platform.user_scope_only === true && user !== undefined && bot === undefined) {
+      return { bot: [], user: [...user].sort(compare), byTokenKind: true, tokens: "user" };
+    }
     if (platform.no_scope_required === true || (bot === undefined && user === undefined)) {
       return { bot: [], user: [], byTokenKind: true };
     }
@@ -359,7 +373,7 @@ function buildMethod(sources: Sources, openapi: OpenApi): CatalogMethod {
     name,
     family: name.slice(0, name.lastIndexOf(".")),
     summary: cleanText(platform?.desc ?? operation?.description ?? ""),
-    docsUrl: operation?.externalDocs.url ?? `${DOCS_BASE_URL}${name}`,
+    docsUrl: operation?.externalDocs.url ?? platform?.documentation ?? `${DOCS_BASE_URL}${name}`,
     verbs,
     encodings,
     args,
@@ -476,6 +490,14 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
   };
   const list = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(", ")}]`;
 
+  const renderScopes = ({ bot, user, tokens, configuration }: CatalogScopes) =>
+    [
+      `{ bot: ${list(bot)}, user: ${list(user)}, byTokenKind: true`,
+      tokens === undefined ? "" : `, tokens: ${JSON.stringify(tokens)}`,
+      configuration === undefined ? "" : `, configuration: ${list(configuration)}`,
+      " }",
+    ].join("");
+
   const renderMethod = (method: CatalogMethod) => {
     const lines = [
       "  {",
@@ -486,9 +508,7 @@ export function generateCatalogSource(openapi: unknown, platformMethods: Readonl
       `    verbs: ${list(method.verbs)},`,
       `    encodings: ${list(method.encodings)},`,
       method.args.length === 0 ? "    args: []," : ["    args: [", ...method.args.map(renderArgument), "    ],"].join("\n"),
-      method.scopes.byTokenKind
-        ? `    scopes: { bot: ${list(method.scopes.bot)}, user: ${list(method.scopes.user)}, byTokenKind: true },`
-        : `    scopes: anyToken(${list(method.scopes.bot)}),`,
+      method.scopes.byTokenKind ? `    scopes: ${renderScopes(method.scopes)},` : `    scopes: anyToken(${list(method.scopes.bot)}),`,
     ];
     if (method.rateTier !== undefined) lines.push(`    rateTier: ${JSON.stringify(method.rateTier)},`);
     if (method.pagination !== undefined) lines.push(`    pagination: { list: ${JSON.stringify(method.pagination.list)} },`);

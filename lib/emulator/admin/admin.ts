@@ -69,7 +69,7 @@ export function describeState(runtime: AdminRuntime, baseUrl: string) {
       refresh_grace_s: options.refreshGraceSeconds,
       cursor_ttl_s: options.cursorTtlSeconds,
     },
-    rate_limits: { enabled: state.rateLimitsEnabled },
+    rate_limits: { enabled: state.rateLimitsEnabled, non_marketplace: state.nonMarketplaceLimits },
     faults: {
       latency_ms: state.faults.latencyMs,
       error_rate: state.faults.errorRate,
@@ -143,7 +143,7 @@ const AppBody = z.union([
  */
 export const MAX_CLOCK_OFFSET_S = 10 * 365 * 24 * 3600;
 const ClockBody = z.object({ advance_s: z.number().finite().min(0).max(MAX_CLOCK_OFFSET_S) });
-const RateLimitsBody = z.object({ enabled: z.boolean() });
+const RateLimitsBody = z.object({ enabled: z.boolean(), non_marketplace: z.boolean().optional() });
 const FaultsBody = z.object({
   latency_ms: z.number().int().min(0).max(60_000).optional(),
   error_rate: z.number().min(0).max(1).optional(),
@@ -216,10 +216,12 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
   router.get("/admin/state", (ctx) => ok(describeState(runtime, ctx.baseUrl)));
 
   router.post("/admin/rate-limits", async (ctx) => {
-    const { enabled } = await readJson(ctx.request, RateLimitsBody);
+    const { enabled, non_marketplace } = await readJson(ctx.request, RateLimitsBody);
     runtime.state.rateLimitsEnabled = enabled;
+    // The non-Marketplace profile stays as it was unless the body says.
+    if (non_marketplace !== undefined) runtime.state.nonMarketplaceLimits = non_marketplace;
     runtime.state.rateWindows.clear();
-    return ok({ rate_limits: { enabled } });
+    return ok({ rate_limits: { enabled, non_marketplace: runtime.state.nonMarketplaceLimits } });
   });
 
   router.post("/admin/faults", async (ctx) => {

@@ -10,7 +10,7 @@ import { requireClientApp, readClientCredentials, readParams, readToken } from "
 import { WebApiError, jsonResponse } from "../core/errors";
 import { METHODS } from "./methods";
 import { deliverScheduledMessages } from "./methods/chat-scheduled";
-import { enforceMethodRateLimit } from "./rate-limit";
+import { applyRateLimitProfile, enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
 import type { App, Caller, ConfigTokenRecord, MethodContext, MethodDefinition, RequestContext } from "../types";
@@ -92,9 +92,10 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   }
 }
 
-async function callMethod(ctx: RequestContext, definition: MethodDefinition, params: Record<string, string>, token: string | undefined): Promise<Response> {
-  const rateScope = rateScopeOf(ctx, token, params);
-  if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now());
+async function callMethod(ctx: RequestContext, definition: MethodDefinition, rawParams: Record<string, string>, token: string | undefined): Promise<Response> {
+  const rateScope = rateScopeOf(ctx, token, rawParams);
+  if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now(), rawParams);
+  const params = applyRateLimitProfile(ctx.state, definition.name, rawParams);
 
   let caller: Caller | null = null;
   let clientApp: App | null = null;

@@ -16,51 +16,106 @@ const TEXT_6 = "ID for the workspace where the invite request was made.";
 const TEXT_7 = "Value of the `next_cursor` field sent as part of the previous API response";
 const TEXT_8 = "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive";
 const TEXT_9 = "ID for the workspace where the invite requests were made.";
-const TEXT_10 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
-const TEXT_11 = "Issued when you created your application.";
-const TEXT_12 = "Value passed for `client_secret` was invalid.";
-const TEXT_13 = "Value passed for `client_id` was invalid.";
-const TEXT_14 = "The URL required for a client to join the Call.";
-const TEXT_15 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
-const TEXT_16 = "`id` returned by the `calls.add` method.";
-const TEXT_17 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
-const TEXT_18 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
-const TEXT_19 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
-const TEXT_20 = "Find and link channel names and usernames.";
-const TEXT_21 = "How this field works and whether it is required depends on other fields you use in your API call.";
-const TEXT_22 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
-const TEXT_23 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
-const TEXT_24 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
-const TEXT_25 = "Pass true to enable unfurling of primarily text-based content.";
-const TEXT_26 = "Pass false to disable unfurling of media content.";
-const TEXT_27 = "Include messages with latest or oldest timestamp in results only when either timestamp is specified.";
-const TEXT_28 = "End of time range of messages to include in results.";
-const TEXT_29 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
-const TEXT_30 = "Start of time range of messages to include in results.";
-const TEXT_31 = "Set to `true` to exclude archived channels from the list";
-const TEXT_32 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than 1000.";
-const TEXT_33 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
-const TEXT_34 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
-const TEXT_35 = "Filter files appearing in a specific channel, indicated by its ID.";
-const TEXT_36 = "Filter files created after this timestamp (inclusive).";
-const TEXT_37 = "Filter files created before this timestamp (inclusive).";
-const TEXT_38 = "Preview of the document via `multipart/form-data`.";
-const TEXT_39 = "Retrieve information about a remote file added to Slack";
-const TEXT_40 = "Exchanges a temporary OAuth verifier code for an access token.";
-const TEXT_41 = "The `code` param returned via the OAuth callback.";
-const TEXT_42 = "This must match the originally submitted URI (if one was sent).";
-const TEXT_43 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
-const TEXT_44 = "If true always return the complete reaction list.";
-const TEXT_45 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
-const TEXT_46 = "A name for the User Group. Must be unique among User Groups.";
-const TEXT_47 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
-const TEXT_48 = "A mention handle. Must be unique among channels, users and User Groups.";
-const TEXT_49 = "Include the number of users in each User Group.";
-const TEXT_50 = "Include the number of users in the User Group.";
-const TEXT_51 = "The encoded ID of the User Group to update.";
-const TEXT_52 = "A view payload. This must be a JSON-encoded string.";
-const TEXT_53 = "A string that represents view state to protect against possible race conditions.";
-const TEXT_54 = "Context identifier that maps to the correct workflow step execution.";
+const TEXT_10 = "An app created from the provided manifest would not be valid.";
+const TEXT_11 = "Failed writing a collaborator record for this new app";
+const TEXT_12 = "Failed while managing datastore infrastructure";
+const TEXT_13 = "The specified app is not elgible for this API.";
+const TEXT_14 = "User described by the used token does not have proper permissions to take this action.";
+const TEXT_15 = "The provided manifest file does not validate against schema.";
+const TEXT_16 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
+const TEXT_17 = "Issued when you created your application.";
+const TEXT_18 = "Value passed for `client_secret` was invalid.";
+const TEXT_19 = "Value passed for `client_id` was invalid.";
+const TEXT_20 = "Actor lacks access to the requested resource.";
+const TEXT_21 = "Invalid emoji, does not follow the pattern of a valid emoji name.";
+const TEXT_22 = "Invalid link, link should begin with either http:// or https://.";
+const TEXT_23 = "No permission to perform this operation.";
+const TEXT_24 = "Admin has disabled File uploads in all Slack Connect communications";
+const TEXT_25 = "Admin has disabled Clip sharing in Slack Connect channels";
+const TEXT_26 = "Files with certain extensions are blocked from being uploaded in all Slack Connect communications";
+const TEXT_27 = "The URL required for a client to join the Call.";
+const TEXT_28 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
+const TEXT_29 = "`id` returned by the `calls.add` method.";
+const TEXT_30 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
+const TEXT_31 = "No message exists with the requested timestamp.";
+const TEXT_32 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
+const TEXT_33 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
+const TEXT_34 = "Emoji to use as the icon for this message. Overrides `icon_url`.";
+const TEXT_35 = "URL to an image to use as the icon for this message.";
+const TEXT_36 = "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters.";
+const TEXT_37 = "How this field works and whether it is required depends on other fields you use in your API call.";
+const TEXT_38 = "Blocks submitted with this message are not valid";
+const TEXT_39 = "The `blocks` is not a valid JSON object or doesn't match the Block Kit syntax.";
+const TEXT_40 = "Markdown text cannot be used in conjunction with `blocks` or `text` argument.";
+const TEXT_41 = "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces";
+const TEXT_42 = "A workspace preference prevents the authenticated user from posting.";
+const TEXT_43 = "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message.";
+const TEXT_44 = "Cannot post user messages to a channel they are not in.";
+const TEXT_45 = "This message type cannot have thread replies.";
+const TEXT_46 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
+const TEXT_47 = "Find and link user groups. No longer supports linking individual users; use syntax shown in Mentioning Users instead.";
+const TEXT_48 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
+const TEXT_49 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
+const TEXT_50 = "Pass true to enable unfurling of primarily text-based content.";
+const TEXT_51 = "Pass false to disable unfurling of media content.";
+const TEXT_52 = "The `as_user` parameter does not function with workspace apps.";
+const TEXT_53 = "Cannot post thread replies into a non_threadable channel.";
+const TEXT_54 = "Cannot post any message into a read-only channel.";
+const TEXT_55 = "Cannot post top-level messages into a thread-only channel.";
+const TEXT_56 = "Message metadata can only be posted or updated using an app-level token";
+const TEXT_57 = "Admin has disabled Slack File sharing in all Slack Connect communications";
+const TEXT_58 = "Return all metadata associated with this message.";
+const TEXT_59 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
+const TEXT_60 = "Only messages after this Unix timestamp will be included in results.";
+const TEXT_61 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
+const TEXT_62 = "Value passed for `cursor` was not valid or is no longer valid.";
+const TEXT_63 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
+const TEXT_64 = "User does not have permission to perform this action.";
+const TEXT_65 = "The calling token is not granted the necessary scopes to complete this operation.";
+const TEXT_66 = "This type of conversation cannot be used with this method.";
+const TEXT_67 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
+const TEXT_68 = "Value passed for `limit` is not understood.";
+const TEXT_69 = "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token.";
+const TEXT_70 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
+const TEXT_71 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
+const TEXT_72 = "Admin has disabled sharing of Canvas links in all Slack Connect communications";
+const TEXT_73 = "Filter files appearing in a specific channel, indicated by its ID.";
+const TEXT_74 = "Filter files created after this timestamp (inclusive).";
+const TEXT_75 = "Filter files created before this timestamp (inclusive).";
+const TEXT_76 = "Preview of the document via `multipart/form-data`.";
+const TEXT_77 = "Retrieve information about a remote file added to Slack";
+const TEXT_78 = "Exchanges a temporary OAuth verifier code for an access token.";
+const TEXT_79 = "The `code` param returned via the OAuth callback.";
+const TEXT_80 = "This must match the originally submitted URI (if one was sent).";
+const TEXT_81 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
+const TEXT_82 = "The `grant_type` param as described in the OAuth spec.";
+const TEXT_83 = "The `refresh_token` param as described in the OAuth spec.";
+const TEXT_84 = "Value passed for `timestamp` was invalid.";
+const TEXT_85 = "The `channel` argument was not specified or was invalid";
+const TEXT_86 = "Channel is undergoing an active migration.";
+const TEXT_87 = "Message specified by `channel` and `timestamp` does not exist.";
+const TEXT_88 = "One of `file`, `file_comment`, or `timestamp` was not specified.";
+const TEXT_89 = "File comment specified by `file_comment` does not exist.";
+const TEXT_90 = "File specified by `file` does not exist.";
+const TEXT_91 = "Reactions are disabled as the specified message is part of a locked thread.";
+const TEXT_92 = "If true always return the complete reaction list.";
+const TEXT_93 = "`file`, `file_comment`, or combination of `channel` and `timestamp` was not specified.";
+const TEXT_94 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
+const TEXT_95 = "A name for the User Group. Must be unique among User Groups.";
+const TEXT_96 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
+const TEXT_97 = "A mention handle. Must be unique among channels, users and User Groups.";
+const TEXT_98 = "Include the number of users in each User Group.";
+const TEXT_99 = "Include the number of users in the User Group.";
+const TEXT_100 = "The encoded ID of the User Group to update.";
+const TEXT_101 = "A view payload. This must be a JSON-encoded string.";
+const TEXT_102 = "Exchange an interactivity pointer to post to the user.";
+const TEXT_103 = "Error returned when the given `external_id` has already be used.";
+const TEXT_104 = "The trigger_id was already exchanged in a previous call.";
+const TEXT_105 = "The trigger_id is invalid. The expected format for the trigger_id argument is \"132456.7890123.abcdef\".";
+const TEXT_106 = "Error returned if the provided view is greater than 250kb.";
+const TEXT_107 = "A string that represents view state to protect against possible race conditions.";
+const TEXT_108 = "Error returned when the provided `hash` doesn't match the current stored value.";
+const TEXT_109 = "Context identifier that maps to the correct workflow step execution.";
 
 export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
@@ -1043,6 +1098,129 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "apps.manifest.create",
+    family: "apps.manifest",
+    summary: "Create an app from an app manifest.",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.create",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "manifest", type: "json", required: true, description: "A JSON app manifest encoded as a string. This manifest **must** use a valid app manifest schema - read our guide to creating one." },
+      { name: "team_id", type: "string", description: "When called with an org token, which specific team to create app on" },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_arguments", description: "Invalid API arguments provided." },
+      { code: "invalid_manifest", description: "The provided manifest file does not validate against schema. Consult the additional errors field to locate specific issues." },
+      { code: "invalid_team_id", description: "The provided team ID is not valid" },
+      { code: "not_in_team", description: "Cannot create an app in a team that user is not a member of" },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "failed_generating_app_token", description: "App level token failed to generate." },
+      { code: "managed_app_limit_reached", description: "The manager app has reached the maximum number of managed apps it can create." },
+      { code: "ratelimited", description: "Too many calls in succession to create endpoint during a short period of time." },
+      { code: "socket_mode_not_enabled", description: "Socket mode is not enabled in manifest." },
+      { code: "enterprise_is_restricted", description: "Org-level tokens are not allowed." },
+      { code: "unknown_method", description: "Unknown method" },
+    ],
+  },
+  {
+    name: "apps.manifest.delete",
+    family: "apps.manifest",
+    summary: "Permanently deletes an app created through app manifests",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.delete",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app you want to delete." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_found", description: "The specified app was not found." },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app_id", description: "The app ID passed in was invalid." },
+      { code: "no_permission", description: TEXT_14 },
+      { code: "published_app_only", description: "This action is only permitted for published app IDs." },
+    ],
+  },
+  {
+    name: "apps.manifest.export",
+    family: "apps.manifest",
+    summary: "Export an app manifest from an existing app",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.export",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app whose configuration you want to export as a manifest." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:read"] },
+    rateTier: 3,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_found", description: "The specified app was not found." },
+      { code: "failed_export", description: "Failed to export manifest for given app ID" },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app_id", description: "The app ID passed is invalid." },
+      { code: "no_permission", description: "User does not have proper permissions." },
+      { code: "unknown_method", description: "This method does not exist." },
+    ],
+  },
+  {
+    name: "apps.manifest.update",
+    family: "apps.manifest",
+    summary: "Update an app from an app manifest",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.update",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "app_id", type: "string", required: true, description: "The ID of the app whose configuration you want to update." },
+      { name: "manifest", type: "json", required: true, description: "A JSON app manifest encoded as a string. This manifest **must** use a valid app manifest schema - read our guide to creating one. As this method entirely _replaces_ any previous configuration, manifest must contain both unmodified and modified fields." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 1,
+    errors: [
+      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "internal_error", description: "Internal error." },
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app_id", description: "The app id passed is invalid." },
+      { code: "invalid_manifest", description: TEXT_15 },
+      { code: "no_permission", description: "User does not have permission to update app" },
+      { code: "unknown_method", description: "Unknown method" },
+    ],
+  },
+  {
+    name: "apps.manifest.validate",
+    family: "apps.manifest",
+    summary: "Validate an app manifest",
+    docsUrl: "https://docs.slack.dev/reference/methods/apps.manifest.validate",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "manifest", type: "string", required: true, description: "The manifest to be validated. Will be validated against the app manifest schema - read our guide." },
+      { name: "app_id", type: "string", description: "The ID of the app whose configuration you want to validate." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
+    rateTier: 3,
+    errors: [
+      { code: "app_not_eligible", description: "The specified app is not eligible for this API." },
+      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app_id", description: "The app id passed is invalid." },
+      { code: "invalid_manifest", description: TEXT_15 },
+      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_creating_app", description: "Failed to create the app model" },
+      { code: "unknown_method", description: "Unknown method" },
+      { code: "no_permission", description: TEXT_14 },
+    ],
+  },
+  {
     name: "apps.permissions.info",
     family: "apps.permissions",
     summary: "Returns list of permissions this app has on a team.",
@@ -1079,7 +1257,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1109,7 +1287,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1143,16 +1321,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_11 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_11 },
+      { name: "client_id", type: "string", required: true, description: TEXT_17 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 1,
     errors: [
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "client_id_token_mismatch", description: "The provided client ID and token do not belong to the same app." },
       { code: "internal_error", description: "Internal error uninstall" },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "no_permission", description: "Granular bot not allowed to uninstall" },
       ...codes("not_authed invalid_auth account_inactive token_revoked org_login_required user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1192,6 +1370,124 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "bookmarks.add",
+    family: "bookmarks",
+    summary: "Add bookmark to a channel.",
+    docsUrl: "https://docs.slack.dev/reference/methods/bookmarks.add",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel_id", type: "string", required: true, description: "Channel to add bookmark in." },
+      { name: "title", type: "string", required: true, description: "Title for the bookmark." },
+      { name: "type", type: "string", required: true, description: "Type of the bookmark i.e link." },
+      { name: "access_level", type: "string", description: "The level that we are setting the file's permission to (read or write)" },
+      { name: "emoji", type: "string", description: "Emoji tag to apply to the link." },
+      { name: "entity_id", type: "string", description: "ID of the entity being bookmarked. Only applies to message and file types." },
+      { name: "link", type: "string", description: "Link to bookmark." },
+      { name: "parent_id", type: "string", description: "Id of this bookmark's parent" },
+    ],
+    scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
+    rateTier: 2,
+    errors: [
+      { code: "access_denied", description: TEXT_20 },
+      { code: "cannot_bookmark_from_external_org", description: "File is an external file and cannot be bookmarked." },
+      { code: "cannot_bookmark_restricted_sharing_enabled", description: "File has restricted sharing enabled and cannot be bookmarked." },
+      { code: "channel_not_found", description: "Channel cannot be found." },
+      { code: "file_already_added", description: "The file has already been added to the folder." },
+      { code: "file_not_found", description: "File cannot be found." },
+      { code: "invalid_bookmark_type", description: "Bookmark type is not valid." },
+      { code: "invalid_app_action_type", description: "App action type is not valid." },
+      { code: "invalid_shortcut_type", description: "Shortcut type is not valid." },
+      { code: "invalid_child_type", description: "Child type is not valid." },
+      { code: "invalid_emoji", description: TEXT_21 },
+      { code: "invalid_entity_id", description: "Invalid entity_id, file or message type bookmark should have original file or message ID." },
+      { code: "invalid_link", description: TEXT_22 },
+      { code: "invalid_parent_type", description: "Parent type is not valid." },
+      { code: "not_implemented", description: "bookmarking not available for the user." },
+      { code: "parent_bookmark_disabled", description: "Parent bookmark feature flag is off." },
+      { code: "parent_with_link", description: "Parent bookmark should not have link." },
+      { code: "permission_denied", description: TEXT_23 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
+      { code: "slack_connect_blocked_file_type", description: TEXT_26 },
+      { code: "too_many_bookmarks", description: "Bookmark limit reached for channel." },
+      { code: "too_many_tabs", description: "tab limit reached for channel." },
+    ],
+  },
+  {
+    name: "bookmarks.edit",
+    family: "bookmarks",
+    summary: "Edit bookmark.",
+    docsUrl: "https://docs.slack.dev/reference/methods/bookmarks.edit",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "bookmark_id", type: "string", required: true, description: "Bookmark to update." },
+      { name: "channel_id", type: "string", required: true, description: "Channel to update bookmark in." },
+      { name: "emoji", type: "string", description: "Emoji tag to apply to the link." },
+      { name: "link", type: "string", description: "Link to bookmark." },
+      { name: "title", type: "string", description: "Title for the bookmark." },
+    ],
+    scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
+    rateTier: 2,
+    errors: [
+      { code: "access_denied", description: TEXT_20 },
+      { code: "channel_not_found", description: "Channel cannot be found." },
+      { code: "invalid_bookmark_type", description: "Bookmark type is not valid." },
+      { code: "invalid_emoji", description: TEXT_21 },
+      { code: "invalid_link", description: TEXT_22 },
+      { code: "not_found", description: "Bookmark cannot be found." },
+      { code: "not_implemented", description: "bookmarking not available for the user." },
+      { code: "parent_with_link", description: "Parent bookmark should not have link." },
+      { code: "permission_denied", description: TEXT_23 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
+      { code: "slack_connect_blocked_file_type", description: TEXT_26 },
+    ],
+  },
+  {
+    name: "bookmarks.list",
+    family: "bookmarks",
+    summary: "List bookmark for the channel.",
+    docsUrl: "https://docs.slack.dev/reference/methods/bookmarks.list",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel_id", type: "string", required: true, description: "Channel to list bookmarks in." },
+    ],
+    scopes: { bot: ["bookmarks:read"], user: ["bookmarks:read"], byTokenKind: true },
+    rateTier: 3,
+    errors: [
+      { code: "access_denied", description: TEXT_20 },
+      { code: "channel_not_found", description: "Channel cannot be found." },
+      { code: "not_implemented", description: "bookmarking not available for the user." },
+    ],
+  },
+  {
+    name: "bookmarks.remove",
+    family: "bookmarks",
+    summary: "Remove bookmark from the channel.",
+    docsUrl: "https://docs.slack.dev/reference/methods/bookmarks.remove",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "bookmark_id", type: "string", required: true, description: "Bookmark to remove." },
+      { name: "channel_id", type: "string", required: true, description: "Channel to remove bookmark." },
+      { name: "quip_section_id", type: "string", description: "Quip section ID to unbookmark" },
+    ],
+    scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
+    rateTier: 2,
+    errors: [
+      { code: "access_denied", description: TEXT_20 },
+      { code: "channel_not_found", description: "Channel cannot be found." },
+      { code: "user_not_found", description: "User cannot be found." },
+      { code: "invalid_bookmark_type", description: "Bookmark type is not valid." },
+      { code: "not_found", description: "Bookmark cannot be found." },
+      { code: "not_implemented", description: "bookmarking not available for the user." },
+      { code: "permission_denied", description: TEXT_23 },
+    ],
+  },
+  {
     name: "bots.info",
     family: "bots",
     summary: "Gets information about a bot user.",
@@ -1200,10 +1496,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "bot", type: "string", description: "Bot user to get info on" },
+      { name: "team_id", type: "string", description: "encoded team id or enterprise id where the bot exists, required if org token is used" },
     ],
-    scopes: anyToken(["users:read"]),
+    scopes: { bot: ["users:read"], user: ["users:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("bot_not_found not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "bot_not_found", description: "Value passed for `bot` was invalid." },
+      { code: "bots_not_found", description: "At least one value passed for `bots` was invalid." },
+      { code: "missing_argument", description: "A required argument is missing." },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1215,10 +1516,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "external_unique_id", type: "string", required: true, description: "An ID supplied by the 3rd-party Call provider. It must be unique across all Calls from that service." },
-      { name: "join_url", type: "string", required: true, description: TEXT_14 },
+      { name: "join_url", type: "string", required: true, description: TEXT_27 },
       { name: "created_by", type: "string", description: "The valid Slack user ID of the user who created this Call. When this method is called with a user token, the `created_by` field is optional and defaults to the authed user of the token. Otherwise, the field is required." },
       { name: "date_start", type: "integer", description: "Call start time in UTC UNIX timestamp format" },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_15 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_28 },
       { name: "external_display_id", type: "string", description: "An optional, human-readable ID supplied by the 3rd-party Call provider. If supplied, this ID will be displayed in the Call object." },
       { name: "title", type: "string", description: "The name of the Call." },
       { name: "users", type: "string", description: "The list of users to register as participants in the Call." },
@@ -1267,7 +1568,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
+      { name: "id", type: "string", required: true, description: TEXT_29 },
       { name: "users", type: "string", required: true, description: "The list of users to add as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1283,7 +1584,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
+      { name: "id", type: "string", required: true, description: TEXT_29 },
       { name: "users", type: "string", required: true, description: "The list of users to remove as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1299,9 +1600,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_16 },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_15 },
-      { name: "join_url", type: "string", description: TEXT_14 },
+      { name: "id", type: "string", required: true, description: TEXT_29 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_28 },
+      { name: "join_url", type: "string", description: TEXT_27 },
       { name: "title", type: "string", description: "The name of the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1317,13 +1618,17 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "as_user", type: "boolean", description: TEXT_17 },
-      { name: "channel", type: "string", description: "Channel containing the message to be deleted." },
-      { name: "ts", type: "number", description: "Timestamp of the message to be deleted." },
+      { name: "channel", type: "string", required: true, description: "Channel containing the message to be deleted." },
+      { name: "ts", type: "string", required: true, description: "Timestamp of the message to be deleted." },
+      { name: "as_user", type: "boolean", description: TEXT_30 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("message_not_found channel_not_found cant_delete_message compliance_exports_prevent_deletion not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "cant_delete_message", description: "Authenticated user does not have permission to delete this message." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "message_not_found", description: TEXT_31 },
+      ...codes("compliance_exports_prevent_deletion not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1336,7 +1641,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "The channel the scheduled_message is posting to" },
       { name: "scheduled_message_id", type: "string", required: true, description: "`scheduled_message_id` returned from call to chat.scheduleMessage" },
-      { name: "as_user", type: "boolean", description: TEXT_17 },
+      { name: "as_user", type: "boolean", description: TEXT_30 },
     ],
     scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
     errors: [
@@ -1354,9 +1659,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "The ID of the conversation or channel containing the message" },
       { name: "message_ts", type: "string", required: true, description: "A message's `ts` value, uniquely identifying it within a channel" },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: "special",
     errors: [
-      ...codes("channel_not_found message_not_found not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "message_not_found", description: "The message identified by `message_ts` could not be found." },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1385,21 +1693,38 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "Channel, private group, or IM channel to send message to. Can be an encoded ID, or a name." },
       { name: "user", type: "string", required: true, description: "`id` of the user who will receive the ephemeral message. The user should be in the channel specified by the `channel` argument." },
-      { name: "as_user", type: "boolean", description: "Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
-      { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`. Must be used in conjunction with `as_user` set to `false`, otherwise ignored." },
-      { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
-      { name: "link_names", type: "boolean", description: TEXT_20 },
+      { name: "as_user", type: "boolean", description: "(Legacy) Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false." },
+      { name: "attachments", type: "json", description: TEXT_32 },
+      { name: "blocks", type: "json", description: TEXT_33 },
+      { name: "icon_emoji", type: "string", description: TEXT_34 },
+      { name: "icon_url", type: "string", description: TEXT_35 },
+      { name: "link_names", type: "boolean", description: "Find and link channel names and usernames." },
+      { name: "markdown_text", type: "string", description: TEXT_36 },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`." },
-      { name: "text", type: "string", description: TEXT_21 },
+      { name: "text", type: "string", description: TEXT_37 },
       { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to post this message in a thread. Avoid using a reply's `ts` value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread." },
-      { name: "username", type: "string", description: "Set your bot's user name. Must be used in conjunction with `as_user` set to false, otherwise ignored." },
+      { name: "username", type: "string", description: "Set your bot's user name." },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 4,
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
     errors: [
-      ...codes("channel_not_found is_archived msg_too_long no_text restricted_action too_many_attachments user_not_in_channel not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "invalid_blocks", description: TEXT_38 },
+      { code: "invalid_blocks_format", description: TEXT_39 },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "markdown_text_conflict", description: TEXT_40 },
+      { code: "message_limit_exceeded", description: TEXT_41 },
+      { code: "messages_tab_disabled", description: "Messages tab for the app is disabled." },
+      { code: "msg_too_long", description: "Message text is too long" },
+      { code: "no_text", description: "No message text provided" },
+      { code: "restricted_action", description: TEXT_42 },
+      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "user_not_in_channel", description: "Intended recipient is not in the specified channel." },
+      { code: "not_in_channel", description: TEXT_44 },
+      { code: "invalid_attachments", description: "Attachments that contain blocks are not valid" },
+      { code: "cannot_reply_to_message", description: TEXT_45 },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1412,29 +1737,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to." },
       { name: "as_user", type: "boolean", default: "false", description: "(Legacy) Pass true to post the message as the authed user instead of as a bot. Defaults to false. Can only be used by classic apps." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
+      { name: "attachments", type: "json", description: TEXT_32 },
+      { name: "blocks", type: "json", description: TEXT_33 },
       { name: "current_draft_last_updated_ts", type: "string", description: "This field represents the timestamp of the draft's last update at the time this API is called. If the current message is a draft, this field can be provided to ensure synchronization with the server." },
-      { name: "icon_emoji", type: "string", description: "Emoji to use as the icon for this message. Overrides `icon_url`." },
-      { name: "icon_url", type: "string", description: "URL to an image to use as the icon for this message." },
-      { name: "link_names", type: "boolean", description: "Find and link user groups. No longer supports linking individual users; use syntax shown in Mentioning Users instead." },
-      { name: "markdown_text", type: "string", description: "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters." },
+      { name: "icon_emoji", type: "string", description: TEXT_34 },
+      { name: "icon_url", type: "string", description: TEXT_35 },
+      { name: "link_names", type: "boolean", description: TEXT_47 },
+      { name: "markdown_text", type: "string", description: TEXT_36 },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. You can also provide Work Object entity metadata using this parameter. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "mrkdwn", type: "boolean", default: "true", description: "Disable Slack markup parsing by setting to `false`. Enabled by default." },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
-      { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "string", description: TEXT_24 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_48 },
+      { name: "text", type: "string", description: TEXT_37 },
+      { name: "thread_ts", type: "string", description: TEXT_49 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_50 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_51 },
       { name: "username", type: "string", description: "Set your bot's user name." },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: "special",
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
     errors: [
       { code: "app_access_restricted", description: "The user does not have permission to use this app." },
-      { code: "as_user_not_supported", description: "The `as_user` parameter does not function with workspace apps." },
+      { code: "as_user_not_supported", description: TEXT_52 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "draft_already_deleted", description: "The draft has already been deleted." },
       { code: "draft_already_sent", description: "The draft has already been sent." },
@@ -1444,32 +1769,32 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "duplicate_message_not_found", description: "No duplicate message exists associated with `client_msg_id`." },
       { code: "ekm_access_denied", description: "Your message couldn’t be sent because your admins have disabled sending messages to this channel." },
       { code: "invalid_blocks", description: "Blocks submitted with this message are not valid." },
-      { code: "invalid_blocks_format", description: "The `blocks` is not a valid JSON object or doesn't match the Block Kit syntax." },
+      { code: "invalid_blocks_format", description: TEXT_39 },
       { code: "invalid_metadata_format", description: "Invalid metadata format provided." },
       { code: "invalid_metadata_schema", description: "Invalid metadata schema provided." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "markdown_text_conflict", description: "Markdown text cannot be used in conjunction with `blocks` or `text` argument." },
+      { code: "markdown_text_conflict", description: TEXT_40 },
       { code: "message_limit_exceeded", description: "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces." },
       { code: "messages_tab_disabled", description: "Messages tab for the app is disabled." },
       { code: "metadata_must_be_sent_from_app", description: "Message metadata can only be posted or updated using an app-level token." },
       { code: "metadata_too_large", description: "Metadata exceeds size limit." },
       { code: "msg_blocks_too_long", description: "Blocks submitted with this message are too long." },
       { code: "no_text", description: "No message text provided." },
-      { code: "not_in_channel", description: "Cannot post user messages to a channel they are not in." },
+      { code: "not_in_channel", description: TEXT_44 },
       { code: "rate_limited", description: "Application has posted too many messages." },
-      { code: "restricted_action", description: "A workspace preference prevents the authenticated user from posting." },
-      { code: "restricted_action_non_threadable_channel", description: "Cannot post thread replies into a non_threadable channel." },
-      { code: "restricted_action_read_only_channel", description: "Cannot post any message into a read-only channel." },
+      { code: "restricted_action", description: TEXT_42 },
+      { code: "restricted_action_non_threadable_channel", description: TEXT_53 },
+      { code: "restricted_action_read_only_channel", description: TEXT_54 },
       { code: "restricted_action_thread_locked", description: "Cannot post replies to a thread that has been locked by admins." },
-      { code: "restricted_action_thread_only_channel", description: "Cannot post top-level messages into a thread-only channel." },
+      { code: "restricted_action_thread_only_channel", description: TEXT_55 },
       { code: "send_on_behalf_not_allowed", description: "Cannot send on behalf of the provided user." },
       { code: "slack_connect_canvas_sharing_blocked", description: "Admin has disabled Canvas File sharing in all Slack Connect communications." },
       { code: "slack_connect_file_link_sharing_blocked", description: "Admin has disabled Slack File sharing in all Slack Connect communications." },
       { code: "slack_connect_lists_sharing_blocked", description: "Admin has disabled Lists sharing in all Slack Connect communications." },
       { code: "team_not_found", description: "This error occurs if, when using an org-wide token, the `channel_name` is passed instead of the `channel_id`." },
-      { code: "too_many_attachments", description: "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message." },
+      { code: "too_many_attachments", description: TEXT_43 },
       { code: "too_many_contact_cards", description: "Too many contact_cards were provided with this message. A maximum of 10 contact cards are allowed on a message." },
-      { code: "cannot_reply_to_message", description: "This message type cannot have thread replies." },
+      { code: "cannot_reply_to_message", description: TEXT_45 },
       { code: "missing_file_data", description: "Attempted to share a file but some required data was missing." },
       { code: "attachment_payload_limit_exceeded", description: "Attachment payload size is too long." },
       ...codes("msg_too_long not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type"),
@@ -1483,23 +1808,51 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "as_user", type: "boolean", default: "false", description: "Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See chat.postMessage." },
-      { name: "attachments", type: "json", description: TEXT_18 },
-      { name: "blocks", type: "json", description: TEXT_19 },
-      { name: "channel", type: "string", description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name." },
-      { name: "link_names", type: "boolean", description: TEXT_20 },
-      { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`. See chat.postMessage." },
-      { name: "post_at", type: "string", description: "Unix EPOCH timestamp of time in future to send the message." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_23 },
-      { name: "text", type: "string", description: TEXT_21 },
-      { name: "thread_ts", type: "number", description: TEXT_24 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_25 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_26 },
+      { name: "channel", type: "string", required: true, description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name." },
+      { name: "post_at", type: "integer", required: true, description: "Unix timestamp representing the future time the message should post to Slack." },
+      { name: "as_user", type: "boolean", default: "false", description: "Set to `true` to post the message as the authed user, instead of as a bot. Defaults to false. Cannot be used by new Slack apps. See chat.postMessage." },
+      { name: "attachments", type: "json", description: TEXT_32 },
+      { name: "blocks", type: "json", description: TEXT_33 },
+      { name: "link_names", type: "boolean", description: TEXT_47 },
+      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
+      { name: "parse", type: "string", default: "none", description: "Change how messages are treated. See chat.postMessage." },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_48 },
+      { name: "text", type: "string", description: TEXT_37 },
+      { name: "thread_ts", type: "string", description: TEXT_49 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_50 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_51 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
     errors: [
-      ...codes("invalid_time time_in_past time_too_far channel_not_found not_in_channel is_archived msg_too_long no_text restricted_action restricted_action_read_only_channel restricted_action_thread_only_channel restricted_action_non_threadable_channel too_many_attachments rate_limited not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "invalid_blocks", description: TEXT_38 },
+      { code: "invalid_blocks_format", description: TEXT_39 },
+      { code: "invalid_metadata_format", description: "Invalid metadata format provided" },
+      { code: "invalid_metadata_schema", description: "Invalid metadata schema provided" },
+      { code: "invalid_time", description: "value passed for `post_time` was invalid." },
+      { code: "markdown_text_conflict", description: TEXT_40 },
+      { code: "message_limit_exceeded", description: TEXT_41 },
+      { code: "metadata_must_be_sent_from_app", description: TEXT_56 },
+      { code: "metadata_too_large", description: "Metadata exceeds size limit" },
+      { code: "msg_too_long", description: "Message text is too long" },
+      { code: "no_text", description: "No message text provided" },
+      { code: "not_in_channel", description: TEXT_44 },
+      { code: "rate_limited", description: "Application has posted too many messages" },
+      { code: "restricted_action", description: TEXT_42 },
+      { code: "restricted_action_non_threadable_channel", description: TEXT_53 },
+      { code: "restricted_action_read_only_channel", description: TEXT_54 },
+      { code: "restricted_action_thread_only_channel", description: TEXT_55 },
+      { code: "restricted_too_many", description: "Too many messages were scheduled in the channel for a given period. See usage info for additional details" },
+      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_57 },
+      { code: "time_in_past", description: "value passed for `post_time` was in the past." },
+      { code: "time_too_far", description: "value passed for `post_time` was too far into the future." },
+      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "invalid_token", description: "The passed token is invalid or not supported by this method." },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1550,19 +1903,49 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", required: true, description: "Channel containing the message to be updated." },
+      { name: "channel", type: "string", required: true, description: "Channel containing the message to be updated. For direct messages, ensure that this value is a DM ID (starts with `D`) instead of a User ID (starts with either `U` or `W`)." },
       { name: "ts", type: "string", required: true, description: "Timestamp of the message to be updated." },
       { name: "as_user", type: "string", description: "Pass true to update the message as the authed user. Bot users in this context are considered authed users." },
-      { name: "attachments", type: "json", description: "A JSON-based array of structured attachments, presented as a URL-encoded string. This field is required when not presenting `text`. If you don't include this field, the message's previous `attachments` will be retained. To remove previous `attachments`, include an empty array for this field." },
-      { name: "blocks", type: "json", description: "A JSON-based array of structured blocks, presented as a URL-encoded string. If you don't include this field, the message's previous `blocks` will be retained. To remove previous `blocks`, include an empty array for this field." },
+      { name: "attachments", type: "json", description: TEXT_32 },
+      { name: "blocks", type: "json", description: TEXT_33 },
+      { name: "file_ids", type: "string", description: "Array of new file ids that will be sent with this message." },
       { name: "link_names", type: "string", default: "none", description: "Find and link channel names and usernames. Defaults to `none`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `none`." },
+      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. If you don't include this field, the message's previous `metadata` will be retained. To remove previous `metadata`, include an empty object for this field. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "parse", type: "string", default: "client", description: "Change how messages are treated. Defaults to `client`, unlike `chat.postMessage`. Accepts either `none` or `full`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `client`." },
-      { name: "text", type: "string", description: "New text for the message, using the default formatting rules. It's not required when presenting `blocks` or `attachments`." },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: "Broadcast an existing thread reply to make it visible to everyone in the channel or conversation." },
+      { name: "text", type: "string", description: TEXT_37 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_22 },
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
     errors: [
-      ...codes("message_not_found cant_update_message channel_not_found edit_window_closed msg_too_long too_many_attachments rate_limited no_text not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type request_timeout invalid_json json_not_object upgrade_required fatal_error is_inactive"),
+      { code: "as_user_not_supported", description: TEXT_52 },
+      { code: "block_mismatch", description: "Rich-text blocks cannot be replaced with non-rich-text blocks" },
+      { code: "cant_broadcast_message", description: "Unable to broadcast this message." },
+      { code: "cant_update_message", description: "Authenticated user does not have permission to update this message." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "edit_window_closed", description: "The message cannot be edited due to the team message edit settings" },
+      { code: "external_channel_migrating", description: "The channel is in the process of migrating and so the message cannot be updated at this time." },
+      { code: "invalid_attachments", description: "The attachments were invalid." },
+      { code: "invalid_blocks", description: "The blocks were invalid for the requesting user." },
+      { code: "invalid_metadata_format", description: "Invalid metadata format provided" },
+      { code: "invalid_metadata_schema", description: "Invalid metadata schema provided" },
+      { code: "is_inactive", description: "The message cannot be edited within a frozen, archived or deleted channel." },
+      { code: "markdown_text_conflict", description: TEXT_40 },
+      { code: "message_not_found", description: TEXT_31 },
+      { code: "metadata_must_be_sent_from_app", description: TEXT_56 },
+      { code: "metadata_too_large", description: "Metadata exceeds size limit" },
+      { code: "msg_too_long", description: "Message text is too long. The `text` field cannot exceed 4,000 characters." },
+      { code: "no_dual_broadcast_content_update", description: "Can't broadcast an old reply and update the content at the same time." },
+      { code: "no_text", description: "No message text provided" },
+      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_57 },
+      { code: "team_not_found", description: "Team associated with the message and channel could not be found." },
+      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "update_failed", description: "Internal update failure." },
+      { code: "invalid_blocks_format", description: "The `blocks` array is not a valid JSON object or doesn't match the Block Kit syntax." },
+      { code: "streaming_state_conflict", description: "The message is currently streaming text and cannot be edited." },
+      ...codes("rate_limited not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type request_timeout invalid_json json_not_object upgrade_required fatal_error"),
     ],
   },
   {
@@ -1617,19 +2000,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     summary: "Fetches a conversation's history of messages and events.",
     docsUrl: "https://api.slack.com/methods/conversations.history",
     verbs: ["GET", "POST"],
-    encodings: ["form"],
+    encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to fetch history for." },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_27 },
-      { name: "latest", type: "number", description: TEXT_28 },
-      { name: "limit", type: "integer", description: TEXT_29 },
-      { name: "oldest", type: "number", description: TEXT_30 },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to fetch history for." },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_58 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_59 },
+      { name: "latest", type: "string", description: "Only messages before this Unix timestamp will be included in results. Default is the current time." },
+      { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the conversation history hasn't been reached. Maximum of 999." },
+      { name: "oldest", type: "string", default: "0", description: TEXT_60 },
     ],
-    scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
+    scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      ...codes("missing_scope channel_not_found invalid_ts_latest invalid_ts_oldest not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_is_limited_access", description: TEXT_61 },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "invalid_cursor", description: TEXT_62 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_63 },
+      { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
+      { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
+      { code: "not_in_channel", description: "The token used does not have access to the proper channel. Only user tokens can access public channels they are not in." },
+      { code: "restricted_action", description: TEXT_64 },
+      ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1640,13 +2033,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to learn more about" },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to learn more about" },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for this conversation. Defaults to `false`" },
       { name: "include_num_members", type: "boolean", default: "false", description: "Set to `true` to include the member count for the specified conversation. Defaults to `false`" },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("missing_scope channel_not_found team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "missing_scope", description: TEXT_65 },
+      ...codes("team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1678,11 +2074,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["channels:join"], user: ["channels:write"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "channel_is_limited_access", description: "The user has no access to the channel. This is only applicable to private Salesforce record channels." },
+      { code: "channel_is_limited_access", description: TEXT_61 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: "This type of conversation cannot be used with this method." },
-      { code: "missing_scope", description: "The calling token is not granted the necessary scopes to complete this operation." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "missing_scope", description: TEXT_65 },
       { code: "too_many_members", description: "The membership in the channel has exceeded our maximum member limit. No more users can join the channel." },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -1726,15 +2122,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
-      { name: "limit", type: "integer", description: TEXT_32 },
-      { name: "types", type: "string", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list." },
+      { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer under 1000." },
+      { name: "team_id", type: "string", description: "encoded team id to list channels in, required if token belongs to org-wide app" },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_67 },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 2,
     pagination: { list: "channels" },
     errors: [
-      ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "invalid_cursor", description: TEXT_62 },
+      { code: "invalid_limit", description: TEXT_68 },
+      { code: "invalid_types", description: TEXT_69 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "missing_argument", description: "A required argument is missing." },
+      { code: "missing_scope", description: TEXT_65 },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1761,14 +2165,21 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "ID of the conversation to retrieve members for" },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "limit", type: "integer", description: TEXT_29 },
+      { name: "channel", type: "string", required: true, description: "ID of the conversation to retrieve members for" },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "limit", type: "integer", default: "100", description: TEXT_70 },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 4,
     pagination: { list: "members" },
     errors: [
-      ...codes("channel_not_found invalid_limit invalid_cursor fetch_members_failed not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "fetch_members_failed", description: "Failed to fetch members for the conversation." },
+      { code: "invalid_cursor", description: "Value passed for `cursor` was invalid." },
+      { code: "invalid_limit", description: "Value passed for `limit` was invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "missing_scope", description: TEXT_65 },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1780,12 +2191,26 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "channel", type: "string", description: "Resume a conversation by supplying an `im` or `mpim`'s ID. Or provide the `users` field instead." },
+      { name: "prevent_creation", type: "boolean", default: "false", description: "Do not create a direct message or multi-person direct message. This is used to see if there is an existing dm or mpdm." },
       { name: "return_im", type: "boolean", description: "Boolean, indicates you want the full IM channel definition in the response." },
       { name: "users", type: "string", description: "Comma separated lists of users. If only one user is included, this creates a 1:1 DM. The ordering of the users is preserved whenever a multi-person direct message is returned. Supply a `channel` when not supplying `users`." },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("method_not_supported_for_channel_type user_not_found user_not_visible user_disabled users_list_not_supplied not_enough_users too_many_users invalid_user_combination not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required channel_not_found"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "invalid_user_combination", description: "All external people must already be in at least one channel together to send a message." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "missing_scope", description: TEXT_65 },
+      { code: "not_enough_users", description: "Needs at least 2 users to open" },
+      { code: "restricted_action", description: TEXT_64 },
+      { code: "too_many_users", description: "Needs at most 8 users to open" },
+      { code: "user_disabled", description: "A specified `user` has been disabled." },
+      { code: "user_not_found", description: "Value(s) passed for `users` was invalid." },
+      { code: "user_not_visible", description: "The calling user is restricted from seeing the requested user." },
+      { code: "users_list_not_supplied", description: "Missing `users` in request" },
+      { code: "app_cannot_join_channel", description: "This app cannot be added to this conversation." },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1812,18 +2237,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: "Conversation ID to fetch thread from." },
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "inclusive", type: "boolean", description: TEXT_27 },
-      { name: "latest", type: "number", description: TEXT_28 },
-      { name: "limit", type: "integer", description: TEXT_29 },
-      { name: "oldest", type: "number", description: TEXT_30 },
-      { name: "ts", type: "number", description: "Unique identifier of a thread's parent message. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
+      { name: "channel", type: "string", required: true, description: "Conversation ID to fetch thread from." },
+      { name: "ts", type: "string", required: true, description: "Unique identifier of either a thread’s parent message or a message in the thread. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_58 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_59 },
+      { name: "latest", type: "string", default: "now", description: "Only messages before this Unix timestamp will be included in results." },
+      { name: "limit", type: "integer", default: "1000", description: TEXT_70 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_60 },
     ],
-    scopes: anyToken(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]),
+    scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      ...codes("missing_scope channel_not_found thread_not_found not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value for `channel` was missing or invalid." },
+      { code: "invalid_cursor", description: TEXT_62 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_63 },
+      { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
+      { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
+      { code: "missing_scope", description: TEXT_65 },
+      { code: "thread_not_found", description: "Value for `ts` was missing or invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "list_record_comment_fetch_failed", description: "Failed to fetch list record comments." },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -1990,6 +2426,35 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "files.completeUploadExternal",
+    family: "files",
+    summary: "Finishes an upload started with files.getUploadURLExternal",
+    docsUrl: "https://docs.slack.dev/reference/methods/files.completeUploadExternal",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "files", type: "json", required: true, description: "Array of file ids and their corresponding (optional) titles." },
+      { name: "blocks", type: "json", description: "A JSON-based array of structured rich text blocks, presented as a URL-encoded string. If the `initial_comment` field is provided, the `blocks` field is ignored" },
+      { name: "channel_id", type: "string", description: "Channel ID where the file will be shared. If not specified the file will be private." },
+      { name: "channels", type: "string", description: "Comma-separated string of channel IDs where the file will be shared." },
+      { name: "initial_comment", type: "string", description: "The message text introducing the file in specified channels." },
+      { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to upload this file as a reply. Never use a reply's `ts` value; use its parent instead. Also make sure to provide only one channel when using 'thread_ts'" },
+    ],
+    scopes: { bot: ["files:write"], user: ["files:write"], byTokenKind: true },
+    rateTier: 4,
+    errors: [
+      { code: "access_denied", description: "User is not the owner of the file." },
+      { code: "channel_not_found", description: "Value passed for `channel_id` was invalid." },
+      { code: "file_not_found", description: "Could not find the file from the upload ticket." },
+      { code: "file_update_failed", description: "Failure occurred when attempting to update the file." },
+      { code: "invalid_blocks", description: "Provided blocks are in the incorrect format." },
+      { code: "invalid_channel", description: "Channel could not be found or channel specified is invalid." },
+      { code: "not_in_channel", description: "User/bot membership is required for the specified channel." },
+      { code: "posting_to_channel_denied", description: "User is not authorized to post to channel." },
+      { code: "channels_limit_exceeded", description: "Exceeded the channel limit. A maximum of 100 channels is allowed per request." },
+    ],
+  },
+  {
     name: "files.delete",
     family: "files",
     summary: "Deletes a file.",
@@ -1997,11 +2462,43 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "file", type: "string", description: "ID of file to delete." },
+      { name: "file", type: "string", required: true, description: "ID of file to delete." },
     ],
-    scopes: anyToken(["files:write:user"]),
+    scopes: { bot: ["files:write"], user: ["files:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("file_not_found file_deleted cant_delete_file not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "cant_delete_file", description: "Authenticated user does not have permission to delete this file." },
+      { code: "delete_not_allowed", description: "Error returned when the requested file does not support deletion; for example, when attempting to delete a canvas template." },
+      { code: "file_deleted", description: "The file has already been deleted." },
+      { code: "file_deleting_disabled", description: "This functionality is disabled." },
+      { code: "file_not_found", description: "The file does not exist, or is not visible to the calling user." },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+    ],
+  },
+  {
+    name: "files.getUploadURLExternal",
+    family: "files",
+    summary: "Gets a URL for an edge external file upload",
+    docsUrl: "https://docs.slack.dev/reference/methods/files.getUploadURLExternal",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [
+      { name: "filename", type: "string", required: true, description: "Name of the file being uploaded." },
+      { name: "length", type: "integer", required: true, description: "Size in bytes of the file being uploaded." },
+      { name: "alt_txt", type: "string", description: "Description of image for screen-reader." },
+      { name: "snippet_type", type: "string", description: "Syntax type of the snippet being uploaded." },
+    ],
+    scopes: { bot: ["files:write"], user: ["files:write"], byTokenKind: true },
+    rateTier: 4,
+    errors: [
+      { code: "alt_txt_too_large", description: "Description for the image is longer than the limit of 1000 character" },
+      { code: "file_upload_size_restricted", description: "The size of provided file is too large, as the team has restricted uploads of large files." },
+      { code: "file_uploads_disabled", description: "Team has disabled all file uploads." },
+      { code: "missing_argument", description: "A required argument was not provided. Typically only occurs when the `length` provided is 0." },
+      { code: "snippet_too_large", description: "The provided `length` is too large to create a snippet, which are limited to 1MB." },
+      { code: "storage_limit_reached", description: "File storage limit has been reached. This occurs when free teams have uploaded 5GB of files." },
+      { code: "unknown_snippet_type", description: "The provided `snippet_type` is not a supported type." },
+      { code: "unknown_subtype", description: "The provided `subtype` is not a supported type." },
     ],
   },
   {
@@ -2012,38 +2509,55 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "count", type: "string" },
+      { name: "file", type: "string", required: true, description: "Specify a file by providing its ID." },
+      { name: "count", type: "integer", default: "100" },
       { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments." },
-      { name: "file", type: "string", description: "Specify a file by providing its ID." },
-      { name: "limit", type: "integer", description: TEXT_34 },
-      { name: "page", type: "string" },
+      { name: "limit", type: "integer", default: "0", description: TEXT_71 },
+      { name: "page", type: "integer", default: "1" },
     ],
-    scopes: anyToken(["files:read"]),
+    scopes: { bot: ["files:read"], user: ["files:read"], byTokenKind: true },
+    rateTier: 4,
     pagination: { list: "comments" },
     errors: [
-      ...codes("file_not_found file_deleted timezone_count_failed not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "access_denied", description: "Unable to access the file (slack connect)" },
+      { code: "file_deleted", description: "The requested file has been deleted" },
+      { code: "channel_canvas_deleted", description: "The requested file is a channel canvas that has been deleted" },
+      { code: "file_not_found", description: "Value passed for `file` was invalid" },
+      { code: "canvas_globally_disabled", description: "Canvas is disabled for this team" },
+      { code: "canvas_disabled_user_team", description: "Canvas is disabled on user's team for connected Channels" },
+      { code: "canvas_disabled_file_team", description: "Canvas is disabled on file's team" },
+      { code: "not_visible", description: "Do not have permission to view the file" },
+      { code: "template_not_visible", description: "Do not have permissions to view this template" },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_72 },
+      ...codes("timezone_count_failed not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
     name: "files.list",
     family: "files",
-    summary: "List for a team, in a channel, or from a user with applied filters.",
+    summary: "List files for a team, in a channel, or from a user with applied filters.",
     docsUrl: "https://api.slack.com/methods/files.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_35 },
-      { name: "count", type: "string" },
-      { name: "page", type: "string" },
+      { name: "channel", type: "string", description: TEXT_73 },
+      { name: "count", type: "string", default: "100" },
+      { name: "page", type: "string", default: "1" },
       { name: "show_files_hidden_by_limit", type: "boolean", description: "Show truncated file info for files hidden due to being too old, and the team who owns the file being over the file limit." },
-      { name: "ts_from", type: "number", description: TEXT_36 },
-      { name: "ts_to", type: "number", description: TEXT_37 },
+      { name: "team_id", type: "string", description: "encoded team id to list files in, required if org token is used" },
+      { name: "ts_from", type: "string", description: TEXT_74 },
+      { name: "ts_to", type: "string", description: TEXT_75 },
       { name: "types", type: "string", default: "all", description: "Filter files by type. You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
       { name: "user", type: "string", description: "Filter files created by a single user." },
     ],
-    scopes: anyToken(["files:read"]),
+    scopes: { bot: ["files:read"], user: ["files:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("user_not_found unknown_type not_authed invalid_auth account_inactive no_permission user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "missing_argument", description: "A required argument is missing." },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_72 },
+      { code: "user_not_found", description: "Value passed for `user` was invalid" },
+      { code: "unknown_type", description: "Value passed for `types` was invalid" },
+      ...codes("not_authed invalid_auth account_inactive no_permission user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2058,7 +2572,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "external_url", type: "string", description: "URL of the remote file." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "A text file (txt, pdf, doc, etc.) containing textual search terms that are used to improve discovery of the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_38 },
+      { name: "preview_image", type: "string", description: TEXT_76 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2069,7 +2583,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.info",
     family: "files.remote",
-    summary: TEXT_39,
+    summary: TEXT_77,
     docsUrl: "https://api.slack.com/methods/files.remote.info",
     verbs: ["GET", "POST"],
     encodings: ["form"],
@@ -2085,16 +2599,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.list",
     family: "files.remote",
-    summary: TEXT_39,
+    summary: TEXT_77,
     docsUrl: "https://api.slack.com/methods/files.remote.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_35 },
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "channel", type: "string", description: TEXT_73 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
-      { name: "ts_from", type: "number", description: TEXT_36 },
-      { name: "ts_to", type: "number", description: TEXT_37 },
+      { name: "ts_from", type: "number", description: TEXT_74 },
+      { name: "ts_to", type: "number", description: TEXT_75 },
     ],
     scopes: anyToken(["remote_files:read"]),
     pagination: { list: "files" },
@@ -2148,7 +2662,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "File containing contents that can be used to improve searchability for the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_38 },
+      { name: "preview_image", type: "string", description: TEXT_76 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2228,15 +2742,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.access",
     family: "oauth",
-    summary: TEXT_40,
+    summary: TEXT_78,
     docsUrl: "https://api.slack.com/methods/oauth.access",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_11 },
-      { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_41 },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_79 },
+      { name: "redirect_uri", type: "string", description: TEXT_80 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel. Only valid with a legacy workspace app." },
     ],
     scopes: anyToken([]),
@@ -2252,10 +2766,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_11 },
-      { name: "client_secret", type: "string", description: TEXT_11 },
-      { name: "code", type: "string", description: TEXT_41 },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_79 },
+      { name: "redirect_uri", type: "string", description: TEXT_80 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel." },
     ],
     scopes: anyToken([]),
@@ -2266,27 +2780,27 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.v2.access",
     family: "oauth.v2",
-    summary: TEXT_40,
+    summary: TEXT_78,
     docsUrl: "https://api.slack.com/methods/oauth.v2.access",
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
       { name: "assertion", type: "string", description: "Identity assertion JWT authorization grant" },
-      { name: "client_id", type: "string", description: TEXT_43 },
-      { name: "client_secret", type: "string", description: TEXT_43 },
-      { name: "code", type: "string", description: TEXT_41 },
+      { name: "client_id", type: "string", description: TEXT_81 },
+      { name: "client_secret", type: "string", description: TEXT_81 },
+      { name: "code", type: "string", description: TEXT_79 },
       { name: "code_verifier", type: "string", description: "The code_verifier param used to generate the code_challenge originally. Used for PKCE." },
-      { name: "grant_type", type: "string", description: "The `grant_type` param as described in the OAuth spec." },
-      { name: "redirect_uri", type: "string", description: TEXT_42 },
-      { name: "refresh_token", type: "string", description: "The `refresh_token` param as described in the OAuth spec." },
+      { name: "grant_type", type: "string", description: TEXT_82 },
+      { name: "redirect_uri", type: "string", description: TEXT_80 },
+      { name: "refresh_token", type: "string", description: TEXT_83 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: "special",
     errors: [
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "bad_redirect_uri", description: "Value passed for `redirect_uri` did not match the `redirect_uri` in the original request." },
       { code: "cannot_install_an_org_installed_app", description: "Returned when the the org-installed app cannot be installed on a workspace." },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "invalid_code", description: "Value passed for `code` was invalid." },
       { code: "invalid_grant_type", description: "Value passed for `grant_type` was invalid." },
       { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
@@ -2306,21 +2820,62 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_11 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_11 },
+      { name: "client_id", type: "string", required: true, description: TEXT_17 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
       { name: "token", type: "string", required: true, description: "The legacy xoxb or xoxp token being migrated to use token rotation." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 3,
     errors: [
       { code: "authorization_not_found", description: "The underlying authorization for this token was revoked or is invalid." },
-      { code: "bad_client_secret", description: TEXT_12 },
+      { code: "bad_client_secret", description: TEXT_18 },
       { code: "internal_error", description: "A server-side error occurred." },
-      { code: "invalid_client_id", description: TEXT_13 },
+      { code: "invalid_client_id", description: TEXT_19 },
       { code: "invalid_token", description: "The legacy token provided cannot be exchanged for a new pair of token credentials." },
       { code: "token_already_exchanged", description: "This token has already been exchanged for a pair of token credentials." },
       { code: "token_rotation_not_enabled", description: "The app does not have token rotation enabled." },
     ],
+  },
+  {
+    name: "openid.connect.token",
+    family: "openid.connect",
+    summary: "Exchanges a temporary OAuth verifier code for an access token for Sign in with Slack.",
+    docsUrl: "https://docs.slack.dev/reference/methods/openid.connect.token",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [
+      { name: "client_id", type: "string", description: TEXT_17 },
+      { name: "client_secret", type: "string", description: TEXT_17 },
+      { name: "code", type: "string", description: TEXT_79 },
+      { name: "grant_type", type: "string", description: TEXT_82 },
+      { name: "redirect_uri", type: "string", description: TEXT_80 },
+      { name: "refresh_token", type: "string", description: TEXT_83 },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
+    errors: [
+      { code: "bad_client_secret", description: "The value passed for `client_secret` was invalid." },
+      { code: "bad_redirect_uri", description: "The value passed for `redirect_uri` did not match the `redirect_uri` in the original request." },
+      { code: "cannot_install_an_org_installed_app", description: "An org-installed app cannot be installed on a workspace." },
+      { code: "invalid_grant_type", description: "The value passed for `grant_type` was invalid." },
+      { code: "invalid_client_id", description: "The value passed for `client_id` was invalid." },
+      { code: "invalid_code", description: "The value passed for `code` was invalid." },
+      { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
+      { code: "oauth_authorization_url_mismatch", description: "The OAuth flow was initiated on an incorrect version of the authorization URL. The flow must be initiated via /openid/connect/authorize ." },
+      { code: "preview_feature_not_available", description: "The API method is not yet available on the team." },
+    ],
+  },
+  {
+    name: "openid.connect.userInfo",
+    family: "openid.connect",
+    summary: "Get the identity of a user who has authorized Sign in with Slack.",
+    docsUrl: "https://docs.slack.dev/reference/methods/openid.connect.userInfo",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [],
+    scopes: { bot: [], user: ["openid"], byTokenKind: true, tokens: "user" },
+    rateTier: 3,
+    errors: [],
   },
   {
     name: "pins.add",
@@ -2330,12 +2885,25 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", required: true, description: "Channel to pin the item in." },
-      { name: "timestamp", type: "string", description: "Timestamp of the message to pin." },
+      { name: "channel", type: "string", required: true, description: "Channel to pin the messsage to. You must also include a `timestamp` when pinning messages." },
+      { name: "timestamp", type: "string", description: "Timestamp of the message to pin. You must also include the `channel`." },
     ],
-    scopes: anyToken(["pins:write"]),
+    scopes: { bot: ["pins:write"], user: ["pins:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("bad_timestamp message_not_found channel_not_found no_item_specified already_pinned permission_denied file_not_shared not_pinnable not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "already_pinned", description: "The specified item is already pinned to the channel." },
+      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "channel_not_found", description: TEXT_85 },
+      { code: "external_channel_migrating", description: TEXT_86 },
+      { code: "file_not_found", description: "File not found." },
+      { code: "file_not_shared", description: "File specified by `file` is not public nor shared to the channel." },
+      { code: "message_not_found", description: TEXT_87 },
+      { code: "no_item_specified", description: TEXT_88 },
+      { code: "not_in_channel", description: "Item is not in channel." },
+      { code: "not_pinnable", description: "This message type is not pinnable." },
+      { code: "restricted_action", description: "The user does not have permission to add pins to the channel." },
+      { code: "too_many_pins", description: "Too many pins in channel." },
+      ...codes("permission_denied not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2348,9 +2916,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "Channel to get pinned items for." },
     ],
-    scopes: anyToken(["pins:read"]),
+    scopes: { bot: ["pins:read"], user: ["pins:read"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("channel_not_found not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "restricted_action", description: "The user does not have permission to view the channel." },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2364,9 +2935,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Channel where the item is pinned to." },
       { name: "timestamp", type: "string", description: "Timestamp of the message to un-pin." },
     ],
-    scopes: anyToken(["pins:write"]),
+    scopes: { bot: ["pins:write"], user: ["pins:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("bad_timestamp file_not_found file_comment_not_found message_not_found no_item_specified not_pinned permission_denied not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_typ missing_post_typ team_added_to_org invalid_json json_not_object request_timeou upgrade_required no_pin"),
+      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "channel_not_found", description: TEXT_85 },
+      { code: "external_channel_migrating", description: TEXT_86 },
+      { code: "file_comment_not_found", description: TEXT_89 },
+      { code: "file_not_found", description: TEXT_90 },
+      { code: "message_not_found", description: TEXT_87 },
+      { code: "no_item_specified", description: TEXT_88 },
+      { code: "no_pin", description: "The pin could not be found." },
+      { code: "not_pinned", description: "The specified item is not pinned to the channel." },
+      { code: "restricted_action", description: "The user does not have permission to remove pins from the channel." },
+      ...codes("permission_denied not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_typ missing_post_typ team_added_to_org invalid_json json_not_object request_timeou upgrade_required"),
     ],
   },
   {
@@ -2378,12 +2960,26 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "channel", type: "string", required: true, description: "Channel where the message to add reaction to was posted." },
-      { name: "name", type: "string", required: true, description: "Reaction (emoji) name." },
+      { name: "name", type: "string", required: true, description: "Reaction (emoji) name" },
       { name: "timestamp", type: "string", required: true, description: "Timestamp of the message to add reaction to." },
     ],
-    scopes: anyToken(["reactions:write"]),
+    scopes: { bot: ["reactions:write"], user: ["reactions:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("bad_timestamp message_not_found no_item_specified invalid_name already_reacted too_many_emoji too_many_reactions not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "already_reacted", description: "The specified item already has the user/reaction combination." },
+      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "channel_not_found", description: "Value passed for `channel` is invalid." },
+      { code: "external_channel_migrating", description: "The channel is in the process of being migrated." },
+      { code: "invalid_name", description: "Value passed for `name` was invalid." },
+      { code: "is_archived", description: "Channel specified has been archived." },
+      { code: "message_not_found", description: TEXT_87 },
+      { code: "no_item_specified", description: "combination of `channel` and `timestamp` was not specified." },
+      { code: "not_reactable", description: "Whatever you passed in, like a `file` or `file_comment`, can't be reacted to anymore. Your app can react to messages though." },
+      { code: "thread_locked", description: TEXT_91 },
+      { code: "too_many_emoji", description: "The limit for distinct reactions (i.e emoji) on the item has been reached." },
+      { code: "too_many_reactions", description: "The limit for reactions a person may add to the item has been reached." },
+      { code: "no_access", description: "User does not have access to react to this canvas." },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2397,12 +2993,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", description: "Channel where the message to get reactions for was posted." },
       { name: "file", type: "string", description: "File to get reactions for." },
       { name: "file_comment", type: "string", description: "File comment to get reactions for." },
-      { name: "full", type: "boolean", description: TEXT_44 },
+      { name: "full", type: "boolean", description: TEXT_92 },
       { name: "timestamp", type: "string", description: "Timestamp of the message to get reactions for." },
     ],
-    scopes: anyToken(["reactions:read"]),
+    scopes: { bot: ["reactions:read"], user: ["reactions:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("bad_timestamp file_not_found file_comment_not_found message_not_found no_item_specified not_authed invalid_auth account_inactive no_permission invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "file_comment_not_found", description: TEXT_89 },
+      { code: "file_not_found", description: TEXT_90 },
+      { code: "message_not_found", description: TEXT_87 },
+      { code: "no_item_specified", description: TEXT_93 },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2414,9 +3017,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "integer" },
-      { name: "cursor", type: "string", description: TEXT_45 },
-      { name: "full", type: "boolean", description: TEXT_44 },
-      { name: "limit", type: "integer", description: TEXT_34 },
+      { name: "cursor", type: "string", description: TEXT_94 },
+      { name: "full", type: "boolean", description: TEXT_92 },
+      { name: "limit", type: "integer", description: TEXT_71 },
       { name: "page", type: "integer" },
       { name: "user", type: "string", description: "Show reactions made by this user. Defaults to the authed user." },
     ],
@@ -2440,9 +3043,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file_comment", type: "string", description: "File comment to remove reaction from." },
       { name: "timestamp", type: "string", description: "Timestamp of the message to remove reaction from." },
     ],
-    scopes: anyToken(["reactions:write"]),
+    scopes: { bot: ["reactions:write"], user: ["reactions:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("bad_timestamp file_not_found file_comment_not_found message_not_found no_item_specified invalid_name no_reaction not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "channel_not_found", description: "The specified channel was not found." },
+      { code: "external_channel_migrating", description: "The reaction is in a channel that is being migrated" },
+      { code: "file_not_found", description: TEXT_90 },
+      { code: "file_comment_not_found", description: TEXT_89 },
+      { code: "invalid_name", description: "Value passed for `name` was invalid." },
+      { code: "message_not_found", description: TEXT_87 },
+      { code: "no_item_specified", description: TEXT_93 },
+      { code: "no_reaction", description: "The specified reaction does not exist, or the requestor is not the original reaction author." },
+      { code: "thread_locked", description: TEXT_91 },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -2528,11 +3142,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "batch_presence_aware", type: "boolean", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events." },
-      { name: "presence_sub", type: "boolean", description: "Only deliver presence events when requested by subscription." },
+      { name: "batch_presence_aware", type: "boolean", default: "false", description: "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events." },
+      { name: "presence_sub", type: "boolean", default: "true", description: "Only deliver presence events when requested by subscription." },
     ],
-    scopes: anyToken(["rtm:stream"]),
+    scopes: { bot: ["rtm:stream"], user: ["rtm:stream"], byTokenKind: true },
+    rateTier: 1,
     errors: [
+      { code: "migration_in_progress", description: "Team is being migrated between servers." },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -2581,8 +3197,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: TEXT_45 },
-      { name: "limit", type: "integer", description: TEXT_34 },
+      { name: "cursor", type: "string", description: TEXT_94 },
+      { name: "limit", type: "integer", description: TEXT_71 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["stars:read"]),
@@ -2649,10 +3265,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "team", type: "string", description: "Team to get info on, if omitted, will return information about the current team. Will only return team that the authenticated token is allowed to see through external shared channels" },
+      { name: "domain", type: "string", description: "Query by domain instead of team (only when team is null). This only works for domains in the same enterprise as the querying team token. This also expects the domain to belong to a team and not the enterprise itself. This is the value set up for the 'Joining This Workspace' workspace setting. If it contains more than one domain, the field will contain multiple comma-separated domain values. If no domain is set, the field is empty." },
+      { name: "team", type: "string", description: "Team to get info about; if omitted, will return information about the current team." },
     ],
-    scopes: anyToken(["team:read"]),
+    scopes: { bot: ["team:read"], user: ["team:read"], byTokenKind: true },
+    rateTier: 3,
     errors: [
+      { code: "enterprise_not_found", description: "The `enterprise` was not found." },
+      { code: "fail_to_get_teams_for_restricted_user", description: "Failed to get teams for restricted user." },
+      { code: "missing_user", description: "The `user` was not found." },
+      { code: "org_not_found", description: "The `org` was not found." },
+      { code: "team_not_found", description: "The `team` was not found." },
+      { code: "team_not_on_enterprise", description: "Cannot query team by domain because team is not on an enterprise." },
+      { code: "user_not_found", description: "The `user` was not found." },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -2692,6 +3317,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     ],
   },
   {
+    name: "tooling.tokens.rotate",
+    family: "tooling.tokens",
+    summary: "Exchanges a refresh token for a new app configuration token.",
+    docsUrl: "https://docs.slack.dev/reference/methods/tooling.tokens.rotate",
+    verbs: ["POST"],
+    encodings: ["form"],
+    args: [
+      { name: "refresh_token", type: "string", required: true, description: "The `xoxe` refresh token that was issued along with the old app configuration token." },
+    ],
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: "special",
+    errors: [
+      { code: "internal_error", description: "Internal error" },
+      { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
+      { code: "unknown_error", description: "Temporary error for dev only restriction" },
+    ],
+  },
+  {
     name: "usergroups.create",
     family: "usergroups",
     summary: "Create a User Group",
@@ -2699,11 +3342,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "name", type: "string", required: true, description: TEXT_46 },
-      { name: "channels", type: "string", description: TEXT_47 },
+      { name: "name", type: "string", required: true, description: TEXT_95 },
+      { name: "channels", type: "string", description: TEXT_96 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_48 },
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "handle", type: "string", description: TEXT_97 },
+      { name: "include_count", type: "boolean", description: TEXT_98 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2719,7 +3362,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to disable." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_99 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2735,7 +3378,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to enable." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_99 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2750,7 +3393,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_count", type: "boolean", description: TEXT_49 },
+      { name: "include_count", type: "boolean", description: TEXT_98 },
       { name: "include_disabled", type: "boolean", description: "Include disabled User Groups." },
       { name: "include_users", type: "boolean", description: "Include the list of users for each User Group." },
     ],
@@ -2767,12 +3410,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
-      { name: "channels", type: "string", description: TEXT_47 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
+      { name: "channels", type: "string", description: TEXT_96 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_48 },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
-      { name: "name", type: "string", description: TEXT_46 },
+      { name: "handle", type: "string", description: TEXT_97 },
+      { name: "include_count", type: "boolean", description: TEXT_99 },
+      { name: "name", type: "string", description: TEXT_95 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2787,7 +3430,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
       { name: "include_disabled", type: "boolean", description: "Allow results that involve disabled User Groups." },
     ],
     scopes: anyToken(["usergroups:read"]),
@@ -2803,9 +3446,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_51 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
       { name: "users", type: "string", required: true, description: "A comma separated string of encoded user IDs that represent the entire list of users for the User Group." },
-      { name: "include_count", type: "boolean", description: TEXT_50 },
+      { name: "include_count", type: "boolean", description: TEXT_99 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -2820,16 +3463,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
-      { name: "exclude_archived", type: "boolean", description: TEXT_31 },
-      { name: "limit", type: "integer", description: TEXT_32 },
-      { name: "types", type: "string", description: TEXT_33 },
+      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list" },
+      { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer with a max value of 999." },
+      { name: "team_id", type: "string", description: "encoded team id to list conversations in, required if org token is used" },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_67 },
       { name: "user", type: "string", description: "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership." },
     ],
-    scopes: anyToken(["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"]),
+    scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "channels" },
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope invalid_types invalid_cursor invalid_limit not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "invalid_cursor", description: TEXT_62 },
+      { code: "invalid_limit", description: TEXT_68 },
+      { code: "invalid_types", description: TEXT_69 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "missing_argument", description: "A required argument is missing." },
+      { code: "missing_scope", description: TEXT_65 },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -2881,12 +3532,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
+      { name: "user", type: "string", required: true, description: "User to get info on" },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for this user. Defaults to `false`" },
-      { name: "user", type: "string", description: "User to get info on" },
     ],
-    scopes: anyToken(["users:read"]),
+    scopes: { bot: ["users:read"], user: ["users:read"], byTokenKind: true },
+    rateTier: 4,
     errors: [
-      ...codes("user_not_found user_not_visible not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "too_many_users", description: "Too many users." },
+      { code: "user_not_found", description: "Value passed for `user` was invalid." },
+      { code: "user_not_visible", description: "The requested user is not visible to the calling user" },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2897,7 +3552,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_10 },
+      { name: "cursor", type: "string", description: TEXT_16 },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for users. Defaults to `false`" },
       { name: "limit", type: "integer", default: "0", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors." },
       { name: "team_id", type: "string", description: "encoded team id to list users in, required if org token is used" },
@@ -2906,7 +3561,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     pagination: { list: "members" },
     errors: [
-      { code: "invalid_cursor", description: "Value passed for `cursor` was not valid or is no longer valid." },
+      { code: "invalid_cursor", description: TEXT_62 },
       { code: "limit_required", description: "For large teams a limit is required." },
       { code: "missing_argument", description: "A required argument is missing." },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
@@ -2922,25 +3577,32 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "email", type: "string", required: true, description: "An email address belonging to a user in the workspace" },
     ],
-    scopes: anyToken(["users:read.email"]),
+    scopes: { bot: ["users:read.email"], user: ["users:read.email"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("users_not_found enterprise_is_restricted not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "enterprise_is_restricted", description: "This method was called with an inappropriate enterprise-level token." },
+      { code: "users_not_found", description: "Value passed for `user` was invalid." },
+      ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
     name: "users.profile.get",
     family: "users.profile",
-    summary: "Retrieves a user's profile information.",
+    summary: "Retrieve a user's profile information, including their custom status.",
     docsUrl: "https://api.slack.com/methods/users.profile.get",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_labels", type: "boolean", description: "Include labels for each ID in custom profile fields" },
+      { name: "include_labels", type: "boolean", default: "false", description: "Include labels for each ID in custom profile fields. Using this parameter will heavily rate-limit your requests and is not recommended." },
       { name: "user", type: "string", description: "User to retrieve profile info for" },
     ],
-    scopes: anyToken(["users.profile:read"]),
+    scopes: { bot: ["users.profile:read"], user: ["users.profile:read"], byTokenKind: true },
+    rateTier: 4,
     errors: [
-      ...codes("user_not_found not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "user_not_found", description: "Value passed for `user` was invalid." },
+      { code: "token_revoked", description: "The token being used is not valid." },
+      { code: "ratelimited", description: "You are attempting to call this method too frequently." },
+      ...codes("not_authed invalid_auth account_inactive no_permission org_login_required user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -3013,14 +3675,21 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     family: "views",
     summary: "Open a view for a user.",
     docsUrl: "https://api.slack.com/methods/views.open",
-    verbs: ["GET", "POST"],
+    verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
+      { name: "view", type: "json", required: true, description: TEXT_101 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_102 },
+      { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
     errors: [
+      { code: "duplicate_external_id", description: TEXT_103 },
+      { code: "exchanged_trigger_id", description: TEXT_104 },
+      { code: "expired_trigger_id", description: "The trigger_id is expired." },
+      { code: "invalid_trigger_id", description: TEXT_105 },
+      { code: "view_too_large", description: TEXT_106 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3029,15 +3698,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     family: "views",
     summary: "Publish a static view for a User.",
     docsUrl: "https://api.slack.com/methods/views.publish",
-    verbs: ["GET", "POST"],
+    verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
       { name: "user_id", type: "string", required: true, description: "`id` of the user you want publish a view to." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
-      { name: "hash", type: "string", description: TEXT_53 },
+      { name: "view", type: "json", required: true, description: TEXT_101 },
+      { name: "hash", type: "string", description: TEXT_107 },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
     errors: [
+      { code: "duplicate_external_id", description: TEXT_103 },
+      { code: "hash_conflict", description: TEXT_108 },
+      { code: "missing_profile_id", description: "A profile id was not provided when trying to publish a view of type profile." },
+      { code: "not_allowed_token_type", description: "The type of token your app used when requesting this method is not allowed." },
+      { code: "not_enabled", description: "Error returned if a `home` view is published but the Home tab isn't enabled for the app." },
+      { code: "not_implemented", description: "The profile view experiment is not enabled for this user." },
+      { code: "view_too_large", description: TEXT_106 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3046,14 +3723,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     family: "views",
     summary: "Push a view onto the stack of a root view.",
     docsUrl: "https://api.slack.com/methods/views.push",
-    verbs: ["GET", "POST"],
+    verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "trigger_id", type: "string", required: true, description: "Exchange a trigger to post to the user." },
-      { name: "view", type: "json", required: true, description: TEXT_52 },
+      { name: "view", type: "json", required: true, description: TEXT_101 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_102 },
+      { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
     errors: [
+      { code: "duplicate_external_id", description: TEXT_103 },
+      { code: "exchanged_trigger_id", description: TEXT_104 },
+      { code: "expired_trigger_id", description: "The trigger_id is expired." },
+      { code: "invalid_trigger_id", description: TEXT_105 },
+      { code: "not_found", description: "Error returned when the requested view can't be found." },
+      { code: "push_limit_reached", description: "Error returned when the max push limit has been reached for views. Currently the limit is 3." },
+      { code: "view_too_large", description: TEXT_106 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3062,17 +3748,21 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     family: "views",
     summary: "Update an existing view.",
     docsUrl: "https://api.slack.com/methods/views.update",
-    verbs: ["GET", "POST"],
+    verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
+      { name: "view", type: "json", required: true, description: "A view object. This must be a JSON-encoded string." },
       { name: "external_id", type: "string", description: "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either `view_id` or `external_id` is required." },
-      { name: "hash", type: "string", description: TEXT_53 },
-      { name: "view", type: "json", description: "A view object. This must be a JSON-encoded string." },
+      { name: "hash", type: "string", description: TEXT_107 },
       { name: "view_id", type: "string", description: "A unique identifier of the view to be updated. Either `view_id` or `external_id` is required." },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 4,
     errors: [
-      ...codes("not_found"),
+      { code: "duplicate_external_id", description: TEXT_103 },
+      { code: "hash_conflict", description: TEXT_108 },
+      { code: "not_found", description: "Error returned when the given `view_id` or `external_id` doesn't exist." },
+      { code: "view_too_large", description: TEXT_106 },
     ],
   },
   {
@@ -3083,7 +3773,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_109 },
       { name: "outputs", type: "string", description: "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your `outputs` array from your `workflow_step` object." },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
@@ -3100,7 +3790,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "error", type: "json", required: true, description: "A JSON-based object with a `message` property that should contain a human readable error message." },
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_54 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_109 },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
     errors: [

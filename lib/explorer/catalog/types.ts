@@ -33,6 +33,14 @@ export interface CatalogScopes {
    * repeat it: it may then name legacy scopes (`chat:write:bot`) or ones a token of that kind never gets.
    */
   byTokenKind: boolean;
+  /**
+   * Present when only one kind of token can call the method: a user token (openid.connect.userInfo, whose
+   * `bot` is then empty) or an app configuration token (the apps.manifest.* methods, whose scopes are in
+   * `configuration`). Absent: bot and user tokens.
+   */
+  tokens?: "user" | "configuration";
+  /** The scopes an app configuration token needs (app_configurations:read or app_configurations:write). */
+  configuration?: readonly string[];
 }
 
 export interface CatalogError {

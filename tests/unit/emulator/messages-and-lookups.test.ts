@@ -61,7 +61,9 @@ describe("conversations.history", () => {
     expect((await h.call("conversations.history", { channel, cursor: "garbage" }, { token })).body.error).toBe("invalid_cursor");
     const narrow = await setUp(["channels:join", "chat:write"]);
     const refused = (await narrow.h.call("conversations.history", { channel: narrow.channel }, { token: narrow.token })).body;
-    expect(refused).toMatchObject({ ok: false, error: "missing_scope", needed: "channels:history" });
+    // The platform names every scope the method accepts, in this order (as it does for conversations.list:
+    // "needed": "channels:read,groups:read,mpim:read,im:read"), not only the one for the channel's type.
+    expect(refused).toMatchObject({ ok: false, error: "missing_scope", needed: "channels:history,groups:history,mpim:history,im:history" });
   });
 });
 
@@ -152,7 +154,10 @@ describe("GET /admin/methods", () => {
       name: "conversations.history",
       tier: 3,
       auth: "token",
-      scopes: { bot: ["channels:history"], user: ["channels:history"] },
+      scopes: {
+        bot: ["channels:history", "groups:history", "mpim:history", "im:history"],
+        user: ["channels:history", "groups:history", "mpim:history", "im:history"],
+      },
       paginated: true,
       pages: "messages",
       json: false,

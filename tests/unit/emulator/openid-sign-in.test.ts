@@ -450,11 +450,11 @@ describe("the emulator's index page", () => {
 });
 
 describe("the emulator's catalogue", () => {
-  it("lists openid.connect.token (app credentials) and openid.connect.userInfo (a user token with openid) at tier 3", async () => {
+  it("lists openid.connect.token (app credentials) at tier 4 and openid.connect.userInfo (a user token with openid) at tier 3, as their pages say", async () => {
     const h = createHarness();
     const { body } = await h.admin("methods");
     const byName = new Map((body.methods as Json[]).map((m) => [m.name, m]));
-    expect(byName.get("openid.connect.token")).toMatchObject({ tier: 3, auth: "client", json: true });
+    expect(byName.get("openid.connect.token")).toMatchObject({ tier: 4, auth: "client", json: true });
     expect(byName.get("openid.connect.userInfo")).toMatchObject({ tier: 3, scopes: { bot: null, user: ["openid"] } });
   });
 });

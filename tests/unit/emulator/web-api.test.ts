@@ -206,7 +206,7 @@ describe("rate limits (off by default)", () => {
     const h = createHarness();
     const a = await h.install((await h.apps()).rotation);
     for (let i = 0; i < 25; i++) expect((await h.call("users.list", { limit: "1" }, { token: a.access_token })).status).toBe(200);
-    expect((await h.admin("rate-limits", { enabled: true })).body).toEqual({ ok: true, rate_limits: { enabled: true } });
+    expect((await h.admin("rate-limits", { enabled: true })).body).toEqual({ ok: true, rate_limits: { enabled: true, non_marketplace: false } });
     for (let i = 0; i < 20; i++) await h.call("users.list", { limit: "1" }, { token: a.access_token });
     expect((await h.call("users.list", { limit: "1" }, { token: a.access_token })).status).toBe(429);
     await h.admin("rate-limits", { enabled: false });

@@ -183,8 +183,8 @@ export function permalinkOf(ws: Workspace, channelId: string, message: Message):
 export const chatMethods: MethodDefinition[] = [
   {
     name: "chat.postMessage",
-    // The platform's own tier ("special": about one message per second per channel) sits between 3 and 4.
-    tier: 4,
+    // "special": about one message per second per channel, with short bursts (web-api/rate-limit.ts).
+    tier: "special",
     auth: "token",
     json: true,
     scopes: { bot: ["chat:write"], user: ["chat:write"] },

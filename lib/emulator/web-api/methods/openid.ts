@@ -22,7 +22,7 @@ function newSignInTokenValue(ctx: MethodContext): string {
 
 const openidConnectToken: MethodDefinition = {
   name: "openid.connect.token",
-  tier: 3,
+  tier: 4,
   auth: "client",
   json: true,
   handler(ctx) {

@@ -29,11 +29,39 @@ describe("Which methods the catalog holds", () => {
 
   it("adds the methods only platform-methods describes, such as oauth.v2.exchange", () => {
     const exchange = method("oauth.v2.exchange");
-    expect(catalog).toHaveLength(175);
+    // The OpenAPI's 174, oauth.v2.exchange, and the methods transcribed from the platform's pages that it lacks.
+    const onlyInPages = catalog.filter((m) => !Object.hasOwn((reference.openapi as { paths: Record<string, unknown> }).paths, `/${m.name}`)).map((m) => m.name);
+    expect(onlyInPages).toEqual([
+      "apps.manifest.create",
+      "apps.manifest.delete",
+      "apps.manifest.export",
+      "apps.manifest.update",
+      "apps.manifest.validate",
+      "bookmarks.add",
+      "bookmarks.edit",
+      "bookmarks.list",
+      "bookmarks.remove",
+      "files.completeUploadExternal",
+      "files.getUploadURLExternal",
+      "oauth.v2.exchange",
+      "openid.connect.token",
+      "openid.connect.userInfo",
+      "tooling.tokens.rotate",
+    ]);
+    expect(catalog).toHaveLength(174 + onlyInPages.length);
     expect(exchange.summary).toBe("Exchanges a legacy access token for a new expiring access token and refresh token");
     expect(exchange.docsUrl).toBe("https://api.slack.com/methods/oauth.v2.exchange");
     expect(exchange.args.filter((arg) => arg.required).map((arg) => arg.name)).toEqual(["client_id", "client_secret", "token"]);
     expect(codes("oauth.v2.exchange")).toEqual(expect.arrayContaining(["token_already_exchanged", "token_rotation_not_enabled"]));
+  });
+
+  it("links a transcribed method to the platform page it was transcribed from", () => {
+    expect(method("tooling.tokens.rotate").docsUrl).toBe("https://docs.slack.dev/reference/methods/tooling.tokens.rotate");
+    // An array of objects (files.completeUploadExternal's files) is sent as JSON text.
+    expect(argument("files.completeUploadExternal", "files")).toMatchObject({ type: "json", required: true });
+    expect(method("apps.manifest.create").summary).toBe("Create an app from an app manifest.");
+    // A method the OpenAPI describes keeps the OpenAPI's link, though a page was transcribed for it too.
+    expect(method("conversations.history").docsUrl).toBe("https://api.slack.com/methods/conversations.history");
   });
 
   it("lists methods once each, sorted by name, each in the family its name says", () => {
@@ -115,14 +143,13 @@ describe("How a method is called", () => {
       "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to.",
     );
     expect(argument("chat.postMessage", "parse")?.description).toBe("Change how messages are treated.");
-    expect(argument("chat.postEphemeral", "icon_url")?.description).toBe(
-      "URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored.",
-    );
+    expect(argument("search.messages", "highlight")?.description).toBe("Pass a value of `true` to enable query highlight markers."); // The page's "Defaults to `none`. See [below](#formatting)." keeps its first sentence.
+    expect(argument("chat.postEphemeral", "parse")?.description).toBe("Change how messages are treated. Defaults to `none`.");
     expect(argument("files.list", "types")?.description).toMatch(/^Filter files by type\. You can pass multiple values/);
     expect(argument("calls.add", "users")?.description).toBe("The list of users to register as participants in the Call.");
     expect(method("chat.postMessage").errors.find((error) => error.code === "rate_limited")?.description).toBe("Application has posted too many messages.");
     // A pointer to another method of the catalog leads somewhere: it stays.
-    expect(argument("chat.scheduleMessage", "parse")?.description).toBe("Change how messages are treated. Defaults to `none`. See chat.postMessage.");
+    expect(argument("chat.scheduleMessage", "parse")?.description).toBe("Change how messages are treated. See chat.postMessage.");
     const texts = catalog.flatMap((m) => [m.summary, ...m.args.map((arg) => arg.description ?? ""), ...m.errors.map((error) => error.description ?? "")]);
     // "For more details, see https://…" leads somewhere, and stays.
     for (const text of texts) expect(text).not.toMatch(/\b(?:below|above|here\.|documentation for more)\b|\bfor more details?\./i);
@@ -155,18 +182,46 @@ describe("Scopes", () => {
   });
 
   it("gives the OpenAPI's one list of alternatives to both token kinds, and says it is not split", () => {
+    const stars = method("stars.add").scopes;
+    expect(stars.byTokenKind).toBe(false);
+    expect(stars.bot).toEqual(stars.user);
+    expect(method("chat.deleteScheduledMessage").scopes).toEqual({
+      bot: ["chat:write", "chat:write:bot", "chat:write:user"],
+      user: ["chat:write", "chat:write:bot", "chat:write:user"],
+      byTokenKind: false,
+    });
+  });
+
+  it("drops the OpenAPI's legacy scopes where a page gives the scopes per token kind", () => {
     const history = method("conversations.history").scopes;
-    expect(history.byTokenKind).toBe(false);
-    expect(history.bot).toEqual(history.user);
-    expect(history.bot).toEqual(["channels:history", "conversations:history", "groups:history", "im:history", "mpim:history"]);
-    expect(method("chat.update").scopes.bot).toEqual(["chat:write", "chat:write:bot", "chat:write:user"]);
+    expect(history).toEqual({
+      bot: ["channels:history", "groups:history", "im:history", "mpim:history"],
+      user: ["channels:history", "groups:history", "im:history", "mpim:history"],
+      byTokenKind: true,
+    });
+    expect(method("chat.update").scopes).toEqual({ bot: ["chat:write"], user: ["chat:write"], byTokenKind: true });
+  });
+
+  it("says which methods take only a configuration token, or only a user token", () => {
+    expect(method("apps.manifest.update").scopes).toEqual({
+      bot: [],
+      user: [],
+      byTokenKind: true,
+      tokens: "configuration",
+      configuration: ["app_configurations:write"],
+    });
+    expect(method("openid.connect.userInfo").scopes).toEqual({ bot: [], user: ["openid"], byTokenKind: true, tokens: "user" });
+    for (const m of catalog.filter((candidate) => candidate.scopes.tokens === undefined)) expect(m.scopes.configuration).toBeUndefined();
   });
 });
 
 describe("Rate tiers", () => {
   it("knows the tiers the reference and its README give, and no others", () => {
     const tiers = Object.fromEntries(catalog.filter((m) => m.rateTier !== undefined).map((m) => [m.name, m.rateTier]));
-    expect(tiers).toEqual({
+    // Every method that has a page in platform-methods has its tier; the OpenAPI states none.
+    expect(Object.keys(tiers)).toEqual(Object.keys(reference.platformMethods).sort());
+    // The README's: apps.uninstall tier 1, conversations.join / auth.revoke / oauth.v2.exchange tier 3, auth.test and oauth.v2.access special.
+    expect(tiers).toMatchObject({
       "apps.uninstall": 1,
       "auth.revoke": 3,
       "auth.test": "special",
@@ -175,6 +230,18 @@ describe("Rate tiers", () => {
       "oauth.v2.access": "special",
       "oauth.v2.exchange": 3,
       "users.list": 2,
+    });
+    // And the transcribed pages': one of each tier, and the special ones.
+    expect(tiers).toMatchObject({
+      "apps.manifest.create": 1,
+      "bookmarks.add": 2,
+      "conversations.history": 3,
+      "conversations.list": 2,
+      "conversations.members": 4,
+      "views.open": 4,
+      "files.getUploadURLExternal": 4,
+      "chat.getPermalink": "special",
+      "tooling.tokens.rotate": "special",
     });
   });
 });
@@ -219,7 +286,7 @@ describe("Errors", () => {
   });
 
   it("takes a method's example error when the OpenAPI has no list of codes", () => {
-    expect(codes("views.open")).toEqual(["invalid_arguments"]);
+    expect(codes("admin.apps.requests.list")).toEqual(["missing_scope"]);
   });
 
   it("does not take api.test's echoed argument, or a sentence, for an error code", () => {

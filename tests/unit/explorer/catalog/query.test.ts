@@ -72,7 +72,9 @@ describe("Grouping methods by family", () => {
     const groups = groupByFamily(METHOD_CATALOG);
     expect(groups.flatMap((group) => names(group.methods)).sort()).toEqual(names(METHOD_CATALOG));
     expect(groups.find((group) => group.family === "files")?.methods.map((m) => m.name)).toEqual([
+      "files.completeUploadExternal",
       "files.delete",
+      "files.getUploadURLExternal",
       "files.info",
       "files.list",
       "files.revokePublicURL",
