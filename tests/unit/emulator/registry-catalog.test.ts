@@ -58,6 +58,17 @@ describe("the emulator's method registry and the explorer's catalog", () => {
     for (const definition of checked) expect(CATALOG.get(definition.name)?.scopes.byTokenKind, definition.name).toBe(true);
   });
 
+  it("take a JSON body exactly where the catalog says the method does", () => {
+    // openid.connect.token takes JSON too: the facts of signing in with the platform say so (the shared reference's sign-in.md), its method page does not.
+    const jsonBeyondThePage = new Set(["openid.connect.token"]);
+    const registry = [...METHODS.values()].filter((d) => !jsonBeyondThePage.has(d.name)).map((d) => [d.name, d.json === true]);
+    const catalog = [...METHODS.values()]
+      .filter((d) => !jsonBeyondThePage.has(d.name))
+      .map((d) => [d.name, CATALOG.get(d.name)?.encodings.includes("json") ?? false]);
+    expect(registry).toEqual(catalog);
+    expect(METHODS.get("openid.connect.token")?.json).toBe(true);
+  });
+
   it("leave unchecked only methods that still exist in both, for a stated reason", () => {
     for (const name of Object.keys(SCOPES_NOT_CHECKED)) {
       expect(METHODS.has(name), name).toBe(true);

@@ -170,8 +170,11 @@ export function postToChannel(ctx: RequestContext, ws: Workspace, channel: Chann
   return message;
 }
 
-/** The scopes the reference lists for chat.postEphemeral, chat.scheduleMessage and chat.deleteScheduledMessage. */
-export const CHAT_WRITE_SCOPES = ["chat:write", "chat:write:bot", "chat:write:user"];
+/**
+ * The scope chat.postEphemeral, chat.scheduleMessage and chat.deleteScheduledMessage take, as their current
+ * pages say (the OpenAPI's chat:write:bot and chat:write:user are scopes the platform no longer grants).
+ */
+export const CHAT_WRITE_SCOPES = ["chat:write"];
 
 /** A message's permalink, as chat.getPermalink answers it. */
 export function permalinkOf(ws: Workspace, channelId: string, message: Message): string {

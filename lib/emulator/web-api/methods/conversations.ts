@@ -38,9 +38,12 @@ const TYPE_PARAM = { public: "public_channel", private: "private_channel", mpim:
  * (any one of them, for either kind of token).
  */
 const WRITE_SCOPES = ["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"];
-const READ_SCOPES = ["channels:read", "conversations:read", "groups:read", "im:read", "mpim:read"];
+// In the order the platform names them in missing_scope's `needed`.
+const READ_SCOPES = ["channels:read", "groups:read", "mpim:read", "im:read"];
+const HISTORY_SCOPES = ["channels:history", "groups:history", "mpim:history", "im:history"];
 const WRITE = { bot: WRITE_SCOPES, user: WRITE_SCOPES };
 const READ = { bot: READ_SCOPES, user: READ_SCOPES };
+const HISTORY = { bot: HISTORY_SCOPES, user: HISTORY_SCOPES };
 
 /** Topics and purposes: the platform's limit is 250 characters. */
 const MAX_TOPIC_LENGTH = 250;
@@ -346,7 +349,8 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 3,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    // A bot opens a DM with channels:manage (it cannot be granted channels:write); a person with channels:write.
+    scopes: { bot: ["channels:manage", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"] },
     handler(ctx) {
       const caller = requireCaller(ctx);
       let found: { channel: Channel; existed: boolean };
@@ -528,7 +532,7 @@ export const conversationsMethods: MethodDefinition[] = [
     name: "conversations.info",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
+    scopes: READ,
     handler(ctx) {
       const record = conversationRecord(ctx, requireChannel(ctx));
       if (!isTrue(ctx.params.include_num_members)) delete record.num_members;
@@ -541,7 +545,7 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "members",
     tier: 4,
     auth: "token",
-    scopes: { bot: ["channels:read"], user: ["channels:read"] },
+    scopes: READ,
     handler(ctx) {
       const channel = requireChannel(ctx);
       const members = channelMembers(ctx.state, ctx.ws, channel);
@@ -567,7 +571,8 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "messages",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:history"], user: ["channels:history"] },
+    json: true,
+    scopes: HISTORY,
     handler(ctx) {
       const channel = readableChannel(ctx);
       const inWindow = timeWindow(ctx.params);
@@ -583,7 +588,7 @@ export const conversationsMethods: MethodDefinition[] = [
     pages: "messages",
     tier: 3,
     auth: "token",
-    scopes: { bot: ["channels:history"], user: ["channels:history"] },
+    scopes: HISTORY,
     handler(ctx) {
       const channel = readableChannel(ctx);
       const parent = ctx.params.ts ? findMessage(ctx.ws, channel.id, ctx.params.ts) : undefined;
