@@ -64,58 +64,62 @@ const TEXT_54 = "Cannot post any message into a read-only channel.";
 const TEXT_55 = "Cannot post top-level messages into a thread-only channel.";
 const TEXT_56 = "Message metadata can only be posted or updated using an app-level token";
 const TEXT_57 = "Admin has disabled Slack File sharing in all Slack Connect communications";
-const TEXT_58 = "Return all metadata associated with this message.";
-const TEXT_59 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
-const TEXT_60 = "Only messages after this Unix timestamp will be included in results.";
-const TEXT_61 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
-const TEXT_62 = "Value passed for `cursor` was not valid or is no longer valid.";
-const TEXT_63 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
-const TEXT_64 = "User does not have permission to perform this action.";
-const TEXT_65 = "The calling token is not granted the necessary scopes to complete this operation.";
-const TEXT_66 = "This type of conversation cannot be used with this method.";
-const TEXT_67 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
-const TEXT_68 = "Value passed for `limit` is not understood.";
-const TEXT_69 = "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token.";
-const TEXT_70 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
-const TEXT_71 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
-const TEXT_72 = "Admin has disabled sharing of Canvas links in all Slack Connect communications";
-const TEXT_73 = "Filter files appearing in a specific channel, indicated by its ID.";
-const TEXT_74 = "Filter files created after this timestamp (inclusive).";
-const TEXT_75 = "Filter files created before this timestamp (inclusive).";
-const TEXT_76 = "Preview of the document via `multipart/form-data`.";
-const TEXT_77 = "Retrieve information about a remote file added to Slack";
-const TEXT_78 = "Exchanges a temporary OAuth verifier code for an access token.";
-const TEXT_79 = "The `code` param returned via the OAuth callback.";
-const TEXT_80 = "This must match the originally submitted URI (if one was sent).";
-const TEXT_81 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
-const TEXT_82 = "The `grant_type` param as described in the OAuth spec.";
-const TEXT_83 = "The `refresh_token` param as described in the OAuth spec.";
-const TEXT_84 = "Value passed for `timestamp` was invalid.";
-const TEXT_85 = "The `channel` argument was not specified or was invalid";
-const TEXT_86 = "Channel is undergoing an active migration.";
-const TEXT_87 = "Message specified by `channel` and `timestamp` does not exist.";
-const TEXT_88 = "One of `file`, `file_comment`, or `timestamp` was not specified.";
-const TEXT_89 = "File comment specified by `file_comment` does not exist.";
-const TEXT_90 = "File specified by `file` does not exist.";
-const TEXT_91 = "Reactions are disabled as the specified message is part of a locked thread.";
-const TEXT_92 = "If true always return the complete reaction list.";
-const TEXT_93 = "`file`, `file_comment`, or combination of `channel` and `timestamp` was not specified.";
-const TEXT_94 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
-const TEXT_95 = "A name for the User Group. Must be unique among User Groups.";
-const TEXT_96 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
-const TEXT_97 = "A mention handle. Must be unique among channels, users and User Groups.";
-const TEXT_98 = "Include the number of users in each User Group.";
-const TEXT_99 = "Include the number of users in the User Group.";
-const TEXT_100 = "The encoded ID of the User Group to update.";
-const TEXT_101 = "A view payload. This must be a JSON-encoded string.";
-const TEXT_102 = "Exchange an interactivity pointer to post to the user.";
-const TEXT_103 = "Error returned when the given `external_id` has already be used.";
-const TEXT_104 = "The trigger_id was already exchanged in a previous call.";
-const TEXT_105 = "The trigger_id is invalid. The expected format for the trigger_id argument is \"132456.7890123.abcdef\".";
-const TEXT_106 = "Error returned if the provided view is greater than 250kb.";
-const TEXT_107 = "A string that represents view state to protect against possible race conditions.";
-const TEXT_108 = "Error returned when the provided `hash` doesn't match the current stored value.";
-const TEXT_109 = "Context identifier that maps to the correct workflow step execution.";
+const TEXT_58 = "This type of conversation cannot be used with this method.";
+const TEXT_59 = "The calling token is not granted the necessary scopes to complete this operation.";
+const TEXT_60 = "Value passed for `name` exceeded max length.";
+const TEXT_61 = "Value passed for `name` contained only punctuation.";
+const TEXT_62 = "Value passed for `name` contained unallowed special characters or upper case characters.";
+const TEXT_63 = "Return all metadata associated with this message.";
+const TEXT_64 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
+const TEXT_65 = "Only messages after this Unix timestamp will be included in results.";
+const TEXT_66 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
+const TEXT_67 = "Value passed for `cursor` was not valid or is no longer valid.";
+const TEXT_68 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
+const TEXT_69 = "User does not have permission to perform this action.";
+const TEXT_70 = "Authenticated user is not in the channel.";
+const TEXT_71 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
+const TEXT_72 = "Value passed for `limit` is not understood.";
+const TEXT_73 = "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token.";
+const TEXT_74 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
+const TEXT_75 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
+const TEXT_76 = "Admin has disabled sharing of Canvas links in all Slack Connect communications";
+const TEXT_77 = "Filter files appearing in a specific channel, indicated by its ID.";
+const TEXT_78 = "Filter files created after this timestamp (inclusive).";
+const TEXT_79 = "Filter files created before this timestamp (inclusive).";
+const TEXT_80 = "Preview of the document via `multipart/form-data`.";
+const TEXT_81 = "Retrieve information about a remote file added to Slack";
+const TEXT_82 = "Exchanges a temporary OAuth verifier code for an access token.";
+const TEXT_83 = "The `code` param returned via the OAuth callback.";
+const TEXT_84 = "This must match the originally submitted URI (if one was sent).";
+const TEXT_85 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
+const TEXT_86 = "The `grant_type` param as described in the OAuth spec.";
+const TEXT_87 = "The `refresh_token` param as described in the OAuth spec.";
+const TEXT_88 = "Value passed for `timestamp` was invalid.";
+const TEXT_89 = "The `channel` argument was not specified or was invalid";
+const TEXT_90 = "Channel is undergoing an active migration.";
+const TEXT_91 = "Message specified by `channel` and `timestamp` does not exist.";
+const TEXT_92 = "One of `file`, `file_comment`, or `timestamp` was not specified.";
+const TEXT_93 = "File comment specified by `file_comment` does not exist.";
+const TEXT_94 = "File specified by `file` does not exist.";
+const TEXT_95 = "Reactions are disabled as the specified message is part of a locked thread.";
+const TEXT_96 = "If true always return the complete reaction list.";
+const TEXT_97 = "`file`, `file_comment`, or combination of `channel` and `timestamp` was not specified.";
+const TEXT_98 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
+const TEXT_99 = "A name for the User Group. Must be unique among User Groups.";
+const TEXT_100 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
+const TEXT_101 = "A mention handle. Must be unique among channels, users and User Groups.";
+const TEXT_102 = "Include the number of users in each User Group.";
+const TEXT_103 = "Include the number of users in the User Group.";
+const TEXT_104 = "The encoded ID of the User Group to update.";
+const TEXT_105 = "A view payload. This must be a JSON-encoded string.";
+const TEXT_106 = "Exchange an interactivity pointer to post to the user.";
+const TEXT_107 = "Error returned when the given `external_id` has already be used.";
+const TEXT_108 = "The trigger_id was already exchanged in a previous call.";
+const TEXT_109 = "The trigger_id is invalid. The expected format for the trigger_id argument is \"132456.7890123.abcdef\".";
+const TEXT_110 = "Error returned if the provided view is greater than 250kb.";
+const TEXT_111 = "A string that represents view state to protect against possible race conditions.";
+const TEXT_112 = "Error returned when the provided `hash` doesn't match the current stored value.";
+const TEXT_113 = "Context identifier that maps to the correct workflow step execution.";
 
 export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
@@ -1643,9 +1647,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "scheduled_message_id", type: "string", required: true, description: "`scheduled_message_id` returned from call to chat.scheduleMessage" },
       { name: "as_user", type: "boolean", description: TEXT_30 },
     ],
-    scopes: anyToken(["chat:write", "chat:write:bot", "chat:write:user"]),
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("invalid_scheduled_message_id channel_not_found bad_token not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "bad_token", description: "The provided `token` was invalid." },
+      { code: "channel_not_found", description: "The `channel` passed is either an invalid ID or does not exist." },
+      { code: "invalid_scheduled_message_id", description: "The `scheduled_message_id` passed is either an invalid ID, or the scheduled message it's referencing has already been sent or deleted." },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1860,19 +1868,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     family: "chat.scheduledMessages",
     summary: "Returns a list of scheduled messages.",
     docsUrl: "https://api.slack.com/methods/chat.scheduledMessages.list",
-    verbs: ["GET", "POST"],
+    verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
       { name: "channel", type: "string", description: "The channel of the scheduled messages" },
       { name: "cursor", type: "string", description: "For pagination purposes, this is the `cursor` value returned from a previous call to `chat.scheduledmessages.list` indicating where you want to start this call from." },
-      { name: "latest", type: "number", description: "A UNIX timestamp of the latest value in the time range" },
+      { name: "latest", type: "string", description: "A Unix timestamp of the latest value in the time range" },
       { name: "limit", type: "integer", description: "Maximum number of original entries to return." },
-      { name: "oldest", type: "number", description: "A UNIX timestamp of the oldest value in the time range" },
+      { name: "oldest", type: "string", description: "A Unix timestamp of the oldest value in the time range" },
+      { name: "team_id", type: "string", description: "encoded team id to list channels in, required if org token is used" },
     ],
-    scopes: anyToken([]),
+    scopes: { bot: [], user: [], byTokenKind: true },
+    rateTier: 3,
     pagination: { list: "scheduled_messages" },
     errors: [
-      ...codes("invalid_channel not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "invalid_channel", description: "The channel passed is invalid" },
+      { code: "invalid_cursor", description: "Provided cursor is invalid" },
+      { code: "invalid_token", description: "Token is invalid" },
+      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -1956,11 +1969,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "ID of conversation to archive" },
+      { name: "channel", type: "string", required: true, description: "ID of conversation to archive" },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope not_supported channel_not_found already_archived cant_archive_general restricted_action not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
+      { code: "already_archived", description: "Channel has already been archived." },
+      { code: "cant_archive_general", description: "You cannot archive the general channel" },
+      { code: "cant_archive_required", description: "You cannot archive a required channel" },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "not_in_channel", description: "The token can not be found in channel." },
+      { code: "restricted_action", description: "A team preference prevents the authenticated user from archiving." },
+      ...codes("not_supported not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
   },
   {
@@ -1986,12 +2008,26 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
+      { name: "name", type: "string", required: true, description: "Name of the public or private channel to create" },
       { name: "is_private", type: "boolean", description: "Create a private channel instead of a public one" },
-      { name: "name", type: "string", description: "Name of the public or private channel to create" },
+      { name: "team_id", type: "string", description: "encoded team id to create the channel in, required if org token is used" },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope name_taken restricted_action no_channel invalid_name_required invalid_name_punctuation invalid_name_maxlength invalid_name_specials invalid_name not_authed invalid_auth account_inactive user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "cannot_create_channel", description: "This channel is unable to be created." },
+      { code: "canvas_disabled_user_team", description: "Canvas is disabled on user's team" },
+      { code: "invalid_name", description: "Value passed for `name` was invalid." },
+      { code: "invalid_name_maxlength", description: TEXT_60 },
+      { code: "invalid_name_punctuation", description: TEXT_61 },
+      { code: "invalid_name_required", description: "Value passed for `name` was empty." },
+      { code: "invalid_name_specials", description: TEXT_62 },
+      { code: "missing_argument", description: "A required argument is missing." },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "name_taken", description: "A channel cannot be created with the given name." },
+      { code: "no_channel", description: "Value passed for `name` was empty." },
+      { code: "restricted_action", description: "A team (workspace) preference prevents the authenticated user from creating channels." },
+      ...codes("method_not_supported_for_channel_type not_authed invalid_auth account_inactive user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2004,24 +2040,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "Conversation ID to fetch history for." },
       { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_58 },
-      { name: "inclusive", type: "boolean", default: "0", description: TEXT_59 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_63 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_64 },
       { name: "latest", type: "string", description: "Only messages before this Unix timestamp will be included in results. Default is the current time." },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the conversation history hasn't been reached. Maximum of 999." },
-      { name: "oldest", type: "string", default: "0", description: TEXT_60 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_65 },
     ],
     scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      { code: "channel_is_limited_access", description: TEXT_61 },
+      { code: "channel_is_limited_access", description: TEXT_66 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "invalid_cursor", description: TEXT_62 },
-      { code: "invalid_metadata_filter_keys", description: TEXT_63 },
+      { code: "invalid_cursor", description: TEXT_67 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_68 },
       { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
       { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
       { code: "not_in_channel", description: "The token used does not have access to the proper channel. Only user tokens can access public channels they are not in." },
-      { code: "restricted_action", description: TEXT_64 },
+      { code: "restricted_action", description: TEXT_69 },
       ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2041,7 +2077,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "missing_scope", description: TEXT_59 },
       ...codes("team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2053,12 +2089,31 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "The ID of the public or private channel to invite user(s) to." },
-      { name: "users", type: "string", description: "A comma separated list of user IDs. Up to 1000 users may be listed." },
+      { name: "channel", type: "string", required: true, description: "The ID of the public or private channel to invite user(s) to." },
+      { name: "users", type: "string", required: true, description: "A comma separated list of user IDs. Up to 1000 users may be listed." },
+      { name: "force", type: "boolean", default: "false", description: "When set to `true` and multiple user IDs are provided, continue inviting the valid ones while disregarding invalid IDs. Defaults to `false`." },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write.invites", "groups:write", "groups:write.invites", "im:write", "mpim:write"], user: ["channels:write", "channels:write.invites", "groups:write", "groups:write.invites", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope channel_not_found user_not_found no_user cant_invite_self not_in_channel already_in_channel is_archived cant_invite too_many_users ura_max_channels not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
+      { code: "already_in_channel", description: "Invited user is already in the channel." },
+      { code: "app_cannot_join_channel", description: "This app cannot be invited to this channel." },
+      { code: "cant_invite", description: "User cannot be invited to this channel." },
+      { code: "cant_invite_self", description: "Authenticated user cannot invite themselves to a channel." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "external_channel_migrating", description: "External channel migrating." },
+      { code: "invitee_cant_see_channel", description: "The Enterprise org multi-workspace channel you are inviting a user to is not shared with any workspaces the user is currently a member of." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "no_external_invite_permission", description: "User does not have permission to invite that external user to the channel" },
+      { code: "no_user", description: "No value was passed for `users`." },
+      { code: "not_in_channel", description: TEXT_70 },
+      { code: "org_user_not_in_team", description: "One or more members invited are part of the Enterprise organization but not the specific workspace you're interfacing with." },
+      { code: "ura_max_channels", description: "An invited user is a single-channel guest user ('ultra restricted access') that is already in the maximum number of conversations." },
+      { code: "user_is_restricted", description: "An invited user is a guest user that is restricted from accessing this conversation." },
+      { code: "user_not_found", description: "Value passed for `users` was invalid." },
+      ...codes("too_many_users not_authed invalid_auth account_inactive user_is_bot user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
   },
   {
@@ -2074,11 +2129,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["channels:join"], user: ["channels:write"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "channel_is_limited_access", description: TEXT_61 },
+      { code: "channel_is_limited_access", description: TEXT_66 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
       { code: "too_many_members", description: "The membership in the channel has exceeded our maximum member limit. No more users can join the channel." },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -2091,12 +2146,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "ID of conversation to remove user from." },
+      { name: "channel", type: "string", required: true, description: "ID of conversation to remove user from." },
       { name: "user", type: "string", description: "User ID to be removed." },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "groups:write"], user: ["channels:write", "groups:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope channel_not_found user_not_found cant_kick_self not_in_channel cant_kick_from_general restricted_action not_authed invalid_auth account_inactive user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "cant_kick_from_general", description: "User cannot be removed from #general." },
+      { code: "cant_kick_self", description: "Authenticated user can't kick themselves from a channel." },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "no_user", description: "No value was passed for `user` or `users`." },
+      { code: "not_in_channel", description: "User was not in the channel." },
+      { code: "not_supported", description: "This is not supported for this channel and user combination." },
+      { code: "restricted_action", description: "A team preference prevents the authenticated user from kicking." },
+      { code: "user_not_found", description: "Value passed for `user` was invalid." },
+      ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2107,11 +2173,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "Conversation to leave" },
+      { name: "channel", type: "string", required: true, description: "Conversation to leave" },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 3,
     errors: [
-      ...codes("method_not_supported_for_channel_type last_member missing_scope channel_not_found is_archived cant_leave_general not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
+      { code: "cant_leave_general", description: "Authenticated user cannot leave the general channel" },
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "last_member", description: "The last member party to a channel cannot leave the channel. Someone else must join the channel before this user is permitted to exit." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "user_is_restricted", description: "Restricted and guest users cannot leave channel" },
+      ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
   },
   {
@@ -2126,18 +2200,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list." },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer under 1000." },
       { name: "team_id", type: "string", description: "encoded team id to list channels in, required if token belongs to org-wide app" },
-      { name: "types", type: "string", default: "public_channel", description: TEXT_67 },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_71 },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 2,
     pagination: { list: "channels" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_62 },
-      { code: "invalid_limit", description: TEXT_68 },
-      { code: "invalid_types", description: TEXT_69 },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "invalid_cursor", description: TEXT_67 },
+      { code: "invalid_limit", description: TEXT_72 },
+      { code: "invalid_types", description: TEXT_73 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "missing_scope", description: TEXT_59 },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2167,7 +2241,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "ID of the conversation to retrieve members for" },
       { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "limit", type: "integer", default: "100", description: TEXT_70 },
+      { name: "limit", type: "integer", default: "100", description: TEXT_74 },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 4,
@@ -2177,8 +2251,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "fetch_members_failed", description: "Failed to fetch members for the conversation." },
       { code: "invalid_cursor", description: "Value passed for `cursor` was invalid." },
       { code: "invalid_limit", description: "Value passed for `limit` was invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2200,10 +2274,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "invalid_user_combination", description: "All external people must already be in at least one channel together to send a message." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
       { code: "not_enough_users", description: "Needs at least 2 users to open" },
-      { code: "restricted_action", description: TEXT_64 },
+      { code: "restricted_action", description: TEXT_69 },
       { code: "too_many_users", description: "Needs at most 8 users to open" },
       { code: "user_disabled", description: "A specified `user` has been disabled." },
       { code: "user_not_found", description: "Value(s) passed for `users` was invalid." },
@@ -2221,12 +2295,25 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "ID of conversation to rename" },
-      { name: "name", type: "string", description: "New name for conversation." },
+      { name: "channel", type: "string", required: true, description: "ID of conversation to rename" },
+      { name: "name", type: "string", required: true, description: "New name for conversation." },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("user_is_restricted method_not_supported_for_channel_type missing_scope channel_not_found not_in_channel not_authorized invalid_name name_taken invalid_name_required invalid_name_punctuation invalid_name_maxlength invalid_name_specials not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "invalid_name", description: "Value passed for `name` was invalid." },
+      { code: "invalid_name_maxlength", description: TEXT_60 },
+      { code: "invalid_name_punctuation", description: TEXT_61 },
+      { code: "invalid_name_required", description: "Value passed for `name` was empty." },
+      { code: "invalid_name_specials", description: TEXT_62 },
+      { code: "is_archived", description: "Cannot rename archived channel." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "name_taken", description: "New channel name is taken." },
+      { code: "not_authorized", description: "Caller cannot rename this channel." },
+      { code: "not_in_channel", description: "Caller is not a member of the channel." },
+      ...codes("user_is_restricted not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2240,24 +2327,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Conversation ID to fetch thread from." },
       { name: "ts", type: "string", required: true, description: "Unique identifier of either a thread’s parent message or a message in the thread. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
       { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_58 },
-      { name: "inclusive", type: "boolean", default: "0", description: TEXT_59 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_63 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_64 },
       { name: "latest", type: "string", default: "now", description: "Only messages before this Unix timestamp will be included in results." },
-      { name: "limit", type: "integer", default: "1000", description: TEXT_70 },
-      { name: "oldest", type: "string", default: "0", description: TEXT_60 },
+      { name: "limit", type: "integer", default: "1000", description: TEXT_74 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_65 },
     ],
     scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "messages" },
     errors: [
       { code: "channel_not_found", description: "Value for `channel` was missing or invalid." },
-      { code: "invalid_cursor", description: TEXT_62 },
-      { code: "invalid_metadata_filter_keys", description: TEXT_63 },
+      { code: "invalid_cursor", description: TEXT_67 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_68 },
       { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
       { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "missing_scope", description: TEXT_59 },
       { code: "thread_not_found", description: "Value for `ts` was missing or invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
       { code: "list_record_comment_fetch_failed", description: "Failed to fetch list record comments." },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
@@ -2265,17 +2352,25 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "conversations.setPurpose",
     family: "conversations",
-    summary: "Sets the purpose for a conversation.",
+    summary: "Sets the channel description.",
     docsUrl: "https://api.slack.com/methods/conversations.setPurpose",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "Conversation to set the purpose of" },
-      { name: "purpose", type: "string", description: "A new, specialer purpose" },
+      { name: "channel", type: "string", required: true, description: "Channel to set the description of" },
+      { name: "purpose", type: "string", required: true, description: "The description" },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"], user: ["channels:write", "channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope channel_not_found not_in_channel is_archived too_long user_is_restricted not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "method_not_supported_for_channel_type", description: "This conversation type cannot be used with this method." },
+      { code: "missing_scope", description: "The calling token has not been granted the necessary scopes to complete this operation." },
+      { code: "not_in_channel", description: TEXT_70 },
+      { code: "too_long", description: "Description was longer than 250 characters." },
+      { code: "user_is_restricted", description: "Setting the channel description is a restricted action." },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2286,12 +2381,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "Conversation to set the topic of" },
-      { name: "topic", type: "string", description: "The new topic string. Does not support formatting or linkification." },
+      { name: "channel", type: "string", required: true, description: "Conversation to set the topic of" },
+      { name: "topic", type: "string", required: true, description: "The new topic string. Does not support formatting or linkification." },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"], user: ["channels:write", "channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope channel_not_found not_in_channel is_archived too_long user_is_restricted not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "not_in_channel", description: TEXT_70 },
+      { code: "too_long", description: "Topic was longer than 250 characters." },
+      { code: "user_is_restricted", description: "Setting the topic is a restricted action." },
+      ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2302,11 +2405,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "channel", type: "string", description: "ID of conversation to unarchive" },
+      { name: "channel", type: "string", required: true, description: "ID of conversation to unarchive" },
     ],
-    scopes: anyToken(["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"]),
+    scopes: { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: ["channels:write", "groups:write", "im:write", "mpim:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("method_not_supported_for_channel_type missing_scope channel_not_found not_archived not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
+      { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "missing_scope", description: TEXT_59 },
+      { code: "not_archived", description: "Channel is not archived." },
+      ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
   },
   {
@@ -2512,7 +2620,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", required: true, description: "Specify a file by providing its ID." },
       { name: "count", type: "integer", default: "100" },
       { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments." },
-      { name: "limit", type: "integer", default: "0", description: TEXT_71 },
+      { name: "limit", type: "integer", default: "0", description: TEXT_75 },
       { name: "page", type: "integer", default: "1" },
     ],
     scopes: { bot: ["files:read"], user: ["files:read"], byTokenKind: true },
@@ -2528,7 +2636,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "canvas_disabled_file_team", description: "Canvas is disabled on file's team" },
       { code: "not_visible", description: "Do not have permission to view the file" },
       { code: "template_not_visible", description: "Do not have permissions to view this template" },
-      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_72 },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_76 },
       ...codes("timezone_count_failed not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2540,13 +2648,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_73 },
+      { name: "channel", type: "string", description: TEXT_77 },
       { name: "count", type: "string", default: "100" },
       { name: "page", type: "string", default: "1" },
       { name: "show_files_hidden_by_limit", type: "boolean", description: "Show truncated file info for files hidden due to being too old, and the team who owns the file being over the file limit." },
       { name: "team_id", type: "string", description: "encoded team id to list files in, required if org token is used" },
-      { name: "ts_from", type: "string", description: TEXT_74 },
-      { name: "ts_to", type: "string", description: TEXT_75 },
+      { name: "ts_from", type: "string", description: TEXT_78 },
+      { name: "ts_to", type: "string", description: TEXT_79 },
       { name: "types", type: "string", default: "all", description: "Filter files by type. You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
       { name: "user", type: "string", description: "Filter files created by a single user." },
     ],
@@ -2554,7 +2662,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_72 },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_76 },
       { code: "user_not_found", description: "Value passed for `user` was invalid" },
       { code: "unknown_type", description: "Value passed for `types` was invalid" },
       ...codes("not_authed invalid_auth account_inactive no_permission user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
@@ -2572,7 +2680,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "external_url", type: "string", description: "URL of the remote file." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "A text file (txt, pdf, doc, etc.) containing textual search terms that are used to improve discovery of the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_76 },
+      { name: "preview_image", type: "string", description: TEXT_80 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2583,7 +2691,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.info",
     family: "files.remote",
-    summary: TEXT_77,
+    summary: TEXT_81,
     docsUrl: "https://api.slack.com/methods/files.remote.info",
     verbs: ["GET", "POST"],
     encodings: ["form"],
@@ -2599,16 +2707,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.list",
     family: "files.remote",
-    summary: TEXT_77,
+    summary: TEXT_81,
     docsUrl: "https://api.slack.com/methods/files.remote.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_73 },
+      { name: "channel", type: "string", description: TEXT_77 },
       { name: "cursor", type: "string", description: TEXT_16 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
-      { name: "ts_from", type: "number", description: TEXT_74 },
-      { name: "ts_to", type: "number", description: TEXT_75 },
+      { name: "ts_from", type: "number", description: TEXT_78 },
+      { name: "ts_to", type: "number", description: TEXT_79 },
     ],
     scopes: anyToken(["remote_files:read"]),
     pagination: { list: "files" },
@@ -2662,7 +2770,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "File containing contents that can be used to improve searchability for the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_76 },
+      { name: "preview_image", type: "string", description: TEXT_80 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2706,7 +2814,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     summary: "Uploads or creates a file.",
     docsUrl: "https://api.slack.com/methods/files.upload",
     verbs: ["POST"],
-    encodings: ["form"],
+    encodings: ["form", "json"],
     args: [
       { name: "channels", type: "string", description: "Comma-separated list of channel names or IDs where the file will be shared." },
       { name: "content", type: "string", description: "File contents via a POST variable. If omitting this parameter, you must provide a `file`." },
@@ -2714,12 +2822,24 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "filename", type: "string", description: "Filename of file." },
       { name: "filetype", type: "string", description: "A file type identifier." },
       { name: "initial_comment", type: "string", description: "The message text introducing the file in specified `channels`." },
-      { name: "thread_ts", type: "number", description: "Provide another message's `ts` value to upload this file as a reply. Never use a reply's `ts` value; use its parent instead." },
+      { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to upload this file as a reply. Never use a reply's `ts` value; use its parent instead." },
       { name: "title", type: "string", description: "Title of file." },
     ],
-    scopes: anyToken(["files:write:user"]),
+    scopes: { bot: ["files:write"], user: ["files:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("posting_to_general_channel_denied invalid_channel file_uploads_disabled file_uploads_except_images_disabled storage_limit_reached not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
+      { code: "blocked_file_type", description: "Admin has disabled uploading this type of file" },
+      { code: "channel_not_found", description: "At least one of the values passed for `channels` was invalid." },
+      { code: "invalid_channel", description: "One or more channels supplied are invalid" },
+      { code: "invalid_thread_ts", description: "Value passed to thread_ts was invalid" },
+      { code: "malware_detected", description: "This file may contain a virus or other malware and can't be uploaded to Slack" },
+      { code: "not_in_channel", description: TEXT_70 },
+      { code: "post_contents_too_large", description: "File content is larger than 130kb." },
+      { code: "posting_to_general_channel_denied", description: "An admin has restricted posting to the #general channel." },
+      { code: "slack_connect_blocked_file_type", description: "File uploads with certain types are blocked in all Slack Connect communications" },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
+      ...codes("file_uploads_disabled file_uploads_except_images_disabled storage_limit_reached not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
   {
@@ -2742,15 +2862,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.access",
     family: "oauth",
-    summary: TEXT_78,
+    summary: TEXT_82,
     docsUrl: "https://api.slack.com/methods/oauth.access",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
       { name: "client_id", type: "string", description: TEXT_17 },
       { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_79 },
-      { name: "redirect_uri", type: "string", description: TEXT_80 },
+      { name: "code", type: "string", description: TEXT_83 },
+      { name: "redirect_uri", type: "string", description: TEXT_84 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel. Only valid with a legacy workspace app." },
     ],
     scopes: anyToken([]),
@@ -2768,8 +2888,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "client_id", type: "string", description: TEXT_17 },
       { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_79 },
-      { name: "redirect_uri", type: "string", description: TEXT_80 },
+      { name: "code", type: "string", description: TEXT_83 },
+      { name: "redirect_uri", type: "string", description: TEXT_84 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel." },
     ],
     scopes: anyToken([]),
@@ -2780,19 +2900,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.v2.access",
     family: "oauth.v2",
-    summary: TEXT_78,
+    summary: TEXT_82,
     docsUrl: "https://api.slack.com/methods/oauth.v2.access",
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
       { name: "assertion", type: "string", description: "Identity assertion JWT authorization grant" },
-      { name: "client_id", type: "string", description: TEXT_81 },
-      { name: "client_secret", type: "string", description: TEXT_81 },
-      { name: "code", type: "string", description: TEXT_79 },
+      { name: "client_id", type: "string", description: TEXT_85 },
+      { name: "client_secret", type: "string", description: TEXT_85 },
+      { name: "code", type: "string", description: TEXT_83 },
       { name: "code_verifier", type: "string", description: "The code_verifier param used to generate the code_challenge originally. Used for PKCE." },
-      { name: "grant_type", type: "string", description: TEXT_82 },
-      { name: "redirect_uri", type: "string", description: TEXT_80 },
-      { name: "refresh_token", type: "string", description: TEXT_83 },
+      { name: "grant_type", type: "string", description: TEXT_86 },
+      { name: "redirect_uri", type: "string", description: TEXT_84 },
+      { name: "refresh_token", type: "string", description: TEXT_87 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: "special",
@@ -2846,10 +2966,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "client_id", type: "string", description: TEXT_17 },
       { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_79 },
-      { name: "grant_type", type: "string", description: TEXT_82 },
-      { name: "redirect_uri", type: "string", description: TEXT_80 },
-      { name: "refresh_token", type: "string", description: TEXT_83 },
+      { name: "code", type: "string", description: TEXT_83 },
+      { name: "grant_type", type: "string", description: TEXT_86 },
+      { name: "redirect_uri", type: "string", description: TEXT_84 },
+      { name: "refresh_token", type: "string", description: TEXT_87 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
@@ -2892,13 +3012,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     errors: [
       { code: "already_pinned", description: "The specified item is already pinned to the channel." },
-      { code: "bad_timestamp", description: TEXT_84 },
-      { code: "channel_not_found", description: TEXT_85 },
-      { code: "external_channel_migrating", description: TEXT_86 },
+      { code: "bad_timestamp", description: TEXT_88 },
+      { code: "channel_not_found", description: TEXT_89 },
+      { code: "external_channel_migrating", description: TEXT_90 },
       { code: "file_not_found", description: "File not found." },
       { code: "file_not_shared", description: "File specified by `file` is not public nor shared to the channel." },
-      { code: "message_not_found", description: TEXT_87 },
-      { code: "no_item_specified", description: TEXT_88 },
+      { code: "message_not_found", description: TEXT_91 },
+      { code: "no_item_specified", description: TEXT_92 },
       { code: "not_in_channel", description: "Item is not in channel." },
       { code: "not_pinnable", description: "This message type is not pinnable." },
       { code: "restricted_action", description: "The user does not have permission to add pins to the channel." },
@@ -2938,13 +3058,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["pins:write"], user: ["pins:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "bad_timestamp", description: TEXT_84 },
-      { code: "channel_not_found", description: TEXT_85 },
-      { code: "external_channel_migrating", description: TEXT_86 },
-      { code: "file_comment_not_found", description: TEXT_89 },
-      { code: "file_not_found", description: TEXT_90 },
-      { code: "message_not_found", description: TEXT_87 },
-      { code: "no_item_specified", description: TEXT_88 },
+      { code: "bad_timestamp", description: TEXT_88 },
+      { code: "channel_not_found", description: TEXT_89 },
+      { code: "external_channel_migrating", description: TEXT_90 },
+      { code: "file_comment_not_found", description: TEXT_93 },
+      { code: "file_not_found", description: TEXT_94 },
+      { code: "message_not_found", description: TEXT_91 },
+      { code: "no_item_specified", description: TEXT_92 },
       { code: "no_pin", description: "The pin could not be found." },
       { code: "not_pinned", description: "The specified item is not pinned to the channel." },
       { code: "restricted_action", description: "The user does not have permission to remove pins from the channel." },
@@ -2967,15 +3087,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "already_reacted", description: "The specified item already has the user/reaction combination." },
-      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "bad_timestamp", description: TEXT_88 },
       { code: "channel_not_found", description: "Value passed for `channel` is invalid." },
       { code: "external_channel_migrating", description: "The channel is in the process of being migrated." },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
       { code: "is_archived", description: "Channel specified has been archived." },
-      { code: "message_not_found", description: TEXT_87 },
+      { code: "message_not_found", description: TEXT_91 },
       { code: "no_item_specified", description: "combination of `channel` and `timestamp` was not specified." },
       { code: "not_reactable", description: "Whatever you passed in, like a `file` or `file_comment`, can't be reacted to anymore. Your app can react to messages though." },
-      { code: "thread_locked", description: TEXT_91 },
+      { code: "thread_locked", description: TEXT_95 },
       { code: "too_many_emoji", description: "The limit for distinct reactions (i.e emoji) on the item has been reached." },
       { code: "too_many_reactions", description: "The limit for reactions a person may add to the item has been reached." },
       { code: "no_access", description: "User does not have access to react to this canvas." },
@@ -2993,18 +3113,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", description: "Channel where the message to get reactions for was posted." },
       { name: "file", type: "string", description: "File to get reactions for." },
       { name: "file_comment", type: "string", description: "File comment to get reactions for." },
-      { name: "full", type: "boolean", description: TEXT_92 },
+      { name: "full", type: "boolean", description: TEXT_96 },
       { name: "timestamp", type: "string", description: "Timestamp of the message to get reactions for." },
     ],
     scopes: { bot: ["reactions:read"], user: ["reactions:read"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "bad_timestamp", description: TEXT_88 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "file_comment_not_found", description: TEXT_89 },
-      { code: "file_not_found", description: TEXT_90 },
-      { code: "message_not_found", description: TEXT_87 },
-      { code: "no_item_specified", description: TEXT_93 },
+      { code: "file_comment_not_found", description: TEXT_93 },
+      { code: "file_not_found", description: TEXT_94 },
+      { code: "message_not_found", description: TEXT_91 },
+      { code: "no_item_specified", description: TEXT_97 },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -3016,17 +3136,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "count", type: "integer" },
-      { name: "cursor", type: "string", description: TEXT_94 },
-      { name: "full", type: "boolean", description: TEXT_92 },
-      { name: "limit", type: "integer", description: TEXT_71 },
-      { name: "page", type: "integer" },
+      { name: "count", type: "integer", default: "100" },
+      { name: "cursor", type: "string", description: TEXT_98 },
+      { name: "full", type: "boolean", description: TEXT_96 },
+      { name: "limit", type: "integer", description: TEXT_75 },
+      { name: "page", type: "integer", default: "1" },
+      { name: "team_id", type: "string", description: "encoded team id to list reactions in, required if org token is used" },
       { name: "user", type: "string", description: "Show reactions made by this user. Defaults to the authed user." },
     ],
-    scopes: anyToken(["reactions:read"]),
+    scopes: { bot: ["reactions:read"], user: ["reactions:read"], byTokenKind: true },
+    rateTier: 2,
     pagination: { list: "items" },
     errors: [
-      ...codes("user_not_found not_authed invalid_auth account_inactiv no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "user_not_found", description: "Value passed for `user` was invalid." },
+      ...codes("not_authed invalid_auth account_inactiv no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
@@ -3046,16 +3169,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["reactions:write"], user: ["reactions:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "bad_timestamp", description: TEXT_84 },
+      { code: "bad_timestamp", description: TEXT_88 },
       { code: "channel_not_found", description: "The specified channel was not found." },
       { code: "external_channel_migrating", description: "The reaction is in a channel that is being migrated" },
-      { code: "file_not_found", description: TEXT_90 },
-      { code: "file_comment_not_found", description: TEXT_89 },
+      { code: "file_not_found", description: TEXT_94 },
+      { code: "file_comment_not_found", description: TEXT_93 },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
-      { code: "message_not_found", description: TEXT_87 },
-      { code: "no_item_specified", description: TEXT_93 },
+      { code: "message_not_found", description: TEXT_91 },
+      { code: "no_item_specified", description: TEXT_97 },
       { code: "no_reaction", description: "The specified reaction does not exist, or the requestor is not the original reaction author." },
-      { code: "thread_locked", description: TEXT_91 },
+      { code: "thread_locked", description: TEXT_95 },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -3197,8 +3320,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: TEXT_94 },
-      { name: "limit", type: "integer", description: TEXT_71 },
+      { name: "cursor", type: "string", description: TEXT_98 },
+      { name: "limit", type: "integer", description: TEXT_75 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["stars:read"]),
@@ -3342,11 +3465,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "name", type: "string", required: true, description: TEXT_95 },
-      { name: "channels", type: "string", description: TEXT_96 },
+      { name: "name", type: "string", required: true, description: TEXT_99 },
+      { name: "channels", type: "string", description: TEXT_100 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_97 },
-      { name: "include_count", type: "boolean", description: TEXT_98 },
+      { name: "handle", type: "string", description: TEXT_101 },
+      { name: "include_count", type: "boolean", description: TEXT_102 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -3362,7 +3485,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to disable." },
-      { name: "include_count", type: "boolean", description: TEXT_99 },
+      { name: "include_count", type: "boolean", description: TEXT_103 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -3378,7 +3501,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to enable." },
-      { name: "include_count", type: "boolean", description: TEXT_99 },
+      { name: "include_count", type: "boolean", description: TEXT_103 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -3393,7 +3516,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_count", type: "boolean", description: TEXT_98 },
+      { name: "include_count", type: "boolean", description: TEXT_102 },
       { name: "include_disabled", type: "boolean", description: "Include disabled User Groups." },
       { name: "include_users", type: "boolean", description: "Include the list of users for each User Group." },
     ],
@@ -3410,12 +3533,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
-      { name: "channels", type: "string", description: TEXT_96 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
+      { name: "channels", type: "string", description: TEXT_100 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_97 },
-      { name: "include_count", type: "boolean", description: TEXT_99 },
-      { name: "name", type: "string", description: TEXT_95 },
+      { name: "handle", type: "string", description: TEXT_101 },
+      { name: "include_count", type: "boolean", description: TEXT_103 },
+      { name: "name", type: "string", description: TEXT_99 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -3430,7 +3553,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
       { name: "include_disabled", type: "boolean", description: "Allow results that involve disabled User Groups." },
     ],
     scopes: anyToken(["usergroups:read"]),
@@ -3446,9 +3569,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_100 },
+      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
       { name: "users", type: "string", required: true, description: "A comma separated string of encoded user IDs that represent the entire list of users for the User Group." },
-      { name: "include_count", type: "boolean", description: TEXT_99 },
+      { name: "include_count", type: "boolean", description: TEXT_103 },
     ],
     scopes: anyToken(["usergroups:write"]),
     errors: [
@@ -3467,19 +3590,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list" },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer with a max value of 999." },
       { name: "team_id", type: "string", description: "encoded team id to list conversations in, required if org token is used" },
-      { name: "types", type: "string", default: "public_channel", description: TEXT_67 },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_71 },
       { name: "user", type: "string", description: "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership." },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "channels" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_62 },
-      { code: "invalid_limit", description: TEXT_68 },
-      { code: "invalid_types", description: TEXT_69 },
-      { code: "method_not_supported_for_channel_type", description: TEXT_66 },
+      { code: "invalid_cursor", description: TEXT_67 },
+      { code: "invalid_limit", description: TEXT_72 },
+      { code: "invalid_types", description: TEXT_73 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "missing_scope", description: TEXT_65 },
+      { code: "missing_scope", description: TEXT_59 },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -3561,7 +3684,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     pagination: { list: "members" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_62 },
+      { code: "invalid_cursor", description: TEXT_67 },
       { code: "limit_required", description: "For large teams a limit is required." },
       { code: "missing_argument", description: "A required argument is missing." },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
@@ -3678,18 +3801,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "view", type: "json", required: true, description: TEXT_101 },
-      { name: "interactivity_pointer", type: "string", description: TEXT_102 },
+      { name: "view", type: "json", required: true, description: TEXT_105 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_106 },
       { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_103 },
-      { code: "exchanged_trigger_id", description: TEXT_104 },
+      { code: "duplicate_external_id", description: TEXT_107 },
+      { code: "exchanged_trigger_id", description: TEXT_108 },
       { code: "expired_trigger_id", description: "The trigger_id is expired." },
-      { code: "invalid_trigger_id", description: TEXT_105 },
-      { code: "view_too_large", description: TEXT_106 },
+      { code: "invalid_trigger_id", description: TEXT_109 },
+      { code: "view_too_large", description: TEXT_110 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3702,19 +3825,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "user_id", type: "string", required: true, description: "`id` of the user you want publish a view to." },
-      { name: "view", type: "json", required: true, description: TEXT_101 },
-      { name: "hash", type: "string", description: TEXT_107 },
+      { name: "view", type: "json", required: true, description: TEXT_105 },
+      { name: "hash", type: "string", description: TEXT_111 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_103 },
-      { code: "hash_conflict", description: TEXT_108 },
+      { code: "duplicate_external_id", description: TEXT_107 },
+      { code: "hash_conflict", description: TEXT_112 },
       { code: "missing_profile_id", description: "A profile id was not provided when trying to publish a view of type profile." },
       { code: "not_allowed_token_type", description: "The type of token your app used when requesting this method is not allowed." },
       { code: "not_enabled", description: "Error returned if a `home` view is published but the Home tab isn't enabled for the app." },
       { code: "not_implemented", description: "The profile view experiment is not enabled for this user." },
-      { code: "view_too_large", description: TEXT_106 },
+      { code: "view_too_large", description: TEXT_110 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3726,20 +3849,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "view", type: "json", required: true, description: TEXT_101 },
-      { name: "interactivity_pointer", type: "string", description: TEXT_102 },
+      { name: "view", type: "json", required: true, description: TEXT_105 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_106 },
       { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_103 },
-      { code: "exchanged_trigger_id", description: TEXT_104 },
+      { code: "duplicate_external_id", description: TEXT_107 },
+      { code: "exchanged_trigger_id", description: TEXT_108 },
       { code: "expired_trigger_id", description: "The trigger_id is expired." },
-      { code: "invalid_trigger_id", description: TEXT_105 },
+      { code: "invalid_trigger_id", description: TEXT_109 },
       { code: "not_found", description: "Error returned when the requested view can't be found." },
       { code: "push_limit_reached", description: "Error returned when the max push limit has been reached for views. Currently the limit is 3." },
-      { code: "view_too_large", description: TEXT_106 },
+      { code: "view_too_large", description: TEXT_110 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3753,16 +3876,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "view", type: "json", required: true, description: "A view object. This must be a JSON-encoded string." },
       { name: "external_id", type: "string", description: "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either `view_id` or `external_id` is required." },
-      { name: "hash", type: "string", description: TEXT_107 },
+      { name: "hash", type: "string", description: TEXT_111 },
       { name: "view_id", type: "string", description: "A unique identifier of the view to be updated. Either `view_id` or `external_id` is required." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_103 },
-      { code: "hash_conflict", description: TEXT_108 },
+      { code: "duplicate_external_id", description: TEXT_107 },
+      { code: "hash_conflict", description: TEXT_112 },
       { code: "not_found", description: "Error returned when the given `view_id` or `external_id` doesn't exist." },
-      { code: "view_too_large", description: TEXT_106 },
+      { code: "view_too_large", description: TEXT_110 },
     ],
   },
   {
@@ -3773,7 +3896,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_109 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_113 },
       { name: "outputs", type: "string", description: "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your `outputs` array from your `workflow_step` object." },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
@@ -3790,7 +3913,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "error", type: "json", required: true, description: "A JSON-based object with a `message` property that should contain a human readable error message." },
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_109 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_113 },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
     errors: [
