@@ -128,12 +128,12 @@ describe("conversations.create", () => {
     expect((await s.call("conversations.create", {})).error).toBe("invalid_name_required");
   });
 
-  it("needs one of the catalog's write scopes", async () => {
+  it("needs one of the write scopes its page names for a bot", async () => {
     const s = await setUp(["channels:read", "chat:write"]);
     expect(await s.call("conversations.create", { name: "nope" })).toMatchObject({
       ok: false,
       error: "missing_scope",
-      needed: "channels:write,conversations:write,groups:write,im:write,mpim:write",
+      needed: "channels:manage,channels:write,groups:write,im:write,mpim:write",
     });
   });
 });

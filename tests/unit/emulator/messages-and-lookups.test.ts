@@ -160,7 +160,7 @@ describe("GET /admin/methods", () => {
       },
       paginated: true,
       pages: "messages",
-      json: false,
+      json: true,
     });
     expect(byName.get("users.list")).toMatchObject({ paginated: true, pages: "members" });
     expect(byName.get("auth.test")).toMatchObject({ paginated: false, json: true });

@@ -37,11 +37,18 @@ const TYPE_PARAM = { public: "public_channel", private: "private_channel", mpim:
  * The scopes of the conversations.* methods that change a conversation, as the method catalog has them
  * (any one of them, for either kind of token).
  */
-const WRITE_SCOPES = ["channels:write", "conversations:write", "groups:write", "im:write", "mpim:write"];
 // In the order the platform names them in missing_scope's `needed`.
 const READ_SCOPES = ["channels:read", "groups:read", "mpim:read", "im:read"];
 const HISTORY_SCOPES = ["channels:history", "groups:history", "mpim:history", "im:history"];
-const WRITE = { bot: WRITE_SCOPES, user: WRITE_SCOPES };
+// The scopes each method's page names per token (docs/reference/platform-methods): a bot manages channels
+// with channels:manage, a person with channels:write; invites and topics also take their narrower scopes.
+const USER_WRITE = ["channels:write", "groups:write", "im:write", "mpim:write"];
+const MANAGE = { bot: ["channels:manage", "channels:write", "groups:write", "im:write", "mpim:write"], user: USER_WRITE };
+const INVITE_SCOPES = ["channels:write.invites", "groups:write", "groups:write.invites", "im:write", "mpim:write"];
+const INVITE = { bot: ["channels:manage", ...INVITE_SCOPES], user: ["channels:write", ...INVITE_SCOPES] };
+const KICK = { bot: ["channels:manage", "groups:write"], user: ["channels:write", "groups:write"] };
+const TOPIC_SCOPES = ["channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"];
+const TOPIC = { bot: ["channels:manage", ...TOPIC_SCOPES], user: ["channels:write", ...TOPIC_SCOPES] };
 const READ = { bot: READ_SCOPES, user: READ_SCOPES };
 const HISTORY = { bot: HISTORY_SCOPES, user: HISTORY_SCOPES };
 
@@ -319,7 +326,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: MANAGE,
     handler(ctx) {
       const caller = requireCaller(ctx);
       const name = validChannelName(ctx.ws, ctx.params.name);
@@ -392,7 +399,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 3,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: MANAGE,
     handler(ctx) {
       const caller = requireCaller(ctx);
       const channel = requireChannel(ctx);
@@ -412,7 +419,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 3,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: INVITE,
     handler(ctx) {
       const caller = requireCaller(ctx);
       const channel = requireManagedChannel(ctx);
@@ -452,7 +459,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 3,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: KICK,
     handler(ctx) {
       const caller = requireCaller(ctx);
       const channel = requireManagedChannel(ctx);
@@ -469,7 +476,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: MANAGE,
     handler(ctx) {
       const channel = requireManagedChannel(ctx);
       if (channel.isGeneral) throw new WebApiError("cant_archive_general");
@@ -483,7 +490,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: MANAGE,
     handler(ctx) {
       const channel = requireManagedChannel(ctx);
       if (!channel.isArchived) throw new WebApiError("not_archived");
@@ -496,7 +503,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: MANAGE,
     handler(ctx) {
       const caller = requireCaller(ctx);
       const channel = requireManagedChannel(ctx);
@@ -517,7 +524,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: TOPIC,
     handler: (ctx) => setText(ctx, "topic"),
   },
   {
@@ -525,7 +532,7 @@ export const conversationsMethods: MethodDefinition[] = [
     tier: 2,
     auth: "token",
     json: true,
-    scopes: WRITE,
+    scopes: TOPIC,
     handler: (ctx) => setText(ctx, "purpose"),
   },
   {

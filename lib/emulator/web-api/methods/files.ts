@@ -293,6 +293,7 @@ export const filesMethods: MethodDefinition[] = [
     name: "files.upload",
     tier: 2,
     auth: "token",
+    json: true,
     scopes: FILES_WRITE,
     handler() {
       throw new WebApiError("method_deprecated");
