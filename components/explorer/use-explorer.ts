@@ -31,19 +31,11 @@ import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import { useSession } from "@/lib/swr/use-session";
+import { downloadFile } from "@/components/download-file";
 import type { InstallationOption } from "./request-form";
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
-
-function download(name: string, type: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * The explorer's state and what it does: the request (from the page's URL, the form, the history), the
@@ -254,8 +246,8 @@ export function useExplorer() {
 
   const onDownload = (format: "json" | "csv") => {
     if (!all) return;
-    if (format === "json") download(exportFileName(all.method, "json"), "application/json", toJsonExport(all.method, all.field, all.items, all.pages));
-    else download(exportFileName(all.method, "csv"), "text/csv", toCsv(all.kind, all.items));
+    if (format === "json") downloadFile(exportFileName(all.method, "json"), "application/json", toJsonExport(all.method, all.field, all.items, all.pages));
+    else downloadFile(exportFileName(all.method, "csv"), "text/csv", toCsv(all.kind, all.items));
   };
 
   const walking = all?.status === "running" || all?.status === "waiting";

@@ -7,18 +7,9 @@ import { SegmentedControl } from "@/components/segmented-control";
 import type { AppSettingsView } from "@/lib/app-config/universal/types";
 import { toYaml } from "@/lib/app-config/universal/yaml";
 import { manifestFileName } from "./format";
+import { downloadFile } from "@/components/download-file";
 
 type Format = "json" | "yaml";
-
-/** Saves text as a file, from the manifest the page already holds (no route to navigate to). */
-function download(text: string, fileName: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** The app's manifest as JSON or YAML, to read and to download. */
 export function ManifestPanel({ settings }: { settings: AppSettingsView }) {
@@ -30,10 +21,10 @@ export function ManifestPanel({ settings }: { settings: AppSettingsView }) {
       title="App manifest"
       actions={
         <>
-          <button type="button" className={BUTTON.secondary} onClick={() => download(json, manifestFileName(settings.name, "json"), "application/json")}>
+          <button type="button" className={BUTTON.secondary} onClick={() => downloadFile(manifestFileName(settings.name, "json"), "application/json", json)}>
             Download JSON
           </button>
-          <button type="button" className={BUTTON.secondary} onClick={() => download(yaml, manifestFileName(settings.name, "yaml"), "application/yaml")}>
+          <button type="button" className={BUTTON.secondary} onClick={() => downloadFile(manifestFileName(settings.name, "yaml"), "application/yaml", yaml)}>
             Download YAML
           </button>
         </>

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { WebApiError } from "../core/errors";
+import { parseAdminBody, requireTargetInstallation } from "./admin-target";
 import { workspaceOf } from "../store";
 import type { RequestContext } from "../types";
 import { installingUserId, memberIndexOf } from "../workspace/members";
@@ -35,17 +36,9 @@ export interface IssuedTrigger {
 }
 
 export function issueAdminTrigger(ctx: RequestContext, body: unknown): IssuedTrigger {
-  const parsed = TriggerBody.safeParse(body);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
-    throw new WebApiError("invalid_arguments", { detail }, { status: 400 });
-  }
-  const request = parsed.data;
+  const request = parseAdminBody(TriggerBody, body);
   const { state } = ctx;
-  const installation = request.installation_id
-    ? state.installations.get(request.installation_id)
-    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === (request.team_id ?? state.workspace.team.id));
-  if (!installation || installation.uninstalled) throw new WebApiError("installation_not_found", {}, { status: 404 });
+  const installation = requireTargetInstallation(state, request);
   const ws = workspaceOf(state, installation.teamId);
   const user = request.user ?? installingUserId(ws);
   if (memberIndexOf(ws, user) < 0) throw new WebApiError("user_not_found", {}, { status: 404 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { isAllowedRequestUrl } from "../apps/registry";
+import { parseAdminBody, requireTargetInstallation } from "../admin/admin-target";
 import { WebApiError } from "../core/errors";
 import { verificationToken } from "./event-signing";
 import { workspaceOf } from "../store";
@@ -133,19 +134,9 @@ export interface MentionAppResult {
  * verified again (POST /admin/apps/{app_id}/verify).
  */
 export async function mentionApp(ctx: RequestContext, body: unknown): Promise<MentionAppResult> {
-  const parsed = MentionAppBody.safeParse(body);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
-    throw new WebApiError("invalid_arguments", { detail }, { status: 400 });
-  }
-  const request = parsed.data;
+  const request = parseAdminBody(MentionAppBody, body);
   const { state } = ctx;
-  const installation = request.installation_id
-    ? state.installations.get(request.installation_id)
-    : [...state.installations.values()].find((i) => i.appId === request.app_id && i.teamId === (request.team_id ?? state.workspace.team.id));
-  if (!installation || installation.uninstalled) {
-    throw new WebApiError("installation_not_found", {}, { status: 404 });
-  }
+  const installation = requireTargetInstallation(state, request);
   const ws = workspaceOf(state, installation.teamId);
   const channel = request.channel ? resolveChannel(ws, request.channel) : generalChannel(ws);
   if (!channel) throw new WebApiError("channel_not_found", {}, { status: 404 });
