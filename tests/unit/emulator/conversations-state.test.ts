@@ -6,19 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { defaultAppManifests } from "@/lib/emulator/apps/default-apps";
 import { createHarness, type Harness, type Json } from "./support/emulator-harness";
+import { CONVERSATIONS_BOT_SCOPES } from "./support/conversations-app";
 
-const BOT_SCOPES = [
-  "channels:read",
-  "channels:join",
-  "channels:history",
-  "groups:write",
-  "im:write",
-  "mpim:write",
-  "chat:write",
-  "users:read",
-  "users.profile:read",
-  "team:read",
-];
+const BOT_SCOPES = CONVERSATIONS_BOT_SCOPES;
 const USER_SCOPES = ["channels:read", "channels:write", "users:read"];
 
 /** The default apps, declaring the scopes these methods need besides their own. */

@@ -6,20 +6,10 @@ import { LogLevel, WebClient, type WebAPIPlatformError } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { defaultAppManifests } from "@/lib/emulator/apps/default-apps";
+import { CONVERSATIONS_BOT_SCOPES } from "./support/conversations-app";
 
 const REDIRECT_URI = "http://localhost:3000/oauth/callback";
-const BOT_SCOPES = [
-  "channels:read",
-  "channels:join",
-  "channels:history",
-  "groups:write",
-  "im:write",
-  "mpim:write",
-  "chat:write",
-  "users:read",
-  "users.profile:read",
-  "team:read",
-];
+const BOT_SCOPES = CONVERSATIONS_BOT_SCOPES;
 
 let server: EmulatorServer;
 let bot: WebClient;

@@ -1,0 +1,13 @@
+/** The bot scopes of the app the conversations tests install: enough to manage, read and post in conversations. */
+export const CONVERSATIONS_BOT_SCOPES = [
+  "channels:read",
+  "channels:join",
+  "channels:history",
+  "groups:write",
+  "im:write",
+  "mpim:write",
+  "chat:write",
+  "users:read",
+  "users.profile:read",
+  "team:read",
+];
