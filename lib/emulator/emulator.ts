@@ -115,7 +115,7 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   router.on("*", "/services/*", () => {
     throw new PlainTextError(405, "method_not_allowed", { allow: "POST" });
   });
-  router.get(ABOUT_PATH, () => describeEmulator(runtime.clock, runtime.options));
+  router.get(ABOUT_PATH, () => describeEmulator(runtime.state, runtime.clock, runtime.options));
   router.get("/avatars/*", (ctx, params) => handleAvatar(ctx, params["*"] ?? ""));
   router.post("/upload/v1/:ticket", (ctx, params) => handleFileUpload(ctx, params.ticket ?? ""));
   router.get("/files-pri/*", (ctx, params) => handleFileDownload(ctx, params["*"] ?? ""));

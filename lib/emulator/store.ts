@@ -2,6 +2,7 @@
  * The emulator's whole state, in memory: apps, installations, tokens, codes, the workspace, and the
  * switches of the admin surface. Everything a test wants to inspect is a plain Map here.
  */
+import { randomUUID } from "node:crypto";
 import { buildApp } from "./apps/registry";
 import { verifyRequestUrl } from "./events/url-verification";
 import type { EmulatorState, FaultSettings, ResolvedOptions } from "./types";
@@ -37,6 +38,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
   for (const app of apps) void verifyRequestUrl(app, options);
   const workspaces = createWorkspaces(shape);
   return {
+    instanceId: randomUUID(),
     apps: new Map(apps.map((app) => [app.id, app])),
     installations: new Map(),
     tokens: new Map(),
@@ -62,6 +64,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
  */
 export function resetState(state: EmulatorState, options: ResolvedOptions, shape: WorkspaceShape = options): void {
   const fresh = createState(options, shape);
+  state.instanceId = fresh.instanceId;
   state.apps = fresh.apps;
   state.installations = fresh.installations;
   state.tokens = fresh.tokens;

@@ -343,6 +343,11 @@ export interface FaultSettings {
 }
 
 export interface EmulatorState {
+  /**
+   * Names this emulator's state: made when the state is created, new after POST /admin/reset. A client that
+   * remembers it (the console, with each installation) notices an emulator that was reset or replaced.
+   */
+  instanceId: string;
   apps: Map<string, App>;
   installations: Map<string, Installation>;
   tokens: Map<string, TokenRecord>;

@@ -1,7 +1,7 @@
 import { MAX_CLOCK_OFFSET_S } from "../admin/admin";
 import { CODE_LIFETIME_MS } from "../oauth/authorize";
 import { EXPIRING_TOKEN_LIFETIME_S } from "../tokens/tokens";
-import type { ResolvedOptions } from "../types";
+import type { EmulatorState, ResolvedOptions } from "../types";
 import type { AdjustableClock } from "./clock";
 import { jsonResponse } from "./errors";
 
@@ -13,13 +13,16 @@ export const ABOUT_PATH = "/.well-known/emulator";
  * clock decides. A console asks it rather than guessing from a URL (the real platform answers 404 here),
  * and shows its clock control only when the answer says `emulator: true`. Nothing in it is a secret: a
  * client learns the same from any answer's Date header and the spec; moving the clock stays on the admin
- * surface (POST /admin/clock), behind its guard.
+ * surface (POST /admin/clock), behind its guard. `instance_id` names the emulator's state, so a client that
+ * stored it with what it installed notices an emulator that was reset or replaced.
  */
-export function describeEmulator(clock: AdjustableClock, options: ResolvedOptions): Response {
+export function describeEmulator(state: EmulatorState, clock: AdjustableClock, options: ResolvedOptions): Response {
   const now = clock.now();
   return jsonResponse({
     ok: true,
     emulator: true,
+    // Which emulator this is: new after a reset, kept across restarts. Not a secret.
+    instance_id: state.instanceId,
     clock: {
       now: new Date(now).toISOString(),
       now_ms: now,
