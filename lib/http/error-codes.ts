@@ -1,7 +1,7 @@
 /**
  * Every error code the console answers with of its own, each with its one HTTP status and the message a
  * person can act on; a throw site may say more than that message (`new AppError("payload_too_large",
- * { message: … })`), never change the status. The README's "Error codes" table lists the same rows
+ * { message: … })`), never change the status. docs/errors.md's table lists the same rows
  * (tests/unit/http/error-codes.test.ts keeps them alike). Errors the console only relays keep their
  * upstream's code and are not here: the platform's (lib/platform/errors.ts) and the emulator admin surface's.
  */
