@@ -50,7 +50,7 @@ const PLATFORM_ERRORS = new Map<string, string>([
   ["unsupported_response_type", "The platform does not answer install requests of this kind."],
   [
     "invalid_scope",
-    "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES with the app's settings.",
+    "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES, when set, with the app's settings.",
   ],
   ["server_error", "The platform failed while handling the install. Try again."],
   ["temporarily_unavailable", "The platform cannot take installs right now. Try again in a few minutes."],
