@@ -255,8 +255,9 @@ export function parseConfig(source: Readonly<Record<string, string | undefined>>
     redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
     /** Who may use the console (AUTH_MODE, ADMIN_USERS, SIGN_IN_REDIRECT_URI). */
     auth,
-    botScopes: e.BOT_SCOPES,
-    userScopes: e.USER_SCOPES,
+    /** BOT_SCOPES and USER_SCOPES; undefined when unset: the install asks for the app's own (lib/oauth/install-scopes.ts). */
+    botScopes: e.BOT_SCOPES.length > 0 ? e.BOT_SCOPES : undefined,
+    userScopes: e.USER_SCOPES.length > 0 ? e.USER_SCOPES : undefined,
     /** iron-session's password map: the highest id seals, every id unseals. */
     sessionPasswords,
     refreshWindowS: e.REFRESH_WINDOW_S,
