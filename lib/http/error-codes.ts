@@ -25,7 +25,7 @@ export const CONSOLE_ERRORS = {
   },
   too_many_cookies: {
     status: 431,
-    message: "The request carried more cookies than a browser keeps for one site (the server reads at most 200): clear this site's cookies and try again.",
+    message: "The request carried more cookies than the server reads (at most 100; this console sets fewer than ten): clear this site's cookies and try again.",
   },
   listening_exposed: {
     status: 503,

@@ -24,7 +24,7 @@ function cookieRefusal(request: IncomingMessage): Refusal | undefined {
   return {
     status: 431,
     code: "too_many_cookies",
-    message: `The request carried ${count} cookies; the server reads at most ${MAX_COOKIES}, more than a browser keeps for one site. Clear this site's cookies and try again.`,
+    message: `The request carried ${count} cookies; the server reads at most ${MAX_COOKIES} (this console sets fewer than ten). Clear this site's cookies and try again.`,
   };
 }
 
