@@ -44,6 +44,7 @@ describe("GET {base}/.well-known/emulator", () => {
     expect(body).toEqual({
       ok: true,
       emulator: true,
+      instance_id: h.emulator.state.instanceId,
       clock: { now: "2026-01-01T10:00:00.000Z", now_ms: Date.UTC(2026, 0, 1, 10), offset_s: 3600, max_offset_s: 315_360_000, move: "POST {base}/admin/clock" },
       lifetimes_s: { access_token: 43_200, refresh_grace: 30, authorization_code: 600, cursor: 600 },
     });

@@ -93,7 +93,8 @@ function checkEveryRequest(h: Harness, dir: string): void {
     await settleEventDeliveries(state);
     await Promise.all([...state.apps.values()].map((app) => app.requestUrlVerification?.done));
     await new Promise((resolve) => setImmediate(resolve));
-    const { workspace, rateWindows, faults, ...live } = state;
+    // The transient fields are not saved (persist/state-shape.ts).
+    const { workspace: _workspace, rateWindows: _rateWindows, faults: _faults, ...live } = state;
     expect(plain(readSavedState(dir, () => undefined)?.state), `the journal after ${request.method} ${new URL(request.url).pathname}`).toEqual(plain(live));
     return response;
   };
@@ -385,4 +386,54 @@ describe("the emulator's state in a data directory", () => {
     expect(await second.authTest(grant.access_token)).toMatchObject({ ok: false, error: "invalid_auth" });
     await second.emulator.close();
   });
+});
+
+describe("npm run emulator -- --data-dir D (scripts/emulator-server.ts)", () => {
+  it("keeps its state in D, holds D while it runs, and writes what is pending on SIGTERM", async () => {
+    const dir = dataDir();
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/emulator-server.ts", "--port", "0", "--users", "20", "--data-dir", dir], {
+      cwd: path.resolve(__dirname, "../../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const banner = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("State:")) resolve(out);
+      });
+      void exited.then((code) => reject(new Error(`exited with ${code}: ${out}`)));
+    });
+    expect(banner).toContain(`State:     kept in ${dir}`);
+    const base = /listening on (\S+)/.exec(banner)![1]!;
+
+    // Installed over HTTP, as any client of the standalone emulator does.
+    const apps = (await (await fetch(`${base}/admin/apps`)).json()) as {
+      apps: { client_id: string; client_secret: string; token_rotation_enabled: boolean }[];
+    };
+    const app = apps.apps.find((a) => a.token_rotation_enabled)!;
+    const query = new URLSearchParams({ client_id: app.client_id, scope: "chat:write", redirect_uri: REDIRECT_URI, state: "s" });
+    const consent = await fetch(`${base}/oauth/v2/authorize?${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "decision=allow",
+      redirect: "manual",
+    });
+    const code = new URL(consent.headers.get("location")!).searchParams.get("code")!;
+    const access = (await (
+      await fetch(`${base}/api/oauth.v2.access`, {
+        method: "POST",
+        body: new URLSearchParams({ code, client_id: app.client_id, client_secret: app.client_secret }),
+      })
+    ).json()) as Json;
+    expect(access.ok).toBe(true);
+
+    expect(() => open(dir)).toThrow(`The emulator's data directory ${dir} is in use by process ${child.pid}`);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+
+    const after = open(dir);
+    expect(await after.authTest(access.access_token)).toMatchObject({ ok: true });
+    await after.emulator.close();
+  }, 30_000);
 });
