@@ -33,6 +33,7 @@ import { DISCOVERY_PATH, KEYS_PATH, showDiscovery, showKeys } from "./openid/dis
 import { handleAvatar } from "./workspace/avatars";
 import { ABOUT_PATH, describeEmulator, withClockDate } from "./core/about";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
+import { settleRestoredApps } from "./apps/configured-apps";
 import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
 import { DEFAULT_BODY_LIMITS, detachBody } from "./core/request-body";
@@ -139,7 +140,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let journal: Journal | undefined;
   const clock = createAdjustableClock(options.clock ?? systemClock, () => journal?.clockMoved());
   const state = createState(resolved);
-  if (options.dataDir) journal = openJournal(state, clock, { dir: options.dataDir, warn: options.warn ?? ((message) => console.warn(message)) });
+  if (options.dataDir) {
+    const configured = [...state.apps.values()];
+    journal = openJournal(state, clock, { dir: options.dataDir, warn: options.warn ?? ((message) => console.warn(message)) });
+    settleRestoredApps(state, configured, resolved);
+  }
   // A reset replaces the state's containers: the journal adopts the new ones and is rewritten.
   const router = buildRouter({ state, options: resolved, clock, onReset: () => journal?.attach() });
 

@@ -437,3 +437,18 @@ describe("npm run emulator -- --data-dir D (scripts/emulator-server.ts)", () => 
     await after.emulator.close();
   }, 30_000);
 });
+
+describe("the configured apps after a restart", () => {
+  it("take the redirect URLs the emulator is configured with now (the console moved to another port)", async () => {
+    const dir = dataDir();
+    const first = createHarness({ dataDir: dir });
+    await first.emulator.close();
+    const moved = "http://localhost:3500/oauth/callback";
+    const second = createHarness({ dataDir: dir, redirectUrls: [moved] });
+    const { rotation } = await second.apps();
+    expect(rotation.redirect_urls).toContain(moved);
+    const code = await second.authorizeCode(rotation, { redirectUri: moved });
+    expect((await second.call("oauth.v2.access", { code, client_id: rotation.client_id, client_secret: rotation.client_secret })).body.ok).toBe(true);
+    await second.emulator.close();
+  });
+});
