@@ -1,14 +1,15 @@
 /**
  * How the state tells the journal what changed, without the code that changes it saying so. The persistence
- * layer adopts every container of the state (persist/shape.ts): a Map's set, delete and clear, an array's
+ * layer adopts every container of the state (persist/state-shape.ts): a Map's set, delete and clear, an array's
  * push, splice, shift, unshift and pop report the key they touched, and a record stored in a container is
  * adopted with it (its own containers too). The objects keep their identity (their prototype is swapped),
  * so whoever holds one, before or after, goes on using it; reads cost what they did.
  *
  * What no container sees is a change made inside a stored record (`channel.topic = …`, a reaction pushed
- * onto a message's list): the code says so with `touch(record)`, the one call to remember. The persistence
- * test (tests/unit/emulator/persistence.test.ts) runs the Web API's writes and compares a restarted emulator's
- * whole state, so a change that was not reported fails it.
+ * onto a message's list): the code says so with `touch(record)`, the one call to remember. Nor does a list
+ * see `sort`, `reverse`, `fill` or an assignment to an index or its length: the state's lists change by push
+ * and splice. The persistence test (tests/unit/emulator/persistence.test.ts) runs the Web API's writes and
+ * checks after every request that the journal read back is the live state, so a change not reported fails it.
  */
 import { containersOf, type ContainerShape, type GroupShape, type ListShape, type RecordShape } from "./record-shapes";
 

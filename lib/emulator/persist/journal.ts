@@ -156,7 +156,11 @@ export class Journal {
   ) {
     this.file = path.join(options.dir, JOURNAL_FILE);
     this.unlock = lockDirectory(options.dir);
+    // A process that exits without closing (process.exit, the end of a script) still writes its last tick.
+    process.once("exit", this.flushAtExit);
   }
+
+  private readonly flushAtExit = () => this.flush();
 
   /** Reads the saved state into `state` (in place) and the clock; false when there was none. */
   load(): boolean {
@@ -197,7 +201,7 @@ export class Journal {
     keys.add(key);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.flushOrWarn());
     }
   }
 
@@ -211,12 +215,22 @@ export class Journal {
     return line;
   }
 
+  /** A write that failed (a full disk) is said, and its changes are tried again with the next ones. */
+  private flushOrWarn(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.options.warn(
+        `The emulator could not write its journal ${this.file}: ${error instanceof Error ? error.message : String(error)}. It tries again at the next change.`,
+      );
+    }
+  }
+
   /** Writes what changed since the last flush, one write for all of it. */
   flush(): void {
     this.scheduled = false;
     if (this.fd === undefined || this.dirty.size === 0) return;
     const dirty = this.dirty;
-    this.dirty = new Map();
     let text = "";
     for (const [container, keys] of dirty) {
       for (const key of keys) {
@@ -227,6 +241,8 @@ export class Journal {
       }
     }
     writeSync(this.fd, text);
+    // Only once written: a failed write leaves the changes to the next flush.
+    this.dirty = new Map();
     this.fileBytes += text.length;
     if (this.fileBytes > COMPACT_MIN_BYTES && this.fileBytes > COMPACT_FACTOR * this.liveBytes) this.compact();
   }
@@ -266,6 +282,7 @@ export class Journal {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    process.removeListener("exit", this.flushAtExit);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.unlock();
