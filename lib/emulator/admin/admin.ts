@@ -223,7 +223,6 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     runtime.state.rateLimitsEnabled = enabled;
     // The non-Marketplace profile stays as it was unless the body says.
     if (non_marketplace !== undefined) runtime.state.nonMarketplaceLimits = non_marketplace;
-    touch(runtime.state);
     runtime.state.rateWindows.clear();
     return ok({ rate_limits: { enabled, non_marketplace: runtime.state.nonMarketplaceLimits } });
   });

@@ -51,8 +51,8 @@ const EVENT_LOG: RecordShape = {
 
 /**
  * The state (types.ts's EmulatorState). Its Maps not named here (apps, installations, tokens, codes, …) are
- * containers of plain records by the open rule. `workspace` is the first of `workspaces`; rate windows and
- * fault settings last as long as the process.
+ * containers of plain records by the open rule. `workspace` is the first of `workspaces`; rate limits (their
+ * switches and windows) and fault settings last as long as the process.
  */
 export const STATE_SHAPE: RecordShape = {
   kind: "record",
@@ -62,5 +62,6 @@ export const STATE_SHAPE: RecordShape = {
     eventLogs: mapOf(EVENT_LOG),
     signIns: { kind: "group", containers: { codes: mapOf(PLAIN_RECORD), tokens: mapOf(PLAIN_RECORD) } },
   },
-  transient: ["workspace", "rateWindows", "faults"],
+  // The switches of rate limits and faults follow the configuration at each start, as the process's own.
+  transient: ["workspace", "rateWindows", "faults", "rateLimitsEnabled", "nonMarketplaceLimits"],
 };

@@ -94,7 +94,7 @@ function checkEveryRequest(h: Harness, dir: string): void {
     await Promise.all([...state.apps.values()].map((app) => app.requestUrlVerification?.done));
     await new Promise((resolve) => setImmediate(resolve));
     // The transient fields are not saved (persist/state-shape.ts).
-    const { workspace: _workspace, rateWindows: _rateWindows, faults: _faults, ...live } = state;
+    const { workspace: _workspace, rateWindows: _rateWindows, faults: _faults, rateLimitsEnabled: _r, nonMarketplaceLimits: _n, ...live } = state;
     expect(plain(readSavedState(dir, () => undefined)?.state), `the journal after ${request.method} ${new URL(request.url).pathname}`).toEqual(plain(live));
     return response;
   };
@@ -438,8 +438,21 @@ describe("npm run emulator -- --data-dir D (scripts/emulator-server.ts)", () => 
   }, 30_000);
 });
 
-describe("the configured apps after a restart", () => {
-  it("take the redirect URLs the emulator is configured with now (the console moved to another port)", async () => {
+describe("the configuration after a restart", () => {
+  it("decides rate limits anew: a switch thrown on the admin surface lasts as long as the process", async () => {
+    const dir = dataDir();
+    const first = createHarness({ dataDir: dir });
+    expect((await first.admin("rate-limits", { enabled: true })).status).toBe(200);
+    await first.emulator.close();
+    const second = createHarness({ dataDir: dir });
+    expect(second.emulator.state.rateLimitsEnabled).toBe(false);
+    await second.emulator.close();
+    const third = createHarness({ dataDir: dir, rateLimits: true });
+    expect(third.emulator.state.rateLimitsEnabled).toBe(true);
+    await third.emulator.close();
+  });
+
+  it("gives the configured apps the redirect URLs the emulator is configured with now (the console moved to another port)", async () => {
     const dir = dataDir();
     const first = createHarness({ dataDir: dir });
     await first.emulator.close();
