@@ -6,7 +6,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { createEmulator } from "@/lib/emulator";
 import { readSavedState } from "@/lib/emulator/persist/journal";
+import { sealingKeys } from "@/lib/store/sealing";
+import { openStore } from "@/lib/store/store";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-embedded-"));
 afterAll(() => {
@@ -41,4 +44,22 @@ describe("the embedded emulator's data directory", () => {
     expect(readSavedState(folder, () => undefined)?.clockOffsetMs).toBe(3_600_000);
     expect(existsSync(path.join(folder, "emulator.lock"))).toBe(false);
   });
+
+  it("shares DATA_DIR with the embedded store (PGlite): the store opens on a folder whose emulator/ came first, and again after", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "switchboard-shared-"));
+    try {
+      const emulator = createEmulator({ users: 10, dataDir: path.join(dir, "emulator") });
+      const keys = sealingKeys(["a-passphrase-of-at-least-thirty-two-characters"], []);
+      const store = await openStore({ kind: "pglite", dataDir: dir, keys });
+      await store.close();
+      await emulator.close();
+      const again = await openStore({ kind: "pglite", dataDir: dir, keys });
+      await again.close();
+      const reopened = createEmulator({ users: 10, dataDir: path.join(dir, "emulator") });
+      expect(reopened.state.instanceId).toBe(emulator.state.instanceId);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
