@@ -8,10 +8,14 @@ import { readSignedInPerson } from "./signed-in-cookie";
 
 export { isOpenPath };
 
+/** The console's sign-in page (app/signin/page.tsx); its "Sign in with …" begins the flow at /auth/signin. */
+const SIGN_IN_PAGE = "/signin";
+
 /**
  * The sign-in gate every request passes (proxy.ts): with AUTH_MODE=oidc, a request for anything but an open
  * path needs this browser's sign-in cookie to unseal. Without it, an API route answers 401 sign_in_required
- * and a page sends the browser to sign in, to come back to the same page. Undefined: let the request through.
+ * and a page sends the browser to the console's sign-in page (/signin, which says what Switchboard is and
+ * offers "Sign in with …"), to come back to the same page. Undefined: let the request through.
  * A cookie that does not unseal (tampered, a retired password, past its 12 hours) or that a sign-out ended is
  * cleared on the way.
  */
@@ -31,7 +35,8 @@ export async function signInGate(request: Request): Promise<Response | undefined
   if (person) return undefined;
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return jar.applyTo(toErrorResponse(new AppError("sign_in_required")));
   // Absolute, on the name the browser used (Next.js refuses a relative Location from the proxy): its cookies live there.
-  const signIn = new URL("/auth/signin", url);
-  signIn.searchParams.set("next", `${url.pathname}${url.search}`);
+  const signIn = new URL(SIGN_IN_PAGE, url);
+  const next = `${url.pathname}${url.search}`;
+  if (next !== "/") signIn.searchParams.set("next", next);
   return jar.applyTo(new Response(null, { status: 307, headers: { location: signIn.toString(), "cache-control": "no-store" } }));
 }

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/http/app-error";
 import { inProcessTransport, platformClockFor } from "@/lib/platform";
 
 /** What openid-client hands its fetch (its `customFetch` option): a form body or none. */
-export interface IssuerRequestInit {
+interface IssuerRequestInit {
   method?: string;
   headers?: Record<string, string>;
   body?: URLSearchParams | string | null;

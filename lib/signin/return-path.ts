@@ -1,5 +1,5 @@
 /** Longer return paths are not kept: the sign-in state cookie that holds them must fit in a browser's 4 KB. */
-export const MAX_RETURN_PATH = 1024;
+const MAX_RETURN_PATH = 1024;
 
 /**
  * Where a sign-in may send the person back: a path of this console, as a browser would send it (every

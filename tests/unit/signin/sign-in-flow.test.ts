@@ -28,7 +28,7 @@ async function whoIsSignedIn(b: TestBrowser) {
 async function problemShown(response: Response): Promise<string | undefined> {
   expect(response.status).toBe(400);
   const html = await response.text();
-  expect(html).toContain('href="/auth/signin">Sign in again</a>');
+  expect(html).toContain('href="/signin">Sign in again</a>');
   return /data-problem="([^"]+)"/.exec(html)?.[1];
 }
 

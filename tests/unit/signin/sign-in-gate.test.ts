@@ -63,10 +63,11 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
       "/oauth/callback",
       "/oauth/install",
       "/oauth/installed",
+      "/signin",
     ]);
   });
 
-  it("sends every page to sign in, to come back to the same page", async () => {
+  it("sends every page to the console's sign-in page, to come back to the same page", async () => {
     const pages = gated.filter((p) => p.kind === "page");
     expect(pages.map((p) => p.path).sort()).toEqual(["/", "/api-keys", "/events", "/explorer", "/settings", "/webhooks"]);
     for (const page of pages) {
@@ -74,7 +75,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
       expect(response.status, page.path).toBe(307);
       const location = new URL(response.headers.get("location") ?? "");
       expect(`${location.port}${location.pathname}${location.search}`, page.path).toBe(
-        `${new URL(testConsole.origin).port}/auth/signin?next=${encodeURIComponent(`${page.path}?tab=1`)}`,
+        `${new URL(testConsole.origin).port}/signin?next=${encodeURIComponent(`${page.path}?tab=1`)}`,
       );
     }
   });
