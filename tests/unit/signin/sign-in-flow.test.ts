@@ -3,11 +3,14 @@ import { GET as meRoute } from "@/app/api/me/route";
 import { POST as signOutRoute } from "@/app/auth/signout/route";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { advanceEmulatorClock, pickMemberAt, returnToConsole, signIn, SIGN_IN_REDIRECT_URI, startSignIn } from "./support";
+import { getStore } from "@/lib/store";
 
 let testConsole: TestConsole;
 
 beforeAll(async () => {
   testConsole = await startTestConsole({ AUTH_MODE: "oidc", SIGN_IN_REDIRECT_URI }, { redirectUrls: [SIGN_IN_REDIRECT_URI] });
+  // A sign-in reads the person's sign-out count from the store: open it (seconds for PGlite on a busy machine) before the first.
+  await getStore();
 });
 afterAll(() => testConsole.close());
 

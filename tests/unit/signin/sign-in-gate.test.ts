@@ -6,11 +6,14 @@ import { isOpenPath } from "@/lib/signin/gate";
 import { config, proxy } from "@/proxy";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { signIn, SIGN_IN_REDIRECT_URI } from "./support";
+import { getStore } from "@/lib/store";
 
 let testConsole: TestConsole;
 
 beforeAll(async () => {
   testConsole = await startTestConsole({ AUTH_MODE: "oidc", SIGN_IN_REDIRECT_URI }, { redirectUrls: [SIGN_IN_REDIRECT_URI] });
+  // A sign-in reads the person's sign-out count from the store: open it (seconds for PGlite on a busy machine) before the first.
+  await getStore();
 });
 afterAll(() => testConsole.close());
 
