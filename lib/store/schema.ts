@@ -210,3 +210,6 @@ export const tokenApiUses = pgTable(
   },
   (t) => [index("token_api_uses_key_seq_idx").on(t.keyId, t.seq)],
 );
+
+/** Sign-outs live in a file of their own (sign-out-schema.ts). */
+export { signOuts } from "./sign-out-schema";
