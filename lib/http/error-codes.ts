@@ -50,7 +50,7 @@ export const CONSOLE_ERRORS = {
   // Signing in (lib/signin, with AUTH_MODE=oidc)
   sign_in_required: {
     status: 401,
-    message: "Sign in first: this console signs people in with the platform. Open it in a browser, or go to /auth/signin.",
+    message: "Sign in first: this console signs people in with the platform. Open it in a browser: its sign-in page is /signin.",
   },
 
   // Who sees and does what (lib/access)
