@@ -82,7 +82,7 @@ export async function migrate(backend: Backend): Promise<void> {
   else await migratePgliteDb(backend.db as unknown as PgliteDb, backend.migrationsFolder);
 }
 
-/** @internal The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`): the store's tests read what is at rest. */
+/** The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`): the key status's count, and the store's tests reading what is at rest. */
 export async function rowsOf<R>(db: Db | Tx, query: SQL): Promise<R[]> {
   return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 }
