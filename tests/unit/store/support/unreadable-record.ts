@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { DELETE as forgetRoute } from "@/app/api/installations/[id]/route";
 import { GET as readyRoute } from "@/app/api/ready/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { closeStore, getStore } from "@/lib/store";
@@ -24,7 +25,7 @@ interface ReadyBody {
  */
 export function unreadableRecordSuite(engine: string, origin: () => string, where: () => Omit<OpenStoreOptions, "keys">): void {
   describe(`one installation sealed with a key this server does not have (${engine})`, () => {
-    it("is listed as unreadable with what to do, the others as they are; readiness says so; a reinstall replaces it", async () => {
+    it("is listed as unreadable with what to do, the others as they are; readiness says so; a reinstall replaces it, and forgetting it works too", async () => {
       const browser = new TestBrowser(origin());
       expect((await installIn(browser)).status).toBe(303);
       expect((await installIn(browser, "?app=legacy")).status).toBe(303);
@@ -34,12 +35,15 @@ export function unreadableRecordSuite(engine: string, origin: () => string, wher
       const other = installed.find((i) => i.app.key === "legacy")!;
 
       // Rewritten by a console that started with another SESSION_PASSWORD (one process per DATA_DIR: this one stops first).
-      const record = (await (await getStore()).getInstallation(strange.id))!;
-      await closeStore();
       const strangerKeys = sealingKeys([], [randomBytes(32).toString("base64url")]);
-      const stranger = await openStore({ ...where(), keys: strangerKeys } as OpenStoreOptions);
-      await stranger.putInstallation(record);
-      await stranger.close();
+      const rewriteElsewhere = async () => {
+        const record = (await (await getStore()).getInstallation(strange.id))!;
+        await closeStore();
+        const stranger = await openStore({ ...where(), keys: strangerKeys } as OpenStoreOptions);
+        await stranger.putInstallation(record);
+        await stranger.close();
+      };
+      await rewriteElsewhere();
 
       const response = await browser.send(sessionRoute, "/api/session");
       expect(response.status).toBe(200);
@@ -64,7 +68,15 @@ export function unreadableRecordSuite(engine: string, origin: () => string, wher
         ok: true,
         note: expect.stringContaining("Every secret in the store is sealed with"),
       });
-      // PGlite compiles its WebAssembly at each of the three opens: seconds each on a busy machine.
-    }, 120_000);
+
+      // Or forgotten, its card's other way out: judged by what the store knows of it without its secrets.
+      await rewriteElsewhere();
+      expect((await readyRoute()).status).toBe(503);
+      const forgotten = await browser.send(forgetRoute, `/api/installations/${strange.id}`, { method: "DELETE", params: { id: strange.id } });
+      expect(forgotten.status).toBe(200);
+      expect((await session()).installations.map((i) => i.id)).toEqual([other.id]);
+      expect((await readyRoute()).status).toBe(200);
+      // PGlite compiles its WebAssembly at each of the five opens: seconds each on a busy machine.
+    }, 180_000);
   });
 }
