@@ -38,8 +38,9 @@ async function timed(what: string, probe: () => Promise<string | void>): Promise
 
 /**
  * Whether this instance should be sent requests (GET /api/ready): its store answers a query and every secret
- * in it is sealed with a key this instance has, Redis (with REDIS_URL) answers PING, and it is not shutting down. Both are asked at once, each for at most
- * READINESS_TIMEOUT_MS, so a load balancer's check never hangs on a dead peer.
+ * in it is sealed with a key this instance has, Redis (with REDIS_URL) answers PING, and it is not shutting
+ * down. All are asked at once, each for at most READINESS_TIMEOUT_MS, so a load balancer's check never hangs
+ * on a dead peer.
  */
 export async function readiness(): Promise<Readiness> {
   const sink = getEventSink();
