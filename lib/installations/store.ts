@@ -5,9 +5,10 @@ import { AppError } from "@/lib/http/app-error";
 import { processSingleton } from "@/lib/process-singleton";
 import { replayAtStart } from "@/lib/rotation/replay";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { getStore, VersionConflictError, type InstallationSummary, type Store, type StoredInstallation } from "@/lib/store";
+import { getStore, UnreadableSecretError, VersionConflictError, type InstallationSummary, type Store, type StoredInstallation } from "@/lib/store";
 import { INSTALLATION_ID, type InstallationRecord, type StoredToken } from "./record";
 import { importLegacyCookies } from "./legacy-cookies";
+import { readOrUnreadable } from "./unreadable";
 import {
   derivedIssuedAt,
   fromStoreInstallation,
@@ -128,7 +129,8 @@ function listFacts(summary: InstallationSummary): ListFacts {
 export async function pageVisibleInstallations(query: ListQuery | undefined, now: number): Promise<{ installations: InstallationRecord[]; page: ListPage }> {
   const viewer = await currentViewer();
   const store = await storeOf();
-  const visible = (await store.listInstallationSummaries()).filter((summary) => canSee(viewer, summary)).map(listFacts);
+  const summaries = (await store.listInstallationSummaries()).filter((summary) => canSee(viewer, summary));
+  const visible = summaries.map(listFacts);
   const q = query?.q ?? "";
   const state = query?.state ?? "all";
   const searched = visible.filter((facts) => matchesSearch(facts, q));
@@ -139,9 +141,10 @@ export async function pageVisibleInstallations(query: ListQuery | undefined, now
   const offset = query?.offset ?? 0;
   const limit = query?.limit ?? Math.max(matched.length, 1);
   // Forgotten since the summaries were read: left out.
-  const slice = (await Promise.all(matched.slice(offset, offset + limit).map((facts) => store.getInstallation(facts.id)))).filter(
-    (stored): stored is StoredInstallation => stored !== null,
-  );
+  const summaryOf = new Map(summaries.map((summary) => [summary.id, summary]));
+  const slice = (
+    await Promise.all(matched.slice(offset, offset + limit).map((facts) => readOrUnreadable(store.getInstallation(facts.id), summaryOf.get(facts.id)!)))
+  ).filter((stored): stored is StoredInstallation => stored !== null);
   const timelines = await store.newestTimelines(
     slice.map((stored) => stored.id),
     { limit: MAX_TIMELINE_ENTRIES },
@@ -238,7 +241,15 @@ export async function saveInstallation(record: InstallationRecord): Promise<Inst
       return fromStoreInstallation(stored, record.timeline ?? [], record.timelineMore ?? false, { holder: holderOf(writing) });
     } catch (error) {
       if (!(error instanceof VersionConflictError) || attempt >= MAX_SAVE_ATTEMPTS) throw error;
-      const current = await store.getInstallation(record.id, { fresh: true });
+      let current: StoredInstallation | null;
+      try {
+        current = await store.getInstallation(record.id, { fresh: true });
+      } catch (unreadable) {
+        // Stored with secrets this server cannot open (unreadable.ts): nothing to merge with, this write replaces it whole.
+        if (!(unreadable instanceof UnreadableSecretError && unreadable.installation)) throw unreadable;
+        writing = { ...writing, version: unreadable.installation.version };
+        continue;
+      }
       // Forgotten while this request ran: nothing brings it back but a new install.
       if (!current) return record;
       writing = { ...mergeWrite(writing, fromStoreInstallation(current, [], false, { holder: holderOf(writing) })), version: current.version };

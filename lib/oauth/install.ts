@@ -8,6 +8,7 @@ import { installationFromGrant, installationIdFor, MAX_APP_NAME_CHARS, toInstall
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { noneIfUnreadable } from "@/lib/installations/unreadable";
 import { installScopes } from "./install-scopes";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
@@ -80,7 +81,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // An organisation-wide install names no team: the organisation stands in its place (installationFromGrant).
     const where = grant.team ?? (grant.isEnterpriseInstall ? grant.enterprise : undefined);
     if (!where) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
-    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey));
+    // One stored with secrets this server cannot open is replaced whole: a reinstall is what its card advises.
+    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey)).catch(noneIfUnreadable);
     // A reinstall replaces the bot token (and the installer's own user token, when it issues one) but keeps the
     // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();

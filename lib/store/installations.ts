@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not, sql } from "drizzle-orm";
 import type { Db, Tx } from "./backend";
 import { announceChange, type StoreContext } from "./context";
-import { VersionConflictError } from "./errors";
+import { UnreadableSecretError, VersionConflictError } from "./errors";
 import { installations, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
 import type {
@@ -61,7 +61,17 @@ function namesOf(
   };
 }
 
+/** The record with its secrets opened; one that does not open names the installation and its version (a reinstall writes over it). */
 function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
+  try {
+    return openRows(ctx, row, tokenRows);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecretError)) throw error;
+    throw new UnreadableSecretError(error.keyId, `Installation ${row.id}: ${error.message}`, { id: row.id, version: row.version });
+  }
+}
+
+function openRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
   const record: StoredInstallation = {
     ...namesOf(row),
     ...(row.botUserId !== null ? { botUserId: row.botUserId } : {}),

@@ -9,6 +9,8 @@ import { mapStoreError } from "./errors";
 import { InstallationCache } from "./installation-cache";
 import * as installations from "./installations";
 import * as intents from "./intents";
+import { sealingStatus, type SealingStatus } from "./key-status";
+import { resealOlderSecrets, type ResealOutcome } from "./reseal";
 import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
 import { Sealer, type SealingKey } from "./sealing";
 import { SignOutCache } from "./sign-out-cache";
@@ -136,6 +138,10 @@ export interface Store {
 
   /** Asks the database for one row (readiness): resolves when it answers, 503 store_unavailable when it cannot be reached. */
   ping(): Promise<void>;
+  /** Which keys the stored secrets are sealed with (one query, no secret opened): whether every one opens, which keys are still needed. */
+  sealingStatus(): Promise<SealingStatus>;
+  /** Re-seals with the current key every secret an older key sealed (the background pass at start; reseal.ts). */
+  resealOlderSecrets(): Promise<ResealOutcome>;
   /** The expiry (epoch ms) of the rotating token of an active installation that expires first, or null when none rotates. */
   nearestTokenExpiry(): Promise<number | null>;
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
@@ -224,6 +230,8 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     ping: guard(async () => {
       await backend.db.execute(sql`select 1`);
     }),
+    sealingStatus: guard(() => sealingStatus(ctx)),
+    resealOlderSecrets: guard(() => resealOlderSecrets(ctx)),
     nearestTokenExpiry: guard(async () => (await installations.tokensExpiringBefore(ctx, Number.MAX_SAFE_INTEGER, 1))[0]?.expiresAt ?? null),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
