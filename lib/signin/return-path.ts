@@ -17,5 +17,8 @@ export function safeReturnPath(next: string | null | undefined): string {
   }
   if (url.origin !== "http://console.invalid") return "/";
   const path = `${url.pathname}${url.search}${url.hash}`;
+  // Checked again once the URL parser has tidied the path: `/.//evil.example` and `/a/..//evil.example`
+  // become `//evil.example`, which a browser reads as another site.
+  if (path.startsWith("//") || path.startsWith("/\\")) return "/";
   return path.length <= MAX_RETURN_PATH && /^\/[\x21-\x7e]*$/.test(path) ? path : "/";
 }

@@ -156,6 +156,12 @@ describe("signing in with the platform (OpenID Connect against the emulator)", (
       "/\tevil",
       "/x\u0085y",
       "javascript:alert(1)",
+      // Paths the URL parser tidies into a protocol-relative //host.
+      "/.//evil.example",
+      "/..//evil.example",
+      "/%2e//evil.example",
+      "/a/..//evil.example/x",
+      "/./%2e/..//evil.example",
     ]) {
       const b = browser();
       const back = await signIn(b, next);
