@@ -47,6 +47,14 @@ const querySchema = z
 
 const TEAM_ID = /^[TE][A-Z0-9]{1,31}$/;
 
+/**
+ * The team id as the audit records it: a valid one as it is; anything else percent-encoded (`%00` for a NUL,
+ * which a PostgreSQL text column refuses), so what was asked is kept as printable text that the store takes.
+ */
+function auditedTeamId(teamId: string): string {
+  return TEAM_ID.test(teamId) ? teamId : encodeURIComponent(teamId).slice(0, 64);
+}
+
 /** A token bucket per key: `ratePerS` sustained, `burst` at once; answers how long to wait when empty. */
 class Buckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -137,7 +145,7 @@ export interface TokenAnswer {
 /** The whole route: never throws, answers JSON with `Cache-Control: no-store`. */
 export async function serveToken(request: Request, teamIdParam: string): Promise<Response> {
   let key: StoreApiKey | undefined;
-  const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: teamIdParam.slice(0, 64), kind: "bot", refreshed: false };
+  const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: auditedTeamId(teamIdParam), kind: "bot", refreshed: false };
   let response: Response;
   try {
     const fromBrowser = BROWSER_HEADERS.some((h) => request.headers.has(h));
