@@ -11,6 +11,9 @@ import { findInstallation, saveInstallation } from "@/lib/installations/store";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
+import { withBotId } from "@/lib/installations/bot-identity";
+import { onCurrentUpstream } from "@/lib/installations/upstream-instance";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default BOT_SCOPES). */
@@ -75,7 +78,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();
     const appName = await lookupAppName(grant.appId, runtime);
-    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined }, appName);
+    const granted = installationFromGrant(
+      grant,
+      check.appKey,
+      now,
+      previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined },
+      appName,
+    );
+    // Which emulator issued these tokens (later reads notice one reset or replaced), and the bot's id (Bolt's ignoreSelf).
+    const fresh = await withBotId(await onCurrentUpstream(granted, describeUpstream), runtime);
     const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,
