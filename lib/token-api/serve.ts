@@ -6,9 +6,11 @@ import { clientAddress } from "@/lib/http/client-address";
 import { toErrorResponse } from "@/lib/http/error-response";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
+import { readBounded } from "@/lib/read-bounded";
 import { storeOf } from "@/lib/installations/store";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { audit } from "./audit";
+import { failureReportSchema, reportFailure, REPORT_MAX_BYTES, type FailureReport } from "./report";
 import { tokenFor } from "./token-for";
 import { findKey } from "./key-cache";
 import { apiKeyHash, looksLikeApiKey } from "./keys";
@@ -121,8 +123,27 @@ function readQuery(request: Request): z.infer<typeof querySchema> {
   return parsed.data;
 }
 
-/** The whole route: never throws, answers JSON with `Cache-Control: no-store`. */
-export async function serveToken(request: Request, teamIdParam: string): Promise<Response> {
+/** A report's body: small JSON, read no further than REPORT_MAX_BYTES. */
+async function readReport(request: Request): Promise<FailureReport> {
+  const read = request.body ? await readBounded(request.body, { maxBytes: REPORT_MAX_BYTES, declaredLength: request.headers.get("content-length") }) : null;
+  if (read?.outcome === "too_large") throw new AppError("payload_too_large", { message: `A report is at most ${REPORT_MAX_BYTES} bytes of JSON.` });
+  if (read && read.outcome !== "complete") throw new AppError("request_aborted");
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(read?.bytes ?? new Uint8Array()));
+  } catch {
+    throw new AppError("invalid_json");
+  }
+  const parsed = failureReportSchema.safeParse(json);
+  if (!parsed.success) throw invalid(parsed.error.issues, "body");
+  return parsed.data;
+}
+
+/**
+ * The whole route, for GET (a token) and POST …/token/report (`action: "report"`: a backend says the token it
+ * was given failed, report.ts): never throws, answers JSON with `Cache-Control: no-store`.
+ */
+export async function serveToken(request: Request, teamIdParam: string, action: "get" | "report" = "get"): Promise<Response> {
   let key: StoreApiKey | undefined;
   const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: auditedTeamId(teamIdParam), kind: "bot", refreshed: false };
   let response: Response;
@@ -137,14 +158,15 @@ export async function serveToken(request: Request, teamIdParam: string): Promise
     if (wait > 0) throw rateLimited(wait);
     if (fromBrowser) throw new AppError("browser_not_allowed");
     if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
-    const { kind, user_id: userId } = readQuery(request);
+    const report = action === "report" ? await readReport(request) : undefined;
+    const { kind, user_id: userId } = report ?? readQuery(request);
     use.kind = kind;
     if (userId) use.userId = userId;
     if (!TEAM_ID.test(teamIdParam)) throw new AppError("unknown_installation");
     // A workspace the key may not ask for answers exactly as one without the app.
     if (key.teamIds && !key.teamIds.includes(teamIdParam)) throw new AppError("unknown_installation");
     const id = await installationOf(teamIdParam, key);
-    const answer = await tokenFor(id, kind, userId, key);
+    const answer = report ? await reportFailure(id, report, key) : await tokenFor(id, kind, userId, key);
     use.installationId = id;
     use.refreshed = answer.refreshed;
     response = Response.json(answer, { headers: { "cache-control": "no-store" } });
