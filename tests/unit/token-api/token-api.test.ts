@@ -129,6 +129,18 @@ describe("the token API", () => {
     for (const code of codes) expect(guide, code).toContain(`\`${code}\``);
   });
 
+  it("answers who the bot is (bot_user_id, bot_id: what Bolt compares), learning the bot id of a record stored without it", async () => {
+    const store = await getStore();
+    const { version, botId: _learned, ...older } = (await store.getInstallation(installationId, { fresh: true }))!;
+    await store.putInstallation(older, { expectVersion: version });
+    const body = (await (await askToken(key, teamId)).json()) as Record<string, unknown>;
+    const identity = (await (
+      await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${body.access_token as string}` } })
+    ).json()) as { user_id: string; bot_id: string };
+    expect(body).toMatchObject({ bot_user_id: identity.user_id, bot_id: identity.bot_id, enterprise_id: null, is_enterprise_install: false });
+    expect((await store.getInstallation(installationId, { fresh: true }))!.botId).toBe(identity.bot_id);
+  });
+
   it("answers a person's user token by user_id, and 404 for someone who has none", async () => {
     const stored = (await findInstallation(installationId))!;
     const mine = await askToken(key, teamId, `?kind=user&user_id=${stored.authedUserId}`);
