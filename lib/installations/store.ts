@@ -214,6 +214,12 @@ export function mergeWrite(mine: InstallationRecord, stored: InstallationRecord)
     if (stored.uninstalledAt) merged.uninstalledAt = stored.uninstalledAt;
   }
   if (!mine.incomingWebhook && stored.incomingWebhook && !mine.uninstalledAt) merged.incomingWebhook = stored.incomingWebhook;
+  // Which emulator issued the tokens, and the bot's id, are the stored record's (a reinstall or a first read
+  // set them since this write read it), unless this write is that newer grant.
+  if (!newerGrant) {
+    if (stored.upstreamInstanceId) merged.upstreamInstanceId = stored.upstreamInstanceId;
+    if (stored.botId) merged.botId = stored.botId;
+  }
   // A write changes the bot token and its holder's user token (merged above, and put in its place by the save):
   // the other people's are the store's, unless this write ended the authorization (their tokens died with it).
   merged.userTokens = mine.uninstalledAt ? {} : { ...stored.userTokens };
