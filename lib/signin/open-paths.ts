@@ -9,7 +9,7 @@ const OPEN_PATHS: RegExp[] = [
   /^\/auth(\/|$)/,
   /^\/api\/events\/?$/,
   /^\/api\/(health|ready|metrics)\/?$/,
-  /^\/api\/v1\/installations\/[^/]+\/token\/?$/,
+  /^\/api\/v1\/installations\/[^/]+\/token(\/report)?\/?$/,
   /^\/emulator(\/|$)/,
 ];
 
