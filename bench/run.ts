@@ -7,6 +7,7 @@
 import { QUICK } from "./mode";
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
+import { emulatorJournalSuite } from "./suites/emulator-journal";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
 import { consoleFetchAllMainThreadSuite } from "./suites/console-fetch-all-main-thread";
 import { consoleWalksHealthSuite } from "./suites/console-walks-health";
@@ -19,10 +20,12 @@ import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
+import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
   emulatorUsersListSuite,
+  emulatorJournalSuite,
   // The console's suites share one production build and server (bench/suites/console-server.ts); the last stops it.
   consoleProxySuite,
   consoleFetchAllSuite,
@@ -33,6 +36,8 @@ const SUITES: BenchSuite[] = [
   consoleEventViewersSuite,
   consoleDashboardSuite,
   consoleTokenApiSuite,
+  // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
+  consoleHostileCookiesSuite,
   consoleSoakSuite,
   // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
   consoleHostedSoakSuite,
