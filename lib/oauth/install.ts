@@ -13,6 +13,9 @@ import { installScopes } from "./install-scopes";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
+import { withBotId } from "@/lib/installations/bot-identity";
+import { onCurrentUpstream } from "@/lib/installations/upstream-instance";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default: BOT_SCOPES when set, else the app's configuration; install-scopes.ts). */
@@ -90,7 +93,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // when it cannot be read, installationFromGrant keeps the name the record had: never the id where a name is known.
     const app = await readInstallingApp({ key: check.appKey, clientId: credentials.clientId, ...(grant.appId ? { id: grant.appId } : {}) });
     const appName = app?.name?.slice(0, MAX_APP_NAME_CHARS) ?? undefined;
-    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined }, appName);
+    const granted = installationFromGrant(
+      grant,
+      check.appKey,
+      now,
+      previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined },
+      appName,
+    );
+    // Which emulator issued these tokens (later reads notice one reset or replaced), and the bot's id (Bolt's ignoreSelf).
+    const fresh = await withBotId(await onCurrentUpstream(granted, describeUpstream), runtime);
     const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,

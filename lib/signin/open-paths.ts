@@ -10,7 +10,7 @@ const OPEN_PATHS: RegExp[] = [
   /^\/signin\/?$/,
   /^\/api\/events\/?$/,
   /^\/api\/(health|ready|metrics)\/?$/,
-  /^\/api\/v1\/installations\/[^/]+\/token\/?$/,
+  /^\/api\/v1\/installations\/[^/]+\/token(\/report)?\/?$/,
   /^\/emulator(\/|$)/,
 ];
 

@@ -75,6 +75,8 @@ function openRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]
   const record: StoredInstallation = {
     ...namesOf(row),
     ...(row.botUserId !== null ? { botUserId: row.botUserId } : {}),
+    ...(row.botId !== null ? { botId: row.botId } : {}),
+    ...(row.upstreamInstanceId !== null ? { upstreamInstanceId: row.upstreamInstanceId } : {}),
     ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
     state: row.state as StoredInstallation["state"],
     ...(row.problem !== null ? { problem: row.problem } : {}),
@@ -247,6 +249,8 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
     enterpriseName: record.enterprise?.name ?? null,
     isEnterpriseInstall: record.isEnterpriseInstall ?? false,
     botUserId: record.botUserId ?? null,
+    botId: record.botId ?? null,
+    upstreamInstanceId: record.upstreamInstanceId ?? null,
     authedUserId: record.authedUserId ?? null,
     state: record.state,
     problem: record.problem ?? null,

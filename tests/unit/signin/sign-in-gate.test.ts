@@ -58,6 +58,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
       "/api/metrics",
       "/api/ready",
       "/api/v1/installations/T1-A1/token",
+      "/api/v1/installations/T1-A1/token/report",
       "/auth/callback",
       "/auth/signed-out",
       "/auth/signin",
