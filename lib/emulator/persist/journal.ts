@@ -171,7 +171,7 @@ export class Journal {
   private fd: number | undefined;
   private readonly unlock: () => void;
   /** The reports of the current state only: a reset makes a new sink, and the old state's late reports go nowhere. */
-  private sink: ChangeSink = { changed: () => undefined };
+  private sink: ChangeSink = { changed: () => undefined, replaced: () => undefined };
   private dirty = new Map<Container, Set<string>>();
   /** Deletions written before this tick's other lines: keys whose old value (and what it held) was replaced. */
   private replacements: JournalLine[] = [];
