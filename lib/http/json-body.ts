@@ -77,12 +77,18 @@ export function nulPath(value: unknown): string | undefined {
  * means to keep has one: every body and query the console's routes parse with a schema is refused here with
  * 400 nul_character naming the field, before any route can store it.
  */
-function refuseNul(value: unknown, where: "body" | "query"): void {
+function refuseNul(value: unknown, where: "body" | "query" | "path"): void {
   const path = nulPath(value);
   if (path === undefined) return;
+  const what = { body: "field", query: "query parameter", path: "part of the address" }[where];
   throw new AppError("nul_character", {
-    message: `The ${where === "body" ? "field" : "query parameter"} "${path || "(the whole body)"}" holds a NUL character (\\u0000), which the console does not keep: remove it and send again.`,
+    message: `The ${what} "${path || "(the whole body)"}" holds a NUL character (\\u0000), which the console does not keep: remove it and send again.`,
   });
+}
+
+/** A route's path parameters (`/api/api-keys/%00`): refused as a body's fields are, by the route wrapper for every route. */
+export function refuseNulInPath(params: Record<string, string | string[] | undefined>): void {
+  refuseNul(params, "path");
 }
 
 /** Parses a JSON request body with a zod schema: 400 when it is not JSON, nests too deep or holds a NUL character, 422 (via ZodError) when it does not fit. */

@@ -92,6 +92,28 @@ describe("a NUL character in what the console's routes are sent", () => {
     expect((await browser.send(sessionRoute, "/api/session?q=ab")).status).toBe(200);
   });
 
+  it("a path parameter with a NUL character (/api/api-keys/%00) is refused by every route, GET included, before the store sees it", async () => {
+    const browser = new TestBrowser(testConsole.origin);
+    const withParams = routeFiles(APP).filter(
+      (file) => /\[[^\]]+\]/.test(file) && !file.includes(`${path.sep}v1${path.sep}`) && !file.includes(`${path.sep}emulator${path.sep}`),
+    );
+    expect(withParams.length).toBeGreaterThan(5);
+    for (const file of withParams) {
+      const relative = path.relative(APP, file).split(path.sep).join("/");
+      const handlers = (await import(file)) as Record<string, RouteFn>;
+      const names = [...relative.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)].map((m) => m[1]!);
+      for (const method of ["GET", "POST", "DELETE", "PUT", "PATCH"].filter((m) => handlers[m])) {
+        const answer = await browser.send(handlers[method]!, `/${path.dirname(relative)}`, {
+          method,
+          params: Object.fromEntries(names.map((name) => [name, "a\u0000b"])),
+          ...(method === "GET" || method === "DELETE" ? {} : { json: {} }),
+        });
+        expect(answer.status, `${method} ${relative}`).toBe(400);
+        expect(await answer.json(), `${method} ${relative}`).toMatchObject({ error: "nul_character", message: expect.stringContaining("part of the address") });
+      }
+    }
+  });
+
   it("finds a NUL character in a key or a string at any depth, and names where", () => {
     expect(nulPath({ a: ["x", { b: "y\u0000" }] })).toBe("a.1.b");
     expect(nulPath({ "k\u0000": 1 })).toBe("k\u0000");
