@@ -127,11 +127,11 @@ describe("GET /api/call/{method}: the platform's answer headers", () => {
   });
 
   it("passes the scope headers on with an error answer too, so missing_scope can say what the token has", async () => {
-    // The console's bot asks for users:read but not users:read.email.
-    const response = await call("users.lookupByEmail", "&email=someone%40example.com");
-    expect(await response.json()).toMatchObject({ ok: false, error: "missing_scope", needed: "users:read.email" });
+    // The app's bot scopes (its manifest's, which the install asks for) hold users:read but not files:read.
+    const response = await call("files.list");
+    expect(await response.json()).toMatchObject({ ok: false, error: "missing_scope", needed: "files:read" });
     expect(response.headers.get("x-oauth-scopes")?.split(",")).toContain("users:read");
-    expect(response.headers.get("x-accepted-oauth-scopes")).toBe("users:read.email");
+    expect(response.headers.get("x-accepted-oauth-scopes")).toBe("files:read");
   });
 
   it("answers a large page byte for byte as the platform sent it", async () => {

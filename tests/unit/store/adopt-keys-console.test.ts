@@ -64,7 +64,10 @@ describe("a console restarted with ENCRYPTION_KEYS over a store SESSION_PASSWORD
 
     await expect.poll(() => logLines.find((line) => line.includes("store secrets:")), { timeout: 30_000 }).toBeDefined();
     const line = JSON.parse(logLines.find((l) => l.includes("store secrets:"))!) as { level: number; msg: string; resealed: number };
-    expect(line).toMatchObject({ level: 30, resealed: 6 });
+    // How many the background re-sealed depends on what the requests rewrote first (a read fills in the installation's
+    // emulator instance and seals it anew): at least the idle pasted webhook, which nothing else rewrites.
+    expect(line.level).toBe(30);
+    expect(line.resealed).toBeGreaterThanOrEqual(1);
     expect(line.msg).toMatch(/Every secret in the store is sealed with ENCRYPTION_KEYS .*The store no longer needs SESSION_PASSWORD \(derived\)/);
 
     const ready = await readyRoute();
