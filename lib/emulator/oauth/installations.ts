@@ -9,6 +9,7 @@ import type { App, AuthCode, EmulatorState, Installation, TokenRecord } from "..
 import { workspaceOf } from "../store";
 import { findChannel } from "../workspace/channels";
 import { addBotUser, markBotUserDeleted } from "../workspace/members";
+import { welcomeBot } from "../workspace/seed-content";
 
 export interface IssuedTokens {
   access: TokenRecord;
@@ -66,6 +67,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
   const ws = workspaceOf(state, code.teamId);
   const bot = addBotUser(ws, { appId: app.id, appName: app.name }, now);
   let installation = [...state.installations.values()].find((i) => i.appId === app.id && i.teamId === code.teamId);
+  const arriving = !installation || installation.uninstalled;
   if (!installation) {
     installation = {
       id: randomId("I"),
@@ -91,6 +93,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
     installation.joinedChannels = new Set();
     delete installation.incomingWebhook;
   }
+  if (arriving) welcomeBot(ws, installation.joinedChannels);
   installation.installedAt = now;
   installation.authedUserId = code.userId;
   installation.botScopes = union(installation.botScopes, code.botScopes);
