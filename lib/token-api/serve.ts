@@ -151,6 +151,8 @@ export async function serveToken(request: Request, teamIdParam: string): Promise
     if (fromBrowser) throw new AppError("browser_not_allowed");
     if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
     const url = new URL(request.url);
+    // The audit names the kind asked for, even when the query is refused (kind=user without user_id).
+    if (url.searchParams.get("kind") === "user") use.kind = "user";
     const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success)
       throw new AppError("invalid_request", { message: parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ") });
