@@ -2,8 +2,15 @@ import { ConfigError, getConfig } from "@/lib/config";
 import { getEmbeddedEmulator } from "@/lib/embedded-emulator";
 import { getEventSink } from "@/lib/events/sink";
 import { recordPeerAddresses } from "@/lib/http/client-address";
+import { countRefusals } from "@/lib/ops/refusal-metrics";
+import { guardRequests } from "@/lib/ops/request-guard";
 import { installGracefulShutdown } from "@/lib/ops/shutdown";
 import { startRefresher } from "@/lib/rotation/refresher";
+
+// Every request passes the Node server's own guard before Next.js sees it (lib/ops/request-guard.ts): too many
+// cookies answer 431, and a server listening wider than HOST says serves nothing (503, saying why).
+guardRequests();
+countRefusals();
 
 // Every request's socket address, for the bounds per client (lib/http/client-address.ts): Next.js gives a
 // route no socket, and keeps a client's own X-Forwarded-For.
@@ -26,7 +33,8 @@ try {
 getEventSink();
 
 // Where to open the console: its public origin, whose cookies and OAuth redirect it uses (not the address it
-// listens on, which scripts/start.sh keeps Next.js from printing), and who else can reach it.
+// listens on, which scripts/start.sh keeps Next.js from printing), and who else can reach it. "Listening on"
+// is what HOST says; the server's real address is held against it at the first request (lib/ops/exposure.ts).
 {
   const { appOrigin, host, exposed, auth } = getConfig();
   console.log(

@@ -12,7 +12,8 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3100);
 const origin = `http://localhost:${port}`;
 const distDir = `.next-e2e-${port}`;
-const serve = process.env.E2E_DEV === "1" ? `npx next dev -p ${port}` : `npx next build && npx next start -p ${port}`;
+// On loopback, as HOST (unset) says: a server listening wider than its configuration serves nothing (lib/ops/exposure.ts).
+const serve = process.env.E2E_DEV === "1" ? `npx next dev -H 127.0.0.1 -p ${port}` : `npx next build && npx next start -H 127.0.0.1 -p ${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",

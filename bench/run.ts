@@ -19,6 +19,7 @@ import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
+import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -33,6 +34,8 @@ const SUITES: BenchSuite[] = [
   consoleEventViewersSuite,
   consoleDashboardSuite,
   consoleTokenApiSuite,
+  // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
+  consoleHostileCookiesSuite,
   consoleSoakSuite,
   // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
   consoleHostedSoakSuite,

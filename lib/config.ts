@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import path from "node:path";
 import { DEFAULT_EMULATOR_SEED, EMULATOR_PATH, emulatorDefaultApp } from "@/lib/emulator-defaults";
 import { ConfigError, HOW_TO_MAKE_A_PASSWORD, HOW_TO_MAKE_AN_ADMIN_TOKEN, readEnv, type Env } from "@/lib/env";
@@ -72,6 +73,20 @@ function exposureReason(host: string, appOrigin: string, allowedHosts: string[])
     }
   });
   return named === undefined ? undefined : `ALLOWED_HOSTS names ${named}, a host beyond this machine`;
+}
+
+/**
+ * The one exposure warning at start: reachable from other machines, but APP_ORIGIN left at its default. Then the
+ * console answers only http://localhost:PORT (a teammate opening it by this machine's address is refused), and
+ * were that name allowed, sign-in and the OAuth redirect would still send them to localhost: their own machine.
+ */
+function withoutAppOrigin(whyExposed: string, appOrigin: string, port: number): string {
+  return (
+    `${whyExposed}, but APP_ORIGIN is not set: the console answers only at ${appOrigin}, so people who open it by this machine's name or address ` +
+    `are refused, and sign-in and the OAuth redirect would send them to ${appOrigin}, which is their own machine. ` +
+    `Set APP_ORIGIN to the address people open, such as http://${hostname()}:${port} (https:// behind TLS); if ${appOrigin} is that address ` +
+    "(a port published on this machine's loopback only, a tunnel), set APP_ORIGIN to it to say so."
+  );
 }
 
 /** A platform user id: U… or W… (an Enterprise Grid user), letters and digits. */
@@ -158,6 +173,7 @@ export function parseConfig(source: Readonly<Record<string, string | undefined>>
   const appOrigin = (e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const whyExposed = exposureReason(e.HOST, appOrigin, e.ALLOWED_HOSTS);
   const exposed = whyExposed !== undefined;
+  if (whyExposed && e.APP_ORIGIN === undefined) warn(withoutAppOrigin(whyExposed, appOrigin, e.PORT));
   const seed = e.EMULATOR_SEED ?? DEFAULT_EMULATOR_SEED;
 
   let upstream: Upstream;
@@ -255,8 +271,9 @@ export function parseConfig(source: Readonly<Record<string, string | undefined>>
     redirectUri: e.REDIRECT_URI ?? `${appOrigin}/oauth/callback`,
     /** Who may use the console (AUTH_MODE, ADMIN_USERS, SIGN_IN_REDIRECT_URI). */
     auth,
-    botScopes: e.BOT_SCOPES,
-    userScopes: e.USER_SCOPES,
+    /** BOT_SCOPES and USER_SCOPES; undefined when unset: the install asks for the app's own (lib/oauth/install-scopes.ts). */
+    botScopes: e.BOT_SCOPES.length > 0 ? e.BOT_SCOPES : undefined,
+    userScopes: e.USER_SCOPES.length > 0 ? e.USER_SCOPES : undefined,
     /** iron-session's password map: the highest id seals, every id unseals. */
     sessionPasswords,
     refreshWindowS: e.REFRESH_WINDOW_S,

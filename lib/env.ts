@@ -119,8 +119,9 @@ const SERVER_VARIABLES = {
   CLIENT_SECRET: optionalString,
   SIGNING_SECRET: optionalString,
   REDIRECT_URI: httpUrl,
-  BOT_SCOPES: list("users:read,channels:read,channels:history,chat:write,chat:write.public,incoming-webhook,app_mentions:read"),
-  USER_SCOPES: list("users:read"),
+  /** Unset (empty): "Add to workspace" asks for the scopes in the app's configuration (lib/oauth/install-scopes.ts). */
+  BOT_SCOPES: list(""),
+  USER_SCOPES: list(""),
   /** iron-session's passwords, newest first; required at start in production (lib/config.ts), never at build. */
   SESSION_PASSWORD: secretList("SESSION_PASSWORD", HOW_TO_MAKE_A_PASSWORD),
   /** Refresh a token proactively when it expires within this many seconds. */

@@ -1,7 +1,7 @@
 /**
  * Every error code the console answers with of its own, each with its one HTTP status and the message a
  * person can act on; a throw site may say more than that message (`new AppError("payload_too_large",
- * { message: … })`), never change the status. The README's "Error codes" table lists the same rows
+ * { message: … })`), never change the status. docs/errors.md's table lists the same rows
  * (tests/unit/http/error-codes.test.ts keeps them alike). Errors the console only relays keep their
  * upstream's code and are not here: the platform's (lib/platform/errors.ts) and the emulator admin surface's.
  */
@@ -20,7 +20,17 @@ export const CONSOLE_ERRORS = {
   forbidden_origin: { status: 403, message: "Cross-site requests are not allowed on this route." },
   forbidden_host: {
     status: 403,
-    message: "This console does not answer requests for this host name: open it at its own address (APP_ORIGIN or ALLOWED_HOSTS).",
+    message:
+      "This console does not answer requests for this host name: open it at the address it was set up for. If people are to open it at this one, its operator sets APP_ORIGIN to it and restarts.",
+  },
+  too_many_cookies: {
+    status: 431,
+    message: "The request carried more cookies than the server reads (at most 100; this console sets fewer than ten): clear this site's cookies and try again.",
+  },
+  listening_exposed: {
+    status: 503,
+    message:
+      "The server listens on an address other machines reach while its configuration says this machine only, so it serves nothing: start it with npm start, or set HOST.",
   },
   missing_origin: { status: 403, message: "This route changes state and needs an Origin header naming the console (browsers send it; scripts must set it)." },
   internal_error: { status: 500, message: "Something went wrong on the server. Try again." },

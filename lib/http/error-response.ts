@@ -2,6 +2,7 @@ import { ZodError } from "zod";
 import { logger } from "@/lib/log";
 import { AppError } from "./app-error";
 import type { ErrorBody } from "./error-body";
+import { noteRefusal } from "./refusal";
 
 /**
  * The one place errors become responses: AppError answers with its own status, a ZodError with 422 and
@@ -19,6 +20,7 @@ export function toErrorResponse(error: unknown): Response {
 }
 
 function answer(error: AppError, issues?: ErrorBody["issues"]): Response {
+  noteRefusal(error.code, error.status);
   const body: ErrorBody = { ok: false, error: error.code, message: error.message, ...(issues ? { issues } : {}) };
   return Response.json(body, { status: error.status, headers: error.headers });
 }

@@ -1,11 +1,13 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { CONSOLE_REQUEST_HEADER } from "@/lib/console-request";
-import { isAllowedHost, isAllowedOrigin, requestHost } from "@/lib/emulator";
+import { isAllowedOrigin } from "@/lib/emulator";
 import { readBounded } from "@/lib/read-bounded";
 import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
+import { hostRefusal } from "./host-check";
+import { refusalResponse } from "./refusal";
 
 /** Request bodies larger than this answer 413 unless a route says otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -43,21 +45,6 @@ function refuseNavigation(request: Request) {
   const dest = request.headers.get("sec-fetch-dest");
   if (mode === "navigate" || (dest !== null && NAVIGATION_DESTINATIONS.has(dest))) {
     throw new AppError("navigation_refused");
-  }
-}
-
-/**
- * The Host a browser sends is the name of the site its page came from. A page on evil.example that has
- * made its name resolve to this server (DNS rebinding) is "same-origin" with itself, so its requests carry
- * Sec-Fetch-Site: same-origin and Origin: http://evil.example: only the Host tells them apart. Every route
- * answers only the names the console is reached at (APP_ORIGIN's, ALLOWED_HOSTS, loopback on PORT).
- */
-function checkHost(request: Request) {
-  const host = requestHost(request);
-  if (!isAllowedHost(host, getConfig().allowedHosts)) {
-    throw new AppError("forbidden_host", {
-      message: `This console does not answer requests for ${host}: open it at its own address, or add the name to ALLOWED_HOSTS.`,
-    });
   }
 }
 
@@ -108,18 +95,20 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 export type RouteGate = (request: Request) => Promise<void>;
 
 /**
- * Makes the route wrapper: what every console route needs, the Host and Origin checks, the gate, the body
+ * Makes the route wrapper: what every console route needs, the Host check (host-check.ts) and the Origin check, the gate, the body
  * size limit, the request's cookie jar (Set-Cookie applied to whatever the handler answers, errors
  * included), and the one error mapper, so no handler leaks a stack trace or a secret.
  */
 export function createRouteWrapper(gate: RouteGate) {
   return (handler: RouteHandler, options: RouteOptions = {}) =>
     async (request: Request, context: RouteContext = NO_PARAMS): Promise<Response> => {
+      // First, and as a page to a browser: a name the console does not answer at learns nothing more (host-check.ts).
+      const refusedHost = hostRefusal(request);
+      if (refusedHost) return refusalResponse(request, refusedHost);
       const jar = new RequestCookieJar(request);
       const response = await runWithCookieJar(jar, async () => {
         try {
           const mutating = options.mutating ?? false;
-          checkHost(request);
           await gate(request);
           if (!options.navigable) refuseNavigation(request);
           if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);

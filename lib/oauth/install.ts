@@ -3,19 +3,20 @@ import { getConfig } from "@/lib/config";
 import { AppError, isAppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { exchangeAuthorizationCode, isPlatformError, maskToken } from "@/lib/platform";
-import { lookupAppName } from "@/lib/installations/app-name";
-import { installationFromGrant, installationIdFor, toInstallationView } from "@/lib/installations/record";
+import { readInstallingApp } from "@/lib/app-config/installing-app";
+import { installationFromGrant, installationIdFor, MAX_APP_NAME_CHARS, toInstallationView } from "@/lib/installations/record";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { installScopes } from "./install-scopes";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
 
 export interface InstallRequest {
-  /** Comma-separated bot scopes (default BOT_SCOPES). */
+  /** Comma-separated bot scopes (default: BOT_SCOPES when set, else the app's configuration; install-scopes.ts). */
   scope?: string;
-  /** Comma-separated user scopes (default USER_SCOPES). */
+  /** Comma-separated user scopes (default: USER_SCOPES when set, else the app's configuration). */
   userScope?: string;
   /** Preselect a workspace on the platform's consent page. */
   team?: string;
@@ -29,11 +30,16 @@ export async function beginInstall(request: InstallRequest): Promise<string> {
   const runtime = getRotationRuntime();
   const appKey = request.app ?? "console";
   const { clientId } = runtime.credentialsFor(appKey);
+  const scopes = await installScopes({
+    link: { bot: request.scope, user: request.userScope },
+    configured: { bot: config.botScopes, user: config.userScopes },
+    app: () => readInstallingApp({ key: appKey, clientId }),
+  });
   const state = await createOAuthState(appKey, runtime.now());
   const url = new URL(`${config.upstream.baseUrl}/oauth/v2/authorize`);
   url.searchParams.set("client_id", clientId);
-  url.searchParams.set("scope", request.scope ?? config.botScopes.join(","));
-  url.searchParams.set("user_scope", request.userScope ?? config.userScopes.join(","));
+  url.searchParams.set("scope", scopes.bot);
+  url.searchParams.set("user_scope", scopes.user);
   url.searchParams.set("redirect_uri", config.redirectUri);
   url.searchParams.set("state", state);
   if (request.team) url.searchParams.set("team", request.team);
@@ -44,8 +50,11 @@ export type InstallProblem = StateProblem | "access_denied" | "missing_code" | "
 
 export type InstallOutcome =
   | { ok: true; installation: InstallationView }
-  /** `platformError`: the `error` the platform sent back on the redirect, as it came (the page names only known ones). */
-  | { ok: false; problem: InstallProblem; detail?: string; platformError?: string };
+  /**
+   * `platformError`: the `error` the platform sent back on the redirect, as it came (the page names only known
+   * ones). `appKey`: the app this browser started installing, when its state says (the page offers it again).
+   */
+  | { ok: false; problem: InstallProblem; detail?: string; platformError?: string; appKey?: AppKey };
 
 /**
  * The OAuth callback: the state is checked and consumed first (so nothing that fails it can touch the
@@ -55,14 +64,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
   const runtime = getRotationRuntime();
   const check = await consumeOAuthState(query.get("state"), runtime.now());
   const platformError = query.get("error");
-  if (platformError) return { ok: false, problem: "access_denied", platformError };
+  if (platformError) return { ok: false, problem: "access_denied", platformError, ...(check.ok ? { appKey: check.appKey } : {}) };
   if (!check.ok) return { ok: false, problem: check.problem };
   const code = query.get("code");
   if (!code) return { ok: false, problem: "missing_code" };
+  const credentials = runtime.credentialsFor(check.appKey);
   try {
     const { grant } = await exchangeAuthorizationCode({
       baseUrl: runtime.baseUrl,
-      credentials: runtime.credentialsFor(check.appKey),
+      credentials,
       code,
       redirectUri: getConfig().redirectUri,
       timeoutMs: runtime.timeoutMs,
@@ -74,7 +84,10 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // A reinstall replaces the bot token (and the installer's own user token, when it issues one) but keeps the
     // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();
-    const appName = await lookupAppName(grant.appId, runtime);
+    // The app's name from its configuration (the emulator's admin surface, or the person's configuration token);
+    // when it cannot be read, installationFromGrant keeps the name the record had: never the id where a name is known.
+    const app = await readInstallingApp({ key: check.appKey, clientId: credentials.clientId, ...(grant.appId ? { id: grant.appId } : {}) });
+    const appName = app?.name?.slice(0, MAX_APP_NAME_CHARS) ?? undefined;
     const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined }, appName);
     const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {

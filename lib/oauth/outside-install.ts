@@ -2,8 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { canSee } from "@/lib/access/rights";
 import { signedInViewer } from "@/lib/access/viewer";
-import type { InstallationView } from "@/lib/installations/universal/view";
+import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { readInstallingApp } from "@/lib/app-config/installing-app";
+import { getConfig } from "@/lib/config";
+import { credentialsFor } from "@/lib/rotation/runtime";
+import { readAppIcon } from "./app-icon";
+import { appPageUrl } from "./app-links";
 
 /**
  * The install page behind an app's "Add to workspace" button is used by people outside the team: they are
@@ -15,16 +20,37 @@ import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session
 export const INSTALLED_NOTICE_COOKIE = "sb_installed";
 const NOTICE_TTL_S = 10 * 60;
 
-const noticeSchema = z.object({ app: z.string().max(200), team: z.string().max(200) });
+/** What the page says: the names, and (cookies of earlier versions lack them) the ids its links need and the app's icon. */
+const noticeSchema = z.object({
+  app: z.string().max(200),
+  team: z.string().max(200),
+  appId: z.string().max(40).optional(),
+  teamId: z.string().max(40).optional(),
+  icon: z.string().max(500).optional(),
+});
 export type InstalledNotice = z.infer<typeof noticeSchema>;
+
+/**
+ * The workspace of the member signed in to the console, whom "Add to workspace" installs for: the platform's
+ * `team` parameter preselects it on the consent page. None for the operator or someone not signed in, whose
+ * consent page opens on the workspace the platform picks (the one they are signed in to there).
+ */
+export async function signedInTeam(): Promise<string | undefined> {
+  const viewer = await signedInViewer();
+  return viewer?.kind === "member" ? viewer.teamId : undefined;
+}
 
 /** Where the callback sends the installer: the dashboard if they may see the installation there, else the stand-alone page. */
 export async function afterInstallLocation(installation: InstallationView): Promise<string> {
   const viewer = await signedInViewer();
   if (viewer && canSee(viewer, installation)) return `/?installed=${encodeURIComponent(installation.id)}`;
+  const icon = await readAppIcon(installation.id);
   const notice: InstalledNotice = {
     app: (installation.app.name ?? installation.app.id ?? "The app").slice(0, 200),
     team: (installation.team.name || installation.team.id).slice(0, 200),
+    ...(installation.app.id ? { appId: installation.app.id } : {}),
+    teamId: installation.team.id,
+    ...(icon ? { icon } : {}),
   };
   await writeSealedCookie(INSTALLED_NOTICE_COOKIE, notice, NOTICE_TTL_S);
   return "/oauth/installed";
@@ -34,4 +60,25 @@ export async function readInstalledNotice(): Promise<InstalledNotice | undefined
   const notice = await readSealedCookie(INSTALLED_NOTICE_COOKIE, noticeSchema, NOTICE_TTL_S);
   if (!notice) await deleteCookie(INSTALLED_NOTICE_COOKIE);
   return notice;
+}
+
+/** Where a failed install's page leads: start again, and the console (for whoever may use it) or the app's own page. */
+export interface CallbackNextSteps {
+  retryHref: string;
+  /** Whether this browser may use the console: someone outside the team meets a sign-in there instead. */
+  console: boolean;
+  /** The app's page on the platform, when the console can tell which app (its configuration is readable). */
+  appPage?: { name: string | null; url: string };
+}
+
+/**
+ * A failed or cancelled install's way on. Someone outside the team did not come from the console and cannot
+ * use it (its sign-in is for the app's team): they get the install again and the app's own page instead.
+ */
+export async function callbackNextSteps(appKey: AppKey | undefined): Promise<CallbackNextSteps> {
+  const key = appKey ?? "console";
+  const retryHref = key === "legacy" ? "/oauth/install?app=legacy" : "/oauth/install";
+  if (await signedInViewer()) return { retryHref, console: true };
+  const app = await readInstallingApp({ key, clientId: credentialsFor(key).clientId });
+  return { retryHref, console: false, ...(app ? { appPage: { name: app.name, url: appPageUrl(getConfig().upstream, app.appId) } } : {}) };
 }

@@ -24,9 +24,16 @@ body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Robot
 main{max-width:36rem;margin:4rem auto;padding:2rem;background:var(--card);border:1px solid var(--line);border-radius:.75rem;box-shadow:0 1px 2px rgba(0,0,0,.05)}
 .code{display:inline-block;font:12px ui-monospace,monospace;background:var(--code-bg);color:var(--code-ink);border:1px solid var(--code-line);border-radius:.375rem;padding:.125rem .5rem}
 .ok{display:inline-block;font:12px ui-monospace,monospace;background:var(--ok-bg);color:var(--ok-ink);border:1px solid var(--ok-line);border-radius:.375rem;padding:.125rem .5rem}
-h1{font-size:1.25rem;margin:.75rem 0 .5rem}p{color:var(--muted);line-height:1.5}strong{color:var(--ink)}
-a.button{display:inline-block;margin-top:1rem;background:var(--accent);color:var(--accent-ink);text-decoration:none;padding:.5rem 1rem;border-radius:.5rem;font-weight:600}
-a.secondary{margin-left:1rem;color:var(--muted)}
+h1{font-size:1.25rem;margin:.75rem 0 .5rem;overflow-wrap:anywhere}p{color:var(--muted);line-height:1.5;overflow-wrap:anywhere}strong{color:var(--ink)}
+p.note{font-size:.875rem;border-top:1px solid var(--line);margin-top:1.5rem;padding-top:1rem}
+.app{display:flex;align-items:center;gap:.75rem}
+.icon{width:56px;height:56px;border-radius:.75rem;flex:none;object-fit:cover}
+.initials{display:inline-flex;align-items:center;justify-content:center;background:var(--accent);color:var(--accent-ink);font-weight:700;font-size:1.25rem}
+.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1.25rem;margin-top:1.25rem}
+a.button{display:inline-block;background:var(--accent);color:var(--accent-ink);text-decoration:none;padding:.5rem 1rem;border-radius:.5rem;font-weight:600}
+a.secondary{color:var(--ink);text-underline-offset:2px}
+a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+@media (max-width:40rem){main{margin:1rem;padding:1.25rem}}
 </style></head>
 <body><main>
 ${body}

@@ -25,6 +25,12 @@ export interface Metrics {
   eventStreams: Gauge;
   /** 1 while the instance shuts down (readiness answers 503). */
   shuttingDown: Gauge;
+  /** Requests refused, by reason (refusal-metrics.ts): Host, origin, cookies, rate… */
+  refusals: Counter<"reason">;
+  /** Installations in the store that need a person to install them again; set at each scrape. */
+  needingReinstall: Gauge;
+  /** When this instance's background refresher last finished a pass (Unix seconds; 0 before its first, NaN when it is off). */
+  refresherLastSuccess: Gauge;
 }
 
 /**
@@ -83,6 +89,22 @@ function createMetrics(): Metrics {
     shuttingDown: new Gauge({
       name: "switchboard_shutting_down",
       help: "1 while this instance shuts down (SIGTERM received): readiness answers 503.",
+      registers: [registry],
+    }),
+    refusals: new Counter({
+      name: "switchboard_refusals_total",
+      help: "Requests refused, by reason: host, origin, navigation, cookies, exposure, rate, size, credentials.",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
+    needingReinstall: new Gauge({
+      name: "switchboard_installations_needing_reinstall",
+      help: "Installations in the store whose tokens the platform refused for good: a person must install them again (NaN when the store could not be read).",
+      registers: [registry],
+    }),
+    refresherLastSuccess: new Gauge({
+      name: "switchboard_refresher_last_success_timestamp_seconds",
+      help: "When this instance's background refresher last finished a pass without failing (Unix time; 0 before its first, NaN when BACKGROUND_REFRESH is off).",
       registers: [registry],
     }),
   };

@@ -16,16 +16,22 @@ function carriesToken(request: Request, token: string): boolean {
   return sent !== undefined && timingSafeEqual(digest(sent), digest(token));
 }
 
-/** The values read at scrape time: the nearest token expiry (from the store) and the open event streams. */
+/** The values read at scrape time: the nearest token expiry and the installations needing reinstall (from the store), the open event streams. */
 async function updateScrapeGauges(): Promise<void> {
   const m = metrics();
   m.eventStreams.set(getStreamLimits().openStreams);
+  if (!getConfig().refresher.enabled) m.refresherLastSuccess.set(Number.NaN);
   try {
-    const nearest = await (await getStore()).nearestTokenExpiry();
+    const store = await getStore();
+    const nearest = await store.nearestTokenExpiry();
     m.nearestExpiry.set(nearest === null ? Number.NaN : (nearest - getRotationRuntime().now()) / 1000);
+    // The summaries unseal nothing and are cached until an installation changes: a scrape costs no query most times.
+    const summaries = await store.listInstallationSummaries();
+    m.needingReinstall.set(summaries.filter((s) => s.state === "needs_reinstall").length);
   } catch {
     // The store is down: counted by switchboard_store_errors_total; the scrape itself still answers.
     m.nearestExpiry.set(Number.NaN);
+    m.needingReinstall.set(Number.NaN);
   }
 }
 

@@ -28,7 +28,9 @@ import { metrics } from "./metrics";
  *    closes Redis and the store;
  * 5. exits 0, or 1 if all that took longer than SHUTDOWN_TIMEOUT_S (what was left is logged).
  *
- * A second signal exits at once.
+ * A second signal exits at once, unless it comes within SAME_PRESS_MS of the first: Ctrl-C on `npm start`
+ * reaches the server twice, once from the terminal (which signals the whole process group) and once from npm,
+ * which passes the signals it gets on to its script.
  */
 
 interface ShutdownState {
@@ -44,6 +46,9 @@ const state = () => processSingleton("shutdown", (): ShutdownState => ({ install
 export function isShuttingDown(): boolean {
   return state().shuttingDown;
 }
+
+/** A signal this soon after the first is the same one delivered twice (see installGracefulShutdown), not a second. */
+const SAME_PRESS_MS = 1_000;
 
 /** How viewers of a closed event stream are told to wait before reconnecting (spread up to twice this). */
 const STREAM_RETRY_MS = 1_000;
@@ -120,11 +125,14 @@ export function installGracefulShutdown(): void {
       "NEXT_MANUAL_SIG_HANDLE is not set: Next.js exits at once on SIGTERM, without a graceful shutdown (scripts/start.sh and the Dockerfile set it)",
     );
   }
+  let firstSignalAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (s.shuttingDown && Date.now() - firstSignalAt < SAME_PRESS_MS) return;
     if (s.shuttingDown) {
       logger.warn({ signal }, "second signal: exiting now");
       process.exit(1);
     }
+    firstSignalAt = Date.now();
     const { shutdownTimeoutS } = getConfig().ops;
     // The bound holds even if a step hangs past its own deadline.
     setTimeout(

@@ -67,8 +67,8 @@ function refreshStillUnanswered(timeoutMs: number): AppError {
 /**
  * This request waited for the refresh lock that another request holds (in this process, or on another
  * instance through PostgreSQL) as long as a request may. The platform has not been shown slow: the holder may
- * still be waiting for it, or its process may have died holding the lock (README, "Running several
- * instances", says what happens then).
+ * still be waiting for it, or its process may have died holding the lock (docs/tokens.md, "A refresher that
+ * dies" and "Running several instances", says what happens then).
  */
 function refreshInProgress(waitedMs: number): AppError {
   return new AppError("refresh_in_progress", {

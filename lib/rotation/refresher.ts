@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig, type Config } from "@/lib/config";
 import { isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
+import { metrics } from "@/lib/ops/metrics";
 import { callMethod, maskToken } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
@@ -207,6 +208,7 @@ async function pass(): Promise<PassSummary> {
     health.needsReinstall += summary.needsReinstall;
     health.state = "healthy";
     health.lastError = null;
+    metrics().refresherLastSuccess.setToCurrentTime();
     if (summary.due > 0) logger.info({ ...summary }, "background refresh pass");
     return summary;
   } catch (error) {

@@ -1,5 +1,6 @@
 import { escapeHtml, standalonePage } from "@/lib/oauth/standalone-page";
 import type { InstallProblem } from "@/lib/oauth/install";
+import type { CallbackNextSteps } from "@/lib/oauth/outside-install";
 
 const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
   missing: {
@@ -20,7 +21,7 @@ const EXPLANATIONS: Record<InstallProblem, { title: string; text: string }> = {
   },
   access_denied: {
     title: "The install was cancelled",
-    text: "The app was not allowed into the workspace on the consent page.",
+    text: "The app was not allowed into the workspace on the consent page: nothing was installed, and nothing changed in the workspace.",
   },
   missing_code: {
     title: "The platform sent no authorization code",
@@ -49,7 +50,7 @@ const PLATFORM_ERRORS = new Map<string, string>([
   ["unsupported_response_type", "The platform does not answer install requests of this kind."],
   [
     "invalid_scope",
-    "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES with the app's settings.",
+    "The install asked for a scope the app does not declare, or one the platform does not know: compare BOT_SCOPES and USER_SCOPES, when set, with the app's settings.",
   ],
   ["server_error", "The platform failed while handling the install. Try again."],
   ["temporarily_unavailable", "The platform cannot take installs right now. Try again in a few minutes."],
@@ -62,11 +63,22 @@ function describePlatformError(code: string): { code: string; text: string } {
   return text === undefined ? { code: UNKNOWN_PLATFORM_ERROR, text: "The platform sent back an error this console does not know." } : { code, text };
 }
 
+/** The page's way on: start again, and the console for whoever may use it, or the app's own page for anyone else. */
+function nextStepLinks(next: CallbackNextSteps): string {
+  const away = next.console
+    ? `<a class="secondary" href="/">Back to the console</a>`
+    : next.appPage
+      ? `<a class="secondary" href="${escapeHtml(next.appPage.url)}">${escapeHtml(next.appPage.name ? `${next.appPage.name}'s page` : "The app's page")}</a>`
+      : "";
+  return `<div class="actions"><a class="button" href="${escapeHtml(next.retryHref)}">Start again</a>${away}</div>`;
+}
+
 /**
- * The 400 page of a failed callback: which problem, and a way to start again. `platformError` is the
- * callback URL's `error` parameter: the platform stopped the install (the problem is then access_denied).
+ * The 400 page of a failed callback: which problem, and a way on (`next`: lib/oauth/outside-install.ts).
+ * `platformError` is the callback URL's `error` parameter: the platform stopped the install (the problem is
+ * then access_denied).
  */
-export function renderCallbackErrorPage(problem: InstallProblem, detail?: string, platformError?: string | null): Response {
+export function renderCallbackErrorPage(problem: InstallProblem, next: CallbackNextSteps, detail?: string, platformError?: string | null): Response {
   const platform = platformError ? describePlatformError(platformError) : undefined;
   // Only the console's own text reaches the page: for a platform error, its named code stands for the detail.
   const { title, text } =
@@ -77,7 +89,7 @@ export function renderCallbackErrorPage(problem: InstallProblem, detail?: string
 <p>${escapeHtml(text)}</p>
 ${platform ? `<p>The platform's error code: <code data-platform-error="${escapeHtml(platform.code)}">${escapeHtml(platform.code)}</code></p>` : ""}
 ${shownDetail ? `<p>${escapeHtml(shownDetail)}</p>` : ""}
-<a class="button" href="/oauth/install">Start again</a><a class="secondary" href="/">Back to the console</a>`;
+${nextStepLinks(next)}`;
   const html = standalonePage(title, body);
   return new Response(html, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }

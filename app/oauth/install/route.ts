@@ -3,6 +3,7 @@ import { z } from "zod";
 import { handleRoute } from "@/lib/access/handle-route";
 import { APP_KEYS } from "@/lib/installations/universal/view";
 import { beginInstall } from "@/lib/oauth/install";
+import { signedInTeam } from "@/lib/oauth/outside-install";
 
 export const dynamic = "force-dynamic";
 
@@ -24,10 +25,12 @@ const Query = z.object({
 export const GET = handleRoute(
   async (request) => {
     const q = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+    // A signed-in member installs into their own workspace unless the link names one (a reinstall does).
+    const team = q.team ?? (await signedInTeam());
     const location = await beginInstall({
       ...(q.scope !== undefined ? { scope: q.scope } : {}),
       ...(q.user_scope !== undefined ? { userScope: q.user_scope } : {}),
-      ...(q.team ? { team: q.team } : {}),
+      ...(team ? { team } : {}),
       ...(q.app ? { app: q.app } : {}),
     });
     return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });

@@ -17,6 +17,7 @@ import type { Workspace } from "../workspace/workspace";
 import { findChannel, generalChannel, postableChannels } from "../workspace/channels";
 import { installingUserId } from "../workspace/members";
 import { canSignIn, membersToOffer } from "../openid/claims";
+import { readSignedInMember } from "../openid/browser-session";
 
 /** Codes are single use and expire after 10 minutes, like the platform's. */
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -54,8 +55,10 @@ export function isRegisteredRedirect(app: App, redirectUri: string): boolean {
 
 interface AuthorizeRequest {
   app: App;
-  /** The workspace to install into: the link's `team`, else the first. */
+  /** The workspace to install into: the link's `team`, else the signed-in member's (openid/browser-session.ts), else the first. */
   ws: Workspace;
+  /** The member signed in to the emulator in this browser, when they belong to `ws`: who allows, unless the page's picker says otherwise. */
+  signedInUserId: string | undefined;
   redirectUri: string;
   state: string | null;
   botScopes: string[];
@@ -77,7 +80,8 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
     );
   }
   const team = query.get("team");
-  const ws = team ? ctx.state.workspaces.get(team) : ctx.state.workspace;
+  const signedIn = readSignedInMember(ctx);
+  const ws = team ? ctx.state.workspaces.get(team) : (signedIn?.ws ?? ctx.state.workspace);
   if (!ws) {
     throw new PageError(400, "This workspace could not be found", "The team in the link is not one of the emulated workspaces.");
   }
@@ -101,20 +105,31 @@ function parseAuthorizeRequest(ctx: RequestContext, query: URLSearchParams): Aut
       `${app.name} does not declare these scopes in its manifest: ${undeclared.join(", ")} (invalid_scope).`,
     );
   }
-  return { app, ws, redirectUri, state: query.get("state"), botScopes, userScopes, wantsWebhook: botScopes.includes("incoming-webhook") };
+  return {
+    app,
+    ws,
+    signedInUserId: signedIn?.ws === ws ? signedIn.userId : undefined,
+    redirectUri,
+    state: query.get("state"),
+    botScopes,
+    userScopes,
+    wantsWebhook: botScopes.includes("incoming-webhook"),
+  };
 }
 
-export function redirectTo(redirectUri: string, params: Record<string, string | null>): Response {
+export function redirectTo(redirectUri: string, params: Record<string, string | null>, setCookie?: string): Response {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params)) if (value !== null) url.searchParams.set(key, value);
-  return new Response(null, { status: 302, headers: { location: url.toString(), "cache-control": "no-store" } });
+  const headers = new Headers({ location: url.toString(), "cache-control": "no-store" });
+  if (setCookie) headers.append("set-cookie", setCookie);
+  return new Response(null, { status: 302, headers });
 }
 
 export function showConsentPage(ctx: RequestContext): Response {
   const url = new URL(ctx.request.url);
   const request = parseAuthorizeRequest(ctx, url.searchParams);
   const ws = request.ws;
-  const installers = membersToOffer(ws);
+  const installers = membersToOffer(ws, request.signedInUserId);
   // Like the platform's workspace switcher: the same request, for another workspace.
   const otherWorkspaces = [...ctx.state.workspaces.values()].filter((w) => w !== ws);
   const switchTo = (teamId: string) => {
@@ -130,7 +145,7 @@ export function showConsentPage(ctx: RequestContext): Response {
       botScopes: request.botScopes,
       userScopes: request.userScopes,
       members: installers,
-      selectedUserId: installingUserId(ws),
+      selectedUserId: request.signedInUserId ?? installingUserId(ws),
       ...(request.wantsWebhook ? { channels: postableChannels(ws).map((c) => ({ id: c.id, name: c.name })), selectedChannelId: generalChannel(ws).id } : {}),
       actionUrl: `${ctx.baseUrl}/oauth/v2/authorize${url.search}`,
       ...(otherWorkspaces.length > 0 ? { otherWorkspaces: otherWorkspaces.map((w) => ({ name: w.team.name, url: switchTo(w.team.id) })) } : {}),
@@ -146,8 +161,8 @@ export async function decideConsent(ctx: RequestContext): Promise<Response> {
   if (decision === "deny") return redirectTo(request.redirectUri, { error: "access_denied", state: request.state });
   if (decision !== "allow") throw new PageError(400, "Nothing was decided", "Choose Allow or Cancel.");
 
-  // Whoever allows it installs (the primary owner unless the page's picker says otherwise): any member who can sign in.
-  const userId = form.get("user_id") || installingUserId(request.ws);
+  // Whoever allows it installs (the member signed in here, else the primary owner, unless the page's picker says otherwise): any member who can sign in.
+  const userId = form.get("user_id") || request.signedInUserId || installingUserId(request.ws);
   if (!canSignIn(request.ws, userId)) {
     throw new PageError(400, "Pick a member", `Install as a member of ${request.ws.team.name} who is not deactivated and not an app's bot user.`);
   }

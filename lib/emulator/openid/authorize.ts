@@ -17,6 +17,7 @@ import { htmlResponse } from "../core/html";
 import { CODE_LIFETIME_MS, isRegisteredRedirect, redirectTo, splitScopes } from "../oauth/authorize";
 import type { App, RequestContext } from "../types";
 import type { Workspace } from "../workspace/workspace";
+import { readSignedInMember, signedInCookie } from "./browser-session";
 import { canSignIn, membersToOffer } from "./claims";
 import { renderSignInPage } from "./sign-in-page";
 
@@ -25,7 +26,10 @@ export const SIGN_IN_SCOPES = ["openid", "profile", "email"] as const;
 
 interface SignInRequest {
   app: App;
+  /** The link's `team`, else the workspace of the member signed in here before (browser-session.ts), else the first. */
   ws: Workspace;
+  /** That member, when they belong to `ws`: preselected. */
+  signedInUserId: string | undefined;
   redirectUri: string;
   redirectUriSent: boolean;
   scopes: string[];
@@ -62,15 +66,25 @@ function parseSignInRequest(ctx: RequestContext, query: URLSearchParams): SignIn
     throw new PageError(400, "Invalid permissions requested", `Signing in asks only for openid, profile and email, not ${others.join(", ")} (invalid_scope).`);
   }
   const team = query.get("team");
-  const ws = team ? ctx.state.workspaces.get(team) : ctx.state.workspace;
+  const signedIn = readSignedInMember(ctx);
+  const ws = team ? ctx.state.workspaces.get(team) : (signedIn?.ws ?? ctx.state.workspace);
   if (!ws) throw new PageError(400, "This workspace could not be found", "The team in the link is not one of the emulated workspaces.");
-  return { app, ws, redirectUri, redirectUriSent: Boolean(sent), scopes, state: query.get("state"), nonce: query.get("nonce") };
+  return {
+    app,
+    ws,
+    signedInUserId: signedIn?.ws === ws ? signedIn.userId : undefined,
+    redirectUri,
+    redirectUriSent: Boolean(sent),
+    scopes,
+    state: query.get("state"),
+    nonce: query.get("nonce"),
+  };
 }
 
 export function showSignInPage(ctx: RequestContext): Response {
   const url = new URL(ctx.request.url);
   const request = parseSignInRequest(ctx, url.searchParams);
-  const members = membersToOffer(request.ws);
+  const members = membersToOffer(request.ws, request.signedInUserId);
   const otherWorkspaces = [...ctx.state.workspaces.values()].filter((w) => w !== request.ws);
   const switchTo = (teamId: string) => {
     const query = new URLSearchParams(url.searchParams);
@@ -84,7 +98,7 @@ export function showSignInPage(ctx: RequestContext): Response {
       teamDomain: request.ws.team.domain,
       scopes: request.scopes,
       members,
-      selectedUserId: members[0]?.id ?? "",
+      selectedUserId: request.signedInUserId ?? members[0]?.id ?? "",
       actionUrl: `${ctx.baseUrl}${AUTHORIZE_PATH}${url.search}`,
       ...(otherWorkspaces.length > 0 ? { otherWorkspaces: otherWorkspaces.map((w) => ({ name: w.team.name, url: switchTo(w.team.id) })) } : {}),
     }),
@@ -120,5 +134,6 @@ export async function decideSignIn(ctx: RequestContext): Promise<Response> {
     expiresAt: now + CODE_LIFETIME_MS,
     used: false,
   });
-  return redirectTo(request.redirectUri, { code, state: request.state });
+  // Remembered in this browser, as the platform keeps a person signed in: its consent page opens as them.
+  return redirectTo(request.redirectUri, { code, state: request.state }, signedInCookie(ctx, request.ws, userId));
 }

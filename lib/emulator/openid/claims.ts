@@ -80,14 +80,19 @@ export const SUPPORTED_CLAIMS = [
 /** How many members a page offers (the first ones of users.list who can sign in). */
 const MEMBERS_SHOWN = 100;
 
-/** The members a page lets one act as (signing in, installing): the first of users.list who can sign in. */
-export function membersToOffer(ws: Workspace): { id: string; realName: string; name: string }[] {
+/**
+ * The members a page lets one act as (signing in, installing): the first of users.list who can sign in, and
+ * `signedIn` (the member signed in in this browser) first when they are further down the list.
+ */
+export function membersToOffer(ws: Workspace, signedIn?: string): { id: string; realName: string; name: string }[] {
+  const offer = (index: number) => {
+    const member = memberAt(ws, index, "");
+    return { id: memberIdAt(ws, index), realName: String(member.real_name), name: String(member.name) };
+  };
   const offered: { id: string; realName: string; name: string }[] = [];
   for (let index = 0; index < ws.userCount && offered.length < MEMBERS_SHOWN; index++) {
-    const id = memberIdAt(ws, index);
-    if (!canSignIn(ws, id)) continue;
-    const member = memberAt(ws, index, "");
-    offered.push({ id, realName: String(member.real_name), name: String(member.name) });
+    if (canSignIn(ws, memberIdAt(ws, index))) offered.push(offer(index));
   }
+  if (signedIn && canSignIn(ws, signedIn) && !offered.some((m) => m.id === signedIn)) offered.unshift(offer(memberIndexOf(ws, signedIn)));
   return offered;
 }

@@ -1,11 +1,11 @@
 import type { AppKey } from "./view";
 
 /**
- * The "Add to workspace" link (GET /oauth/install) that installs `installation`'s app again; with `scopes`,
- * asking for them (a manifest update or a missing scope changes what the app may ask for, and an
- * installation only gets new scopes through a new install) and preselecting its workspace on the consent
- * page. A legacy installation keeps `app=legacy`: a reinstall through the console app would create a second
- * record rather than repair this one.
+ * The "Add to workspace" link (GET /oauth/install) that installs `installation`'s app again into its workspace
+ * (preselected on the consent page: an admin reinstalls another team's installation, not one in their own
+ * workspace); with `scopes`, asking for them (a manifest update or a missing scope changes what the app may
+ * ask for, and an installation only gets new scopes through a new install). A legacy installation keeps
+ * `app=legacy`: a reinstall through the console app would create a second record rather than repair this one.
  */
 export function reinstallHref(
   installation: { app: { key: AppKey }; team?: { id: string } | null },
@@ -17,8 +17,8 @@ export function reinstallHref(
   if (scopes !== undefined) {
     query.set("scope", [...new Set(scopes)].join(","));
     if (userScopes !== undefined) query.set("user_scope", [...new Set(userScopes)].join(","));
-    if (installation.team) query.set("team", installation.team.id);
   }
+  if (installation.team) query.set("team", installation.team.id);
   const search = query.toString();
   return search ? `/oauth/install?${search}` : "/oauth/install";
 }

@@ -15,7 +15,8 @@ export async function startSpecConsole(port: number, env: Record<string, string>
   const dev = process.env.E2E_DEV === "1";
   // Next.js's own binary under this Node (not through npx), so that a signal reaches the server itself and its
   // exit code is the server's.
-  const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-p", String(port)], {
+  // On loopback, as HOST (unset) says: a server listening wider than its configuration serves nothing (lib/ops/exposure.ts).
+  const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-H", "127.0.0.1", "-p", String(port)], {
     detached: true,
     stdio: "ignore",
     env: {

@@ -44,9 +44,24 @@ describe("GET {base}/.well-known/emulator", () => {
     expect(body).toEqual({
       ok: true,
       emulator: true,
+      instance_id: h.emulator.state.instanceId,
       clock: { now: "2026-01-01T10:00:00.000Z", now_ms: Date.UTC(2026, 0, 1, 10), offset_s: 3600, max_offset_s: 315_360_000, move: "POST {base}/admin/clock" },
       lifetimes_s: { access_token: 43_200, refresh_grace: 30, authorization_code: 600, cursor: 600 },
     });
+  });
+
+  it("names the emulator's state: the same on every read, another after a reset, different for another emulator", async () => {
+    const h = createHarness();
+    const read = async (harness = h) =>
+      ((await (await harness.emulator.fetch(new Request(`${harness.base}/.well-known/emulator`))).json()) as Json).instance_id;
+    const first = await read();
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await read()).toBe(first);
+    expect(await read(createHarness())).not.toBe(first);
+    expect((await h.admin("reset", {})).status).toBe(200);
+    const afterReset = await read();
+    expect(afterReset).toMatch(/^[0-9a-f-]{36}$/);
+    expect(afterReset).not.toBe(first);
   });
 
   it("answers even when the admin surface needs a token", async () => {

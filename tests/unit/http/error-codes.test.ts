@@ -1,35 +1,48 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AppError, isConsoleError, isRelayedError } from "@/lib/http/app-error";
 import { CONSOLE_ERRORS } from "@/lib/http/error-codes";
 import { PLATFORM_ERRORS } from "@/lib/platform/errors";
 
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const ROOT = new URL("../../../", import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, ROOT), "utf8");
+const ERRORS_DOC = read("docs/errors.md");
+/**
+ * The README and the console's documentation, each with its text. docs/emulator.md is left out: the statuses it
+ * names are the emulator's own answers (its admin surface's `401 admin_token_required`, the platform's
+ * `410 channel_is_archived` to a webhook), which the console neither answers nor relays with those statuses.
+ */
+const CONSOLE_DOCS = [
+  "README.md",
+  ...readdirSync(new URL("docs/", ROOT))
+    .filter((name) => name.endsWith(".md") && name !== "emulator.md")
+    .map((name) => `docs/${name}`),
+].map((file) => ({ file, text: read(file) }));
 
 type Row = { status: number; message: string };
 const rowIn = (table: Record<string, Row>, code: string): Row | undefined => (Object.hasOwn(table, code) ? table[code] : undefined);
 
-/** The rows of the README's "Error codes" table, as they read. */
-function readmeErrorRows(): string[] {
-  const section = README.split("\n### Error codes\n")[1]?.split(/\n##+ /)[0] ?? "";
-  return section.split("\n").filter((line) => /^\| `[a-z_]+` \|/.test(line));
+/** The rows of the error codes table in docs/errors.md, as they read. */
+function documentedErrorRows(): string[] {
+  return ERRORS_DOC.split("\n").filter((line) => /^\| `[a-z_]+` \|/.test(line));
 }
 
 describe("the console's error codes", () => {
-  it("are the README's Error codes table, row for row: code, status and message", () => {
+  it("are docs/errors.md's table, row for row: code, status and message", () => {
     const expected = Object.entries(CONSOLE_ERRORS).map(([code, row]) => `| \`${code}\` | ${row.status} | ${row.message} |`);
-    expect(readmeErrorRows(), "the README's Error codes table should read (lib/http/error-codes.ts)").toEqual(expected);
+    expect(documentedErrorRows(), "docs/errors.md's table should read (lib/http/error-codes.ts)").toEqual(expected);
   });
 
-  it("answer with the status the README gives them wherever it names one, and so do the platform's codes it names", () => {
-    const named = [...README.matchAll(/(?:\*\*)?(\d{3})(?:\*\*)?\s+`([a-z_]+)`/g)].map(([, status, code]) => ({ code: code!, status: Number(status) }));
+  it("answer with the status the README and docs/ give them wherever they name one, and so do the platform's codes they name", () => {
+    const named = CONSOLE_DOCS.flatMap(({ file, text }) =>
+      [...text.matchAll(/(?:\*\*)?(\d{3})(?:\*\*)?\s+`([a-z_]+)`/g)].map(([, status, code]) => ({ file, code: code!, status: Number(status) })),
+    );
     expect(named.length).toBeGreaterThan(20);
-    for (const { code, status } of named) {
+    for (const { file, code, status } of named) {
       const row = rowIn(CONSOLE_ERRORS, code) ?? rowIn(PLATFORM_ERRORS, code);
-      expect(
-        row?.status,
-        `the README's ${status} \`${code}\`: neither one of the console's codes nor a platform code the console relays with that status`,
-      ).toBe(status);
+      expect(row?.status, `${file}'s ${status} \`${code}\`: neither one of the console's codes nor a platform code the console relays with that status`).toBe(
+        status,
+      );
     }
   });
 

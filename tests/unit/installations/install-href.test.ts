@@ -5,12 +5,12 @@ import { reinstallHref } from "@/lib/installations/universal/install-href";
 describe("reinstallHref", () => {
   const consoleApp = { app: { key: "console" as const }, team: { id: "T0AAA" } };
 
-  it("without scopes is the plain install link, which the consent page fills with the app's own scopes", () => {
-    expect(reinstallHref(consoleApp)).toBe("/oauth/install");
+  it("without scopes asks for the app's own, into the installation's workspace (an admin's own may be another)", () => {
+    expect(reinstallHref(consoleApp)).toBe("/oauth/install?team=T0AAA");
   });
 
   it("keeps app=legacy for the legacy app, so the reinstall repairs that installation rather than adding one", () => {
-    expect(reinstallHref({ ...consoleApp, app: { key: "legacy" } })).toBe("/oauth/install?app=legacy");
+    expect(reinstallHref({ ...consoleApp, app: { key: "legacy" } })).toBe("/oauth/install?app=legacy&team=T0AAA");
   });
 
   it("asks for each scope once and preselects the installation's workspace", () => {

@@ -31,7 +31,8 @@ describe("Add to workspace", () => {
     expect(url.origin + url.pathname).toBe(`${testConsole.origin}/emulator/oauth/v2/authorize`);
     expect(url.searchParams.get("client_id")).toMatch(/^\d+\.\d+$/);
     expect(url.searchParams.get("scope")).toBe("users:read,chat:write");
-    expect(url.searchParams.get("user_scope")).toBe("users:read");
+    // The link names no user scopes: the app's manifest's (BOT_SCOPES and USER_SCOPES are unset).
+    expect(url.searchParams.get("user_scope")?.split(",")).toEqual(["channels:history", "channels:read", "chat:write", "users:read"]);
     expect(url.searchParams.get("redirect_uri")).toBe("http://localhost:3000/oauth/callback");
     expect(url.searchParams.get("team")).toBe("T0");
     const state = url.searchParams.get("state") ?? "";

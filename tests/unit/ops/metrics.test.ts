@@ -6,6 +6,10 @@ import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { defaultAppCredentials } from "@/lib/emulator";
+import { findInstallation } from "@/lib/installations/store";
+import { countRefusals } from "@/lib/ops/refusal-metrics";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -24,6 +28,8 @@ let teamId: string;
 
 beforeAll(async () => {
   testConsole = await startTestConsole({ BACKGROUND_REFRESH: "false", METRICS_TOKEN });
+  // As instrumentation-node.ts does at start.
+  countRefusals();
   operator = new TestBrowser(testConsole.origin);
   const done = await installIn(operator);
   expect(done.status).toBe(303);
@@ -150,5 +156,47 @@ describe("GET /api/metrics", () => {
     // The viewer goes away (its tab closed): the connection's body is cancelled.
     await response.body!.cancel();
     await expect.poll(async () => sample(await scrape(), "switchboard_event_streams_open")).toBe(0);
+  });
+
+  it("counts refusals by reason: a Host the console does not answer, a cross-site request, a missing credential", async () => {
+    const before = await scrape();
+    const rebound = await sessionRoute(new Request(`${testConsole.origin}/api/session`, { headers: { host: "evil.example", accept: "text/html" } }));
+    expect(rebound.status).toBe(403);
+    const crossSite = await operator.send(refreshRoute, "/api/tokens/refresh", {
+      method: "POST",
+      json: { installation: installationId, token: "bot" },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await scrapeWith("Bearer wrong")).status).toBe(401);
+    const after = await scrape();
+    const delta = (reason: string) =>
+      sample(after, `switchboard_refusals_total{reason="${reason}"}`) - sample(before, `switchboard_refusals_total{reason="${reason}"}`);
+    expect(delta("host")).toBe(1);
+    expect(delta("origin")).toBe(1);
+    expect(delta("credentials")).toBe(1);
+  });
+
+  it("says the refresher is off (NaN) when BACKGROUND_REFRESH is", async () => {
+    expect(Number.isNaN((await scrape()).get("switchboard_refresher_last_success_timestamp_seconds"))).toBe(true);
+  });
+
+  it("counts the installations that need a reinstall, once the platform has refused one's refresh token", async () => {
+    expect(sample(await scrape(), "switchboard_installations_needing_reinstall")).toBe(0);
+    // The app is uninstalled on the platform behind the console's back; the next refresh is refused for good.
+    const app = defaultAppCredentials("session-tests", "rotation");
+    const uninstall = await fetch(`${testConsole.origin}/emulator/api/apps.uninstall`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${(await findInstallation(installationId, { fresh: true }))!.bot!.value}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret }),
+    });
+    expect(((await uninstall.json()) as { ok: boolean }).ok).toBe(true);
+    const refused = await operator.send(refreshRoute, "/api/tokens/refresh", { method: "POST", json: { installation: installationId, token: "bot" } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect((await findInstallation(installationId, { fresh: true }))!.state).toBe("needs_reinstall");
+    expect(sample(await scrape(), "switchboard_installations_needing_reinstall")).toBe(1);
   });
 });

@@ -21,7 +21,7 @@ export interface TestConsole {
 /** Starts the emulator and points the (not yet read) configuration at it. Call before any getConfig(). */
 export async function startTestConsole(
   env: Record<string, string> = {},
-  options: { refreshGraceSeconds?: number; redirectUrls?: string[]; workspaces?: number } = {},
+  options: { refreshGraceSeconds?: number; redirectUrls?: string[]; workspaces?: number; adminTokenOnly?: boolean } = {},
 ): Promise<TestConsole> {
   // The console reaches its emulator's admin surface with the admin token, which the two must share.
   const adminToken = randomBytes(32).toString("base64url");
@@ -32,7 +32,8 @@ export async function startTestConsole(
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     ...(options.redirectUrls ? { redirectUrls: options.redirectUrls } : {}),
     ...(options.workspaces ? { workspaces: options.workspaces } : {}),
-    admin: { token: adminToken },
+    // adminTokenOnly: as an exposed console's emulator, whose admin surface answers its token and nothing else.
+    admin: { token: adminToken, ...(options.adminTokenOnly ? { requireToken: true } : {}) },
   });
   const origin = `http://127.0.0.1:${emulator.port}`;
   Object.assign(process.env, {
