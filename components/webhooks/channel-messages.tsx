@@ -52,12 +52,12 @@ export function ChannelMessages({ channelId, teamId, channelName }: { channelId:
           No messages in #<PlatformText>{name}</PlatformText> yet. Send one.
         </p>
       ) : (
-        <ol aria-label={`Messages in #${name}, newest first`} className="max-h-80 divide-y divide-slate-100 overflow-y-auto">
+        <ol aria-label={`Messages in #${name}, newest first`} tabIndex={0} className="max-h-80 divide-y divide-slate-100 overflow-y-auto">
           {data.messages.map((message) => (
             <li key={message.ts} className="px-4 py-2.5">
               <div className="flex items-center gap-2 text-[11px] text-slate-500">
                 <PlatformText className="font-semibold text-slate-700">{message.author}</PlatformText>
-                <span className="rounded bg-slate-100 px-1 py-px">{message.via}</span>
+                <span className="rounded bg-slate-100 px-1 py-px text-slate-700">{message.via}</span>
                 <LocalTime at={sentAt(message.ts)} date="auto" className="ml-auto tabular-nums" />
               </div>
               <p className="mt-0.5 whitespace-pre-wrap break-words text-sm text-slate-800">
