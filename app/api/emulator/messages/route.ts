@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { readEmulatorChannel } from "@/lib/webhooks/emulator-channels";
 import { handleRoute } from "@/lib/access/handle-route";
+import { parseQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +15,6 @@ const Query = z.object({
 });
 
 export const GET = handleRoute(async (request) => {
-  const { channel, team } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { channel, team } = parseQuery(request, Query);
   return Response.json(await readEmulatorChannel(channel, team), { headers: { "cache-control": "no-store" } });
 });
