@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { callApi, install, startEmulator } from "./support";
 
@@ -78,5 +81,26 @@ describe("a seeded workspace's history", () => {
 
     const blank = startEmulator({ seed: "seed-content-tests" }).emulator;
     expect(blank.state.workspace.messages.size).toBe(0);
+  });
+
+  it("comes back as it was from a data directory, with what was posted since, and is not seeded a second time", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "seeded-"));
+    try {
+      const first = startEmulator({ seed: "seed-content-tests", seedContent: true, dataDir: dir }).emulator;
+      const { botToken } = await install(first, { botScopes: ["channels:history", "chat:write"] });
+      const general = first.state.workspace.channels.find((c) => c.isGeneral)!;
+      expect((await callApi(first, "chat.postMessage", { channel: general.id, text: "kept" }, botToken)).ok).toBe(true);
+      const messages = structuredClone(first.state.workspace.messages.get(general.id));
+      const files = [...first.state.workspace.files.files.keys()];
+      await first.close();
+
+      const second = startEmulator({ seed: "seed-content-tests", seedContent: true, dataDir: dir }).emulator;
+      expect(second.state.workspace.messages.get(general.id)).toEqual(messages);
+      expect([...second.state.workspace.files.files.keys()]).toEqual(files);
+      expect((await callApi(second, "conversations.history", { channel: general.id, limit: 1 }, botToken)).messages).toMatchObject([{ text: "kept" }]);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
