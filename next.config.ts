@@ -11,7 +11,8 @@ const nextConfig: NextConfig = {
   // The store reads its SQL migrations at run time from lib/store/migrations (lib/store/backend.ts): no import
   // names them. Turbopack's tracing finds them from that path.join today; this keeps them in the standalone
   // output whatever traces it.
-  outputFileTracingIncludes: { "/**": ["./lib/store/migrations/**/*"] },
+  // The same for the token API's doc, which /docs/token-api reads (app/docs/token-api/page.tsx).
+  outputFileTracingIncludes: { "/**": ["./lib/store/migrations/**/*"], "/docs/token-api": ["./docs/token-api.md"] },
   poweredByHeader: false,
   // npm start (scripts/start.sh) builds to serve, not to check: the type check is npm test's (tsc --noEmit).
   typescript: { ignoreBuildErrors: process.env.SWITCHBOARD_SKIP_TYPECHECK === "1" },

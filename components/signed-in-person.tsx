@@ -31,7 +31,10 @@ export function SignedInPerson() {
         </span>
       </p>
       <form method="post" action="/auth/signout">
-        <button type="submit" className="rounded-md border border-[#475569] px-2 py-1 text-[#f1f5f9] hover:border-[#cbd5e1] hover:text-[#ffffff]">
+        <button
+          type="submit"
+          className="whitespace-nowrap rounded-md border border-[#475569] px-2 py-1 text-[#f1f5f9] hover:border-[#cbd5e1] hover:text-[#ffffff]"
+        >
           Sign out
         </button>
       </form>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useMe } from "@/lib/swr/use-me";
 import { SignedInPerson } from "./signed-in-person";
 import { ThemeSwitch } from "./theme-switch";
 
@@ -11,7 +12,7 @@ const LINKS = [
   { href: "/webhooks", label: "Webhooks" },
   { href: "/events", label: "Events" },
   { href: "/settings", label: "App settings" },
-  { href: "/api-keys", label: "API keys" },
+  { href: "/api-keys", label: "API keys", adminOnly: true },
 ] as const;
 
 /**
@@ -20,6 +21,9 @@ const LINKS = [
  */
 export function SiteNav() {
   const pathname = usePathname();
+  // Links to pages only an admin can use wait until /api/me says this person is one.
+  const admin = useMe().data?.admin ?? false;
+  const links = LINKS.filter((link) => admin || !("adminOnly" in link));
   // The sign-in page is for someone not signed in: every link would lead back to it.
   const signingIn = pathname === "/signin";
   return (
@@ -33,7 +37,7 @@ export function SiteNav() {
         </Link>
         {!signingIn && (
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-            {LINKS.map((link) => {
+            {links.map((link) => {
               const current = link.href === "/" ? pathname === "/" : pathname === link.href || pathname.startsWith(`${link.href}/`);
               return (
                 <li key={link.href}>

@@ -5,3 +5,13 @@
  * not come from a link or a form on someone else's page.
  */
 export const CONSOLE_REQUEST_HEADER = "x-switchboard-request";
+
+/**
+ * Who a timeline entry says did an action: the page's button when a browser on the console's own page sent
+ * it (its header, and the browser's own Sec-Fetch-Site, which a script does not send), else the route as
+ * called ("POST /api/tokens/revoke"), so a revoke made with curl is not recorded as a click.
+ */
+export function actionCause(request: Request, button: string): string {
+  const fromPage = request.headers.get(CONSOLE_REQUEST_HEADER) === "1" && request.headers.get("sec-fetch-site") === "same-origin";
+  return fromPage ? button : `${request.method} ${new URL(request.url).pathname}`;
+}

@@ -38,6 +38,8 @@ export function getEmbeddedEmulator(): Emulator {
       users: config.emulator.users,
       workspaces: config.emulator.workspaces,
       seed: config.emulator.seed,
+      // Something to explore from the first call: channels with history, threads, reactions and files.
+      seedContent: true,
       refreshGraceSeconds: config.emulator.refreshGraceS,
       cursorTtlSeconds: config.emulator.cursorTtlS,
       rateLimits: config.emulator.rateLimits,

@@ -125,6 +125,8 @@ function main(): Promise<void> {
     users: s.users,
     workspaces: s.workspaces,
     seed: s.seed,
+    // As the console's embedded one: its workspaces start with a history to explore.
+    seedContent: true,
     refreshGraceSeconds: s.refreshGraceSeconds,
     cursorTtlSeconds: s.cursorTtlSeconds,
     rateLimits: s.rateLimits === undefined ? undefined : ["1", "true", "on", "yes"].includes(s.rateLimits),

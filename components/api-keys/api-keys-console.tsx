@@ -143,7 +143,7 @@ function KeyUses({ id }: { id: string }) {
       <summary className="cursor-pointer text-slate-700">Uses</summary>
       {data && data.uses.length === 0 && <p className="mt-1 text-slate-600">None yet.</p>}
       {data && data.uses.length > 0 && (
-        <ul className="mt-1 space-y-0.5 font-mono text-slate-700">
+        <ul className="mt-1 space-y-0.5 break-all font-mono text-slate-700">
           {data.uses.map((use) => (
             <li key={use.seq}>
               {formatDateTime(use.at)} · {use.teamId} · {use.kind}

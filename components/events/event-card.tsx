@@ -110,7 +110,7 @@ export function EventCard({ event, appName }: { event: ReceivedEvent; appName?: 
           <summary className="cursor-pointer select-none text-xs font-medium text-slate-600 hover:text-slate-900">Payload</summary>
           <pre
             aria-label="Event payload"
-            className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-[11px] leading-5 text-slate-100"
+            className="mt-2 max-h-96 overflow-auto rounded-md bg-[#0f172a] px-3 py-2 font-mono text-[11px] leading-5 text-[#f1f5f9]"
           >
             <PlatformJson value={event.payload} />
           </pre>

@@ -4,6 +4,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { PlatformText } from "@/components/platform-text";
 import { useEventFeed, useMentionApp } from "@/lib/swr/use-events";
 import { EventCard } from "./event-card";
+import { useSelectOnFocus } from "@/components/use-select-on-focus";
 
 export interface MentionTarget {
   installationId: string;
@@ -79,6 +80,9 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
   const mention = useMentionApp();
   const [installationId, setInstallationId] = useState(targets[0]?.installationId ?? "");
   const [text, setText] = useState("can you help?");
+  // The suggested text is selected on focus, so typing replaces it; once edited, the field is the person's.
+  const [edited, setEdited] = useState(false);
+  const selectOnFocus = useSelectOnFocus(!edited);
   const [notice, setNotice] = useState<{ ok: boolean; message: ReactNode } | null>(null);
   const target = targets.find((t) => t.installationId === installationId);
 
@@ -141,7 +145,11 @@ function MentionForm({ targets }: { targets: MentionTarget[] }) {
             Message after the mention
             <input
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                setEdited(true);
+              }}
+              {...selectOnFocus}
               maxLength={500}
               className="mt-1 block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
             />

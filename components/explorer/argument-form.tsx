@@ -2,8 +2,17 @@
 
 import { useId } from "react";
 import type { CatalogArgument, CatalogMethod } from "@/lib/explorer/catalog";
+import { argumentEntity } from "@/lib/explorer/argument-entities";
 import { argumentProblem } from "@/lib/explorer/params";
+import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { INPUT } from "@/components/ui/primitives";
+import { EntityPicker } from "./entity-picker";
+
+/** Whose token lists what the pickers offer: the installation and token the request is sent with. */
+interface PickerSource {
+  installation: string;
+  token: TokenKind;
+}
 
 /** Arguments the form has fields of its own for (the token is the session's; cursor and limit page). */
 const HANDLED_ELSEWHERE = new Set(["token"]);
@@ -24,14 +33,17 @@ function ArgumentField({
   conditional,
   value,
   onChange,
+  source,
 }: {
   arg: CatalogArgument;
   /** The id of the rule of the conditionally required arguments, when this is one of them. */
   conditional: string | null;
   value: string;
   onChange(value: string): void;
+  source: PickerSource | undefined;
 }) {
   const ids = useId();
+  const entity = argumentEntity(arg);
   const problem = argumentProblem(arg.type, value);
   const describedBy = [`${ids}-type`, conditional ?? "", arg.description ? `${ids}-desc` : "", problem ? `${ids}-problem` : ""].filter(Boolean).join(" ");
   const common = {
@@ -93,6 +105,9 @@ function ArgumentField({
           className={`${INPUT} font-mono ${invalidRing}`}
         />
       )}
+      {entity && source && (
+        <EntityPicker entity={entity} argName={arg.name} installation={source.installation} token={source.token} value={value} onPick={onChange} />
+      )}
       {problem && (
         <p id={`${ids}-problem`} className="mt-0.5 text-xs text-amber-800">
           {arg.name} {problem}: it is sent as typed, and the platform decides.
@@ -116,10 +131,13 @@ export function ArgumentForm({
   method,
   values,
   onChange,
+  source,
 }: {
   method: CatalogMethod;
   values: ReadonlyMap<string, string>;
   onChange(name: string, value: string): void;
+  /** Lists the channels, members and files the pickers offer (absent: no pickers). */
+  source?: PickerSource;
 }) {
   const ruleId = useId();
   const args = formArguments(method);
@@ -137,6 +155,7 @@ export function ArgumentForm({
       conditional={conditional.includes(arg) ? ruleId : null}
       value={values.get(arg.name) ?? ""}
       onChange={(v) => onChange(arg.name, v)}
+      source={source}
     />
   );
   return (

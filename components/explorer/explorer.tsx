@@ -67,6 +67,14 @@ export function Explorer() {
         </p>
       )}
 
+      {session.foreignInstallation && (
+        <p role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          The link names installation <code className="font-mono">{session.foreignInstallation}</code>, which is not one of yours (another workspace&apos;s, or
+          no longer on this console): nothing was sent.
+          {!session.noInstallation && " The form holds one of yours instead; press Send to call with it."}
+        </p>
+      )}
+
       {session.noInstallation && (
         <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           <p>Install the app into a workspace first: the explorer calls methods with an installation&apos;s tokens.</p>

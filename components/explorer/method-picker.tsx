@@ -4,6 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
 import { findMethod, groupByFamily, searchMethods, type CatalogMethod } from "@/lib/explorer/catalog";
 import { INPUT } from "@/components/ui/primitives";
+import { useSelectOnFocus } from "@/components/use-select-on-focus";
 
 /** At most this many methods are listed for a query (the whole catalog when it is empty). */
 const SHOWN_FOR_QUERY = 60;
@@ -93,6 +94,8 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
   const [active, setActive] = useState(0);
   const popupRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  // The field opens holding a method (users.list, or the link's): typing replaces it rather than appending.
+  const selectOnFocus = useSelectOnFocus();
 
   const groups = useMemo(() => (catalog ? listFor(catalog, query) : []), [catalog, query]);
   const flat = useMemo(() => groups.flatMap((g) => g.methods), [groups]);
@@ -189,13 +192,23 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
           highlight(active - 10);
         }
         break;
-      case "Enter":
+      case "Enter": {
         // Ctrl/Cmd+Enter sends the request (the page listens); a plain Enter picks the highlighted method.
-        if (open && activeMethod && !e.ctrlKey && !e.metaKey) {
+        if (e.ctrlKey || e.metaKey) break;
+        if (open && activeMethod) {
           e.preventDefault();
           pick(activeMethod);
+          break;
+        }
+        // A plain Enter never sends a name outside the catalog: the list says nothing matches, and Send
+        // (or Ctrl+Enter) sends it as typed on purpose. A catalog method's name typed out in full sends.
+        const typed = (open && query !== null ? query : value).trim();
+        if (catalog && !findMethod(catalog, typed)) {
+          e.preventDefault();
+          if (!open) openList(typed);
         }
         break;
+      }
       case "Escape":
         if (open) {
           e.preventDefault();
@@ -242,6 +255,7 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
           if (!popupRef.current?.contains(e.relatedTarget as Node | null)) leave();
         }}
         onClick={() => !open && catalog && openList(null)}
+        {...selectOnFocus}
         spellCheck={false}
         autoComplete="off"
         // The attribute variant outranks INPUT's own border colours.
@@ -272,7 +286,7 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
         >
           {open && flat.length === 0 && (
             <li role="presentation" className="px-3 py-2 text-slate-500">
-              No method in the catalog matches; the name is sent as typed.
+              No method in the catalog matches. Send (or Ctrl+Enter) sends the name as typed.
             </li>
           )}
           {open && flat.length > 0 && (

@@ -350,7 +350,14 @@ export function RequestForm({
         </div>
       )}
 
-      {catalogMethod && <ArgumentForm method={catalogMethod} values={argValues} onChange={(name, value) => onChange(withParam(request, name, value))} />}
+      {catalogMethod && (
+        <ArgumentForm
+          method={catalogMethod}
+          values={argValues}
+          onChange={(name, value) => onChange(withParam(request, name, value))}
+          {...(request.installation ? { source: { installation: request.installation, token: request.tokenKind } } : {})}
+        />
+      )}
 
       <div className="space-y-2">
         {free.map(({ pair, index }) => (

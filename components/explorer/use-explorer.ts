@@ -97,6 +97,12 @@ export function useExplorer() {
     setRequest((r) => (r.method === arrival.method ? withMethodDefaults(r, shape, arrival.stated) : r));
     setArrival(null);
   }
+  // An installation the link names that is not among this person's (another workspace's, or forgotten): the
+  // page says so and the link's call is not made; the form offers their own instead, sent only when they press Send.
+  const foreignInstallation =
+    opened.request.installation !== "" && session.data !== undefined && !installations.some((i) => i.id === opened.request.installation)
+      ? opened.request.installation
+      : null;
   // The installation named in the URL, or the first one that works.
   if (installations.length > 0 && !installations.some((i) => i.id === request.installation)) {
     const fallback = defaultInstallation(installations.map((i) => i.view))!.id;
@@ -206,13 +212,14 @@ export function useExplorer() {
   const autoSent = useRef(false);
   useEffect(() => {
     if (autoSent.current || !opened.withMethod || !methodKnown || arrival || request.installation === "" || !READ_ONLY_METHOD.test(request.method)) return;
+    if (foreignInstallation) return;
     if (!installations.some((i) => i.id === request.installation)) return;
     autoSent.current = true;
     // Sending is what this effect is for: the link's call, made once what it needs is known. The state it
     // sets on the way (the request as sent, the walk's mode) is the call's, as when Send is pressed.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     sendForm();
-  }, [installations, request, sendForm, methodKnown, arrival, opened.withMethod]);
+  }, [installations, request, sendForm, methodKnown, arrival, opened.withMethod, foreignInstallation]);
 
   const all = fetchAll.state;
   const showAll = mode === "all" && all !== null;
@@ -283,7 +290,12 @@ export function useExplorer() {
     : paginated;
 
   return {
-    session: { error: session.error, upstream: session.data?.upstream.kind, noInstallation: session.data !== undefined && installations.length === 0 },
+    session: {
+      error: session.error,
+      upstream: session.data?.upstream.kind,
+      noInstallation: session.data !== undefined && installations.length === 0,
+      foreignInstallation,
+    },
     form: {
       request,
       setRequest,

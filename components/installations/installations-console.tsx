@@ -18,6 +18,7 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
   // clock that decides expiry and refreshes; a session with a moved clock moves every countdown at once.
   const skewMs = useServerSkew(data);
   const installations = data?.installations ?? [];
+  const ownWorkspaceOnly = data !== undefined && data.access.signedIn && !data.access.admin;
   // A forgotten installation's card (and timeline) is gone: what happened is said here instead.
   const [forgotten, setForgotten] = useState<string[]>([]);
 
@@ -82,8 +83,10 @@ export function InstallationsConsole({ emulator, installedId }: { emulator: bool
 
         {data && data.page.total === 0 && (
           <section className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
-            <h2 className="text-base font-semibold text-slate-900">No installations yet</h2>
+            {/* A member sees their own workspace's installations only: there may be others, in other workspaces. */}
+            <h2 className="text-base font-semibold text-slate-900">{ownWorkspaceOnly ? "None in your workspace yet" : "No installations yet"}</h2>
             <p className="mx-auto mt-1 max-w-md text-sm text-slate-600">
+              {ownWorkspaceOnly && "You see the installations of the workspace you signed in to. "}
               Use <strong>Add to workspace</strong> to install the app through {emulator ? "the emulator's" : "the platform's"} consent page. The tokens it
               issues stay on the server.
             </p>

@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/primitives";
 import { PlatformText } from "@/components/platform-text";
 import type { AppConfigOverview } from "@/lib/app-config/universal/types";
 import { useAppConfigAction, useAppConfigOverview, useAppSettings, type AppConfigActionResult, type RunAction } from "@/lib/swr/use-app-config";
+import { useMe } from "@/lib/swr/use-me";
 import { AppPicker } from "./app-picker";
 import { BasicInformation } from "./basic-information";
 import { ConfigTokenPanel } from "./config-token-panel";
@@ -68,6 +69,9 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
   const appId = chosen ?? overview.data?.defaultAppId ?? null;
   const settings = useAppSettings(overview.data?.backend ? appId : null);
   const action = useAppConfigAction();
+  // What only an admin may do is offered once /api/me says this person is one (the server refuses it otherwise).
+  const me = useMe().data;
+  const mayChange = me?.admin ?? false;
   const [notice, setNotice] = useState<Notice | null>(null);
   const [scopesSavedFor, setScopesSavedFor] = useState<string | null>(null);
 
@@ -123,6 +127,12 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
             <BackendLine overview={data} />
           </div>
         )}
+        {me && !me.admin && (
+          <p className="max-w-3xl text-sm text-slate-600" data-testid="member-rights">
+            You read the settings of the apps installed in your workspace; an admin changes them, since an app is shared by every workspace it is installed in.
+            You may keep a configuration token of your own.
+          </p>
+        )}
       </header>
 
       {overview.error && (
@@ -163,16 +173,17 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
                 busy={busy}
                 onAction={run}
                 reinstallOffered={scopesSavedFor === app.appId}
+                mayChange={mayChange}
               />
-              <EventSubscriptions settings={app} busy={busy} onAction={run} />
-              <TokenRotation settings={app} busy={busy} onAction={run} />
-              <MigrationGuide key={app.appId} settings={app} busy={busy} onAction={run} />
+              <EventSubscriptions settings={app} busy={busy} onAction={run} mayChange={mayChange} />
+              <TokenRotation settings={app} busy={busy} onAction={run} mayChange={mayChange} />
+              <MigrationGuide key={app.appId} settings={app} busy={busy} onAction={run} mayChange={mayChange} />
               <ManifestPanel settings={app} />
             </>
           )}
         </div>
         <aside className={`min-w-0 space-y-6 ${data && !data.backend ? "order-first lg:order-none" : ""}`}>
-          {data && <ConfigTokenPanel overview={data} busy={busy} onAction={run} />}
+          {data && <ConfigTokenPanel overview={data} busy={busy} onAction={run} mayGenerate={mayChange} />}
         </aside>
       </div>
 

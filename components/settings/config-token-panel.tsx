@@ -11,7 +11,18 @@ import { formatRemaining } from "./format";
  * The app configuration token: what is kept (masked), the paste form, rotation and forgetting, and with the
  * embedded emulator its stand-in for the platform's "Generate Token".
  */
-export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppConfigOverview; busy: boolean; onAction: RunAction }) {
+export function ConfigTokenPanel({
+  overview,
+  busy,
+  onAction,
+  mayGenerate,
+}: {
+  overview: AppConfigOverview;
+  busy: boolean;
+  onAction: RunAction;
+  /** An admin: the emulator's "Generate Token" is offered (a token for the whole app configuration). */
+  mayGenerate: boolean;
+}) {
   const [token, setToken] = useState("");
   const [refreshToken, setRefreshToken] = useState("");
   const now = useNow(1000);
@@ -82,7 +93,7 @@ export function ConfigTokenPanel({ overview, busy, onAction }: { overview: AppCo
           </button>
         </form>
 
-        {emulator && (
+        {emulator && mayGenerate && (
           <div className="space-y-2 border-t border-slate-100 pt-3">
             <button type="button" className={BUTTON.secondary} disabled={busy} onClick={() => void onAction({ kind: "generate-token" })}>
               Generate a configuration token (emulator)

@@ -7,6 +7,7 @@ import { PlatformText } from "@/components/platform-text";
 import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { AdminOnlyNote } from "./admin-only-note";
 
 const FAILURES: Record<string, string> = {
   http_error: "it answered with an error status",
@@ -44,13 +45,22 @@ function VerificationState({ verification }: { verification: RequestUrlVerificat
 }
 
 /** The event request URL and its url_verification, as the platform's Event Subscriptions page shows them. */
-export function EventSubscriptions({ settings, busy, onAction }: { settings: AppSettingsView; busy: boolean; onAction: RunAction }) {
+type PanelProps = {
+  settings: AppSettingsView;
+  busy: boolean;
+  onAction: RunAction;
+  /** An admin: what changes the app (a fresh challenge, rotation) is offered. */
+  mayChange: boolean;
+};
+
+export function EventSubscriptions({ settings, busy, onAction, mayChange }: PanelProps) {
   const { events } = settings;
   return (
     <Panel
       title="Event subscriptions"
       actions={
-        events.canVerify && (
+        events.canVerify &&
+        mayChange && (
           <button type="button" className={BUTTON.secondary} disabled={busy} onClick={() => void onAction({ kind: "verify", appId: settings.appId })}>
             Verify again
           </button>
@@ -96,8 +106,9 @@ export function RotationConsequences() {
 }
 
 /** The "turn rotation on" button and its confirmation, used by the settings panel and the migration guide. */
-export function TurnOnRotation({ settings, busy, onAction }: { settings: AppSettingsView; busy: boolean; onAction: RunAction }) {
+export function TurnOnRotation({ settings, busy, onAction, mayChange }: PanelProps) {
   const [open, setOpen] = useState(false);
+  if (!mayChange) return <AdminOnlyNote>Only an admin turns token rotation on: it changes the app for every workspace it is installed in.</AdminOnlyNote>;
   return (
     <>
       <button type="button" className={BUTTON.primary} disabled={busy} onClick={() => setOpen(true)}>
@@ -119,7 +130,7 @@ export function TurnOnRotation({ settings, busy, onAction }: { settings: AppSett
   );
 }
 
-export function TokenRotation({ settings, busy, onAction }: { settings: AppSettingsView; busy: boolean; onAction: RunAction }) {
+export function TokenRotation({ settings, busy, onAction, mayChange }: PanelProps) {
   return (
     <Panel title="Token rotation" actions={settings.tokenRotationEnabled ? <Badge tone="ok">on</Badge> : <Badge tone="warn">off</Badge>}>
       <div className="space-y-3 text-sm text-slate-600">
@@ -131,7 +142,7 @@ export function TokenRotation({ settings, busy, onAction }: { settings: AppSetti
         {!settings.tokenRotationEnabled && (
           <>
             <RotationConsequences />
-            <TurnOnRotation settings={settings} busy={busy} onAction={onAction} />
+            <TurnOnRotation settings={settings} busy={busy} onAction={onAction} mayChange={mayChange} />
           </>
         )}
       </div>

@@ -48,7 +48,7 @@ export function ManifestPanel({ settings }: { settings: AppSettingsView }) {
         </div>
         <pre
           aria-label={`Manifest as ${format.toUpperCase()}`}
-          className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+          className="max-h-[28rem] overflow-auto rounded-md bg-[#0f172a] p-3 font-mono text-xs leading-relaxed text-[#f1f5f9]"
           tabIndex={0}
         >
           {format === "json" ? <PlatformJson value={settings.manifest} /> : yaml}

@@ -47,7 +47,7 @@ const installationLabel = (i: AppInstallation) => i.team.name || i.team.id;
  * rotation on, each long-lived token exchanged once, the originals never revoked, and auth.test confirming
  * the originals no longer work.
  */
-export function MigrationGuide({ settings, busy, onAction }: { settings: AppSettingsView; busy: boolean; onAction: RunAction }) {
+export function MigrationGuide({ settings, busy, onAction, mayChange }: { settings: AppSettingsView; busy: boolean; onAction: RunAction; mayChange: boolean }) {
   const [outcomes, setOutcomes] = useState<Outcomes>({});
   const [confirming, setConfirming] = useState<{ installation: AppInstallation; kind: "bot" | "user"; masked: string } | null>(null);
   const longLived = settings.installations.flatMap((i) => i.tokens.filter((t) => !t.rotating).map((t) => ({ installation: i, token: t })));
@@ -74,7 +74,7 @@ export function MigrationGuide({ settings, busy, onAction }: { settings: AppSett
         ) : (
           <>
             <p>Through the manifest: settings.token_rotation_enabled becomes true. Irreversible: you confirm first.</p>
-            <TurnOnRotation settings={settings} busy={busy} onAction={onAction} />
+            <TurnOnRotation settings={settings} busy={busy} onAction={onAction} mayChange={mayChange} />
           </>
         )}
       </Step>

@@ -7,10 +7,22 @@ import { ScopeName } from "@/components/scope-name";
 import { parseScopeList, scopeProblems } from "@/lib/app-config/universal/manifest";
 import type { AppSettingsView } from "@/lib/app-config/universal/types";
 import type { RunAction } from "@/lib/swr/use-app-config";
+import { AdminOnlyNote } from "./admin-only-note";
 
 type Kind = "bot" | "user";
 
-function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string[]; draft: string[]; onChange: (next: string[]) => void }) {
+function ScopeList({
+  kind,
+  saved,
+  draft,
+  onChange,
+}: {
+  kind: Kind;
+  saved: string[];
+  draft: string[];
+  /** Absent: the list is read only (a member: only an admin changes an app's scopes). */
+  onChange?: (next: string[]) => void;
+}) {
   const [adding, setAdding] = useState("");
   const [problems, setProblems] = useState<string[]>([]);
   const inputId = useId();
@@ -24,7 +36,7 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
     const typed = parseScopeList(adding).filter((s) => !draft.includes(s));
     const refused = typed.filter((s) => scopeProblems(kind, [s], saved).length > 0);
     const more = typed.filter((s) => !refused.includes(s));
-    if (more.length > 0) onChange([...draft, ...more]);
+    if (more.length > 0) onChange?.([...draft, ...more]);
     setProblems(scopeProblems(kind, refused, saved));
     setAdding(refused.join(" "));
   }
@@ -42,14 +54,16 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
             >
               <ScopeName name={scope} />
               {added && <span className="sr-only"> (added)</span>}
-              <button
-                type="button"
-                aria-label={`Remove ${scope}`}
-                onClick={() => onChange(draft.filter((s) => s !== scope))}
-                className="grid h-5 w-5 place-items-center rounded text-slate-500 hover:bg-slate-200 hover:text-slate-900"
-              >
-                <span aria-hidden>×</span>
-              </button>
+              {onChange && (
+                <button
+                  type="button"
+                  aria-label={`Remove ${scope}`}
+                  onClick={() => onChange(draft.filter((s) => s !== scope))}
+                  className="grid h-5 w-5 place-items-center rounded text-slate-500 hover:bg-slate-200 hover:text-slate-900"
+                >
+                  <span aria-hidden>×</span>
+                </button>
+              )}
             </li>
           );
         })}
@@ -64,28 +78,30 @@ function ScopeList({ kind, saved, draft, onChange }: { kind: Kind; saved: string
         ))}
         {draft.length === 0 && removed.length === 0 && <li className="text-xs text-slate-500">none</li>}
       </ul>
-      <form onSubmit={add} className="flex items-start gap-2">
-        <label htmlFor={inputId} className="sr-only">
-          Add a {kind} scope
-        </label>
-        <input
-          id={inputId}
-          className={`${INPUT} min-w-0 max-w-xs font-mono ${problems.length > 0 ? "border-rose-500 focus:border-rose-600 focus:ring-rose-500/30" : ""}`}
-          placeholder={kind === "bot" ? "reactions:read" : "search:read"}
-          value={adding}
-          onChange={(e) => {
-            setAdding(e.target.value);
-            setProblems([]);
-          }}
-          aria-invalid={problems.length > 0}
-          aria-describedby={problems.length > 0 ? problemId : undefined}
-          spellCheck={false}
-          autoCapitalize="off"
-        />
-        <button type="submit" className={`${BUTTON.secondary} shrink-0`} disabled={!adding.trim()}>
-          Add<span className="sr-only"> {kind} scope</span>
-        </button>
-      </form>
+      {onChange && (
+        <form onSubmit={add} className="flex items-start gap-2">
+          <label htmlFor={inputId} className="sr-only">
+            Add a {kind} scope
+          </label>
+          <input
+            id={inputId}
+            className={`${INPUT} min-w-0 max-w-xs font-mono ${problems.length > 0 ? "border-rose-500 focus:border-rose-600 focus:ring-rose-500/30" : ""}`}
+            placeholder={kind === "bot" ? "reactions:read" : "search:read"}
+            value={adding}
+            onChange={(e) => {
+              setAdding(e.target.value);
+              setProblems([]);
+            }}
+            aria-invalid={problems.length > 0}
+            aria-describedby={problems.length > 0 ? problemId : undefined}
+            spellCheck={false}
+            autoCapitalize="off"
+          />
+          <button type="submit" className={`${BUTTON.secondary} shrink-0`} disabled={!adding.trim()}>
+            Add<span className="sr-only"> {kind} scope</span>
+          </button>
+        </form>
+      )}
       {problems.length > 0 && (
         <div id={problemId} role="alert" className="space-y-0.5 text-xs text-rose-800">
           {problems.map((problem) => (
@@ -109,10 +125,13 @@ export function OAuthAndPermissions({
   busy,
   onAction,
   reinstallOffered,
+  mayChange,
 }: {
   settings: AppSettingsView;
   busy: boolean;
   onAction: RunAction;
+  /** An admin: the scopes can be edited and saved. */
+  mayChange: boolean;
   /** Set once scopes were saved on this page: the reinstall links lead the way. */
   reinstallOffered: boolean;
 }) {
@@ -137,30 +156,38 @@ export function OAuthAndPermissions({
             </ul>
           )}
         </div>
-        <ScopeList kind="bot" saved={settings.scopes.bot} draft={bot} onChange={setBot} />
-        <ScopeList kind="user" saved={settings.scopes.user} draft={user} onChange={setUser} />
-        <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3">
-          <button
-            type="button"
-            className={BUTTON.primary}
-            disabled={!changed || busy}
-            onClick={() => void onAction({ kind: "scopes", appId: settings.appId, bot, user })}
-          >
-            Save scopes
-          </button>
-          <button
-            type="button"
-            className={BUTTON.ghost}
-            disabled={!changed || busy}
-            onClick={() => {
-              setBot(settings.scopes.bot);
-              setUser(settings.scopes.user);
-            }}
-          >
-            Undo changes
-          </button>
-          <span className="text-xs text-slate-500">Saving changes the manifest; installations keep their scopes until reinstalled.</span>
-        </div>
+        <ScopeList kind="bot" saved={settings.scopes.bot} draft={bot} {...(mayChange ? { onChange: setBot } : {})} />
+        <ScopeList kind="user" saved={settings.scopes.user} draft={user} {...(mayChange ? { onChange: setUser } : {})} />
+        {!mayChange && (
+          <AdminOnlyNote>
+            Only an admin changes an app&apos;s scopes: they are every workspace&apos;s it is installed in. To get more scopes for your installation, ask an
+            admin.
+          </AdminOnlyNote>
+        )}
+        {mayChange && (
+          <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3">
+            <button
+              type="button"
+              className={BUTTON.primary}
+              disabled={!changed || busy}
+              onClick={() => void onAction({ kind: "scopes", appId: settings.appId, bot, user })}
+            >
+              Save scopes
+            </button>
+            <button
+              type="button"
+              className={BUTTON.ghost}
+              disabled={!changed || busy}
+              onClick={() => {
+                setBot(settings.scopes.bot);
+                setUser(settings.scopes.user);
+              }}
+            >
+              Undo changes
+            </button>
+            <span className="text-xs text-slate-500">Saving changes the manifest; installations keep their scopes until reinstalled.</span>
+          </div>
+        )}
         {reinstallOffered && <ReinstallLinks settings={settings} />}
       </div>
     </Panel>

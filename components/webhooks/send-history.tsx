@@ -10,7 +10,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
   return (
     <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <h2 id="history-heading" className="border-b border-slate-100 px-4 py-3 text-sm font-semibold">
-        Send history
+        Send history <span className="font-normal text-slate-500">· times by your clock</span>
       </h2>
       {history.length === 0 ? (
         <p className="px-4 py-4 text-sm text-slate-500">Nothing sent yet.</p>
@@ -27,7 +27,7 @@ export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
                   <PlatformText>{entry.webhookLabel}</PlatformText> · <PlatformText className="font-mono">{entry.result}</PlatformText>
                 </span>
               </span>
-              <LocalTime at={entry.sentAt} className="shrink-0 tabular-nums text-slate-500" />
+              <LocalTime at={entry.sentAt} date="auto" className="shrink-0 tabular-nums text-slate-500" />
             </li>
           ))}
         </ol>

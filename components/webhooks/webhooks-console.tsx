@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useSWRConfig } from "swr";
-import { useWebhooks } from "@/lib/swr/use-webhooks";
+import { emulatorChannelKey, useWebhooks } from "@/lib/swr/use-webhooks";
 import { ChannelMessages } from "./channel-messages";
 import { SendHistory } from "./send-history";
 import { WebhookComposer } from "./webhook-composer";
@@ -26,7 +26,7 @@ export function WebhooksConsole({ emulator }: { emulator: boolean }) {
   if (isLoading || !data) return <p className="text-sm text-slate-500">Loading webhooks…</p>;
 
   const refreshChannel = () => {
-    if (selected?.channelId) void mutate(`/api/emulator/messages?channel=${encodeURIComponent(selected.channelId)}`);
+    if (selected?.channelId) void mutate(emulatorChannelKey(selected.channelId, selected.teamId));
   };
 
   return (
@@ -38,7 +38,12 @@ export function WebhooksConsole({ emulator }: { emulator: boolean }) {
         <WebhookComposer webhook={selected} onSent={refreshChannel} />
         <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
           {emulator && selected?.channelId ? (
-            <ChannelMessages channelId={selected.channelId} channelName={selected.channel ?? selected.channelId} />
+            <ChannelMessages
+              key={`${selected.teamId}:${selected.channelId}`}
+              channelId={selected.channelId}
+              teamId={selected.teamId}
+              channelName={selected.channel ?? selected.channelId}
+            />
           ) : (
             <section className="rounded-lg border border-dashed border-slate-300 px-4 py-4 text-sm text-slate-500">
               {emulator

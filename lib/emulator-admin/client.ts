@@ -23,9 +23,9 @@ import {
  * otherwise; a malformed answer is emulator_answer_malformed.
  */
 
-/** GET /admin/state: apps, installations, tokens (masked) and the first workspace's channels with messages. */
-export function readEmulatorState(target: AdminTarget): Promise<AdminStateWire> {
-  return callEmulatorAdmin(target, "state", AdminStateWire);
+/** GET /admin/state: apps, installations, tokens (masked) and one workspace's channels with messages (default the first). */
+export function readEmulatorState(target: AdminTarget, teamId?: string): Promise<AdminStateWire> {
+  return callEmulatorAdmin(target, teamId ? `state?team_id=${encodeURIComponent(teamId)}` : "state", AdminStateWire);
 }
 
 /** GET /admin/methods: the Web API methods the emulator implements, as it describes them. */

@@ -78,6 +78,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     users: options.users ?? DEFAULT_USER_COUNT,
     workspaces: Math.max(1, Math.floor(options.workspaces ?? 1)),
     seed: options.seed ?? "switchboard",
+    seedContent: options.seedContent ?? false,
     refreshGraceSeconds: options.refreshGraceSeconds ?? 60,
     cursorTtlSeconds: options.cursorTtlSeconds ?? 900,
     rateLimits: options.rateLimits ?? false,

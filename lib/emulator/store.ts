@@ -15,14 +15,15 @@ export interface WorkspaceShape {
   users: number;
   seed: string;
   workspaces: number;
+  seedContent: boolean;
 }
 
 /** The workspaces of a shape: the first from the seed (as with one workspace), each other from the seed and its number. */
 function createWorkspaces(shape: WorkspaceShape): Workspace[] {
   return Array.from({ length: Math.max(1, shape.workspaces) }, (_, i) =>
     i === 0
-      ? createWorkspace({ seed: shape.seed, users: shape.users })
-      : createWorkspace({ seed: `${shape.seed}#${i + 1}`, users: shape.users, name: `Emulated Workspace ${i + 1}` }),
+      ? createWorkspace({ seed: shape.seed, users: shape.users, content: shape.seedContent })
+      : createWorkspace({ seed: `${shape.seed}#${i + 1}`, users: shape.users, name: `Emulated Workspace ${i + 1}`, content: shape.seedContent }),
   );
 }
 

@@ -58,6 +58,11 @@ export interface EmulatorOptions {
   workspaces?: number;
   /** Seed of the generated workspace and of the default apps' credentials (default "switchboard"). */
   seed?: string;
+  /**
+   * Each workspace starts with a history drawn from the seed (workspace/seed-content.ts: four channels of
+   * messages, threads, reactions and files) rather than empty channels (default off; the console's turns it on).
+   */
+  seedContent?: boolean;
   /** How long a used refresh token is still accepted, replaying the same new pair (default 60). */
   refreshGraceSeconds?: number;
   /** How long a pagination cursor stays valid (default 900). */
@@ -122,6 +127,7 @@ export interface ResolvedOptions {
   users: number;
   workspaces: number;
   seed: string;
+  seedContent: boolean;
   refreshGraceSeconds: number;
   cursorTtlSeconds: number;
   rateLimits: boolean;

@@ -129,7 +129,10 @@ export function withFailedRefresh(installation: InstallationRecord, kind: TokenK
   };
 }
 
-/** The installation with the expiry of its `kind` token in the timeline, once per token. */
+/**
+ * The installation with the expiry of its `kind` token in the timeline, once per token. A revoked token is
+ * dead already (its revocation is in the timeline): its expiry is no news and is not written.
+ */
 export function withNoticedExpiry(
   installation: InstallationRecord,
   kind: TokenKind,
@@ -138,7 +141,7 @@ export function withNoticedExpiry(
   nowMs: number,
 ): InstallationRecord {
   const token = installation[kind];
-  if (!token) return installation;
+  if (!token || token.revoked) return installation;
   const masked = maskToken(token.value);
   if (installation.timeline?.some((e) => e.type === "expired" && e.token === kind && e.masked === masked)) return installation;
   return {

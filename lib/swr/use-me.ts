@@ -5,7 +5,7 @@ import type { MeAnswer } from "@/lib/signin/universal/person";
 import { ConsoleRequestError, fetchJson } from "./console-fetch";
 
 /** Nobody is signed in: what a 401 sign_in_required says (a sign-in that ended while the page was open). */
-const SIGNED_OUT: MeAnswer = { authMode: "oidc", person: null };
+const SIGNED_OUT: MeAnswer = { authMode: "oidc", person: null, admin: false };
 
 /** Who is signed in in this browser (GET /api/me), for the header. */
 export function useMe() {

@@ -40,11 +40,14 @@ export function useRemoveWebhook() {
   );
 }
 
+/** The key (and URL) of a channel's messages in the emulator: the channel in its workspace (the webhook's installation's). */
+export function emulatorChannelKey(channelId: string, teamId: string | null): string {
+  return `/api/emulator/messages?channel=${encodeURIComponent(channelId)}${teamId ? `&team=${encodeURIComponent(teamId)}` : ""}`;
+}
+
 /** A channel's latest messages in the embedded emulator, polled so that arrivals show up by themselves. */
-export function useEmulatorChannel(channelId: string | null) {
-  return useSWR<EmulatorChannelMessages>(
-    channelId ? `/api/emulator/messages?channel=${encodeURIComponent(channelId)}` : null,
-    (url: string) => fetchJson<EmulatorChannelMessages>(url),
-    { refreshInterval: 3000 },
-  );
+export function useEmulatorChannel(channelId: string | null, teamId: string | null) {
+  return useSWR<EmulatorChannelMessages>(channelId ? emulatorChannelKey(channelId, teamId) : null, (url: string) => fetchJson<EmulatorChannelMessages>(url), {
+    refreshInterval: 3000,
+  });
 }

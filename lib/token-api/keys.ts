@@ -52,7 +52,8 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; api
     ...(input.appId ? { appId: input.appId } : {}),
     teamIds: input.teamIds,
     createdAt: Date.now(),
-    ...(person ? { createdBy: person.id } : {}),
+    // The person by name where it is known, with the id that tells two of the same name apart.
+    ...(person ? { createdBy: person.name ? `${person.name} (${person.id})` : person.id } : {}),
   });
   return { key, apiKey };
 }

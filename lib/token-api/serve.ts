@@ -158,6 +158,8 @@ export async function serveToken(request: Request, teamIdParam: string, action: 
     if (wait > 0) throw rateLimited(wait);
     if (fromBrowser) throw new AppError("browser_not_allowed");
     if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
+    // The audit names the kind asked for, even when the query is refused (kind=user without user_id).
+    if (new URL(request.url).searchParams.get("kind") === "user") use.kind = "user";
     const report = action === "report" ? await readReport(request) : undefined;
     const { kind, user_id: userId } = report ?? readQuery(request);
     use.kind = kind;

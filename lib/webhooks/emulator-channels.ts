@@ -3,6 +3,7 @@ import { canSee } from "@/lib/access/rights";
 import { currentViewer } from "@/lib/access/viewer";
 import { readEmulatorState } from "@/lib/emulator-admin/client";
 import { configuredEmulator } from "@/lib/emulator-admin/transport";
+import { AppError } from "@/lib/http/app-error";
 import type { EmulatorChannelMessages } from "./universal/types";
 
 /**
@@ -13,15 +14,26 @@ import type { EmulatorChannelMessages } from "./universal/types";
 
 const SHOWN_MESSAGES = 20;
 
-/** The latest messages of one channel, newest first. */
-export async function readEmulatorChannel(channelId: string): Promise<EmulatorChannelMessages> {
-  const state = await readEmulatorState(configuredEmulator());
-  // The channels the admin state lists are its first workspace's: a person who does not see that workspace
-  // (lib/access) finds none of them, as for a channel that does not exist.
-  const visible = canSee(await currentViewer(), { team: { id: state.team.id } });
+/**
+ * The latest messages of one channel of the workspace `teamId` (the webhook's installation's; without one, the
+ * first workspace), newest first. A person who does not see that workspace (lib/access) finds none of its
+ * channels, as for a channel or a workspace that does not exist.
+ */
+export async function readEmulatorChannel(channelId: string, teamId?: string): Promise<EmulatorChannelMessages> {
+  const viewer = await currentViewer();
+  const state =
+    teamId !== undefined && !canSee(viewer, { team: { id: teamId } })
+      ? null
+      : await readEmulatorState(configuredEmulator(), teamId).catch((error: unknown) => {
+          // A workspace the emulator no longer has (it was reset): nothing to show, as for an unknown channel.
+          if (error instanceof AppError && error.relayed && error.code === "team_not_found") return null;
+          throw error;
+        });
+  const visible = state !== null && canSee(viewer, { team: { id: state.team.id } });
   const channel = visible ? state.channels.find((c) => c.id === channelId) : undefined;
   return {
     channel: { id: channelId, name: channel?.name ?? null },
+    platformAheadS: state?.clock_offset_s ?? 0,
     messages: (channel?.messages ?? [])
       .slice(-SHOWN_MESSAGES)
       .reverse()
@@ -33,11 +45,11 @@ export async function readEmulatorChannel(channelId: string): Promise<EmulatorCh
  * The channel each of the emulator's incoming webhooks posts to, by hook id (the B… segment of its URL):
  * a pasted emulator webhook carries no channel, and the console shows that channel's messages.
  */
-export async function readEmulatorWebhookChannels(): Promise<Map<string, { id: string; name: string }>> {
+export async function readEmulatorWebhookChannels(): Promise<Map<string, { id: string; name: string; teamId: string }>> {
   const state = await readEmulatorState(configuredEmulator());
-  const channels = new Map<string, { id: string; name: string }>();
-  for (const { incoming_webhook: hook } of state.installations) {
-    if (hook) channels.set(hook.hook_id, { id: hook.channel_id, name: hook.channel.replace(/^#/, "") });
+  const channels = new Map<string, { id: string; name: string; teamId: string }>();
+  for (const { incoming_webhook: hook, team_id: teamId } of state.installations) {
+    if (hook) channels.set(hook.hook_id, { id: hook.channel_id, name: hook.channel.replace(/^#/, ""), teamId });
   }
   return channels;
 }

@@ -36,13 +36,23 @@ function fromInstallation(installation: InstallationRecord): ResolvedWebhook | n
       maskedUrl: maskWebhookUrl(hook.url),
       channel: hook.channel.replace(/^#/, ""),
       channelId: hook.channelId || null,
+      teamId: installation.team.id,
       installationId: installation.id,
     },
   };
 }
 
 export function pastedWebhookView(hook: PastedWebhook): WebhookView {
-  return { id: hook.id, source: "pasted", label: hook.label, maskedUrl: maskWebhookUrl(hook.url), channel: null, channelId: null, installationId: null };
+  return {
+    id: hook.id,
+    source: "pasted",
+    label: hook.label,
+    maskedUrl: maskWebhookUrl(hook.url),
+    channel: null,
+    channelId: null,
+    teamId: null,
+    installationId: null,
+  };
 }
 
 async function resolveAll(): Promise<ResolvedWebhook[]> {
@@ -67,10 +77,10 @@ function emulatorHookId(url: string): string | null {
 async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<WebhookView[]> {
   const unplaced = webhooks.filter((w) => w.view.channelId === null && emulatorHookId(w.url) !== null);
   if (unplaced.length === 0) return webhooks.map((w) => w.view);
-  const channels = await readEmulatorWebhookChannels().catch(() => new Map<string, { id: string; name: string }>());
+  const channels = await readEmulatorWebhookChannels().catch(() => new Map<string, { id: string; name: string; teamId: string }>());
   return webhooks.map(({ url, view }) => {
     const channel = view.channelId === null ? channels.get(emulatorHookId(url) ?? "") : undefined;
-    return channel ? { ...view, channel: channel.name, channelId: channel.id } : view;
+    return channel ? { ...view, channel: channel.name, channelId: channel.id, teamId: channel.teamId } : view;
   });
 }
 

@@ -164,11 +164,12 @@ test("a method the token has no scope for: a warning before sending, then missin
   expect(href.searchParams.get("scope")?.split(",")).toEqual(["users:read", "chat:write"]);
 
   // The reinstall grants it: the same call now gets past the scope check, to the platform's next rule (a bot
-  // with chat:write but not chat:write.public posts only where it is a member), which the catalog explains.
+  // with chat:write but not chat:write.public posts only where it is a member: not #random, where the
+  // seeded workspace did not add it), which the catalog explains.
   await reinstall.click();
   await page.getByRole("button", { name: "Allow" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/emulator") && !url.pathname.startsWith("/oauth"));
-  await openExplorer(page, "?method=chat.postMessage&verb=POST-json&p.channel=general&p.text=again", "Sends a message to a channel.");
+  await openExplorer(page, "?method=chat.postMessage&verb=POST-json&p.channel=random&p.text=again", "Sends a message to a channel.");
   await expect(page.getByRole("note", { name: "Scope warning" })).toHaveCount(0);
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByRole("note").filter({ hasText: "not_in_channel" })).toContainText("not_in_channel:");

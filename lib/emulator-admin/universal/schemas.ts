@@ -67,8 +67,10 @@ const AdminMessageWire = z.object({
 
 /** GET /admin/state, as much of it as the console reads (every token and webhook URL in it is masked). */
 export const AdminStateWire = z.object({
-  /** The first workspace: the one whose channels `channels` lists. */
+  /** The workspace whose channels `channels` lists: the first, or the one asked for with ?team_id=. */
   team: z.object({ id: z.string() }),
+  /** How far its clock was moved ahead (POST /admin/clock), in seconds. */
+  clock_offset_s: z.number(),
   installations: z.array(
     z.object({
       id: z.string(),
@@ -88,7 +90,7 @@ export const AdminStateWire = z.object({
       exchanged_for: z.string().optional(),
     }),
   ),
-  /** The channels of the first workspace that have messages, each with its messages, oldest first. */
+  /** That workspace's channels that have messages, each with its messages, oldest first. */
   channels: z.array(z.object({ id: z.string(), name: z.string(), messages: z.array(AdminMessageWire) })),
 });
 export type AdminStateWire = z.infer<typeof AdminStateWire>;

@@ -57,11 +57,10 @@ async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** Everything a developer (or a test) wants to see, secrets masked. */
-export function describeState(runtime: AdminRuntime, baseUrl: string) {
+/** Everything a developer (or a test) wants to see, secrets masked; `team`, `channels` and deliveries are `ws`'s (default the first workspace). */
+export function describeState(runtime: AdminRuntime, baseUrl: string, ws = runtime.state.workspace) {
   const { state, options, clock } = runtime;
   const now = clock.now();
-  const ws = state.workspace;
   return {
     now: iso(now),
     now_ms: now,
@@ -216,7 +215,13 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     return ok({ now: iso(runtime.clock.now()), now_ms: runtime.clock.now(), offset_s: Math.round(runtime.clock.offsetMs() / 1000) });
   });
 
-  router.get("/admin/state", (ctx) => ok(describeState(runtime, ctx.baseUrl)));
+  // ?team_id=T…: that workspace's team, channels and deliveries (404 team_not_found for one that does not exist).
+  router.get("/admin/state", (ctx) => {
+    const teamId = new URL(ctx.request.url).searchParams.get("team_id");
+    const ws = teamId === null ? runtime.state.workspace : runtime.state.workspaces.get(teamId);
+    if (!ws) throw new WebApiError("team_not_found", {}, { status: 404 });
+    return ok(describeState(runtime, ctx.baseUrl, ws));
+  });
 
   router.post("/admin/rate-limits", async (ctx) => {
     const { enabled, non_marketplace } = await readJson(ctx.request, RateLimitsBody);
@@ -277,6 +282,7 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
       users: body.users ?? runtime.options.users,
       seed: body.seed ?? runtime.options.seed,
       workspaces: body.workspaces ?? runtime.options.workspaces,
+      seedContent: runtime.options.seedContent,
     };
     resetState(runtime.state, runtime.options, shape);
     runtime.clock.advance(-runtime.clock.offsetMs());

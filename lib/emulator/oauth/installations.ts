@@ -10,6 +10,7 @@ import { workspaceOf } from "../store";
 import { findChannel } from "../workspace/channels";
 import { addBotUser, markBotUserDeleted } from "../workspace/members";
 import { touch } from "../core/change-tracking";
+import { welcomeBot } from "../workspace/seed-content";
 
 export interface IssuedTokens {
   access: TokenRecord;
@@ -67,6 +68,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
   const ws = workspaceOf(state, code.teamId);
   const bot = addBotUser(ws, { appId: app.id, appName: app.name }, now);
   let installation = [...state.installations.values()].find((i) => i.appId === app.id && i.teamId === code.teamId);
+  const arriving = !installation || installation.uninstalled;
   if (!installation) {
     installation = {
       id: randomId("I"),
@@ -92,6 +94,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
     installation.joinedChannels = new Set();
     delete installation.incomingWebhook;
   }
+  if (arriving) welcomeBot(ws, installation.joinedChannels);
   installation.installedAt = now;
   installation.authedUserId = code.userId;
   installation.botScopes = union(installation.botScopes, code.botScopes);

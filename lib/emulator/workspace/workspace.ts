@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { createFilesState, type FilesState } from "./files";
 import { fnv1a, hex, inverseMod32, rng, scrambleId, type ScrambleKeys } from "./ids";
+import { seedWorkspaceContent } from "./seed-content";
 import { createViewsState, type ViewsState } from "./views";
 import { CHANNELS, EPOCH_2019, SPAN_2019_2025 } from "./vocabulary";
 
@@ -88,7 +89,7 @@ export interface Message {
   /** Who pinned it and when (epoch seconds), for pins.list: not a platform field of the message. */
   pin?: { by: string; at: number };
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal";
+  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal" | "seed";
 }
 
 /** A reaction on a message, as conversations.history and reactions.get show it. */
@@ -137,6 +138,8 @@ export interface CreateWorkspaceOptions {
   users?: number;
   /** Default "Emulated Workspace". */
   name?: string;
+  /** A history drawn from the seed in four channels (seed-content.ts); default empty channels. */
+  content?: boolean;
 }
 
 /** Creates the workspace for a seed. Cheap for any size: members are generated on demand. */
@@ -167,7 +170,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     };
   });
 
-  return {
+  const ws: Workspace = {
     team,
     seed: options.seed,
     userCount,
@@ -182,4 +185,6 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     views: createViewsState(),
     files: createFilesState(),
   };
+  if (options.content) seedWorkspaceContent(ws);
+  return ws;
 }

@@ -18,4 +18,9 @@ export interface SignedInPerson {
 export interface MeAnswer {
   authMode: "none" | "oidc";
   person: SignedInPerson | null;
+  /**
+   * Whether this person may do what only admins may (change app settings, API keys), so pages offer only what
+   * the server will allow: true for the operator of a console without sign-in, false for nobody signed in.
+   */
+  admin: boolean;
 }

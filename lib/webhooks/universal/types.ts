@@ -10,6 +10,8 @@ export interface WebhookView {
   /** The channel the webhook posts to, when known (installations record it). */
   channel: string | null;
   channelId: string | null;
+  /** The workspace the channel is in (the installation's team), when known: the emulator has several. */
+  teamId: string | null;
   installationId: string | null;
 }
 
@@ -43,6 +45,11 @@ export interface WebhookSendResponse {
 export interface EmulatorChannelMessages {
   /** name: null until the channel has a message (the emulator's admin state lists only those). */
   channel: { id: string; name: string | null };
+  /**
+   * How far the platform's clock is ahead of the console's (seconds; the dashboard moves it): the messages'
+   * times are the platform's, the send history's the console's, and the page says so when they differ.
+   */
+  platformAheadS: number;
   /** `author`: the username, member id or bot id that posted. `via`: how it arrived (incoming-webhook, …). */
   messages: Array<{ ts: string; text: string; via: string; author: string }>;
 }

@@ -1,4 +1,4 @@
-// GET /api/emulator/messages?channel=C… - A channel's latest messages in the embedded emulator (404 otherwise)
+// GET /api/emulator/messages?channel=C…&team=T… - A channel's latest messages in the embedded emulator, in the workspace team names (404 otherwise)
 import { z } from "zod";
 import { readEmulatorChannel } from "@/lib/webhooks/emulator-channels";
 import { handleRoute } from "@/lib/access/handle-route";
@@ -6,9 +6,15 @@ import { parseQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
-const Query = z.object({ channel: z.string().regex(/^[A-Z0-9]{2,32}$/, "a channel id such as C0123ABCD") });
+const Query = z.object({
+  channel: z.string().regex(/^[A-Z0-9]{2,32}$/, "a channel id such as C0123ABCD"),
+  team: z
+    .string()
+    .regex(/^[TE][A-Z0-9]{2,32}$/, "a workspace id such as T0123ABCD")
+    .optional(),
+});
 
 export const GET = handleRoute(async (request) => {
-  const { channel } = parseQuery(request, Query);
-  return Response.json(await readEmulatorChannel(channel), { headers: { "cache-control": "no-store" } });
+  const { channel, team } = parseQuery(request, Query);
+  return Response.json(await readEmulatorChannel(channel, team), { headers: { "cache-control": "no-store" } });
 });

@@ -6,6 +6,7 @@ import { exchangeSessionToken } from "@/lib/installations/exchange-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { appKeySchema } from "@/lib/installations/record";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
+import { actionCause } from "@/lib/console-request";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +30,7 @@ export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, Body);
     const installation = body.installation
-      ? await exchangeSessionToken({ installationId: body.installation, tokenKind: body.token }, "Exchange button")
+      ? await exchangeSessionToken({ installationId: body.installation, tokenKind: body.token }, actionCause(request, "Exchange button"))
       : await exchangeSessionToken({ pastedToken: body.pastedToken ?? "", appKey: body.app }, "Exchange a long-lived token (pasted)");
     return Response.json({ ok: true, installation } satisfies InstallationActionAnswer);
   },

@@ -4,13 +4,14 @@ import { handleRoute } from "@/lib/access/handle-route";
 import { refreshSessionToken } from "@/lib/installations/refresh-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
+import { actionCause } from "@/lib/console-request";
 
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const installation = await refreshSessionToken(body.installation, body.token, "Refresh button");
+    const installation = await refreshSessionToken(body.installation, body.token, actionCause(request, "Refresh button"));
     return Response.json({ ok: true, installation } satisfies InstallationActionAnswer);
   },
   { mutating: true },

@@ -5,13 +5,14 @@ import { throwIfRateLimited } from "@/lib/platform";
 import { revokeSessionToken } from "@/lib/installations/revoke-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
+import { actionCause } from "@/lib/console-request";
 
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, installation } = await revokeSessionToken(body.installation, body.token, "Revoke button");
+    const { result, installation } = await revokeSessionToken(body.installation, body.token, actionCause(request, "Revoke button"));
     throwIfRateLimited("auth.revoke", result);
     const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs) } });

@@ -5,13 +5,14 @@ import { throwIfRateLimited } from "@/lib/platform";
 import { testSessionToken } from "@/lib/installations/test-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
+import { actionCause } from "@/lib/console-request";
 
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
   async (request) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, refreshed, identity, installation } = await testSessionToken(body.installation, body.token, "Test button");
+    const { result, refreshed, identity, installation } = await testSessionToken(body.installation, body.token, actionCause(request, "Test button"));
     throwIfRateLimited("auth.test", result);
     const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, refreshed, identity, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } });

@@ -4,13 +4,14 @@ import { throwIfRateLimited } from "@/lib/platform";
 import { uninstallSessionInstallation } from "@/lib/installations/uninstall";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { InstallationIdSchema } from "@/lib/installations/route-schemas";
+import { actionCause } from "@/lib/console-request";
 
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
-  async (_request, context) => {
+  async (request, context) => {
     const id = InstallationIdSchema.parse((await context.params).id);
-    const { result, installation } = await uninstallSessionInstallation(id, "Uninstall button");
+    const { result, installation } = await uninstallSessionInstallation(id, actionCause(request, "Uninstall button"));
     throwIfRateLimited("apps.uninstall", result);
     const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs) } });
