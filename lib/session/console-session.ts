@@ -7,6 +7,7 @@ import { toInstallationView, withCappedExpiries, type InstallationRecord } from 
 import { pageVisibleInstallations } from "@/lib/installations/store";
 import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import type { ListPage, ListQuery } from "@/lib/installations/universal/list-query";
+import { UNREADABLE_SECRETS } from "@/lib/installations/universal/lifecycle";
 import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
@@ -72,6 +73,12 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
   const { installations, page } = await pageVisibleInstallations(query, now);
   for (const installation of installations) {
     if (canManage(viewer, installation)) manageable.push(installation.id);
+    // Its secrets do not open here (unreadable.ts): shown as it is, never written, so that the record is there
+    // whole, and readable again, once the server has its key back.
+    if (installation.problem === UNREADABLE_SECRETS) {
+      views.push(toInstallationView(installation));
+      continue;
+    }
     // Made on an emulator that was since reset or replaced: said on its card (needs reinstalling, and why), once.
     let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(true) : Promise.resolve(about)), by, now);
     if (noticed.state === "active") {
