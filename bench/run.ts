@@ -7,6 +7,7 @@
 import { QUICK } from "./mode";
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
+import { emulatorJournalSuite } from "./suites/emulator-journal";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
 import { consoleFetchAllMainThreadSuite } from "./suites/console-fetch-all-main-thread";
 import { consoleWalksHealthSuite } from "./suites/console-walks-health";
@@ -24,6 +25,7 @@ import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
   emulatorUsersListSuite,
+  emulatorJournalSuite,
   // The console's suites share one production build and server (bench/suites/console-server.ts); the last stops it.
   consoleProxySuite,
   consoleFetchAllSuite,

@@ -303,6 +303,11 @@ export function parseConfig(source: Readonly<Record<string, string | undefined>>
     /** Operating a hosted instance (lib/ops): the metrics route's token (null: off) and the bounds of a graceful shutdown. */
     ops: { metricsToken: e.METRICS_TOKEN ?? null, shutdownDelayS: e.SHUTDOWN_DELAY_S, shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S },
     emulator: {
+      /**
+       * Where the embedded emulator keeps its state: DATA_DIR's emulator/ folder, whichever store holds the
+       * console's records (with DATABASE_URL too: the emulator is this process's own); none (memory) with memory://.
+       */
+      dataDir: e.DATA_DIR === MEMORY_DATA_DIR ? undefined : path.join(path.resolve(/*turbopackIgnore: true*/ e.DATA_DIR ?? DEFAULT_DATA_DIR), "emulator"),
       users: e.EMULATOR_USERS,
       workspaces: e.EMULATOR_WORKSPACES,
       seed,

@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { findProcessSingleton, processSingleton } from "@/lib/process-singleton";
 import { createEmulator, EMULATOR_MOUNT_PATH, type Emulator } from "@/lib/emulator";
 
@@ -25,7 +26,11 @@ export function findEmbeddedEmulator(): Emulator | undefined {
 export function getEmbeddedEmulator(): Emulator {
   return processSingleton(EMBEDDED_EMULATOR_SINGLETON, () => {
     const config = getConfig();
-    return createEmulator({
+    const { dataDir } = config.emulator;
+    const emulator = createEmulator({
+      // Its state lasts across restarts in DATA_DIR, beside the store's (lib/emulator/persist): the installations the store keeps stay alive upstream.
+      dataDir,
+      warn: (message) => logger.warn(message),
       basePath: EMULATOR_MOUNT_PATH,
       // The URLs it hands out (webhooks above all, which the console's own guard matches against
       // APP_ORIGIN) name the console's public origin, whatever Host the request came with.
@@ -45,7 +50,18 @@ export function getEmbeddedEmulator(): Emulator {
       // HOST reaches beyond this machine. The console's own calls carry the token (lib/emulator-admin/transport.ts).
       admin: { token: config.emulator.adminToken, requireToken: config.exposed, allowedHosts: config.allowedHosts },
     });
+    logger.info(
+      dataDir
+        ? `the embedded emulator keeps its state in ${dataDir}${config.store.kind === "postgres" ? " (DATA_DIR's folder: the store is PostgreSQL, the emulator is this process's own)" : ""}`
+        : "the embedded emulator keeps its state in memory (DATA_DIR=memory://): a restart starts it afresh",
+    );
+    return emulator;
   });
+}
+
+/** Writes what the embedded emulator has not yet written to its data directory (graceful shutdown). */
+export async function closeEmbeddedEmulator(): Promise<void> {
+  await findEmbeddedEmulator()?.close();
 }
 
 /**

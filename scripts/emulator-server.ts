@@ -1,4 +1,5 @@
 // npm run emulator -- --port N [--users N] [--seed S] [...] - The platform emulator as a standalone HTTP server
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { isLoopbackHost, startEmulatorServer } from "../lib/emulator";
@@ -17,6 +18,7 @@ const USAGE = `Usage: npm run emulator -- [options]
   --redirect-url URL     an extra redirect URL for the default apps, repeatable (EMULATOR_REDIRECT_URLS, comma-separated)
   --events-url URL       where the default apps receive events (EMULATOR_EVENTS_URL)
   --allowed-host H       another Host name browsers reach it at, repeatable (EMULATOR_ALLOWED_HOSTS, comma-separated)
+  --data-dir D           keep the state in directory D across restarts (EMULATOR_DATA_DIR; default none: in memory)
 
   EMULATOR_ADMIN_TOKEN   the admin surface's credential (Authorization: Bearer); required with a --host
                          that is not a loopback address, which then answers nothing else on /admin
@@ -46,6 +48,7 @@ const Settings = z.object({
   eventsRequestUrl: z.preprocess(emptyAsUnset, z.string().url("must be an absolute URL").optional()),
   allowedHosts: z.array(z.string().regex(/^[^\s/]+$/, "must be a host name, with or without a port")),
   adminToken: z.preprocess(emptyAsUnset, z.string().min(32, "EMULATOR_ADMIN_TOKEN must be at least 32 characters").optional()),
+  dataDir: z.preprocess(emptyAsUnset, z.string().optional()),
 });
 
 function main(): Promise<void> {
@@ -63,6 +66,7 @@ function main(): Promise<void> {
       "redirect-url": { type: "string", multiple: true },
       "events-url": { type: "string" },
       "allowed-host": { type: "string", multiple: true },
+      "data-dir": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -95,6 +99,7 @@ function main(): Promise<void> {
         .map((s) => s.trim())
         .filter(Boolean),
     adminToken: env.EMULATOR_ADMIN_TOKEN,
+    dataDir: values["data-dir"] ?? env.EMULATOR_DATA_DIR,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n");
@@ -126,6 +131,7 @@ function main(): Promise<void> {
     redirectUrls: s.redirectUrls,
     eventsRequestUrl: s.eventsRequestUrl,
     admin: { token: s.adminToken, requireToken: exposed, allowedHosts: ["localhost", "127.0.0.1", "[::1]", host, ...s.allowedHosts] },
+    dataDir: s.dataDir === undefined ? undefined : path.resolve(s.dataDir),
   }).then((server) => {
     const { options } = server.emulator;
     process.stdout.write(
@@ -137,10 +143,15 @@ function main(): Promise<void> {
             ? "Authorization: Bearer $EMULATOR_ADMIN_TOKEN only"
             : `a POST needs Origin: ${new URL(server.url).origin} or the admin token, and a JSON body`
         })\n` +
-        `  Workspaces: ${options.workspaces} of ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n`,
+        `  Workspaces: ${options.workspaces} of ${options.users} members, seed "${options.seed}"; rate limits ${options.rateLimits ? "on" : "off"}\n` +
+        `  State:     ${server.emulator.dataDir ? `kept in ${server.emulator.dataDir} (its journal is written as it changes)` : "in memory (--data-dir D keeps it across restarts)"}\n`,
     );
+    // Stopping writes what the journal has not yet written, then gives the data directory back.
     const stop = () => {
-      server.close().finally(() => process.exit(0));
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

@@ -18,6 +18,9 @@
  * Every answer carries a Date header from the emulator's clock (core/about.ts). Every request body is read here, in full and up to a cap per surface (`maxBodyBytes`, 413 past it),
  * before any handler acts on it (core/request-body.ts).
  *
+ * With `dataDir` it keeps its state there across restarts (persist/journal.ts: a journal of every change,
+ * read back at start); without, in memory for as long as it runs. `close()` writes what is pending.
+ *
  * It is framework-free: the console mounts it with one catch-all route (lib/embedded-emulator.ts, outside the emulator),
  * scripts/emulator-server.ts serves it over plain node:http (adapters/node-server.ts), and unit tests call
  * `fetch(new Request(...))` with a fake clock. Everything outside lib/emulator imports it through index.ts.
@@ -30,6 +33,7 @@ import { DISCOVERY_PATH, KEYS_PATH, showDiscovery, showKeys } from "./openid/dis
 import { handleAvatar } from "./workspace/avatars";
 import { ABOUT_PATH, describeEmulator, withClockDate } from "./core/about";
 import { createAdjustableClock, systemClock, type AdjustableClock } from "./core/clock";
+import { settleRestoredApps } from "./apps/configured-apps";
 import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
 import { DEFAULT_BODY_LIMITS, detachBody } from "./core/request-body";
@@ -39,6 +43,7 @@ import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
 import { showIndexPage } from "./admin/index-page";
 import { APP_REDIRECT_PATH, showAppHome } from "./oauth/app-home-page";
 import { Router } from "./core/router";
+import { openJournal, type Journal } from "./persist/journal";
 import { createState } from "./store";
 import type { EmulatorOptions, EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { handleWebApi } from "./web-api/web-api";
@@ -55,6 +60,10 @@ export interface Emulator {
   readonly clock: AdjustableClock;
   /** The options with every default filled in. */
   readonly options: ResolvedOptions;
+  /** The data directory the state is kept in (EmulatorOptions.dataDir), if any. */
+  readonly dataDir: string | undefined;
+  /** Writes what is not yet written to the data directory and gives the directory back (nothing to do without one). */
+  close(): Promise<void>;
 }
 
 function normalizeBasePath(basePath: string | undefined): string {
@@ -94,7 +103,7 @@ function resolveAdminAccess(admin: EmulatorOptions["admin"] = {}): ResolvedOptio
   return { token, requireToken: admin.requireToken ?? false, allowedHosts: admin.allowedHosts?.map((h) => h.toLowerCase()) };
 }
 
-function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; clock: AdjustableClock }): Router {
+function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; clock: AdjustableClock; onReset?: () => void }): Router {
   const router = new Router();
   router.get("/", (ctx) => showIndexPage(ctx));
   router.on(["GET", "POST"], "/api/:method", async (ctx, params) => {
@@ -130,9 +139,16 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
 /** Creates an emulator with its own state. See the module comment for what it answers. */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const resolved = resolveOptions(options);
-  const clock = createAdjustableClock(options.clock ?? systemClock);
+  let journal: Journal | undefined;
+  const clock = createAdjustableClock(options.clock ?? systemClock, () => journal?.clockMoved());
   const state = createState(resolved);
-  const router = buildRouter({ state, options: resolved, clock });
+  if (options.dataDir) {
+    const configured = [...state.apps.values()];
+    journal = openJournal(state, clock, { dir: options.dataDir, warn: options.warn ?? ((message) => console.warn(message)) });
+    settleRestoredApps(state, configured, resolved);
+  }
+  // A reset replaces the state's containers: the journal adopts the new ones and is rewritten.
+  const router = buildRouter({ state, options: resolved, clock, onReset: () => journal?.attach() });
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -170,5 +186,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     state,
     clock,
     options: resolved,
+    dataDir: options.dataDir,
+    async close() {
+      journal?.close();
+    },
   };
 }

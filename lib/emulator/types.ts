@@ -90,6 +90,13 @@ export interface EmulatorOptions {
   maxBodyBytes?: Partial<BodyLimits>;
   /** Who may use the admin surface (admin/admin-guard.ts). */
   admin?: AdminAccessOptions;
+  /**
+   * A directory to keep the state in across restarts (persist/journal.ts; created if missing, one emulator
+   * at a time). Default: none, the state lives in memory for as long as the emulator runs.
+   */
+  dataDir?: string;
+  /** Where the emulator says what it dropped on reading its data directory back (default: console.warn). */
+  warn?: (message: string) => void;
 }
 
 /**

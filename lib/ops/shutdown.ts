@@ -2,6 +2,7 @@ import "server-only";
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
+import { closeEmbeddedEmulator } from "@/lib/embedded-emulator";
 import { getEventSink } from "@/lib/events/sink";
 import { closeEventStreams } from "@/lib/events/stream";
 import { logger } from "@/lib/log";
@@ -99,6 +100,7 @@ export async function shutDown(signal: string): Promise<boolean> {
   // A refresh whose request answered early (its first attempt lost) goes on after it: settled before the store closes.
   await refreshesSettled(deadline);
   await flushAudit();
+  await closeEmbeddedEmulator();
   await getEventSink()
     .close?.()
     .catch(() => undefined);

@@ -150,23 +150,30 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
         else res.destroy();
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // The data directory is given back: another attempt (another port) may take it.
+    await emulator.close();
+    throw error;
+  }
   const actualPort = (server.address() as AddressInfo).port;
   return {
     emulator,
     server,
     port: actualPort,
     url: `http://${host}:${actualPort}${emulator.options.basePath}`,
+    // The server stops first, so no request changes the state after its last write.
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      }).finally(() => emulator.close()),
   };
 }

@@ -21,11 +21,14 @@ import { METHODS } from "../web-api/methods";
 import { deleteChannel, findChannel } from "../workspace/channels";
 import { installingUserId, memberCount, memberIndexOf } from "../workspace/members";
 import { channelMessages } from "../workspace/messages";
+import { touch } from "../core/change-tracking";
 
 export interface AdminRuntime {
   state: EmulatorState;
   options: ResolvedOptions;
   clock: AdjustableClock;
+  /** Told after POST /admin/reset replaced the state's contents (the journal starts over). */
+  onReset?: () => void;
 }
 
 /** An admin body is an object whose fields (a manifest above all) may nest MAX_JSON_DEPTH deep. */
@@ -250,6 +253,7 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
       return ok({ channel: { id: channel.id, name: channel.name, deleted: true } });
     }
     channel.isArchived = body.archived;
+    touch(channel);
     return ok({ channel: { id: channel.id, name: channel.name, is_archived: channel.isArchived } });
   });
 
@@ -276,6 +280,7 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     };
     resetState(runtime.state, runtime.options, shape);
     runtime.clock.advance(-runtime.clock.offsetMs());
+    runtime.onReset?.();
     const ws = runtime.state.workspace;
     return ok({ users: ws.userCount, seed: ws.seed, team: ws.team, workspaces: runtime.state.workspaces.size });
   });

@@ -33,12 +33,14 @@ export interface AdjustableClock extends Clock {
   offsetMs(): number;
 }
 
-export function createAdjustableClock(base: Clock): AdjustableClock {
+/** `onAdvance` hears every move (the journal keeps the offset). */
+export function createAdjustableClock(base: Clock, onAdvance?: () => void): AdjustableClock {
   let offset = 0;
   return {
     now: () => base.now() + offset,
     advance(ms) {
       offset += ms;
+      onAdvance?.();
     },
     offsetMs: () => offset,
   };

@@ -17,6 +17,7 @@ import { appendMessage } from "../workspace/messages";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
 import { eventLogOf, nextEventId, startDelivery } from "./deliveries";
 import type { EventDelivery } from "./types";
+import { touch } from "../core/change-tracking";
 
 const MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g;
 
@@ -154,6 +155,7 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   }
 
   installation.joinedChannels.add(channel.id);
+  touch(installation);
   const mention = `<@${installation.botUserId}>`;
   const rest = request.text?.trim() || "hello from the emulator";
   const text = rest.includes(mention) ? rest : `${mention} ${rest}`;

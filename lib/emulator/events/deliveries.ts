@@ -10,6 +10,7 @@ import type { Workspace } from "../workspace/workspace";
 import { signEventRequest } from "./event-signing";
 import type { DeliveryAttempt, EventDelivery, EventLog, RetryReason } from "./types";
 import { isVerifiedRequestUrl } from "./url-verification";
+import { touch } from "../core/change-tracking";
 
 /** The platform waits 3 seconds for an acknowledgement. */
 export const EVENT_TIMEOUT_MS = 3000;
@@ -31,6 +32,7 @@ export function eventLogOf(state: EmulatorState, teamId: string): EventLog {
 /** The next event id of a workspace, shaped like the platform's (`Ev0…`). */
 export function nextEventId(log: EventLog, ws: Workspace): string {
   log.seq += 1;
+  touch(log);
   const n = (Math.imul(log.seq, 0x2545f491) ^ ws.keys.add) >>> 0;
   return `Ev0${n.toString(36).toUpperCase().padStart(7, "0")}${log.seq.toString(36).toUpperCase()}`;
 }
@@ -76,6 +78,7 @@ async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: Deli
   if (!(await isVerifiedRequestUrl(app, delivery.url))) {
     delivery.state = "failed";
     delivery.notSent = "request_url_not_verified";
+    touch(delivery);
     return;
   }
   const body = JSON.stringify(delivery.payload);
@@ -84,15 +87,15 @@ async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: Deli
     if (retryNum > 0) await sleep(EVENT_RETRY_DELAYS_MS[retryNum - 1] as number);
     const { noRetry, ...result } = await attempt(deliverEvent, delivery.url, app, body, retryNum, reason);
     delivery.attempts.push(result);
-    if (!result.failure) {
-      delivery.state = "delivered";
-      return;
-    }
+    if (!result.failure) delivery.state = "delivered";
+    touch(delivery);
+    if (!result.failure) return;
     reason = result.failure;
     // An app may ask the platform not to retry (X-Slack-No-Retry: 1).
     if (noRetry) break;
   }
   delivery.state = "failed";
+  touch(delivery);
 }
 
 /** Records a delivery in its workspace's log and runs it in the background (retries included). */

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { signEventRequest, verificationToken } from "./event-signing";
 import type { App, DeliverEvent, ResolvedOptions } from "../types";
 import type { RequestUrlVerification } from "./types";
+import { touch } from "../core/change-tracking";
 
 /** The platform gives a request URL 3 seconds to answer the challenge. */
 export const VERIFICATION_TIMEOUT_MS = 3000;
@@ -75,6 +76,7 @@ async function sendChallenge(deliverEvent: DeliverEvent, app: App, url: string, 
   }
   record.durationMs = Date.now() - record.at;
   record.state = record.failure ? "failed" : "verified";
+  touch(app);
 }
 
 /**
@@ -85,11 +87,13 @@ export function verifyRequestUrl(app: App, options: Pick<ResolvedOptions, "event
   const url = eventRequestUrlOf(app, options);
   if (!url) {
     app.requestUrlVerification = undefined;
+    touch(app);
     return Promise.resolve(undefined);
   }
   const record: RequestUrlVerification = { url, state: "pending", at: Date.now(), done: Promise.resolve() };
   record.done = sendChallenge(options.deliverEvent, app, url, record);
   app.requestUrlVerification = record;
+  touch(app);
   return record.done.then(() => record);
 }
 

@@ -9,6 +9,7 @@ import type { App, AuthCode, EmulatorState, Installation, TokenRecord } from "..
 import { workspaceOf } from "../store";
 import { findChannel } from "../workspace/channels";
 import { addBotUser, markBotUserDeleted } from "../workspace/members";
+import { touch } from "../core/change-tracking";
 
 export interface IssuedTokens {
   access: TokenRecord;
@@ -111,6 +112,7 @@ export function installFromCode(state: EmulatorState, app: App, code: AuthCode, 
       configurationUrl: `${baseUrl}/#app-${app.id}`,
     };
   }
+  touch(installation);
 
   return {
     installation,
@@ -129,5 +131,6 @@ export function incomingWebhookUrl(installation: Installation, baseUrl: string):
 export function uninstall(state: EmulatorState, installation: Installation, now: number): void {
   revokeInstallationTokens(state, installation.id, now);
   installation.uninstalled = true;
+  touch(installation);
   markBotUserDeleted(workspaceOf(state, installation.teamId), installation.appId);
 }

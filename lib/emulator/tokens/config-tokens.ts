@@ -8,6 +8,7 @@
 import { WebApiError } from "../core/errors";
 import { isRefreshGraceOver, maskToken, randomAlphanumeric, requireAccessToken } from "./tokens";
 import type { ConfigTokenRecord, EmulatorState } from "../types";
+import { touch } from "../core/change-tracking";
 
 /** The platform's lifetime of an app configuration token: 12 hours. */
 export const CONFIG_TOKEN_LIFETIME_S = 43_200;
@@ -58,6 +59,7 @@ export function rotateConfigToken(state: EmulatorState, refreshToken: string | u
   const pair = issueConfigTokens(state, { teamId: record.teamId, userId: record.userId }, now);
   record.usedAt = now;
   record.replacement = { token: pair.access.value, refreshToken: pair.refresh.value };
+  touch(record);
   return pair;
 }
 

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { WebApiError } from "../core/errors";
 import type { EmulatorState, Installation, TokenRecord, TokenState } from "../types";
+import { touch } from "../core/change-tracking";
 
 /** Access token lifetime under rotation: 12 hours, always (spec 2.1, 8). */
 export const EXPIRING_TOKEN_LIFETIME_S = 43_200;
@@ -106,6 +107,7 @@ export function revokeToken(record: TokenRecord, now: number): void {
   if (record.state === "revoked") return;
   record.state = "revoked";
   record.revokedAt = now;
+  touch(record);
 }
 
 /** Revokes every token of an installation (auth.revoke without rotation, apps.uninstall). */

@@ -5,6 +5,7 @@
 import { scrambleId } from "./ids";
 import { isDirect } from "./membership";
 import type { Channel, ConversationType, Workspace } from "./workspace";
+import { touch } from "../core/change-tracking";
 
 export function findChannel(ws: Workspace, channelId: string): Channel | undefined {
   return ws.channelsById.get(channelId);
@@ -23,9 +24,11 @@ export function resolveChannel(ws: Workspace, idOrName: string): Channel | undef
  * their order; their positions close up, so cursors that pointed past it stay in place by id.
  */
 export function deleteChannel(ws: Workspace, channel: Channel): void {
-  ws.channels = ws.channels.filter((c) => c !== channel);
+  ws.channels.splice(ws.channels.indexOf(channel), 1);
   ws.channels.forEach((c, index) => {
+    if (c.index === index) return;
     c.index = index;
+    touch(c);
   });
   ws.channelsById.delete(channel.id);
   ws.messages.delete(channel.id);

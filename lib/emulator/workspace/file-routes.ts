@@ -17,6 +17,7 @@ import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
 import type { RequestContext } from "../types";
 import { readToken } from "../web-api/request-params";
+import { touch } from "../core/change-tracking";
 
 const text = (body: string, status = 200) => new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 
@@ -49,6 +50,7 @@ export async function handleFileUpload(ctx: RequestContext, ticket: string): Pro
     const bytes = await uploadedBytes(ctx.request);
     if (bytes.byteLength > pending.length) throw new PlainTextError(413, "payload_too_large");
     pending.bytes = bytes;
+    touch(pending);
     return text(`OK - ${bytes.byteLength}`);
   }
   throw new PlainTextError(404, "not_found");

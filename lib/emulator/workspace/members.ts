@@ -7,6 +7,7 @@
 import { hex, pick, rng, scrambleId, unscrambleId } from "./ids";
 import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, STATUSES, TIME_ZONES, TITLES } from "./vocabulary";
 import type { BotUser, Workspace } from "./workspace";
+import { touch } from "../core/change-tracking";
 
 /** Every member: the generated ones, then the bot users of installed apps. */
 export function memberCount(ws: Workspace): number {
@@ -254,6 +255,7 @@ export function addBotUser(ws: Workspace, app: { appId: string; appName: string 
   const existing = ws.botsByAppId.get(app.appId);
   if (existing) {
     existing.deleted = false;
+    touch(existing);
     return { userId: existing.userId, botId: existing.botId };
   }
   const index = memberCount(ws);
@@ -275,5 +277,8 @@ export function addBotUser(ws: Workspace, app: { appId: string; appName: string 
 /** An uninstalled app's bot user stays listed, marked deleted, as on the platform. */
 export function markBotUserDeleted(ws: Workspace, appId: string): void {
   const bot = ws.botsByAppId.get(appId);
-  if (bot) bot.deleted = true;
+  if (bot) {
+    bot.deleted = true;
+    touch(bot);
+  }
 }

@@ -7,6 +7,7 @@
 import type { Caller, EmulatorState, Installation } from "../types";
 import { memberIdAt, memberIndexOf } from "./members";
 import type { Channel, ConversationType, Workspace } from "./workspace";
+import { touch } from "../core/change-tracking";
 
 export function conversationType(channel: Channel): ConversationType {
   return channel.type ?? "public";
@@ -90,29 +91,35 @@ export function addMember(state: EmulatorState, ws: Workspace, channel: Channel,
   const bot = installationOfBotUser(state, ws, userId);
   if (bot) {
     bot.joinedChannels.add(channel.id);
+    touch(bot);
     return;
   }
   const index = memberIndexOf(ws, userId);
   const removed = channel.removedMembers ?? [];
   if (index >= 0 && index < generatedCount(ws, channel)) {
     channel.removedMembers = removed.filter((r) => r !== index);
+    touch(channel);
     return;
   }
   const added = channel.addedMembers ?? [];
   if (!added.includes(userId)) channel.addedMembers = [...added, userId];
+  touch(channel);
 }
 
 export function removeMember(state: EmulatorState, ws: Workspace, channel: Channel, userId: string): void {
   const bot = installationOfBotUser(state, ws, userId);
   if (bot) {
     bot.joinedChannels.delete(channel.id);
+    touch(bot);
     return;
   }
   const index = memberIndexOf(ws, userId);
   if (index >= 0 && index < generatedCount(ws, channel)) {
     const removed = channel.removedMembers ?? [];
     if (!removed.includes(index)) channel.removedMembers = [...removed, index].sort((a, b) => a - b);
+    touch(channel);
     return;
   }
   channel.addedMembers = (channel.addedMembers ?? []).filter((id) => id !== userId);
+  touch(channel);
 }

@@ -3,12 +3,14 @@
  * its parent's reply count and latest reply up to date.
  */
 import type { Message, Workspace } from "./workspace";
+import { touch } from "../core/change-tracking";
 
 /** A message ts (`seconds.micro-sequence`), strictly increasing across the workspace. `now` is epoch ms. */
 export function nextMessageTs(ws: Workspace, now: number): string {
   const seconds = Math.floor(now / 1000);
   if (seconds > ws.lastTs.seconds) ws.lastTs = { seconds, seq: 1 };
   else ws.lastTs = { seconds: ws.lastTs.seconds, seq: ws.lastTs.seq + 1 };
+  touch(ws);
   return `${ws.lastTs.seconds}.${String(ws.lastTs.seq).padStart(6, "0")}`;
 }
 
@@ -43,6 +45,7 @@ export function removeMessage(ws: Workspace, channelId: string, ts: string): boo
       delete parent.reply_users;
       delete parent.thread_ts;
     }
+    touch(parent);
   }
   return true;
 }

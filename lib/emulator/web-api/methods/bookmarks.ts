@@ -10,6 +10,7 @@ import { WebApiError } from "../../core/errors";
 import type { Bookmark, Caller, MethodContext, MethodDefinition } from "../../types";
 import type { Channel } from "../../workspace/workspace";
 import { actingUserId } from "./chat";
+import { touch } from "../../core/change-tracking";
 
 const ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /** An emoji as bookmarks take it: `:name:`. */
@@ -135,6 +136,7 @@ export const bookmarksMethods: MethodDefinition[] = [
       if (checkedEmojiValue !== undefined) bookmark.emoji = checkedEmojiValue;
       bookmark.date_updated = Math.floor(ctx.clock.now() / 1000);
       bookmark.last_updated_by_user_id = actingUserId(ctx.caller as Caller);
+      touch(bookmark);
       return { bookmark: wireBookmark(bookmark) };
     },
   },

@@ -7,6 +7,7 @@ import { avatarUrl, botByUserId } from "../../workspace/members";
 import { appendMessage, findMessage, nextMessageTs, removeMessage } from "../../workspace/messages";
 import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { isMember } from "../../workspace/membership";
+import { touch } from "../../core/change-tracking";
 
 /**
  * The platform posts longer texts cut to 40,000 characters, with a warning
@@ -165,6 +166,7 @@ export function postToChannel(ctx: RequestContext, ws: Workspace, channel: Chann
     root.reply_count = (root.reply_count ?? 0) + 1;
     root.reply_users = [...new Set([...(root.reply_users ?? []), input.user])];
     root.latest_reply = message.ts;
+    touch(root);
   }
   dispatchMentions(ctx, ws, channel, message);
   return message;
@@ -238,6 +240,7 @@ export const chatMethods: MethodDefinition[] = [
         else delete message.attachments;
       }
       message.edited = { user: message.user ?? "", ts: String(Math.floor(ctx.clock.now() / 1000)) + ".000000" };
+      touch(message);
       return { channel: channel.id, ts: message.ts, text: message.text, message: wireMessage(message), ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },

@@ -17,6 +17,7 @@ import {
 import { channelMessages, findMessage } from "../../workspace/messages";
 import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { wireMessage } from "./chat";
+import { touch } from "../../core/change-tracking";
 
 /** The platform's documented default page size for conversations.list and users.conversations. */
 export const CONVERSATIONS_LIST_DEFAULT_LIMIT = 100;
@@ -295,6 +296,7 @@ function setText(ctx: MethodContext, field: "topic" | "purpose"): Record<string,
   if (value.length > MAX_TOPIC_LENGTH) throw new WebApiError("too_long");
   channel[field] = value;
   channel[field === "topic" ? "topicSet" : "purposeSet"] = { creator: callerUserId(caller), lastSet: nowSeconds(ctx) };
+  touch(channel);
   return { channel: conversationRecord(ctx, channel) };
 }
 
@@ -482,6 +484,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (channel.isGeneral) throw new WebApiError("cant_archive_general");
       if (channel.isArchived) throw new WebApiError("already_archived");
       channel.isArchived = true;
+      touch(channel);
       return {};
     },
   },
@@ -495,6 +498,7 @@ export const conversationsMethods: MethodDefinition[] = [
       const channel = requireManagedChannel(ctx);
       if (!channel.isArchived) throw new WebApiError("not_archived");
       channel.isArchived = false;
+      touch(channel);
       return {};
     },
   },
@@ -515,6 +519,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (name !== channel.name) {
         channel.previousNames = [...(channel.previousNames ?? []), channel.name];
         channel.name = name;
+        touch(channel);
       }
       return { channel: conversationRecord(ctx, channel) };
     },

@@ -19,6 +19,7 @@ import { memberIndexOf } from "../../workspace/members";
 import { appendMessage, findMessage } from "../../workspace/messages";
 import { randomPlatformId } from "../../workspace/views";
 import type { Channel, Workspace } from "../../workspace/workspace";
+import { touch } from "../../core/change-tracking";
 
 /** alt_txt at most 1000 characters (alt_txt_too_large). */
 const MAX_ALT_TXT = 1000;
@@ -277,11 +278,14 @@ export const filesMethods: MethodDefinition[] = [
       const file = visibleFile(ctx, caller, ctx.params.file);
       if (file.userId !== actorOf(caller)) throw new WebApiError("cant_delete_file");
       file.deleted = true;
+      touch(file);
       // The messages that shared it keep a tombstone in its place, as on the platform.
       for (const [channelId, tss] of file.shares) {
         for (const ts of tss) {
           const message = findMessage(ctx.ws, channelId, ts);
-          if (message?.files) message.files = message.files.map((f) => ((f as { id?: string }).id === file.id ? { id: file.id, mode: "tombstone" } : f));
+          if (!message?.files) continue;
+          message.files = message.files.map((f) => ((f as { id?: string }).id === file.id ? { id: file.id, mode: "tombstone" } : f));
+          touch(message);
         }
       }
       return {};
@@ -323,13 +327,18 @@ function shareInChannel(ctx: MethodContext, caller: Caller, channel: Channel, fi
     },
     ctx.clock.now(),
   );
-  for (const file of files) file.shares.set(channel.id, [...(file.shares.get(channel.id) ?? []), message.ts]);
+  for (const file of files) {
+    file.shares.set(channel.id, [...(file.shares.get(channel.id) ?? []), message.ts]);
+    touch(file);
+  }
   message.files = files.map((file) => wireFile(ws, file, ctx.baseUrl));
+  touch(message);
   const root = thread ? findMessage(ws, channel.id, thread) : undefined;
   if (root) {
     root.thread_ts = root.ts;
     root.reply_count = (root.reply_count ?? 0) + 1;
     root.reply_users = [...new Set([...(root.reply_users ?? []), author])];
     root.latest_reply = message.ts;
+    touch(root);
   }
 }

@@ -7,6 +7,7 @@ import { WebApiError } from "../../core/errors";
 import { incomingWebhookUrl, installFromCode, type IssuedTokens } from "../../oauth/installations";
 import { EXPIRING_TOKEN_LIFETIME_S, enforceActiveTokenLimit, isRefreshGraceOver, issueRotatingPair, secondsUntilExpiry, tokenState } from "../../tokens/tokens";
 import type { App, Installation, MethodContext, MethodDefinition, TokenRecord } from "../../types";
+import { touch } from "../../core/change-tracking";
 
 /** Fields every OAuth response carries about the app and the workspace. */
 function installationFields(ctx: MethodContext, app: App, installation: Installation) {
@@ -76,6 +77,7 @@ function redeemCode(ctx: MethodContext, app: App) {
   // redirect_uri is optional here; when given it must be the one of the authorize request.
   if (ctx.params.redirect_uri && ctx.params.redirect_uri !== code.redirectUri) throw new WebApiError("bad_redirect_uri");
   code.used = true;
+  touch(code);
 
   const { installation, bot, user } = installFromCode(ctx.state, app, code, ctx.baseUrl, now);
   const webhookUrl = incomingWebhookUrl(installation, ctx.baseUrl);
@@ -126,6 +128,7 @@ function refreshGrant(ctx: MethodContext, app: App) {
       throw new WebApiError("invalid_refresh_token");
     }
     installation.refreshRequests += 1;
+    touch(installation);
     return tokenResponse(ctx, app, installation, replayed);
   }
 
@@ -135,6 +138,8 @@ function refreshGrant(ctx: MethodContext, app: App) {
   record.replacement = { accessToken: pair.access.value, refreshToken: pair.refresh.value };
   installation.refreshGrants += 1;
   installation.refreshRequests += 1;
+  touch(record);
+  touch(installation);
   enforceActiveTokenLimit(ctx.state, installation.id, record.family, now, record.userId);
   return tokenResponse(ctx, app, installation, pair);
 }
@@ -176,6 +181,8 @@ const oauthV2Exchange: MethodDefinition = {
     pair.access.exchangedFrom = record.value;
     record.state = "exchanged";
     record.exchangedFor = pair.access.value;
+    touch(record);
+    touch(pair.access);
     return tokenResponse(ctx, app, installation, pair);
   },
 };

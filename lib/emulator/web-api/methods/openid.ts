@@ -10,6 +10,7 @@ import { memberClaims } from "../../openid/claims";
 import { accessTokenHash, signJwt } from "../../openid/keys";
 import { newTokenValue, requireAccessToken } from "../../tokens/tokens";
 import type { App, MethodContext, MethodDefinition, SignInToken } from "../../types";
+import { touch } from "../../core/change-tracking";
 
 /** How long an ID token is valid: 5 minutes, as the platform's (it proves a sign-in, it is no session). */
 export const ID_TOKEN_LIFETIME_S = 300;
@@ -36,6 +37,7 @@ const openidConnectToken: MethodDefinition = {
     const given = ctx.params.redirect_uri;
     if ((code.redirectUriSent && !given) || (given && given !== code.redirectUri)) throw new WebApiError("bad_redirect_uri");
     code.used = true;
+    touch(code);
 
     const token: SignInToken = {
       value: newSignInTokenValue(ctx),

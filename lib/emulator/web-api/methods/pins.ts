@@ -7,6 +7,7 @@ import type { Caller, MethodDefinition } from "../../types";
 import { channelMessages } from "../../workspace/messages";
 import { actingUserId, wireMessage } from "./chat";
 import { requireItem } from "./reactions";
+import { touch } from "../../core/change-tracking";
 
 export const pinsMethods: MethodDefinition[] = [
   {
@@ -20,6 +21,7 @@ export const pinsMethods: MethodDefinition[] = [
       if (message.pinned_to?.includes(channel.id)) throw new WebApiError("already_pinned");
       message.pinned_to = [...(message.pinned_to ?? []), channel.id];
       message.pin = { by: actingUserId(ctx.caller as Caller), at: Math.floor(ctx.clock.now() / 1000) };
+      touch(message);
       return {};
     },
   },
@@ -34,6 +36,7 @@ export const pinsMethods: MethodDefinition[] = [
       if (!message.pinned_to?.includes(channel.id)) throw new WebApiError("no_pin");
       delete message.pinned_to;
       delete message.pin;
+      touch(message);
       return {};
     },
   },

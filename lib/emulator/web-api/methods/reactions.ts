@@ -10,6 +10,7 @@ import { memberIndexOf } from "../../workspace/members";
 import { channelMessages, findMessage } from "../../workspace/messages";
 import type { Channel, Message } from "../../workspace/workspace";
 import { actingUserId, wireMessage } from "./chat";
+import { touch } from "../../core/change-tracking";
 
 const TS = /^\d{1,12}\.\d{1,6}$/;
 /** An emoji name, colons left off: letters, digits, `_ + - '`, and a skin tone (`thumbsup::skin-tone-2`). */
@@ -65,6 +66,7 @@ export const reactionsMethods: MethodDefinition[] = [
       } else {
         reactions.push({ name, users: [user], count: 1 });
       }
+      touch(message);
       return {};
     },
   },
@@ -84,6 +86,7 @@ export const reactionsMethods: MethodDefinition[] = [
       reaction.count = reaction.users.length;
       if (reaction.count === 0) message.reactions = message.reactions?.filter((r) => r !== reaction);
       if (message.reactions?.length === 0) delete message.reactions;
+      touch(message);
       return {};
     },
   },

@@ -17,6 +17,7 @@ import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { memberIndexOf } from "../../workspace/members";
 import { appUserKey, randomPlatformId, viewHash, type StoredView, type Trigger, type ViewsState } from "../../workspace/views";
 import type { Workspace } from "../../workspace/workspace";
+import { touch } from "../../core/change-tracking";
 
 /** The platform refuses a view larger than 250 kB (view_too_large). */
 const MAX_VIEW_BYTES = 250 * 1024;
@@ -199,6 +200,7 @@ export const viewsMethods: MethodDefinition[] = [
       const view = readView(ctx.params.view, ["modal"]);
       const stored = storeView(ctx.ws, newView(ctx, caller, trigger.userId, view));
       trigger.exchangedAt = ctx.clock.now();
+      touch(trigger);
       // A new modal replaces whatever the member had open from this app.
       ctx.ws.views.stacks.set(appUserKey(caller.app.id, trigger.userId), [stored.id]);
       return { view: wireView(stored) };
@@ -221,7 +223,9 @@ export const viewsMethods: MethodDefinition[] = [
       const view = readView(ctx.params.view, ["modal"]);
       const stored = storeView(ctx.ws, newView(ctx, caller, trigger.userId, view, { root: stack[0]!, previous: stack.at(-1)! }));
       trigger.exchangedAt = ctx.clock.now();
+      touch(trigger);
       stack.push(stored.id);
+      touch(stack);
       return { view: wireView(stored) };
     },
   },
