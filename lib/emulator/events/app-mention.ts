@@ -14,6 +14,7 @@ import { installingUserId, memberIndexOf } from "../workspace/members";
 import { appendMessage } from "../workspace/messages";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
 import { emitEvent } from "./emit";
+import { dispatchMessagePosted } from "./workspace-events";
 import { deliveryRouteOf, usesSocketMode } from "./routing";
 import type { EventDelivery } from "./types";
 import { touch } from "../core/change-tracking";
@@ -130,5 +131,7 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const text = rest.includes(mention) ? rest : `${mention} ${rest}`;
   const message = appendMessage(ws, channel.id, { text, user, via: "admin" }, ctx.clock.now());
   const deliveries = dispatchMentions(ctx, ws, channel, message);
+  // The same post is a message too, for the apps that subscribe to the conversation's messages.
+  dispatchMessagePosted(ctx, ws, channel, message);
   return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
 }
