@@ -8,9 +8,10 @@ import { signInGate } from "@/lib/signin/gate";
  * reached at, so a site whose name was made to resolve to this server (DNS rebinding) reads no page of it
  * (lib/http/host-check.ts; the API's routes check the same in lib/http/handle-route.ts). Then, with
  * AUTH_MODE=oidc, no page of the console answers before a sign-in (lib/signin/open-paths.ts says what stays
- * open). The sign-in is the sealed cookie itself, with nothing to look up, so checking it here is the whole
- * check, not an optimistic one. The API's routes are not matched: each passes the same checks in
- * lib/access/handle-route.ts, which spares them the proxy's millisecond (every /api/call would pay it).
+ * open). The sign-in is the sealed cookie and the person's sign-out count (lib/signin/signed-in-cookie.ts,
+ * from a per-process cache), so checking it here is the whole check, not an optimistic one. The API's routes
+ * are not matched: each passes the same checks in lib/access/handle-route.ts, which spares them the proxy's
+ * millisecond (every /api/call would pay it).
  */
 export async function proxy(request: NextRequest) {
   const refusedHost = hostRefusal(request);

@@ -13,7 +13,7 @@ export function SignedInPerson() {
   const person = data.person;
   if (!person) {
     return (
-      <a href="/auth/signin" className="text-sm text-[#cbd5e1] hover:text-[#ffffff]">
+      <a href="/signin" className="text-sm text-[#cbd5e1] hover:text-[#ffffff]">
         Sign in
       </a>
     );

@@ -20,6 +20,8 @@ const LINKS = [
  */
 export function SiteNav() {
   const pathname = usePathname();
+  // The sign-in page is for someone not signed in: every link would lead back to it.
+  const signingIn = pathname === "/signin";
   return (
     <header className="border-b border-[#1e293b] bg-[#0f172a] text-[#f1f5f9]">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
@@ -29,28 +31,30 @@ export function SiteNav() {
           </span>
           Switchboard
         </Link>
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-          {LINKS.map((link) => {
-            const current = link.href === "/" ? pathname === "/" : pathname === link.href || pathname.startsWith(`${link.href}/`);
-            return (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  aria-current={current ? "page" : undefined}
-                  className={
-                    current
-                      ? "font-medium text-[#ffffff] underline decoration-[#34d399] decoration-2 underline-offset-[6px]"
-                      : "text-[#cbd5e1] hover:text-[#ffffff]"
-                  }
-                >
-                  {link.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
+        {!signingIn && (
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            {LINKS.map((link) => {
+              const current = link.href === "/" ? pathname === "/" : pathname === link.href || pathname.startsWith(`${link.href}/`);
+              return (
+                <li key={link.href}>
+                  <Link
+                    href={link.href}
+                    aria-current={current ? "page" : undefined}
+                    className={
+                      current
+                        ? "font-medium text-[#ffffff] underline decoration-[#34d399] decoration-2 underline-offset-[6px]"
+                        : "text-[#cbd5e1] hover:text-[#ffffff]"
+                    }
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
         <div className="ml-auto flex items-center gap-4">
-          <SignedInPerson />
+          {!signingIn && <SignedInPerson />}
           <ThemeSwitch />
         </div>
       </nav>

@@ -68,11 +68,14 @@ fi
 if [ "$build" = yes ]; then
   # The build skips Next.js's type check (about a minute on a small machine): npm test runs it. In the background
   # so that a signal to this script (npm passes SIGTERM on) stops the build as well, rather than leaving it running.
+  # BUILD_COMPLETE marks a build that finished (scripts/build-current.sh): gone while one runs, written once it succeeded.
+  rm -f "$DIST/BUILD_COMPLETE"
   SWITCHBOARD_SKIP_TYPECHECK=1 node "$NEXT" build &
   builder=$!
   trap 'kill -TERM "$builder" 2>/dev/null; wait "$builder"; exit 143' TERM INT
   wait "$builder"
   trap - TERM INT
+  date -u +%Y-%m-%dT%H:%M:%SZ > "$DIST/BUILD_COMPLETE"
 fi
 
 # Next.js names the address it listens on (Local, and Network even for 127.0.0.1), while the console must

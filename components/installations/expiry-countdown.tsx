@@ -2,6 +2,7 @@
 
 import { useNow } from "@/components/use-now";
 import { formatDateTime } from "@/lib/format";
+import { cappedExpiry } from "@/lib/installations/universal/token-lifetime";
 
 function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
@@ -20,7 +21,9 @@ export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expires
   const now = useNow(1000, expiresAt !== null);
   if (expiresAt === null) return null;
   if (now === null) return <span className="text-xs text-slate-600">…</span>;
-  const remaining = expiresAt - (now + skewMs);
+  // Never more than the platform's 12 hours: an expiry stored against a platform clock that has since gone back says more.
+  const shown = cappedExpiry(expiresAt, now + skewMs);
+  const remaining = shown - (now + skewMs);
   const tone =
     remaining <= 0
       ? "bg-rose-50 text-rose-700 ring-rose-200"
@@ -30,7 +33,7 @@ export function ExpiryCountdown({ expiresAt, skewMs, refreshWindowS }: { expires
   return (
     <span
       className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums ring-1 ring-inset ${tone}`}
-      title={`Expires ${formatDateTime(expiresAt)}`}
+      title={`Expires ${formatDateTime(shown)}`}
     >
       <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3" fill="none" stroke="currentColor" strokeWidth="1.6">
         <circle cx="8" cy="9" r="5.5" />

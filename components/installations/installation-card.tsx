@@ -7,6 +7,7 @@ import { useClientNow } from "@/components/use-now";
 import { installationPhase, tokenFactsOf, type InstallationView, type TokenView } from "@/lib/installations/universal/view";
 import { describeTimelineEntry } from "@/lib/installations/universal/timeline-text";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import { cappedExpiry } from "@/lib/installations/universal/token-lifetime";
 import {
   consoleTransitionsFor,
   holdsRefreshToken,
@@ -512,7 +513,7 @@ function PeopleTokens({ installation, viewerId, now }: { installation: Installat
 function peopleTokenState(token: InstallationView["userTokens"][number]["token"], now: number): string {
   if (token.revoked) return "revoked";
   if (!token.rotating || token.expiresAt === null) return "long-lived";
-  const left = token.expiresAt - now;
+  const left = cappedExpiry(token.expiresAt, now) - now;
   if (left <= 0) return "expired (refreshed at its next use)";
   const hours = Math.floor(left / 3_600_000);
   const minutes = Math.floor((left % 3_600_000) / 60_000);

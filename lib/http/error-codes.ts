@@ -10,6 +10,7 @@ export const CONSOLE_ERRORS = {
   invalid_request: { status: 422, message: "The request is not valid." },
   invalid_json: { status: 400, message: "The request body must be JSON." },
   json_too_deep: { status: 400, message: "The JSON body nests deeper than 64 levels of arrays and objects." },
+  nul_character: { status: 400, message: "A text in the request holds a NUL character (\\u0000), which the console does not keep: remove it and send again." },
   unsupported_media_type: { status: 415, message: "Send parameters as application/x-www-form-urlencoded or application/json." },
   payload_too_large: { status: 413, message: "The request body is larger than this route accepts." },
   request_aborted: { status: 499, message: "The request was cancelled." },
@@ -50,7 +51,7 @@ export const CONSOLE_ERRORS = {
   // Signing in (lib/signin, with AUTH_MODE=oidc)
   sign_in_required: {
     status: 401,
-    message: "Sign in first: this console signs people in with the platform. Open it in a browser, or go to /auth/signin.",
+    message: "Sign in first: this console signs people in with the platform. Open it in a browser: its sign-in page is /signin.",
   },
 
   // Who sees and does what (lib/access)

@@ -15,8 +15,25 @@ export function toErrorResponse(error: unknown): Response {
     const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
     return answer(new AppError("invalid_request", { message: `The request is not valid: ${summary}` }), issues);
   }
-  logger.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "unhandled error");
+  logger.error({ err: describeUnhandled(error) }, "unhandled error");
   return answer(new AppError("internal_error"));
+}
+
+/**
+ * What the log says of an unexpected error: its name and message, and its cause's. A failed query's message
+ * ends with the values it was sent ("params: …": an API key's hash and prefix, a token's seal), which the log
+ * never holds: only the statement and the database's own reason are kept. Exported (@internal) for its test.
+ */
+export function describeUnhandled(error: unknown): { name: string; message: string; cause?: { code?: string; message: string } } | string {
+  if (!(error instanceof Error)) return typeof error === "string" ? error.slice(0, 200) : "unknown error";
+  const message = error.message.replace(/\nparams: [\s\S]*$/, "").slice(0, 500);
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return {
+    name: error.name,
+    message,
+    ...(cause ? { cause: { ...(typeof code === "string" ? { code } : {}), message: cause.message.slice(0, 300) } } : {}),
+  };
 }
 
 function answer(error: AppError, issues?: ErrorBody["issues"]): Response {

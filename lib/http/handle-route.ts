@@ -7,6 +7,7 @@ import { AppError } from "./app-error";
 import { RequestCookieJar, runWithCookieJar } from "./cookie-jar";
 import { toErrorResponse } from "./error-response";
 import { hostRefusal } from "./host-check";
+import { refuseNulInPath } from "./json-body";
 import { refusalResponse } from "./refusal";
 
 /** Request bodies larger than this answer 413 unless a route says otherwise. */
@@ -110,6 +111,8 @@ export function createRouteWrapper(gate: RouteGate) {
         try {
           const mutating = options.mutating ?? false;
           await gate(request);
+          // A NUL in the address (`/api/api-keys/%00`) would reach the store's text columns: 400, as in a body.
+          refuseNulInPath(await context.params);
           if (!options.navigable) refuseNavigation(request);
           if (mutating || options.rejectCrossSite) checkOrigin(request, mutating);
           let forwarded = request;

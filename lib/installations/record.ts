@@ -5,6 +5,7 @@ import { maskWebhookUrl, maskToken, type IssuedToken, type TokenGrant } from "@/
 import { APP_KEYS, installationName, type AppKey, type InstallationState, type InstallationView, type TokenView } from "./universal/view";
 import { timelineSchema, type TimelineEntry } from "./universal/timeline";
 import type { TokenKind } from "./universal/token-kind";
+import { cappedExpiry } from "./universal/token-lifetime";
 import { actingAs, allUserTokens, installationHolder, NOBODY } from "./user-tokens";
 
 /**
@@ -63,6 +64,8 @@ export const installationSchema = z.object({
   enterprise: z.object({ id: z.string(), name: z.string() }).optional(),
   isEnterpriseInstall: z.boolean().optional(),
   botUserId: z.string().optional(),
+  botId: z.string().optional(),
+  upstreamInstanceId: z.string().optional(),
   authedUserId: z.string().optional(),
   installedBy: z.string().optional(),
   bot: storedTokenSchema.optional(),
@@ -90,6 +93,13 @@ export interface InstallationRecord {
    */
   isEnterpriseInstall?: boolean;
   botUserId?: string;
+  /** The bot's id (B…), from auth.test with the bot token (at install; for older records, the token API's first answer). */
+  botId?: string;
+  /**
+   * The emulator's instance_id when it was installed (/.well-known/emulator; absent on the platform): an
+   * emulator that names another was reset or replaced, and never issued this installation's tokens.
+   */
+  upstreamInstanceId?: string;
   authedUserId?: string;
   /** The platform user who first installed it (authed_user of the first install), kept across reinstalls: who may manage it (lib/access). */
   installedBy?: string;
@@ -218,6 +228,8 @@ export function installationFromGrant(
   const enterprise = grant.enterprise ?? previous?.enterprise;
   const isEnterpriseInstall = grant.isEnterpriseInstall ?? previous?.isEnterpriseInstall;
   const botUserId = grant.botUserId ?? previous?.botUserId;
+  // The same bot user is the same bot; another (a reinstall on a replaced emulator) is learned again.
+  const botId = botUserId === previous?.botUserId ? previous?.botId : undefined;
   const authedUserId = grant.authedUserId ?? previous?.authedUserId;
   const installedBy = previous?.installedBy ?? grant.authedUserId;
   const incomingWebhook = grant.incomingWebhook ?? kept.incomingWebhook;
@@ -230,6 +242,8 @@ export function installationFromGrant(
     ...(enterprise ? { enterprise } : {}),
     ...(isEnterpriseInstall ? { isEnterpriseInstall } : {}),
     ...(botUserId ? { botUserId } : {}),
+    ...(botId ? { botId } : {}),
+    ...(previous?.upstreamInstanceId ? { upstreamInstanceId: previous.upstreamInstanceId } : {}),
     ...(authedUserId ? { authedUserId } : {}),
     ...(installedBy ? { installedBy } : {}),
     ...(bot ? { bot } : {}),
@@ -260,6 +274,12 @@ function tokenView(token: StoredToken | undefined): TokenView | null {
     revoked: token.revoked ?? false,
     scopes: token.scopes,
   };
+}
+
+/** The view with no token said to live longer than the platform's lifetime from `nowMs` (the platform's time). */
+export function withCappedExpiries(view: InstallationView, nowMs: number): InstallationView {
+  const cap = (token: TokenView | null): TokenView | null => (token?.expiresAt != null ? { ...token, expiresAt: cappedExpiry(token.expiresAt, nowMs) } : token);
+  return { ...view, bot: cap(view.bot), user: cap(view.user), userTokens: view.userTokens.map((t) => ({ ...t, token: cap(t.token)! })) };
 }
 
 export function toInstallationView(installation: InstallationRecord): InstallationView {

@@ -3,8 +3,8 @@ import { tokenFingerprint, type InstallationRecord } from "./record";
 import { saveInstallation } from "./store";
 
 /** Every installation write goes through here: the store's conditional write, merged when another request wrote first (store.ts). */
-export async function save(installation: InstallationRecord): Promise<InstallationRecord> {
-  return saveInstallation(installation);
+export async function save(installation: InstallationRecord, readAs?: InstallationRecord): Promise<InstallationRecord> {
+  return saveInstallation(installation, readAs ? { readAs } : {});
 }
 
 /**
@@ -13,10 +13,12 @@ export async function save(installation: InstallationRecord): Promise<Installati
  */
 export function persistIfChanged(original: InstallationRecord) {
   let last = tokenFingerprint(original);
+  // What the store holds as far as this request knows: a change that only adds timeline entries to it is appended alone.
+  let base = original;
   return async (updated: InstallationRecord) => {
     const next = tokenFingerprint(updated);
     if (next === last) return;
     last = next;
-    await save(updated);
+    base = await save(updated, base);
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { StoredInstallation, StoreInstallation, StoreTimelineEntry, StoreToken } from "@/lib/store";
 import type { InstallationRecord, StoredToken } from "./record";
 import type { TimelineEntry } from "./universal/timeline";
+import { PLATFORM_TOKEN_LIFETIME_MS } from "./universal/token-lifetime";
 import { actingAs, allUserTokens, holderFor, installationHolder, NOBODY, type UserTokenChoice } from "./user-tokens";
 
 /**
@@ -22,7 +23,7 @@ export const isPristine = (record: InstallationRecord) => PRISTINE.has(record);
  * its expiry less 12 hours; a long-lived one, the record's last update (no later than it was issued, at
  * worst earlier: it then loses to any token that says when it was issued).
  */
-export const ROTATING_TOKEN_LIFETIME_MS = 12 * 3600 * 1000;
+const ROTATING_TOKEN_LIFETIME_MS = PLATFORM_TOKEN_LIFETIME_MS;
 
 export function derivedIssuedAt(token: StoredToken, record: Pick<InstallationRecord, "updatedAt">): number {
   if (token.issuedAt !== undefined) return token.issuedAt;
@@ -64,6 +65,8 @@ export function toStoreInstallation(record: InstallationRecord): StoreInstallati
     ...(record.enterprise ? { enterprise: record.enterprise } : {}),
     ...(record.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
     ...(record.botUserId ? { botUserId: record.botUserId } : {}),
+    ...(record.botId ? { botId: record.botId } : {}),
+    ...(record.upstreamInstanceId ? { upstreamInstanceId: record.upstreamInstanceId } : {}),
     ...(record.authedUserId ? { authedUserId: record.authedUserId } : {}),
     ...(record.installedBy ? { installedBy: record.installedBy } : {}),
     ...(record.bot ? { bot: toStoreToken(record.bot, record) } : {}),
@@ -101,6 +104,8 @@ export function fromStoreInstallation(
     ...(stored.enterprise ? { enterprise: stored.enterprise } : {}),
     ...(stored.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
     ...(stored.botUserId ? { botUserId: stored.botUserId } : {}),
+    ...(stored.botId ? { botId: stored.botId } : {}),
+    ...(stored.upstreamInstanceId ? { upstreamInstanceId: stored.upstreamInstanceId } : {}),
     ...(stored.authedUserId ? { authedUserId: stored.authedUserId } : {}),
     ...(stored.installedBy ? { installedBy: stored.installedBy } : {}),
     ...(stored.bot ? { bot: fromStoreToken(stored.bot) } : {}),

@@ -8,10 +8,14 @@ import { installationFromGrant, installationIdFor, MAX_APP_NAME_CHARS, toInstall
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { noneIfUnreadable } from "@/lib/installations/unreadable";
 import { installScopes } from "./install-scopes";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
+import { withBotId } from "@/lib/installations/bot-identity";
+import { onCurrentUpstream } from "@/lib/installations/upstream-instance";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default: BOT_SCOPES when set, else the app's configuration; install-scopes.ts). */
@@ -80,7 +84,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // An organisation-wide install names no team: the organisation stands in its place (installationFromGrant).
     const where = grant.team ?? (grant.isEnterpriseInstall ? grant.enterprise : undefined);
     if (!where) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
-    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey));
+    // One stored with secrets this server cannot open is replaced whole: a reinstall is what its card advises.
+    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey)).catch(noneIfUnreadable);
     // A reinstall replaces the bot token (and the installer's own user token, when it issues one) but keeps the
     // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();
@@ -88,7 +93,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     // when it cannot be read, installationFromGrant keeps the name the record had: never the id where a name is known.
     const app = await readInstallingApp({ key: check.appKey, clientId: credentials.clientId, ...(grant.appId ? { id: grant.appId } : {}) });
     const appName = app?.name?.slice(0, MAX_APP_NAME_CHARS) ?? undefined;
-    const fresh = installationFromGrant(grant, check.appKey, now, previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined }, appName);
+    const granted = installationFromGrant(
+      grant,
+      check.appKey,
+      now,
+      previous && { ...chooseUserToken(previous, { holder: undefined }), bot: undefined },
+      appName,
+    );
+    // Which emulator issued these tokens (later reads notice one reset or replaced), and the bot's id (Bolt's ignoreSelf).
+    const fresh = await withBotId(await onCurrentUpstream(granted, describeUpstream), runtime);
     const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,

@@ -11,6 +11,10 @@ export const IDLE_READ_MS = 30_000;
 
 const AboutAnswer = z.object({
   emulator: z.literal(true),
+  instance_id: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,100}$/)
+    .optional(),
   clock: z.object({ now_ms: z.number().finite(), max_offset_s: z.number().positive(), offset_s: z.number() }),
   lifetimes_s: z.object({
     access_token: z.number().positive(),
@@ -25,6 +29,8 @@ export type UpstreamAbout =
   | { emulator: false }
   | {
       emulator: true;
+      /** Which emulator this is: new after a reset or in a new emulator, kept across restarts of one that keeps its state. */
+      instanceId?: string;
       /** How far the emulator's clock may be ahead of the wall clock in all, and how far it is. */
       maxOffsetS: number;
       offsetS: number;
@@ -57,10 +63,11 @@ export async function readUpstreamAbout(baseUrl: string, options: { transport?: 
     clock.observeDate(response.headers.get("date"), sentAt, receivedAt);
     return { emulator: false };
   }
-  const { clock: emulatorClock, lifetimes_s: l } = parsed.data;
+  const { clock: emulatorClock, lifetimes_s: l, instance_id: instanceId } = parsed.data;
   clock.observeTime(emulatorClock.now_ms, sentAt, receivedAt);
   return {
     emulator: true,
+    ...(instanceId ? { instanceId } : {}),
     maxOffsetS: emulatorClock.max_offset_s,
     offsetS: emulatorClock.offset_s,
     lifetimesS: { accessToken: l.access_token, refreshGrace: l.refresh_grace, authorizationCode: l.authorization_code, cursor: l.cursor },

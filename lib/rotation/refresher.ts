@@ -7,6 +7,7 @@ import { callMethod, maskToken } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
 import { fromStoreInstallation, saveInstallation } from "@/lib/installations/store";
+import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import { installationName } from "@/lib/installations/universal/view";
 import type { InstallationRecord } from "@/lib/installations/record";
 import type { ExpiringToken } from "@/lib/store";
@@ -97,6 +98,9 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
     (t) => plannedRefreshAt(t, t.expiresAt, settings.horizonS, settings.spreadS) <= now && (backoff.get(tokenKey(t))?.retryAt ?? 0) <= Date.now(),
   );
   summary.due = due.length;
+  const replaced = await noticeReplacedUpstream(due, runtime);
+  summary.needsReinstall = due.filter((t) => replaced.has(t.installationId)).length;
+  due.splice(0, due.length, ...due.filter((t) => !replaced.has(t.installationId)));
   let next = 0;
   const worker = async () => {
     while (next < due.length) {
@@ -107,6 +111,26 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
   return summary;
+}
+
+/**
+ * The installations of these tokens that were made on an emulator since reset or replaced: their refresh
+ * tokens mean nothing there, so none is refreshed, and each says so once (one check per installation, before
+ * its tokens are taken in parallel). A record made before the console kept the instance takes the current one.
+ */
+async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: RotationRuntime): Promise<Set<string>> {
+  const store = await runtime.store();
+  const replaced = new Set<string>();
+  for (const id of new Set(due.map((t) => t.installationId))) {
+    const stored = await store.getInstallation(id, { fresh: true });
+    if (!stored) continue;
+    const read = fromStoreInstallation(stored);
+    const checked = await withUpstreamInstance(read, describeUpstream, BY, runtime.now());
+    if (checked === read) continue;
+    await saveInstallation(checked, { readAs: read });
+    if (checked.state !== "active") replaced.add(id);
+  }
+  return replaced;
 }
 
 async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings): Promise<Exclude<keyof PassSummary, "due">> {
@@ -120,8 +144,8 @@ async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settin
   }
   // The record acts with the token due: the bot token, or this person's user token.
   const record = fromStoreInstallation(stored, [], false, { holder: token.kind === "user" ? (token.userId ?? "") : undefined });
-  const current = record[token.kind];
   const now = runtime.now();
+  const current = record[token.kind];
   if (
     !current?.refreshToken ||
     current.revoked ||

@@ -3,8 +3,9 @@ import { canManage, isAdmin } from "@/lib/access/rights";
 import { currentViewer } from "@/lib/access/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { save } from "@/lib/installations/save";
-import { toInstallationView, type InstallationRecord } from "@/lib/installations/record";
+import { toInstallationView, withCappedExpiries, type InstallationRecord } from "@/lib/installations/record";
 import { pageVisibleInstallations } from "@/lib/installations/store";
+import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import type { ListPage, ListQuery } from "@/lib/installations/universal/list-query";
 import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
@@ -62,7 +63,8 @@ const keepOnConflict = (read: InstallationRecord) => (error: unknown) => {
 export async function getConsoleSession(by = "GET /api/session", query?: ListQuery): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
-  const platformClock = toPlatformClockView(await describeUpstream());
+  const about = await describeUpstream();
+  const platformClock = toPlatformClockView(about);
   const now = getRotationRuntime().now();
   const viewer = await currentViewer();
   const views: InstallationView[] = [];
@@ -70,7 +72,8 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
   const { installations, page } = await pageVisibleInstallations(query, now);
   for (const installation of installations) {
     if (canManage(viewer, installation)) manageable.push(installation.id);
-    let noticed = installation;
+    // Made on an emulator that was since reset or replaced: said on its card (needs reinstalling, and why), once.
+    let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(true) : Promise.resolve(about)), by, now);
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];
@@ -80,7 +83,7 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
     // The note is a read's by-product: when every retry lost to other writers (a crowd looking at one
     // installation the moment its token expires, each noting it), it shows as read and another request notes it.
     if (noticed !== installation) noticed = await save(noticed).catch(keepOnConflict(installation));
-    views.push(toInstallationView(noticed));
+    views.push(withCappedExpiries(toInstallationView(noticed), now));
   }
   const access: SessionAccess = {
     admin: isAdmin(viewer),

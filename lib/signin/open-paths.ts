@@ -1,15 +1,16 @@
 /**
  * What answers without a sign-in, even with AUTH_MODE=oidc: the install flow (people outside the team add
- * the app through it), the sign-in itself, the platform's signed Events API requests, the liveness check,
+ * the app through it), the sign-in itself (the console's sign-in page and /auth/*), the platform's signed Events API requests, the liveness check,
  * and the embedded emulator (the platform's own pages and API, with its own guard on its admin surface).
  * Read by the pages' gate (gate.ts, run by proxy.ts) and the API's (lib/access/handle-route.ts).
  */
 const OPEN_PATHS: RegExp[] = [
   /^\/oauth\/(install|callback|installed)\/?$/,
   /^\/auth(\/|$)/,
+  /^\/signin\/?$/,
   /^\/api\/events\/?$/,
   /^\/api\/(health|ready|metrics)\/?$/,
-  /^\/api\/v1\/installations\/[^/]+\/token\/?$/,
+  /^\/api\/v1\/installations\/[^/]+\/token(\/report)?\/?$/,
   /^\/emulator(\/|$)/,
 ];
 

@@ -98,7 +98,7 @@ export function renderSignInErrorPage(problem: SignInProblem, detail?: string, p
 <p>${escapeHtml(text)}</p>
 ${shownCode ? `<p>The platform's error code: <code data-platform-error="${escapeHtml(shownCode)}">${escapeHtml(shownCode)}</code></p>` : ""}
 ${shownDetail ? `<p>${escapeHtml(shownDetail)}</p>` : ""}
-<a class="button" href="/auth/signin">Sign in again</a>`,
+<a class="button" href="/signin">Sign in again</a>`,
   );
 }
 
@@ -109,6 +109,6 @@ export function renderSignedOutPage(): Response {
     "Signed out",
     `<h1>You are signed out</h1>
 <p>This browser no longer holds your sign-in to Switchboard.</p>
-<a class="button" href="/auth/signin">Sign in again</a>`,
+<a class="button" href="/signin">Sign in again</a>`,
   );
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { isAppError } from "@/lib/http/app-error";
+import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
 
 export const SIGN_IN_STATE_COOKIE = "sb_signin_state";
 /** A sign-in must come back within this long, as an install must. */
@@ -57,8 +58,34 @@ export async function createSignInState(returnTo: string, nowMs: number): Promis
     { hash: hashOf(state), nonce, expiresAt: nowMs + SIGN_IN_STATE_TTL_S * 1000, returnTo },
   ].slice(-MAX_PENDING);
   const used = current.used.filter((u) => u.expiresAt + REMEMBER_MS > nowMs);
-  await writeSealedCookie(SIGN_IN_STATE_COOKIE, { pending, used } satisfies SignInStateCookie, COOKIE_TTL_S);
+  await writeFitting({ pending, used });
   return { state, nonce };
+}
+
+/**
+ * Writes the states, making room when they do not fit in one cookie (long return paths, from links anyone
+ * can send): the oldest pending sign-ins go first, then the memory of used states, and last the new
+ * sign-in's return path becomes the dashboard. A sign-in always starts; it never answers cookie_too_large.
+ */
+async function writeFitting(states: SignInStateCookie): Promise<void> {
+  let { pending, used } = states;
+  for (;;) {
+    try {
+      await writeSealedCookie(SIGN_IN_STATE_COOKIE, { pending, used } satisfies SignInStateCookie, COOKIE_TTL_S);
+      return;
+    } catch (error) {
+      if (!isAppError(error) || error.code !== "cookie_too_large") throw error;
+      if (pending.length > 1) pending = pending.slice(1);
+      else if (used.length > 0) used = [];
+      else if (pending[0] && pending[0].returnTo !== "/") pending = [{ ...pending[0], returnTo: "/" }];
+      else throw error;
+    }
+  }
+}
+
+/** Forgets every sign-in this browser started (sign-out). */
+export async function clearSignInStates(): Promise<void> {
+  await deleteCookie(SIGN_IN_STATE_COOKIE);
 }
 
 /** Checks the state a callback brought back against this browser's cookie and consumes it: a state is good once. */
@@ -72,7 +99,7 @@ export async function consumeSignInState(state: string | null, nowMs: number): P
   if (!match) return { ok: false, problem: "mismatched" };
   const pending = current.pending.filter((p) => p !== match && p.expiresAt + REMEMBER_MS > nowMs);
   const used = [...current.used.filter((u) => u.expiresAt + REMEMBER_MS > nowMs), { hash, expiresAt: match.expiresAt }].slice(-MAX_USED);
-  await writeSealedCookie(SIGN_IN_STATE_COOKIE, { pending, used } satisfies SignInStateCookie, COOKIE_TTL_S);
+  await writeFitting({ pending, used });
   if (match.expiresAt <= nowMs) return { ok: false, problem: "expired" };
   return { ok: true, nonce: match.nonce, returnTo: match.returnTo };
 }

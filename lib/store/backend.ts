@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { isAppError } from "@/lib/http/app-error";
+import { dataDirFailure } from "./data-dir-failure";
 import { lockDataDir } from "./data-dir-lock";
 import { storeUnavailable } from "./errors";
 import * as schema from "./schema";
@@ -82,7 +83,7 @@ export async function migrate(backend: Backend): Promise<void> {
   else await migratePgliteDb(backend.db as unknown as PgliteDb, backend.migrationsFolder);
 }
 
-/** @internal The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`): the store's tests read what is at rest. */
+/** The rows of a raw SQL query, on either engine (both drivers answer `{ rows }`): the key status's count, and the store's tests reading what is at rest. */
 export async function rowsOf<R>(db: Db | Tx, query: SQL): Promise<R[]> {
   return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
 }
@@ -105,7 +106,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
     try {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw storeUnavailable(where, error);
+      throw dataDirFailure(where, dataDir, error);
     }
     unlock = lockDataDir(dataDir);
   }
@@ -113,6 +114,13 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
   try {
     client = new PGlite(memory ? MEMORY : dataDir);
     await client.waitReady;
+  } catch (error) {
+    await client?.close().catch(() => {});
+    unlock();
+    // Files PGlite cannot start on (damaged, of another engine) or a folder it may not use: the operator's to fix, so say which and log why.
+    throw memory ? storeUnavailable(where, error) : dataDirFailure(where, dataDir, error);
+  }
+  try {
     const db = drizzlePglite({ client, schema });
     await migratePgliteDb(db, migrationsFolder);
     const opened = client;
@@ -130,9 +138,8 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
       },
     };
   } catch (error) {
-    await client?.close().catch(() => {});
+    await client.close().catch(() => {});
     unlock();
-    // A folder PGlite cannot open (permissions, a disk full, files of another engine) is the operator's to fix.
     throw isAppError(error) ? error : storeUnavailable(where, error);
   }
 }

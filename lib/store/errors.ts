@@ -19,6 +19,28 @@ export class VersionConflictError extends Error {
   }
 }
 
+/**
+ * A sealed value this server cannot open: sealed with a key it does not have, or changed in the database.
+ * Answers 503 store_unavailable saying which key; a list shows the installation that holds it as unreadable
+ * rather than failing whole.
+ */
+export class UnreadableSecretError extends AppError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, "UnreadableSecretError");
+  }
+
+  constructor(
+    readonly keyId: string,
+    message: string,
+    /** The installation that holds it and the version it is at, when it is an installation's: a reinstall writes over it. */
+    readonly installation?: { id: string; version: number },
+  ) {
+    super("store_unavailable", { message });
+    this.name = "UnreadableSecretError";
+    brand(this, "UnreadableSecretError");
+  }
+}
+
 /** withRefreshLock waited as long as it was allowed to: the caller answers 503 refresh_in_progress. */
 export class RefreshLockTimeoutError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {

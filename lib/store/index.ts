@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { openStore, type Store } from "./store";
 import { passwordsNewestFirst, sealingKeys } from "./sealing";
@@ -19,11 +20,31 @@ export function getStore(): Promise<Store> {
       config.store.kind === "postgres" ? { kind: "postgres", url: config.store.url, keys } : { kind: "pglite", dataDir: config.store.dataDir, keys },
     );
     holder.opening = opening;
-    opening.catch(() => {
+    opening.then(resealInBackground, () => {
       if (holder.opening === opening) holder.opening = undefined;
     });
   }
   return holder.opening;
+}
+
+/**
+ * Once the store is open, re-seals with the current key whatever older keys sealed (idle secrets included),
+ * then says in the log which keys the store still needs: the line an operator waits for before removing an
+ * old key (GET /api/ready's `secrets` check says the same at any time).
+ */
+async function resealInBackground(store: Store): Promise<void> {
+  try {
+    const { resealed, unreadable } = await store.resealOlderSecrets();
+    const status = await store.sealingStatus();
+    const fields = { resealed, unreadable, currentKey: status.current.keyId, missingKeys: status.missing.map((m) => m.keyId) };
+    if (status.missing.length > 0 || unreadable > 0) logger.error(fields, `store secrets: ${status.summary}`);
+    else logger.info(fields, `store secrets: ${status.summary}`);
+  } catch (error) {
+    logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      "store secrets: re-sealing with the current key failed; the next start tries again",
+    );
+  }
 }
 
 /** Closes the process's store if it was opened (graceful shutdown: PGlite releases its DATA_DIR, PostgreSQL its connections). */
@@ -36,6 +57,6 @@ export async function closeStore(): Promise<void> {
 }
 
 export type { Store } from "./store";
-export { RefreshLockTimeoutError, VersionConflictError } from "./errors";
+export { RefreshLockTimeoutError, UnreadableSecretError, VersionConflictError } from "./errors";
 export { EVERY_OWNER, type OwnerFilter } from "./webhooks";
 export * from "./types";

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not, sql } from "drizzle-orm";
 import type { Db, Tx } from "./backend";
 import { announceChange, type StoreContext } from "./context";
-import { VersionConflictError } from "./errors";
+import { UnreadableSecretError, VersionConflictError } from "./errors";
 import { installations, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
 import type {
@@ -61,10 +61,22 @@ function namesOf(
   };
 }
 
+/** The record with its secrets opened; one that does not open names the installation and its version (a reinstall writes over it). */
 function fromRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
+  try {
+    return openRows(ctx, row, tokenRows);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecretError)) throw error;
+    throw new UnreadableSecretError(error.keyId, `Installation ${row.id}: ${error.message}`, { id: row.id, version: row.version });
+  }
+}
+
+function openRows(ctx: StoreContext, row: InstallationRow, tokenRows: TokenRow[]): StoredInstallation {
   const record: StoredInstallation = {
     ...namesOf(row),
     ...(row.botUserId !== null ? { botUserId: row.botUserId } : {}),
+    ...(row.botId !== null ? { botId: row.botId } : {}),
+    ...(row.upstreamInstanceId !== null ? { upstreamInstanceId: row.upstreamInstanceId } : {}),
     ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
     state: row.state as StoredInstallation["state"],
     ...(row.problem !== null ? { problem: row.problem } : {}),
@@ -237,6 +249,8 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
     enterpriseName: record.enterprise?.name ?? null,
     isEnterpriseInstall: record.isEnterpriseInstall ?? false,
     botUserId: record.botUserId ?? null,
+    botId: record.botId ?? null,
+    upstreamInstanceId: record.upstreamInstanceId ?? null,
     authedUserId: record.authedUserId ?? null,
     state: record.state,
     problem: record.problem ?? null,

@@ -26,6 +26,10 @@ export const installations = pgTable(
     /** Installed for the whole organisation (team_id then holds the organisation's id). */
     isEnterpriseInstall: boolean("is_enterprise_install").notNull().default(false),
     botUserId: text("bot_user_id"),
+    /** The bot's id (B…), from auth.test: what Bolt's ignoreSelf compares. */
+    botId: text("bot_id"),
+    /** The emulator's instance_id when it was installed (/.well-known/emulator): a reset or replaced emulator names another. */
+    upstreamInstanceId: text("upstream_instance_id"),
     authedUserId: text("authed_user_id"),
     state: text("state").notNull(),
     problem: text("problem"),
@@ -210,3 +214,6 @@ export const tokenApiUses = pgTable(
   },
   (t) => [index("token_api_uses_key_seq_idx").on(t.keyId, t.seq)],
 );
+
+/** Sign-outs live in a file of their own (sign-out-schema.ts). */
+export { signOuts } from "./sign-out-schema";

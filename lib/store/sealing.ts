@@ -1,6 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { AppError } from "@/lib/http/app-error";
+import { UnreadableSecretError } from "./errors";
 
 /**
  * Secrets at rest: every token, refresh token and webhook URL the store keeps is sealed with AES-256-GCM
@@ -11,12 +11,16 @@ import { AppError } from "@/lib/http/app-error";
  *
  * The keys: ENCRYPTION_KEYS, newest first, each either 32 bytes in base64 (used as it is) or a passphrase of
  * at least 32 characters (HKDF-SHA256 derives the key from it). Unset, each SESSION_PASSWORD derives one with
- * HKDF under an info string of its own, so the store's keys are never the cookies' keys.
+ * HKDF under an info string of its own, so the store's keys are never the cookies' keys. Set, the keys that
+ * SESSION_PASSWORD derives still open (never seal) what they sealed before ENCRYPTION_KEYS was adopted, until
+ * the background re-seal (reseal.ts) has left nothing sealed with them.
  */
 
 export interface SealingKey {
   id: string;
   key: Buffer;
+  /** Where the key comes from, as an operator names it: "ENCRYPTION_KEYS entry 1", "SESSION_PASSWORD (derived)". */
+  source: string;
 }
 
 const VERSION = "v1";
@@ -38,14 +42,31 @@ function derived(secret: string, info: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secret, SALT, info, 32));
 }
 
-/** The keys, newest first: ENCRYPTION_KEYS' entries, or else keys derived from the session passwords (newest first). */
+const FROM_PASSPHRASE = "switchboard store encryption key";
+const FROM_SESSION_PASSWORD = "switchboard store key from SESSION_PASSWORD";
+
+const nth = (list: unknown[], i: number) => (list.length > 1 ? ` entry ${i + 1}` : "");
+
+/**
+ * The keys, the one that seals first: ENCRYPTION_KEYS' entries (newest first), or else keys derived from the
+ * session passwords (newest first). With ENCRYPTION_KEYS set, the keys the session passwords derive follow
+ * them, to open what was sealed before it was adopted; so does each passphrase of ENCRYPTION_KEYS derived as a
+ * SESSION_PASSWORD is (what an earlier message told operators to put there).
+ */
 export function sealingKeys(encryptionKeys: string[], sessionPasswordsNewestFirst: string[]): SealingKey[] {
-  const keys =
-    encryptionKeys.length > 0
-      ? encryptionKeys.map((entry) => rawKey(entry) ?? derived(entry, "switchboard store encryption key"))
-      : sessionPasswordsNewestFirst.map((password) => derived(password, "switchboard store key from SESSION_PASSWORD"));
+  const fromSession = (password: string, source: string) => ({ key: derived(password, FROM_SESSION_PASSWORD), source });
+  const keys = [
+    ...encryptionKeys.map((entry, i) => ({ key: rawKey(entry) ?? derived(entry, FROM_PASSPHRASE), source: `ENCRYPTION_KEYS${nth(encryptionKeys, i)}` })),
+    ...sessionPasswordsNewestFirst.map((password, i) => fromSession(password, `SESSION_PASSWORD${nth(sessionPasswordsNewestFirst, i)} (derived)`)),
+    ...encryptionKeys.flatMap((entry, i) => (rawKey(entry) ? [] : [fromSession(entry, `ENCRYPTION_KEYS${nth(encryptionKeys, i)} read as a SESSION_PASSWORD`)])),
+  ];
   if (keys.length === 0) throw new Error("the store needs at least one sealing key (ENCRYPTION_KEYS or SESSION_PASSWORD)");
-  return keys.map((key) => ({ id: keyId(key), key }));
+  const byId = new Map<string, SealingKey>();
+  for (const { key, source } of keys) {
+    const id = keyId(key);
+    if (!byId.has(id)) byId.set(id, { id, key, source });
+  }
+  return [...byId.values()];
 }
 
 /** iron-session's password map (the highest id is the newest) as a list, newest first. */
@@ -58,13 +79,18 @@ export function passwordsNewestFirst(passwords: Record<string, string>): string[
 export class Sealer {
   private readonly byId: Map<string, Buffer>;
 
-  constructor(private readonly keys: SealingKey[]) {
+  constructor(readonly keys: SealingKey[]) {
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
 
   /** The id of the key that seals now (the newest). */
   get currentKeyId(): string {
     return this.keys[0]!.id;
+  }
+
+  /** Whether this server has the key of that id. */
+  hasKey(id: string): boolean {
+    return this.byId.has(id);
   }
 
   seal(plain: string, purpose: string): string {
@@ -88,9 +114,11 @@ export class Sealer {
     const [version, id, iv, body] = sealed.split(".");
     const key = id === undefined ? undefined : this.byId.get(id);
     if (version !== VERSION || !key || iv === undefined || body === undefined) {
-      throw new AppError("store_unavailable", {
-        message: `A secret in the store (${purpose}) was sealed with a key this server does not have (key id ${id ?? "unknown"}): put the key that sealed it back into ENCRYPTION_KEYS (after the newest), or the SESSION_PASSWORD it derives from.`,
-      });
+      throw new UnreadableSecretError(
+        id ?? "unknown",
+        `A secret in the store (${purpose}) was sealed with a key this server does not have (key id ${id ?? "unknown"}). Give this server that key again: ` +
+          "the ENCRYPTION_KEYS entry that sealed it (after the newest), or the SESSION_PASSWORD it was derived from (it keeps opening what it sealed beside ENCRYPTION_KEYS).",
+      );
     }
     try {
       const bytes = Buffer.from(body, "base64url");
@@ -99,9 +127,7 @@ export class Sealer {
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
     } catch {
-      throw new AppError("store_unavailable", {
-        message: `A secret in the store (${purpose}) does not open with its key ${id}: it was changed in the database.`,
-      });
+      throw new UnreadableSecretError(id ?? "unknown", `A secret in the store (${purpose}) does not open with its key ${id}: it was changed in the database.`);
     }
   }
 

@@ -9,8 +9,12 @@ import { mapStoreError } from "./errors";
 import { InstallationCache } from "./installation-cache";
 import * as installations from "./installations";
 import * as intents from "./intents";
+import { sealingStatus, type SealingStatus } from "./key-status";
+import { resealOlderSecrets, type ResealOutcome } from "./reseal";
 import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
 import { Sealer, type SealingKey } from "./sealing";
+import { SignOutCache } from "./sign-out-cache";
+import * as signOuts from "./sign-outs";
 import type {
   ExpiringToken,
   StoreApiKey,
@@ -127,8 +131,17 @@ export interface Store {
   /** Forgets uses audited before `before` (epoch ms); answers how many. */
   pruneTokenApiUses(before: number): Promise<number>;
 
+  /** How many times the person (`<team id>:<user id>`) signed out: a sign-in sealed with a lower count is over. Cached per process, kept in step across instances by NOTIFY. */
+  signOutGeneration(person: string): Promise<number>;
+  /** Counts a sign-out of the person, on every instance, and answers the new count. */
+  recordSignOut(person: string, at: number): Promise<number>;
+
   /** Asks the database for one row (readiness): resolves when it answers, 503 store_unavailable when it cannot be reached. */
   ping(): Promise<void>;
+  /** Which keys the stored secrets are sealed with (one query, no secret opened): whether every one opens, which keys are still needed. */
+  sealingStatus(): Promise<SealingStatus>;
+  /** Re-seals with the current key every secret an older key sealed (the background pass at start; reseal.ts). */
+  resealOlderSecrets(): Promise<ResealOutcome>;
   /** The expiry (epoch ms) of the rotating token of an active installation that expires first, or null when none rotates. */
   nearestTokenExpiry(): Promise<number | null>;
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
@@ -154,6 +167,9 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   const cache = new InstallationCache(backend.dedicatedClient);
   await cache.start();
   const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres" };
+  const signOutCache = new SignOutCache(backend.dedicatedClient);
+  await signOutCache.start();
+  const signOutCtx: signOuts.SignOutContext = { db: backend.db, cache: signOutCache, notifies: backend.kind === "postgres" };
   const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
   const where = backend.where;
 
@@ -209,13 +225,18 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     recordTokenApiUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
     listTokenApiUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
     pruneTokenApiUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
+    signOutGeneration: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
+    recordSignOut: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
     ping: guard(async () => {
       await backend.db.execute(sql`select 1`);
     }),
+    sealingStatus: guard(() => sealingStatus(ctx)),
+    resealOlderSecrets: guard(() => resealOlderSecrets(ctx)),
     nearestTokenExpiry: guard(async () => (await installations.tokensExpiringBefore(ctx, Number.MAX_SAFE_INTEGER, 1))[0]?.expiresAt ?? null),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
       await cache.close();
+      await signOutCache.close();
       if (options.ownsBackend !== false) await backend.close();
     },
   };

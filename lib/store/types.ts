@@ -40,6 +40,10 @@ export interface StoreInstallation {
   /** Installed for the whole organisation: `team` then names the organisation. */
   isEnterpriseInstall?: boolean;
   botUserId?: string;
+  /** The bot's id (B…), from auth.test. */
+  botId?: string;
+  /** The emulator instance it was installed on (absent: the platform, or not known yet). */
+  upstreamInstanceId?: string;
   authedUserId?: string;
   bot?: StoreToken;
   /** A user token that names no person (stored before user tokens were per person, or from a grant without authed_user). */

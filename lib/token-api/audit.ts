@@ -45,9 +45,35 @@ export function flushAudit(): Promise<void> {
       buffer.prunedAt = Date.now();
       await store.pruneTokenApiUses(Date.now() - AUDIT_KEPT_MS).catch(() => 0);
     }
-    await store
-      .recordTokenApiUses(batch)
-      .catch((e: unknown) => logger.warn({ err: e instanceof Error ? e.message : "unknown", uses: batch.length }, "token API uses not audited"));
+    // One use the store cannot take must not sink the others of its moment (a batch is one transaction):
+    // after a failed batch each use is written alone, and one that still fails is written without what a
+    // request chose (its team id, user id and error code), so the audit keeps that it was asked, by which key.
+    const failed = await store.recordTokenApiUses(batch).then(
+      () => false,
+      () => true,
+    );
+    if (!failed) return;
+    let lost = 0;
+    for (const use of batch) {
+      const written = await store
+        .recordTokenApiUses([use])
+        .catch(() => store.recordTokenApiUses([withoutRequestedText(use)]))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!written) lost++;
+    }
+    if (lost > 0) logger.warn({ uses: lost }, "token API uses not audited");
   });
   return buffer.flushing;
 }
+
+/** A use with only what the console itself decided: the key, the kind, the answer, the time. */
+function withoutRequestedText(use: StoreTokenApiUse): StoreTokenApiUse {
+  const { userId: _userId, error: _error, installationId: _installationId, ...rest } = use;
+  return { ...rest, teamId: UNRECORDABLE_TEAM };
+}
+
+/** What the audit says of a team id that could not be recorded as asked. */
+const UNRECORDABLE_TEAM = "(unrecordable)";

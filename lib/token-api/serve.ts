@@ -6,14 +6,12 @@ import { clientAddress } from "@/lib/http/client-address";
 import { toErrorResponse } from "@/lib/http/error-response";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
-import type { InstallationRecord } from "@/lib/installations/record";
-import { fromStoreInstallation, saveInstallation, storeOf } from "@/lib/installations/store";
-import { NOBODY } from "@/lib/installations/user-tokens";
-import { needsReinstallError, refreshInstallationToken } from "@/lib/rotation/freshness";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { readBounded } from "@/lib/read-bounded";
+import { storeOf } from "@/lib/installations/store";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { audit } from "./audit";
+import { failureReportSchema, reportFailure, REPORT_MAX_BYTES, type FailureReport } from "./report";
+import { tokenFor } from "./token-for";
 import { findKey } from "./key-cache";
 import { apiKeyHash, looksLikeApiKey } from "./keys";
 
@@ -46,6 +44,14 @@ const querySchema = z
   .refine((q) => q.kind === "user" || q.user_id === undefined, { message: "user_id goes with kind=user", path: ["user_id"] });
 
 const TEAM_ID = /^[TE][A-Z0-9]{1,31}$/;
+
+/**
+ * The team id as the audit records it: a valid one as it is; anything else percent-encoded (`%00` for a NUL,
+ * which a PostgreSQL text column refuses), so what was asked is kept as printable text that the store takes.
+ */
+function auditedTeamId(teamId: string): string {
+  return TEAM_ID.test(teamId) ? teamId : encodeURIComponent(teamId).slice(0, 64);
+}
 
 /** A token bucket per key: `ratePerS` sustained, `burst` at once; answers how long to wait when empty. */
 class Buckets {
@@ -107,37 +113,39 @@ function firstLimitedThisSecond(keyId: string): boolean {
   return true;
 }
 
-/** The installation's record acting with the token asked for: the bot's, or this person's user token. */
-function actingFor(record: InstallationRecord, kind: "bot" | "user", userId: string | undefined): InstallationRecord {
-  if (kind === "bot") return record;
-  const tokens = record.userTokens ?? {};
-  // A user token stored before tokens were per person is the last installer's (user-tokens.ts).
-  const holder = userId && tokens[userId] ? userId : userId === record.authedUserId && tokens[NOBODY] ? NOBODY : undefined;
-  if (holder === undefined) throw new AppError("unknown_user_token");
-  return { ...record, user: tokens[holder]!, userHolder: holder };
+function invalid(issues: z.core.$ZodIssue[], where: string): AppError {
+  return new AppError("invalid_request", { message: issues.map((i) => `${i.path.join(".") || where}: ${i.message}`).join("; ") });
 }
 
-export interface TokenAnswer {
-  ok: true;
-  team_id: string;
-  installation_id: string;
-  kind: "bot" | "user";
-  user_id: string | null;
-  access_token: string;
-  /** Epoch seconds, the platform's time; null for a long-lived token. */
-  expires_at: number | null;
-  expires_in: number | null;
-  scopes: string[];
-  /** Whether this request refreshed it (it would have expired within the margin). */
-  refreshed: boolean;
-  /** The token is valid for at least this long (TOKEN_API_MARGIN_S), for a rotating one. */
-  margin_s: number;
+function readQuery(request: Request): z.infer<typeof querySchema> {
+  const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw invalid(parsed.error.issues, "query");
+  return parsed.data;
 }
 
-/** The whole route: never throws, answers JSON with `Cache-Control: no-store`. */
-export async function serveToken(request: Request, teamIdParam: string): Promise<Response> {
+/** A report's body: small JSON, read no further than REPORT_MAX_BYTES. */
+async function readReport(request: Request): Promise<FailureReport> {
+  const read = request.body ? await readBounded(request.body, { maxBytes: REPORT_MAX_BYTES, declaredLength: request.headers.get("content-length") }) : null;
+  if (read?.outcome === "too_large") throw new AppError("payload_too_large", { message: `A report is at most ${REPORT_MAX_BYTES} bytes of JSON.` });
+  if (read && read.outcome !== "complete") throw new AppError("request_aborted");
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(read?.bytes ?? new Uint8Array()));
+  } catch {
+    throw new AppError("invalid_json");
+  }
+  const parsed = failureReportSchema.safeParse(json);
+  if (!parsed.success) throw invalid(parsed.error.issues, "body");
+  return parsed.data;
+}
+
+/**
+ * The whole route, for GET (a token) and POST …/token/report (`action: "report"`: a backend says the token it
+ * was given failed, report.ts): never throws, answers JSON with `Cache-Control: no-store`.
+ */
+export async function serveToken(request: Request, teamIdParam: string, action: "get" | "report" = "get"): Promise<Response> {
   let key: StoreApiKey | undefined;
-  const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: teamIdParam.slice(0, 64), kind: "bot", refreshed: false };
+  const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: auditedTeamId(teamIdParam), kind: "bot", refreshed: false };
   let response: Response;
   try {
     const fromBrowser = BROWSER_HEADERS.some((h) => request.headers.has(h));
@@ -150,18 +158,15 @@ export async function serveToken(request: Request, teamIdParam: string): Promise
     if (wait > 0) throw rateLimited(wait);
     if (fromBrowser) throw new AppError("browser_not_allowed");
     if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
-    const url = new URL(request.url);
-    const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
-    if (!parsed.success)
-      throw new AppError("invalid_request", { message: parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ") });
-    const { kind, user_id: userId } = parsed.data;
+    const report = action === "report" ? await readReport(request) : undefined;
+    const { kind, user_id: userId } = report ?? readQuery(request);
     use.kind = kind;
     if (userId) use.userId = userId;
     if (!TEAM_ID.test(teamIdParam)) throw new AppError("unknown_installation");
     // A workspace the key may not ask for answers exactly as one without the app.
     if (key.teamIds && !key.teamIds.includes(teamIdParam)) throw new AppError("unknown_installation");
     const id = await installationOf(teamIdParam, key);
-    const answer = await tokenFor(id, kind, userId, key);
+    const answer = report ? await reportFailure(id, report, key) : await tokenFor(id, kind, userId, key);
     use.installationId = id;
     use.refreshed = answer.refreshed;
     response = Response.json(answer, { headers: { "cache-control": "no-store" } });
@@ -187,46 +192,4 @@ async function installationOf(teamId: string, key: StoreApiKey): Promise<string>
   const found = summaries.filter((s) => s.team.id === teamId && s.appKey === key.appKey && (!key.appId || s.appId === key.appId));
   if (found.length !== 1) throw new AppError("unknown_installation");
   return found[0]!.id;
-}
-
-async function tokenFor(id: string, kind: "bot" | "user", userId: string | undefined, key: StoreApiKey): Promise<TokenAnswer> {
-  // The platform's time as last heard (asked again when the upstream has said nothing for a while).
-  await describeUpstream();
-  const runtime = getRotationRuntime();
-  const { marginS } = getConfig().tokenApi;
-  const store = await storeOf();
-  const stored = await store.getInstallation(id);
-  if (!stored) throw new AppError("unknown_installation");
-  let record = actingFor(fromStoreInstallation(stored, [], false, { holder: undefined }), kind, userId);
-  if (record.state === "needs_reinstall") throw needsReinstallError(record);
-  let token = record[kind];
-  if (!token) throw new AppError(kind === "user" ? "unknown_user_token" : "no_token");
-  let refreshed = false;
-  const now = runtime.now();
-  // A token that would not last the margin (or that was revoked, while its refresh token can renew it) is refreshed first.
-  if (token.refreshToken && (token.revoked || (token.expiresAt !== undefined && token.expiresAt - now < marginS * 1000))) {
-    const outcome = await refreshInstallationToken(record, kind, runtime, { reason: "proactive", by: `the token API (key ${key.name})` });
-    if (outcome.outcome === "needs_reinstall") {
-      await saveInstallation(outcome.installation).catch(() => {});
-      throw outcome.error;
-    }
-    record = outcome.installation;
-    token = record[kind]!;
-    refreshed = true;
-  }
-  if (token.revoked) throw needsReinstallError(record);
-  const at = runtime.now();
-  return {
-    ok: true,
-    team_id: record.team.id,
-    installation_id: record.id,
-    kind,
-    user_id: kind === "user" ? record.userHolder || record.authedUserId || null : null,
-    access_token: token.value,
-    expires_at: token.expiresAt !== undefined ? Math.floor(token.expiresAt / 1000) : null,
-    expires_in: token.expiresAt !== undefined ? Math.max(0, Math.floor((token.expiresAt - at) / 1000)) : null,
-    scopes: token.scopes,
-    refreshed,
-    margin_s: marginS,
-  };
 }

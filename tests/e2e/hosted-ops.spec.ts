@@ -413,8 +413,33 @@ test.describe("one console as a person runs it", () => {
       await expect(page.getByRole("link", { name: "Add to workspace" })).toBeVisible();
       await expect(page.locator("body")).not.toContainText("is in use");
       expect((await fetch(`${consoleOrigin}/api/ready`)).status).toBe(200);
-      const session = (await (await fetch(`${consoleOrigin}/api/session`, { headers: CONSOLE_REQUEST })).json()) as { installations: Array<{ id: string }> };
+      const session = (await (await fetch(`${consoleOrigin}/api/session`, { headers: CONSOLE_REQUEST })).json()) as {
+        installations: Array<{ id: string; team: { id: string } }>;
+      };
       expect(session.installations.map((i) => i.id)).toContain(installationId);
+
+      // And it still works: the embedded emulator kept what it issued (DATA_DIR/emulator), so Test answers ok
+      // rather than invalid_auth, and the card says nothing of a reinstall.
+      const card = page.locator(`article[data-installation="${installationId}"]`);
+      const bot = card.getByRole("group", { name: "Bot token" });
+      await bot.getByRole("button", { name: "Test" }).click();
+      await expect(bot.getByRole("status", { name: "Bot token: last result" })).toContainText("Test: ok");
+      await expect(card).not.toContainText(/needs reinstall/i);
+      // The token API hands the app's backend a token the platform still knows.
+      const created = await fetch(`${consoleOrigin}/api/api-keys`, {
+        method: "POST",
+        headers: { origin: consoleOrigin, "content-type": "application/json" },
+        body: JSON.stringify({ name: "after the restart" }),
+      });
+      expect(created.status).toBe(201);
+      const { key } = (await created.json()) as { key: string };
+      const teamId = session.installations.find((i) => i.id === installationId)!.team.id;
+      const served = await fetch(`${consoleOrigin}/api/v1/installations/${teamId}/token?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
+      expect(served.status).toBe(200);
+      const { access_token: token, expires_in: expiresIn } = (await served.json()) as { access_token: string; expires_in: number };
+      expect(expiresIn).toBeLessThanOrEqual(12 * 3600);
+      const tested = await fetch(`${consoleOrigin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      expect(await tested.json()).toMatchObject({ ok: true, team_id: teamId });
 
       // Ctrl-C in the terminal: SIGINT to the whole group, which npm also passes on. One graceful shutdown, not a "second signal".
       process.kill(-second.child.pid!, "SIGINT");

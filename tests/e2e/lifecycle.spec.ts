@@ -167,7 +167,7 @@ test("a failed test that proves a long-lived token dead turns the installation t
   await expect(entries(card).first()).toContainText("The installation needs reinstalling.");
   const alert = card.getByRole("alert");
   await expect(alert).toContainText("the platform no longer knows its token (invalid_auth)");
-  await expect(alert.getByRole("link", { name: "Reinstall" })).toHaveAttribute("href", "/oauth/install?app=legacy");
+  await expect(alert.getByRole("link", { name: "Reinstall" })).toHaveAttribute("href", /^\/oauth\/install\?app=legacy&team=T[A-Z0-9]+$/);
   await expect(card.getByRole("button", { name: /^(Exchange|Refresh|Test|Revoke)/ })).toHaveCount(0);
   await expect(bot.getByText("dead · reinstall")).toBeVisible();
   await expect(diagram(card)).toHaveAccessibleName(/The bot token is in "Installation needs reinstall"\. .*From here the console can take: reinstall\./);

@@ -5,9 +5,9 @@ import { seriousViolations } from "./support/axe";
 import { startSpecConsole, stopSpecConsole } from "./support/console-server";
 
 /**
- * Signing in with AUTH_MODE=oidc, as a person does it: the console sends them to the platform's sign-in
- * page (the embedded emulator's), they pick who they are, come back signed in with their name in the
- * header, and sign out. The other specs' server runs without sign-in, so this one starts a console of its
+ * Signing in with AUTH_MODE=oidc, as a person does it: the console sends them to its own sign-in page, and
+ * "Sign in with" to the platform's (the embedded emulator's), where they pick who they are; they come back
+ * signed in with their name in the header, and sign out. The other specs' server runs without sign-in, so this one starts a console of its
  * own from the same build (E2E_PORT's), on the next port, with AUTH_MODE=oidc.
  */
 const mainPort = Number(process.env.E2E_PORT ?? 3100);
@@ -22,8 +22,17 @@ test.beforeAll(async () => {
 
 test.afterAll(() => stopSpecConsole(server));
 
-test("a person is sent to sign in, picks who they are on the platform's page, lands back signed in, and signs out", async ({ page, browser }) => {
+test("a person is sent to the console's sign-in page, signs in with the platform, lands back signed in, and signs out", async ({ page, browser }) => {
   await page.goto(`${origin}/explorer`);
+  // The console's own page first: what Switchboard is, and "Sign in with", which begins the flow at /auth/signin.
+  await expect(page).toHaveURL(`${origin}/signin?next=%2Fexplorer`);
+  await expect(page.getByRole("heading", { name: "Sign in to Switchboard" })).toBeVisible();
+  await expect(page.getByText("A developer console for the platform's Web API")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API explorer" })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  const begin = page.getByRole("link", { name: "Sign in with Emulated Workspace" });
+  await expect(begin).toHaveAttribute("href", "/auth/signin?next=%2Fexplorer");
+  await begin.click();
   await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
   await expect(page.getByRole("heading", { name: /^Sign in to Switchboard Rotation with / })).toBeVisible();
 
@@ -55,11 +64,72 @@ test("a person is sent to sign in, picks who they are on the platform's page, la
   expect(await refused.json()).toMatchObject({ error: "sign_in_required" });
   await stranger.close();
 
+  // A copy of this browser's cookies, taken before signing out (issue 37.5).
+  const copy = await browser.newContext();
+  await copy.addCookies(await page.context().cookies());
+  const copyPage = await copy.newPage();
+  await copyPage.goto(`${origin}/webhooks`);
+  await expect(copyPage.getByTestId("signed-in-person")).toContainText(name);
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "You are signed out" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.goto(`${origin}/`);
+  await expect(page).toHaveURL(`${origin}/signin`);
+
+  // The copy is signed out too: its pages go to sign in, and the API refuses it.
+  await copyPage.reload();
+  await expect(copyPage).toHaveURL(`${origin}/signin?next=%2Fwebhooks`);
+  expect((await copy.request.get(`${origin}/api/me`, { headers: { "x-switchboard-request": "1" } })).status()).toBe(401);
+  await copy.close();
+});
+
+test("the console's sign-in page, at 1366 and 390 px, light and dark", async ({ browser }) => {
+  for (const width of [1366, 390]) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: { width, height: width > 500 ? 768 : 844 }, colorScheme });
+      const page = await context.newPage();
+      await page.goto(`${origin}/webhooks`);
+      await expect(page.getByRole("link", { name: "Sign in with Emulated Workspace" })).toBeVisible();
+      // Nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `test-results/sign-in-page-${width}-${colorScheme}.png`, fullPage: true });
+      await context.close();
+    }
+  }
+});
+
+test("a link another site sent with a huge return path does not lock this browser out of sign-in", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The link (2,500 characters of return path) starts a sign-in nobody completes. Three with 760 each did the same.
+  await page.goto(`${origin}/auth/signin?next=${encodeURIComponent(`/explorer?p.text=${"a".repeat(2500)}`)}`);
   await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+  for (let i = 0; i < 3; i++) await page.goto(`${origin}/auth/signin?next=${encodeURIComponent(`/explorer?p.text=${String(i).repeat(760)}`)}`);
+  expect((await context.cookies()).find((c) => c.name === "sb_signin_state")!.value.length).toBeLessThan(4000);
+
+  // Later, the person signs in from the console's sign-in page.
+  await page.goto(`${origin}/settings`);
+  await expect(page).toHaveURL(`${origin}/signin?next=%2Fsettings`);
+  await page.getByRole("link", { name: "Sign in with Emulated Workspace" }).click();
+  await expect(page.getByLabel("Sign in as")).toBeVisible();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${origin}/settings`);
+  await expect(page.getByTestId("signed-in-person")).toBeVisible();
+  await context.close();
+});
+
+test("a return path with a character outside Latin-1 lands there after signing in, not on a server error", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${origin}/signin?next=%2F%E2%80%A8x`);
+  await page.getByRole("link", { name: "Sign in with Emulated Workspace" }).click();
+  const callback = page.waitForResponse((r) => r.url().startsWith(`${origin}/auth/callback`));
+  await page.getByRole("button", { name: "Continue" }).click();
+  expect((await callback).status()).toBe(303);
+  await expect(page).toHaveURL(`${origin}/%E2%80%A8x`);
+  await context.close();
 });
 
 test("a sign-in link that did not start in this browser gets a page saying so, with Sign in again", async ({ page }) => {
@@ -68,7 +138,8 @@ test("a sign-in link that did not start in this browser gets a page saying so, w
   await page.screenshot({ path: "test-results/sign-in-error.png" });
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole("link", { name: "Sign in again" }).click();
-  await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+  await expect(page).toHaveURL(`${origin}/signin`);
+  await expect(page.getByRole("heading", { name: "Sign in to Switchboard" })).toBeVisible();
 });
 
 /**

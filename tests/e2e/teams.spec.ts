@@ -42,6 +42,7 @@ async function signedIn(browser: Browser, ws: Workspace, userId: string): Promis
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${origin}/`);
+  await page.getByRole("link", { name: /^Sign in with / }).click();
   await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
   if (!(await page.locator("p.lead").innerText()).startsWith(ws.team.name)) await page.getByRole("link", { name: ws.team.name }).click();
   await page.getByLabel("Sign in as").selectOption(userId);
@@ -157,5 +158,5 @@ test("someone outside the team installs through the button and ends on a page th
   await page.reload();
   await expect(page.getByRole("heading", { name: /is installed in/ })).toBeVisible();
   await page.goto(`${origin}/`);
-  await expect(page).toHaveURL(/\/emulator\/openid\/connect\/authorize\?/);
+  await expect(page).toHaveURL(`${origin}/signin`);
 });

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
   async (request) => {
-    const location = await beginSignIn(new URL(request.url).searchParams.get("next") ?? "/");
+    const location = await beginSignIn(new URL(request.url).searchParams.get("next"));
     return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
   },
   // A page the browser navigates to (the sign-in gate sends it here, and so does "Sign in again").

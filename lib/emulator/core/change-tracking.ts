@@ -16,6 +16,8 @@ import { containersOf, type ContainerShape, type GroupShape, type ListShape, typ
 /** Where the reports go: the journal (persist/journal.ts). */
 export interface ChangeSink {
   changed(container: Container, key: string): void;
+  /** `key` now holds another value than before: what was saved under the old one is to be forgotten. */
+  replaced(container: Container, key: string): void;
 }
 
 /** One adopted Map or array, at its path in the state. */
@@ -53,9 +55,14 @@ function stored(container: Container, key: string, value: unknown, fresh: boolea
 
 class JournaledMap<K, V> extends Map<K, V> {
   override set(key: K, value: V): this {
+    const previous = super.get(key);
     super.set(key, value);
     const container = CONTAINERS.get(this);
-    if (container) stored(container, String(key), value, true);
+    if (container) {
+      // Another object under the same key (a channel's message list made anew): the old one's records go.
+      if (previous !== undefined && previous !== value && typeof previous === "object") container.sink.replaced(container, String(key));
+      stored(container, String(key), value, true);
+    }
     return this;
   }
 

@@ -9,7 +9,7 @@
  * Written, not synced: a change survives the process (killed, crashed) once the tick it was made in ended;
  * a machine that loses power may lose the last few.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { AdjustableClock } from "../core/clock";
 import type { EmulatorState } from "../types";
@@ -82,10 +82,22 @@ function collect(lines: JournalLine[]): Records {
     const p = JSON.stringify(line.p);
     let container = records.get(p);
     if (!container) records.set(p, (container = new Map()));
-    if (line.d === 1) container.delete(line.k);
-    else container.set(line.k, line);
+    if (line.d === 1) {
+      container.delete(line.k);
+      dropDescendants(records, [...line.p, line.k]);
+    } else container.set(line.k, line);
   }
   return records;
+}
+
+/**
+ * Forgets what was saved under a key that was deleted (a channel's messages, a message's replies): without
+ * this, a key used again (a channel made with the id of a deleted one) would bring back the old records.
+ */
+function dropDescendants(records: Records, p: readonly string[]): void {
+  const own = JSON.stringify(p);
+  const under = `${own.slice(0, -1)},`;
+  for (const key of [...records.keys()]) if (key === own || key.startsWith(under)) records.delete(key);
 }
 
 function buildContainer(records: Records, shape: ContainerShape | GroupShape, p: readonly string[]): unknown {
@@ -104,6 +116,25 @@ function buildRecord(records: Records, shape: RecordShape, line: JournalLine, p:
   for (const field of line.m ?? []) record[field] = buildContainer(records, { kind: "map", of: PLAIN_RECORD }, [...p, field]);
   shape.restore?.(record);
   return record;
+}
+
+/**
+ * Appends every byte or none: a write may take only part of what it was given (a full disk, a quota), and a
+ * half line followed by the next write would leave a journal that cannot be read back. On failure the file
+ * is cut back to where it was, and the changes stay pending for the next flush.
+ */
+function writeAll(fd: number, bytes: Buffer): void {
+  const before = fstatSync(fd).size;
+  try {
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+  } catch (error) {
+    try {
+      ftruncateSync(fd, before);
+    } catch {
+      // The write's own error says more; a torn last line is dropped with a warning at the next start.
+    }
+    throw error;
+  }
 }
 
 interface SavedState {
@@ -140,8 +171,10 @@ export class Journal {
   private fd: number | undefined;
   private readonly unlock: () => void;
   /** The reports of the current state only: a reset makes a new sink, and the old state's late reports go nowhere. */
-  private sink: ChangeSink = { changed: () => undefined };
+  private sink: ChangeSink = { changed: () => undefined, replaced: () => undefined };
   private dirty = new Map<Container, Set<string>>();
+  /** Deletions written before this tick's other lines: keys whose old value (and what it held) was replaced. */
+  private replacements: JournalLine[] = [];
   private scheduled = false;
   private closed = false;
   /** Bytes of the latest record of each key, and their sum: what a compaction would write. */
@@ -181,7 +214,10 @@ export class Journal {
 
   /** Starts journaling the state as it is now: adopts its containers and rewrites the file whole. */
   attach(): void {
-    const sink: ChangeSink = { changed: (container, key) => this.sink === sink && this.changed(container, key) };
+    const sink: ChangeSink = {
+      changed: (container, key) => this.sink === sink && this.changed(container, key),
+      replaced: (container, key) => this.sink === sink && this.replaced(container, key),
+    };
     this.sink = sink;
     this.dirty.clear();
     const root: Container = { path: [], shape: { kind: "map", of: STATE_SHAPE }, sink, valueAt: (key) => (key === STATE_KEY ? this.state : undefined) };
@@ -203,6 +239,13 @@ export class Journal {
       this.scheduled = true;
       setImmediate(() => this.flushOrWarn());
     }
+  }
+
+  /** A key given another value than the one it held: what was saved under the old one goes first. */
+  private replaced(container: Container, key: string): void {
+    if (this.closed) return;
+    this.replacements.push({ p: [...container.path], k: key, d: 1 });
+    this.changed(container, key);
   }
 
   private lineOf(container: Container, key: string): JournalLine {
@@ -232,6 +275,8 @@ export class Journal {
     if (this.fd === undefined || this.dirty.size === 0) return;
     const dirty = this.dirty;
     let text = "";
+    // The replaced keys' deletions first, so that reading back drops the old value's records and then finds the new ones.
+    for (const line of this.replacements) text += `${JSON.stringify(line)}\n`;
     for (const [container, keys] of dirty) {
       for (const key of keys) {
         const line = this.lineOf(container, key);
@@ -240,9 +285,10 @@ export class Journal {
         text += json;
       }
     }
-    writeSync(this.fd, text);
+    writeAll(this.fd, Buffer.from(text));
     // Only once written: a failed write leaves the changes to the next flush.
     this.dirty = new Map();
+    this.replacements = [];
     this.fileBytes += text.length;
     if (this.fileBytes > COMPACT_MIN_BYTES && this.fileBytes > COMPACT_FACTOR * this.liveBytes) this.compact();
   }
@@ -260,6 +306,7 @@ export class Journal {
   /** Rewrites the journal as the state is now, and goes on appending to the new file. */
   compact(): void {
     this.dirty.clear();
+    this.replacements = [];
     this.live.clear();
     this.liveBytes = 0;
     const parts: string[] = [HEADER_LINE];

@@ -413,6 +413,11 @@ export function applyVerdict(facts: LifecycleFacts, verdict: DeadTokenVerdict, n
   return { ok: true, facts: { ...facts, phase: "needs_reinstall" }, alsoFired: [] };
 }
 
+/** The problem of an installation whose stored secrets this server cannot open (lib/installations/unreadable.ts). */
+export const UNREADABLE_SECRETS = "unreadable_secrets";
+/** The problem of an installation made on an emulator that was since reset or replaced (upstream-instance.ts). */
+export const UPSTREAM_REPLACED = "emulator_replaced";
+
 /** Why an installation needs reinstalling, in words that fit what happened to it (its `problem` code). */
 export function reinstallReason(problem: string | null | undefined, uninstalled: boolean): string {
   if (uninstalled) return "the app was uninstalled from the workspace, which revoked every token";
@@ -428,6 +433,10 @@ export function reinstallReason(problem: string | null | undefined, uninstalled:
       return "the platform no longer knows its token (invalid_auth)";
     case "token_expired":
       return "its long-lived token no longer works (token_expired: it was exchanged elsewhere)";
+    case UNREADABLE_SECRETS:
+      return "this server cannot open its tokens, sealed with a key it does not have (GET /api/ready names it). Give the server that key again (its ENCRYPTION_KEYS entry, or the SESSION_PASSWORD it was derived from) to use them, or reinstall";
+    case UPSTREAM_REPLACED:
+      return "the emulator it was installed on was reset or replaced, and the emulator answering now never issued its tokens";
     default:
       return `the platform rejected its tokens${problem ? ` (${problem})` : ""}`;
   }

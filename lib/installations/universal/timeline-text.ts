@@ -116,5 +116,11 @@ export function describeTimelineEntry(entry: TimelineEntry): TimelineText {
       };
     case "uninstall_failed":
       return { title: `Uninstall failed: ${entry.error}`, detail: `apps.uninstall answered ${entry.error}${by}`, tone: "error" };
+    case "upstream_replaced":
+      return {
+        title: "The emulator was reset or replaced",
+        detail: `It was installed on emulator instance ${entry.was}; the emulator answering now is ${entry.now}, which never issued its tokens. Reinstall the app${by}`,
+        tone: "error",
+      };
   }
 }

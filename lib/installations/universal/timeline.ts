@@ -42,6 +42,8 @@ export type TimelineEntry = EntryBase &
     | { type: "expired"; token: TokenKind; masked: string; noticed: "clock" | "platform" }
     | { type: "uninstalled"; tokens: string[] }
     | { type: "uninstall_failed"; error: string }
+    /** The emulator it was installed on (`was`) is not the one answering now (`now`): reset or replaced, its tokens gone with it. */
+    | { type: "upstream_replaced"; was: string; now: string }
   );
 
 /** A masked token as maskToken() writes it: a known prefix, an ellipsis, at most 4 characters. Never more. */
@@ -50,6 +52,8 @@ const masked = z.string().regex(MASKED);
 /** The platform's error codes and the console's own: snake_case words. */
 const errorCode = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 const kind = z.enum(["bot", "user"]);
+/** An emulator's instance_id (/.well-known/emulator): printable, short, not a secret. */
+const instanceId = z.string().regex(/^[\x21-\x7e]{1,100}$/);
 const verdict = z.enum(["token_revoked", "needs_reinstall"]);
 
 const base = {
@@ -90,6 +94,7 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("expired"), token: kind, masked, noticed: z.enum(["clock", "platform"]) }),
   z.object({ ...base, type: z.literal("uninstalled"), tokens: z.array(masked).max(MAX_UNINSTALLED_TOKENS) }),
   z.object({ ...base, type: z.literal("uninstall_failed"), error: errorCode }),
+  z.object({ ...base, type: z.literal("upstream_replaced"), was: instanceId, now: instanceId }),
 ]) satisfies z.ZodType<TimelineEntry>;
 
 /**

@@ -339,6 +339,29 @@ describe("the emulator's state in a data directory", () => {
     await third.emulator.close();
   });
 
+  it("forgets a deleted channel's messages, also when a channel made after it takes the same id", async () => {
+    const dir = dataDir();
+    const first = open(dir);
+    checkEveryRequest(first, dir);
+    const { rotation } = await first.apps();
+    const grant = await first.install(rotation, { scope: ["chat:write", "channels:join", "channels:manage"], userScope: [] });
+    const bot = grant.access_token as string;
+    const made = (await ok(first, "conversations.create", { name: "short-lived" }, bot)).channel as Json;
+    await ok(first, "chat.postMessage", { channel: made.id as string, text: "the deleted channel's message" }, bot);
+    expect((await first.admin("channels", { id: made.id, deleted: true })).status).toBe(200);
+    const next = (await ok(first, "conversations.create", { name: "made-after" }, bot)).channel as Json;
+    await ok(first, "chat.postMessage", { channel: next.id as string, text: "the new channel's message" }, bot);
+    const live = first.emulator.state.workspace.messages.get(next.id as string)?.map((m) => m.text);
+    await first.emulator.close();
+
+    const second = open(dir);
+    expect(second.emulator.state).toEqual(first.emulator.state);
+    expect(second.emulator.state.workspace.messages.get(next.id as string)?.map((m) => m.text)).toEqual(live);
+    const texts = [...second.emulator.state.workspace.messages.values()].flat().map((m) => m.text);
+    expect(texts).not.toContain("the deleted channel's message");
+    await second.emulator.close();
+  });
+
   it("drops a torn last line (the process died while writing it) with a warning, and starts", async () => {
     const dir = dataDir();
     const first = open(dir);

@@ -24,8 +24,10 @@ beforeEach(() => {
   writeFileSync(path.join(root, "lib", "config.ts"), "export {};\n");
   writeFileSync(path.join(root, "package-lock.json"), "{}\n");
   writeFileSync(path.join(root, ".next", "BUILD_ID"), "abc\n");
+  writeFileSync(path.join(root, ".next", "BUILD_COMPLETE"), "2026-11-28T00:00:00Z\n");
   for (const entry of ["app/page.tsx", "app", "lib/config.ts", "lib", "package-lock.json"]) at(entry, 1_000);
   at(".next/BUILD_ID", 2_000);
+  at(".next/BUILD_COMPLETE", 2_000);
   return () => rmSync(root, { recursive: true, force: true });
 });
 
@@ -48,6 +50,14 @@ describe("whether the build is current", () => {
     expect(check().status).toBe(0);
     at("package-lock.json", 3_000);
     expect(check().status).toBe(1);
+  });
+
+  it("is not when the last build did not finish (next build writes BUILD_ID part-way; a failed or stopped one leaves it)", () => {
+    rmSync(path.join(root, ".next", "BUILD_COMPLETE"));
+    at(".next/BUILD_ID", 3_000);
+    const result = check();
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("the build in .next did not finish");
   });
 
   it("is not when there is no build", () => {

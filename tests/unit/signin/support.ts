@@ -35,9 +35,9 @@ export function returnToConsole(browser: TestBrowser, callback: URL): Promise<Re
   return browser.send(callbackRoute, callback.pathname + callback.search);
 }
 
-/** The whole sign-in: /auth/signin → the emulator's page → /auth/callback. */
-export async function signIn(browser: TestBrowser, next = "/"): Promise<Response> {
-  return returnToConsole(browser, await pickMemberAt(await startSignIn(browser, next)));
+/** The whole sign-in: /auth/signin → the emulator's page (the member offered first, or `userId`) → /auth/callback. */
+export async function signIn(browser: TestBrowser, next = "/", options: { userId?: string } = {}): Promise<Response> {
+  return returnToConsole(browser, await pickMemberAt(await startSignIn(browser, next), options));
 }
 
 /** Moves the emulator's clock forward through its admin surface. */

@@ -1,5 +1,5 @@
 import { connect, createServer, type AddressInfo } from "node:net";
-import { App, LogLevel, type AuthorizeResult, type AuthorizeSourceData } from "@slack/bolt";
+import { App, LogLevel } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
@@ -8,11 +8,12 @@ import { describeUpstream } from "@/lib/platform-clock/platform-time";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";
+import { documentedAuthorize } from "./support/documented-authorize";
 
 /**
  * Issue 27, the app side: an unmodified @slack/bolt app whose `authorize` asks the token API for each event's
- * workspace (the function docs/token-api.md gives, word for word but for where fetch goes: here straight
- * to the route's handler, since this console runs in the test's process). Two instances of the app share
+ * workspace (the function docs/token-api.md gives, read from the page and run as written, but for where fetch
+ * goes: here straight to the route's handler, since this console runs in the test's process). Two instances of the app share
  * the app's request URL through a round-robin proxy; the platform's clock moves past three 12-hour expiries
  * while mentions arrive: every mention is answered, never with invalid_refresh_token, and each rotation
  * costs the platform one refresh grant however many app instances ask.
@@ -22,19 +23,6 @@ let apiKey: string;
 const apps: App[] = [];
 const replies: string[] = [];
 let proxy: ReturnType<typeof createServer>;
-
-/** docs/token-api.md's authorize for Bolt, with its fetch passed in. */
-function switchboardAuthorize(options: { baseUrl: string; apiKey: string; fetch: typeof fetch }) {
-  return async (source: AuthorizeSourceData<boolean>): Promise<AuthorizeResult> => {
-    const team = source.isEnterpriseInstall ? source.enterpriseId : source.teamId;
-    const response = await options.fetch(`${options.baseUrl}/api/v1/installations/${team}/token?kind=bot`, {
-      headers: { authorization: `Bearer ${options.apiKey}` },
-    });
-    const body = (await response.json()) as { ok: boolean; access_token?: string; error?: string };
-    if (!response.ok || !body.access_token) throw new Error(`Switchboard answered ${response.status} ${body.error ?? ""}`);
-    return { botToken: body.access_token };
-  };
-}
 
 /** The route's handler as the backend's fetch reaches it. */
 const toConsole: typeof fetch = async (input, init) => {
@@ -82,7 +70,7 @@ beforeAll(async () => {
   for (const [i, port] of ports.entries()) {
     const app = new App({
       signingSecret: credentials.signingSecret,
-      authorize: switchboardAuthorize({ baseUrl: testConsole.origin, apiKey, fetch: toConsole }),
+      authorize: documentedAuthorize({ baseUrl: testConsole.origin, apiKey, fetch: toConsole }),
       clientOptions: { slackApiUrl: `${testConsole.origin}/emulator/api/`, retryConfig: { retries: 0 } },
       logLevel: LogLevel.ERROR,
     });

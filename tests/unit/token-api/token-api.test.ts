@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { CONSOLE_ERRORS } from "@/lib/http/error-codes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as revokeKeyRoute } from "@/app/api/api-keys/[id]/route";
 import { GET as usesRoute } from "@/app/api/api-keys/[id]/uses/route";
@@ -115,6 +116,31 @@ describe("the token API", () => {
     expect(JSON.stringify(uses)).not.toContain(stored.bot!.value);
   });
 
+  it("documents in docs/token-api.md every error code its OpenAPI description answers", () => {
+    const openapi = JSON.parse(readFileSync("docs/token-api.openapi.json", "utf8")) as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    const guide = readFileSync("docs/token-api.md", "utf8");
+    const descriptions = Object.values(openapi.paths).flatMap((path) =>
+      Object.values(path).flatMap((operation) => Object.values(operation.responses).map((r) => r.description)),
+    );
+    const codes = new Set(descriptions.flatMap((d) => d.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []).filter((word) => word in CONSOLE_ERRORS));
+    expect(codes).toContain("no_token");
+    for (const code of codes) expect(guide, code).toContain(`\`${code}\``);
+  });
+
+  it("answers who the bot is (bot_user_id, bot_id: what Bolt compares), learning the bot id of a record stored without it", async () => {
+    const store = await getStore();
+    const { version, botId: _learned, ...older } = (await store.getInstallation(installationId, { fresh: true }))!;
+    await store.putInstallation(older, { expectVersion: version });
+    const body = (await (await askToken(key, teamId)).json()) as Record<string, unknown>;
+    const identity = (await (
+      await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${body.access_token as string}` } })
+    ).json()) as { user_id: string; bot_id: string };
+    expect(body).toMatchObject({ bot_user_id: identity.user_id, bot_id: identity.bot_id, enterprise_id: null, is_enterprise_install: false });
+    expect((await store.getInstallation(installationId, { fresh: true }))!.botId).toBe(identity.bot_id);
+  });
+
   it("answers a person's user token by user_id, and 404 for someone who has none", async () => {
     const stored = (await findInstallation(installationId))!;
     const mine = await askToken(key, teamId, `?kind=user&user_id=${stored.authedUserId}`);
@@ -164,6 +190,19 @@ describe("the token API", () => {
   it("answers a backend using Node's own fetch, which sends Sec-Fetch-Mode alone", async () => {
     const response = await askToken(key, teamId, "", { "sec-fetch-mode": "cors", "user-agent": "node", accept: "*/*" });
     expect(response.status).toBe(200);
+  });
+
+  it("answers a backend that calls the console by an internal host name (Host: lb): the key authenticates it, not the name", async () => {
+    // As in a compose network, where the backend reaches the console's service by its name.
+    const request = new Request(`http://lb:3000/api/v1/installations/${teamId}/token`, { headers: { authorization: `Bearer ${key}`, host: "lb:3000" } });
+    const response = await tokenRoute(request, { params: Promise.resolve({ teamId }) });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, team_id: teamId });
+    // Without a key, the name changes nothing: 401.
+    const keyless = await tokenRoute(new Request(`http://lb:3000/api/v1/installations/${teamId}/token`, { headers: { host: "lb:3000" } }), {
+      params: Promise.resolve({ teamId }),
+    });
+    expect(keyless.status).toBe(401);
   });
 
   it("refuses a missing, malformed or unknown key with 401, and a workspace outside the key's scope with 404", async () => {

@@ -2,12 +2,13 @@
 import { z } from "zod";
 import { readEmulatorChannel } from "@/lib/webhooks/emulator-channels";
 import { handleRoute } from "@/lib/access/handle-route";
+import { parseQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
 const Query = z.object({ channel: z.string().regex(/^[A-Z0-9]{2,32}$/, "a channel id such as C0123ABCD") });
 
 export const GET = handleRoute(async (request) => {
-  const { channel } = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { channel } = parseQuery(request, Query);
   return Response.json(await readEmulatorChannel(channel), { headers: { "cache-control": "no-store" } });
 });

@@ -1,6 +1,7 @@
 // GET /api/installations/{id}/timeline - A page of an installation's timeline, newest first (masked values only)
 import { z } from "zod";
 import { handleRoute } from "@/lib/access/handle-route";
+import { parseQuery } from "@/lib/http";
 import { MAX_TIMELINE_PAGE_SIZE, pageInstallationTimeline, TIMELINE_PAGE_SIZE } from "@/lib/installations/page-timeline";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +13,7 @@ const PageQuery = z.object({
 
 export const GET = handleRoute(
   async (request, context) => {
-    const url = new URL(request.url);
-    const page = PageQuery.parse({ before: url.searchParams.get("before") ?? undefined, limit: url.searchParams.get("limit") ?? undefined });
+    const page = parseQuery(request, PageQuery);
     const answer = await pageInstallationTimeline(String((await context.params).id ?? ""), page);
     return Response.json(answer, { headers: { "cache-control": "no-store" } });
   },

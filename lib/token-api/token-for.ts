@@ -1,0 +1,109 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/http/app-error";
+import type { InstallationRecord } from "@/lib/installations/record";
+import { fromStoreInstallation, saveInstallation, storeOf } from "@/lib/installations/store";
+import { NOBODY } from "@/lib/installations/user-tokens";
+import { withBotId } from "@/lib/installations/bot-identity";
+import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
+import { cappedExpiry } from "@/lib/installations/universal/token-lifetime";
+import { needsReinstallError, refreshInstallationToken } from "@/lib/rotation/freshness";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import type { StoreApiKey } from "@/lib/store";
+
+/**
+ * What the token API answers for one installation and token kind (serve.ts checks who asks first): the
+ * token, refreshed first when it would not last the margin, never said to live past the platform's lifetime.
+ */
+
+/** The installation's record acting with the token asked for: the bot's, or this person's user token. */
+export function actingFor(record: InstallationRecord, kind: "bot" | "user", userId: string | undefined): InstallationRecord {
+  if (kind === "bot") return record;
+  const tokens = record.userTokens ?? {};
+  // A user token stored before tokens were per person is the last installer's (user-tokens.ts).
+  const holder = userId && tokens[userId] ? userId : userId === record.authedUserId && tokens[NOBODY] ? NOBODY : undefined;
+  if (holder === undefined) throw new AppError("unknown_user_token");
+  return { ...record, user: tokens[holder]!, userHolder: holder };
+}
+
+export interface TokenAnswer {
+  ok: true;
+  team_id: string;
+  installation_id: string;
+  kind: "bot" | "user";
+  user_id: string | null;
+  access_token: string;
+  /** Epoch seconds, the platform's time; null for a long-lived token. */
+  expires_at: number | null;
+  expires_in: number | null;
+  scopes: string[];
+  /** Whether this request refreshed it (it would have expired within the margin). */
+  refreshed: boolean;
+  /** The token is valid for at least this long (TOKEN_API_MARGIN_S), for a rotating one. */
+  margin_s: number;
+  /** The bot's user (U…) and the bot (B…): what Bolt's directMention and ignoreSelf compare; null when unknown. */
+  bot_user_id: string | null;
+  bot_id: string | null;
+  /** The organisation (E…) of an Enterprise Grid workspace, and whether the app is installed organisation-wide. */
+  enterprise_id: string | null;
+  is_enterprise_install: boolean;
+}
+
+export async function tokenFor(id: string, kind: "bot" | "user", userId: string | undefined, key: StoreApiKey): Promise<TokenAnswer> {
+  // The platform's time as last heard (asked again when the upstream has said nothing for a while).
+  await describeUpstream();
+  const runtime = getRotationRuntime();
+  const { marginS } = getConfig().tokenApi;
+  const store = await storeOf();
+  const stored = await store.getInstallation(id);
+  if (!stored) throw new AppError("unknown_installation");
+  let record = actingFor(await upToDate(fromStoreInstallation(stored, [], false, { holder: undefined }), runtime), kind, userId);
+  if (record.state === "needs_reinstall") throw needsReinstallError(record);
+  let token = record[kind];
+  if (!token) throw new AppError(kind === "user" ? "unknown_user_token" : "no_token");
+  let refreshed = false;
+  const now = runtime.now();
+  // A token that would not last the margin (or that was revoked, while its refresh token can renew it) is refreshed first.
+  if (token.refreshToken && (token.revoked || (token.expiresAt !== undefined && token.expiresAt - now < marginS * 1000))) {
+    const outcome = await refreshInstallationToken(record, kind, runtime, { reason: "proactive", by: `the token API (key ${key.name})` });
+    if (outcome.outcome === "needs_reinstall") {
+      await saveInstallation(outcome.installation).catch(() => {});
+      throw outcome.error;
+    }
+    record = outcome.installation;
+    token = record[kind]!;
+    refreshed = true;
+  }
+  if (token.revoked) throw needsReinstallError(record);
+  const at = runtime.now();
+  // Never more than the platform's lifetime from now: a platform clock that went back must not make a 12-hour token look like a 38-hour one.
+  const expiresAt = token.expiresAt !== undefined ? cappedExpiry(token.expiresAt, at) : undefined;
+  return {
+    ok: true,
+    team_id: record.team.id,
+    installation_id: record.id,
+    kind,
+    user_id: kind === "user" ? record.userHolder || record.authedUserId || null : null,
+    access_token: token.value,
+    expires_at: expiresAt !== undefined ? Math.floor(expiresAt / 1000) : null,
+    expires_in: expiresAt !== undefined ? Math.max(0, Math.floor((expiresAt - at) / 1000)) : null,
+    scopes: token.scopes,
+    refreshed,
+    margin_s: marginS,
+    bot_user_id: record.botUserId ?? null,
+    bot_id: record.botId ?? null,
+    enterprise_id: record.enterprise?.id ?? null,
+    is_enterprise_install: record.isEnterpriseInstall ?? false,
+  };
+}
+
+/**
+ * The record once what the console learns of it lazily is learned: whether the emulator answering is the
+ * one it was installed on (a reset or replaced one never issued its tokens: it needs reinstalling, and says
+ * why), and its bot's id for a record made before the console kept it. Saved when that changed anything.
+ */
+export async function upToDate(read: InstallationRecord, runtime: ReturnType<typeof getRotationRuntime>): Promise<InstallationRecord> {
+  const checked = await withBotId(await withUpstreamInstance(read, describeUpstream, "the token API", runtime.now()), runtime);
+  return checked === read ? read : saveInstallation(checked, { readAs: read });
+}
