@@ -8,6 +8,7 @@ import { QUICK } from "./mode";
 import type { BenchSuite } from "./suite";
 import { emulatorUsersListSuite } from "./suites/emulator-users-list";
 import { emulatorJournalSuite } from "./suites/emulator-journal";
+import { emulatorSocketModeSuite } from "./suites/emulator-socket-mode";
 import { consoleFetchAllSuite } from "./suites/console-fetch-all";
 import { consoleFetchAllMainThreadSuite } from "./suites/console-fetch-all-main-thread";
 import { consoleWalksHealthSuite } from "./suites/console-walks-health";
@@ -26,6 +27,7 @@ import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 const SUITES: BenchSuite[] = [
   emulatorUsersListSuite,
   emulatorJournalSuite,
+  emulatorSocketModeSuite,
   // The console's suites share one production build and server (bench/suites/console-server.ts); the last stops it.
   consoleProxySuite,
   consoleFetchAllSuite,

@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import { logger } from "@/lib/log";
 import { findProcessSingleton, processSingleton } from "@/lib/process-singleton";
 import { createEmulator, EMULATOR_MOUNT_PATH, type Emulator } from "@/lib/emulator";
+import { embeddedSocketServer, type EmbeddedSocketServer } from "@/lib/embedded-emulator-sockets";
 
 /*
  * The console's embedded emulator, mounted at /emulator (app/emulator/[[...path]]/route.ts). The emulator is
@@ -10,6 +11,9 @@ import { createEmulator, EMULATOR_MOUNT_PATH, type Emulator } from "@/lib/emulat
  * configuration, as hono's adapters are configured by their caller. Apart from lib/emulator's index because
  * it is server-only and reads the console's configuration, which scripts must not load.
  */
+
+/** The embedded emulator's Socket Mode server, once made (closed with it). */
+let socketServer: EmbeddedSocketServer | undefined;
 
 /** Under this name the process keeps its embedded emulator (lib/process-singleton.ts). */
 export const EMBEDDED_EMULATOR_SINGLETON = "embeddedEmulator";
@@ -27,7 +31,11 @@ export function getEmbeddedEmulator(): Emulator {
   return processSingleton(EMBEDDED_EMULATOR_SINGLETON, () => {
     const config = getConfig();
     const { dataDir } = config.emulator;
-    const emulator = createEmulator({
+    // Socket Mode's connections come to a loopback server of its own (lib/embedded-emulator-sockets.ts).
+    const sockets: EmbeddedSocketServer = embeddedSocketServer(() => emulator, EMULATOR_MOUNT_PATH);
+    socketServer = sockets;
+    const emulator: Emulator = createEmulator({
+      socketModeUrl: () => sockets.url(),
       // Its state lasts across restarts in DATA_DIR, beside the store's (lib/emulator/persist): the installations the store keeps stay alive upstream.
       dataDir,
       warn: (message) => logger.warn(message),
@@ -63,6 +71,7 @@ export function getEmbeddedEmulator(): Emulator {
 
 /** Writes what the embedded emulator has not yet written to its data directory (graceful shutdown). */
 export async function closeEmbeddedEmulator(): Promise<void> {
+  await socketServer?.close();
   await findEmbeddedEmulator()?.close();
 }
 

@@ -25,6 +25,8 @@
  * scripts/emulator-server.ts serves it over plain node:http (adapters/node-server.ts), and unit tests call
  * `fetch(new Request(...))` with a fake clock. Everything outside lib/emulator imports it through index.ts.
  */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { parseAdminJson, registerAdminRoutes } from "./admin/admin";
 import { checkAdminRequest, isAdminPath } from "./admin/admin-guard";
 import { decideConsent, showConsentPage } from "./oauth/authorize";
@@ -38,12 +40,16 @@ import { defaultAppManifests } from "./apps/default-apps";
 import { errorToResponse, jsonResponse, PlainTextError } from "./core/errors";
 import { DEFAULT_BODY_LIMITS, detachBody } from "./core/request-body";
 import { mentionApp } from "./events/app-mention";
+import { registerMemberActionRoutes } from "./events/member-actions";
 import { issueAdminTrigger } from "./admin/triggers";
 import { applyFaults, WEBHOOK_FAULT_TARGET } from "./admin/faults";
 import { showIndexPage } from "./admin/index-page";
 import { APP_REDIRECT_PATH, showAppHome } from "./oauth/app-home-page";
 import { Router } from "./core/router";
 import { openJournal, type Journal } from "./persist/journal";
+import { registerSocketModeAdminRoutes } from "./socket-mode/admin-routes";
+import { existingHubOf } from "./socket-mode/hub";
+import { handleSocketUpgrade } from "./socket-mode/upgrade";
 import { createState } from "./store";
 import type { EmulatorOptions, EmulatorState, RequestContext, ResolvedOptions } from "./types";
 import { handleWebApi } from "./web-api/web-api";
@@ -62,6 +68,11 @@ export interface Emulator {
   readonly options: ResolvedOptions;
   /** The data directory the state is kept in (EmulatorOptions.dataDir), if any. */
   readonly dataDir: string | undefined;
+  /**
+   * Takes a WebSocket upgrade for Socket Mode (`{base}/link/?ticket=…`, the URL apps.connections.open answers):
+   * a server that serves the emulator passes each upgrade here; false when the path is not the emulator's.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Writes what is not yet written to the data directory and gives the directory back (nothing to do without one). */
   close(): Promise<void>;
 }
@@ -88,6 +99,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     eventsRequestUrl: options.eventsRequestUrl,
     deliverEvent: options.deliverEvent ?? ((url, init) => fetch(url, init)),
     eventRequestUrls: options.eventRequestUrls,
+    socketModeUrl: options.socketModeUrl,
     maxBodyBytes: {
       webApi: options.maxBodyBytes?.webApi ?? DEFAULT_BODY_LIMITS.webApi,
       admin: options.maxBodyBytes?.admin ?? DEFAULT_BODY_LIMITS.admin,
@@ -132,6 +144,8 @@ function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; 
   router.post("/upload/v1/:ticket", (ctx, params) => handleFileUpload(ctx, params.ticket ?? ""));
   router.get("/files-pri/*", (ctx, params) => handleFileDownload(ctx, params["*"] ?? ""));
   registerAdminRoutes(router, runtime);
+  registerSocketModeAdminRoutes(router, runtime, parseAdminJson);
+  registerMemberActionRoutes(router, parseAdminJson);
   router.post("/admin/mention", async (ctx) => jsonResponse({ ok: true, ...(await mentionApp(ctx, parseAdminJson(await ctx.request.text()))) }));
   router.post("/admin/triggers", async (ctx) => jsonResponse({ ok: true, ...issueAdminTrigger(ctx, parseAdminJson(await ctx.request.text())) }));
   return router;
@@ -149,7 +163,16 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     settleRestoredApps(state, configured, resolved);
   }
   // A reset replaces the state's containers: the journal adopts the new ones and is rewritten.
-  const router = buildRouter({ state, options: resolved, clock, onReset: () => journal?.attach() });
+  const router = buildRouter({
+    state,
+    options: resolved,
+    clock,
+    onReset: () => {
+      journal?.attach();
+      // The app-level tokens the connections were opened with are gone: so are the connections.
+      existingHubOf(state)?.closeAll();
+    },
+  });
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -188,7 +211,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     clock,
     options: resolved,
     dataDir: options.dataDir,
+    handleUpgrade: (request, socket, head) => handleSocketUpgrade(state, resolved.basePath, request, socket, head),
     async close() {
+      existingHubOf(state)?.close();
       journal?.close();
     },
   };

@@ -44,6 +44,7 @@ export function createState(options: ResolvedOptions, shape: WorkspaceShape = op
     installations: new Map(),
     tokens: new Map(),
     configTokens: new Map(),
+    appTokens: new Map(),
     codes: new Map(),
     signIns: { codes: new Map(), tokens: new Map() },
     workspace: workspaces[0]!,
@@ -70,6 +71,7 @@ export function resetState(state: EmulatorState, options: ResolvedOptions, shape
   state.installations = fresh.installations;
   state.tokens = fresh.tokens;
   state.configTokens = fresh.configTokens;
+  state.appTokens = fresh.appTokens;
   state.codes = fresh.codes;
   state.signIns = fresh.signIns;
   state.workspace = fresh.workspace;

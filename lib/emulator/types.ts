@@ -100,6 +100,12 @@ export interface EmulatorOptions {
    * at a time). Default: none, the state lives in memory for as long as the emulator runs.
    */
   dataDir?: string;
+  /**
+   * The ws:// (or wss://) base of the URLs apps.connections.open answers, without the `/link/` path: where
+   * Socket Mode upgrades are taken. Default: the request's base URL with ws for http. The console names its own
+   * loopback socket server here (lib/embedded-emulator-sockets.ts). May start that server on first use.
+   */
+  socketModeUrl?: () => Promise<string>;
   /** Where the emulator says what it dropped on reading its data directory back (default: console.warn). */
   warn?: (message: string) => void;
 }
@@ -138,6 +144,7 @@ export interface ResolvedOptions {
   deliverEvent: DeliverEvent;
   /** Undefined: any request URL. */
   eventRequestUrls: string[] | undefined;
+  socketModeUrl: (() => Promise<string>) | undefined;
   maxBodyBytes: BodyLimits;
   admin: { token: string | undefined; requireToken: boolean; allowedHosts: string[] | undefined };
 }
@@ -226,6 +233,20 @@ export interface TokenRecord {
   exchangedFor?: string;
   /** Expiring tokens issued by oauth.v2.exchange: the long-lived token they replaced. */
   exchangedFrom?: string;
+}
+
+/**
+ * An app-level token (`xapp-1-…`, socket-mode/app-tokens.ts): the app's own, made on its settings page, with
+ * its own scopes (`connections:write` opens Socket Mode connections).
+ */
+export interface AppTokenRecord {
+  value: string;
+  appId: string;
+  /** Unique among the app's active tokens. */
+  name: string;
+  scopes: string[];
+  createdAt: number;
+  revokedAt?: number;
 }
 
 /**
@@ -366,6 +387,8 @@ export interface EmulatorState {
   tokens: Map<string, TokenRecord>;
   /** App configuration tokens (access and refresh) by value: apart from the OAuth tokens, which belong to installations. */
   configTokens: Map<string, ConfigTokenRecord>;
+  /** App-level tokens (xapp-1-…) by value (socket-mode/app-tokens.ts). */
+  appTokens: Map<string, AppTokenRecord>;
   codes: Map<string, AuthCode>;
   /** "Sign in with" codes and the tokens they were exchanged for (openid/). */
   signIns: { codes: Map<string, SignInCode>; tokens: Map<string, SignInToken> };

@@ -1,9 +1,10 @@
 /**
  * Serves an emulator over plain node:http: `npm run emulator` and the tests that drive the official
- * client libraries over the wire use it.
+ * client libraries over the wire use it. Its WebSocket upgrades are Socket Mode's (socket-mode/upgrade.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { createEmulator, type Emulator } from "../emulator";
 import type { EmulatorOptions } from "../types";
 
@@ -150,6 +151,13 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
         else res.destroy();
       });
   });
+  // Socket Mode: the URL apps.connections.open answers is on this server ({base}/link/); other upgrades are refused.
+  const upgraded = new Set<Duplex>();
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
+    if (!emulator.handleUpgrade(req, socket, head)) socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -173,6 +181,7 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         server.close((error) => (error ? reject(error) : resolve()));
       }).finally(() => emulator.close()),
   };

@@ -221,6 +221,7 @@ export function describeApp(app: App, baseUrl: string) {
     signing_secret: app.signingSecret,
     redirect_urls: app.redirectUrls,
     token_rotation_enabled: app.tokenRotationEnabled,
+    socket_mode_enabled: app.manifest.settings?.socket_mode_enabled === true,
     scopes: { bot: app.botScopes, user: app.userScopes },
     event_subscriptions: {
       request_url: app.eventsRequestUrl ?? null,

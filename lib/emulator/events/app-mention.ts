@@ -4,18 +4,18 @@
  * app's signing secret the platform's way, and retried when the app does not acknowledge in time.
  */
 import { z } from "zod";
-import { isAllowedRequestUrl } from "../apps/registry";
 import { parseAdminBody, requireTargetInstallation } from "../admin/admin-target";
 import { WebApiError } from "../core/errors";
-import { verificationToken } from "./event-signing";
 import { workspaceOf } from "../store";
 import { describeVerification, eventRequestUrlOf, isVerifiedRequestUrl } from "./url-verification";
-import type { App, Installation, RequestContext } from "../types";
+import type { Installation, RequestContext } from "../types";
 import { generalChannel, resolveChannel } from "../workspace/channels";
 import { installingUserId, memberIndexOf } from "../workspace/members";
 import { appendMessage } from "../workspace/messages";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
-import { eventLogOf, nextEventId, startDelivery } from "./deliveries";
+import { emitEvent } from "./emit";
+import { dispatchMessagePosted } from "./workspace-events";
+import { deliveryRouteOf, usesSocketMode } from "./routing";
 import type { EventDelivery } from "./types";
 import { touch } from "../core/change-tracking";
 
@@ -28,15 +28,6 @@ const MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g;
  */
 function receivesEvents(installation: Installation): boolean {
   return !installation.uninstalled;
-}
-
-/**
- * The platform delivers events only to a verified request URL. One whose verification is still under way
- * gets the event once it passes (the delivery waits for it); a failed one gets nothing.
- */
-function mayReceiveAt(app: App, url: string): boolean {
-  const verification = app.requestUrlVerification;
-  return verification !== undefined && verification.url === url && verification.state !== "failed";
 }
 
 /** The bot user ids a message text mentions (`<@U…>` or `<@U…|name>`). */
@@ -54,7 +45,6 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
   const mentioned = mentionedUserIds(message.text);
   if (mentioned.size === 0) return [];
   const { state } = ctx;
-  const log = eventLogOf(state, ws.team.id);
   const started: EventDelivery[] = [];
   for (const installation of state.installations.values()) {
     if (installation.teamId !== ws.team.id) continue;
@@ -62,8 +52,8 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
     const app = state.apps.get(installation.appId);
     if (!app || !receivesEvents(installation)) continue;
     if (!installation.botScopes.includes("app_mentions:read") || !app.botEvents.includes("app_mention")) continue;
-    const url = eventRequestUrlOf(app, ctx.options);
-    if (!url || !isAllowedRequestUrl(ctx.options, url) || !mayReceiveAt(app, url)) continue;
+    const route = deliveryRouteOf(app, ctx.options);
+    if (!route) continue;
     const event: Record<string, unknown> = {
       type: "app_mention",
       user: message.user,
@@ -74,30 +64,9 @@ export function dispatchMentions(ctx: RequestContext, ws: Workspace, channel: Ch
       event_ts: message.ts,
     };
     if (message.bot_id) event.bot_id = message.bot_id;
-    const eventId = nextEventId(log, ws);
-    const delivery: EventDelivery = {
-      eventId,
-      eventType: "app_mention",
-      appId: app.id,
-      installationId: installation.id,
-      teamId: ws.team.id,
-      channel: channel.id,
-      url,
-      state: "pending",
-      attempts: [],
-      payload: {
-        token: verificationToken(app),
-        team_id: ws.team.id,
-        api_app_id: app.id,
-        event,
-        type: "event_callback",
-        event_id: eventId,
-        event_time: Math.floor(ctx.clock.now() / 1000),
-        authorizations: [{ enterprise_id: null, team_id: ws.team.id, user_id: installation.botUserId, is_bot: true, is_enterprise_install: false }],
-        is_ext_shared_channel: false,
-      },
-    };
-    startDelivery(log, delivery, app, ctx.options.deliverEvent);
+    if (message.thread_ts) event.thread_ts = message.thread_ts;
+    if (message.blocks) event.blocks = message.blocks;
+    const delivery = emitEvent(ctx, ws, { app, installation, route }, event);
     started.push(delivery);
   }
   return started;
@@ -145,7 +114,8 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const user = request.user ?? installingUserId(ws);
   if (memberIndexOf(ws, user) < 0) throw new WebApiError("user_not_found", {}, { status: 404 });
   const app = state.apps.get(installation.appId);
-  const url = app && eventRequestUrlOf(app, ctx.options);
+  // Over Socket Mode there is no request URL to have verified.
+  const url = app && !usesSocketMode(app) ? eventRequestUrlOf(app, ctx.options) : undefined;
   if (app && url && !(await isVerifiedRequestUrl(app, url))) {
     throw new WebApiError(
       "request_url_not_verified",
@@ -161,5 +131,7 @@ export async function mentionApp(ctx: RequestContext, body: unknown): Promise<Me
   const text = rest.includes(mention) ? rest : `${mention} ${rest}`;
   const message = appendMessage(ws, channel.id, { text, user, via: "admin" }, ctx.clock.now());
   const deliveries = dispatchMentions(ctx, ws, channel, message);
+  // The same post is a message too, for the apps that subscribe to the conversation's messages.
+  dispatchMessagePosted(ctx, ws, channel, message);
   return { channel: channel.id, ts: message.ts, text, event_ids: deliveries.map((d) => d.eventId) };
 }

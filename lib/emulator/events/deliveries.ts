@@ -5,6 +5,7 @@
  * verified request URL. Each workspace's log (the deliveries the admin state shows, those still under way)
  * is kept here, in the emulator's state by team id: the workspace itself holds none.
  */
+import { hubOf, type SocketHub } from "../socket-mode/hub";
 import type { App, DeliverEvent, EmulatorState } from "../types";
 import type { Workspace } from "../workspace/workspace";
 import { signEventRequest } from "./event-signing";
@@ -58,7 +59,7 @@ async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: 
   const timer = setTimeout(() => controller.abort(), EVENT_TIMEOUT_MS);
   (timer as { unref?: () => void }).unref?.();
   const started = Date.now();
-  const result: DeliveryAttempt & { noRetry?: boolean } = { retryNum, at: started, durationMs: 0 };
+  const result: DeliveryAttempt & { failure?: RetryReason; noRetry?: boolean } = { retryNum, at: started, durationMs: 0 };
   try {
     const response = await deliverEvent(url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
     result.status = response.status;
@@ -74,7 +75,36 @@ async function attempt(deliverEvent: DeliverEvent, url: string, app: App, body: 
   return result;
 }
 
-async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): Promise<void> {
+/**
+ * A delivery over Socket Mode: the same payload in an `events_api` envelope on one of the app's connections,
+ * the ack awaited as long as an HTTP answer is, and the same retries, `retry_attempt` and `retry_reason`
+ * saying which and why (a fresh envelope id each time, the event id the same).
+ */
+async function runSocketDelivery(hub: SocketHub, delivery: EventDelivery): Promise<void> {
+  let reason: string | undefined;
+  for (let retryNum = 0; retryNum <= EVENT_RETRY_DELAYS_MS.length; retryNum++) {
+    if (retryNum > 0) await sleep(EVENT_RETRY_DELAYS_MS[retryNum - 1] as number);
+    const started = Date.now();
+    const result = await hub.send(
+      delivery.appId,
+      () => ({ type: "events_api", payload: delivery.payload, accepts_response_payload: false, retry_attempt: retryNum, retry_reason: reason ?? "" }),
+      EVENT_TIMEOUT_MS,
+    );
+    const attempted: DeliveryAttempt = { retryNum, at: started, durationMs: Date.now() - started, envelopeId: result.envelopeId };
+    if (result.connectionId) attempted.connectionId = result.connectionId;
+    if (result.failure) attempted.failure = result.failure;
+    delivery.attempts.push(attempted);
+    if (!result.failure) delivery.state = "delivered";
+    touch(delivery);
+    if (!result.failure) return;
+    reason = result.failure;
+  }
+  delivery.state = "failed";
+  touch(delivery);
+}
+
+async function runDelivery(state: EmulatorState, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): Promise<void> {
+  if (delivery.via === "socket") return runSocketDelivery(hubOf(state), delivery);
   if (!(await isVerifiedRequestUrl(app, delivery.url))) {
     delivery.state = "failed";
     delivery.notSent = "request_url_not_verified";
@@ -99,10 +129,10 @@ async function runDelivery(delivery: EventDelivery, app: App, deliverEvent: Deli
 }
 
 /** Records a delivery in its workspace's log and runs it in the background (retries included). */
-export function startDelivery(log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
+export function startDelivery(state: EmulatorState, log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
   log.deliveries.push(delivery);
   if (log.deliveries.length > KEPT_DELIVERIES) log.deliveries.splice(0, log.deliveries.length - KEPT_DELIVERIES);
-  const running = runDelivery(delivery, app, deliverEvent).finally(() => log.inFlight.delete(running));
+  const running = runDelivery(state, delivery, app, deliverEvent).finally(() => log.inFlight.delete(running));
   log.inFlight.add(running);
 }
 
@@ -121,6 +151,7 @@ export function describeDeliveries(state: EmulatorState, teamId: string) {
     installation_id: d.installationId,
     channel: d.channel,
     url: d.url,
+    via: d.via ?? "http",
     state: d.state,
     not_sent: d.notSent ?? null,
     attempts: d.attempts.map((a) => ({
@@ -129,6 +160,7 @@ export function describeDeliveries(state: EmulatorState, teamId: string) {
       duration_ms: a.durationMs,
       status: a.status ?? null,
       failure: a.failure ?? null,
+      ...(a.envelopeId ? { envelope_id: a.envelopeId, connection_id: a.connectionId ?? null } : {}),
     })),
     event: d.payload.event,
   }));

@@ -21,6 +21,9 @@ export interface RequestUrlVerification {
 
 export type RetryReason = "http_timeout" | "http_error" | "connection_failed";
 
+/** Why a Socket Mode attempt failed: no connection opened in time, no ack in time, the connection closed first. */
+export type SocketFailure = "no_connection" | "timeout" | "connection_closed";
+
 export interface DeliveryAttempt {
   /** 0 for the first attempt; X-Slack-Retry-Num of a retry. */
   retryNum: number;
@@ -30,18 +33,23 @@ export interface DeliveryAttempt {
   /** The app's HTTP status, when it answered. */
   status?: number;
   /** Why it counts as failed. */
-  failure?: RetryReason;
+  failure?: RetryReason | SocketFailure;
+  /** Socket Mode: the envelope sent and the connection it went on. */
+  envelopeId?: string;
+  connectionId?: string;
 }
 
 export interface EventDelivery {
   eventId: string;
-  eventType: "app_mention";
+  eventType: string;
   appId: string;
   installationId: string;
   teamId: string;
   channel: string;
-  /** The request URL: an app's own configuration, shown only on the development admin surface. */
+  /** The request URL: an app's own configuration, shown only on the development admin surface. "socket_mode" over Socket Mode. */
   url: string;
+  /** How it travels: the app's choice (settings.socket_mode_enabled). Absent in deliveries from before Socket Mode: http. */
+  via?: "http" | "socket";
   state: "pending" | "delivered" | "failed";
   /** Why nothing was sent: the request URL's verification, under way when the event happened, failed. */
   notSent?: "request_url_not_verified";

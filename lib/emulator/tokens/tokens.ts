@@ -23,7 +23,7 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
-function randomDigits(length: number): string {
+export function randomDigits(length: number): string {
   const bytes = randomBytes(length);
   let out = "";
   for (const byte of bytes) out += String(byte % 10);
@@ -159,6 +159,6 @@ export function secondsUntilExpiry(record: TokenRecord, now: number): number | u
 
 /** "xoxe.xoxb-…K3f9": the prefix and the last four characters, never more. */
 export function maskToken(value: string): string {
-  const prefix = /^(xoxe\.xox[bp]-|xox[a-z]-|xoxe-)/.exec(value)?.[0] ?? "";
+  const prefix = /^(xoxe\.xox[bp]-|xox[a-z]-|xoxe-|xapp-1-)/.exec(value)?.[0] ?? "";
   return `${prefix}…${value.slice(-4)}`;
 }

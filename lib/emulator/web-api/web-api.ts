@@ -13,6 +13,7 @@ import { deliverScheduledMessages } from "./methods/chat-scheduled";
 import { applyRateLimitProfile, enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
+import { findAppToken } from "../socket-mode/app-tokens";
 import type { App, Caller, ConfigTokenRecord, MethodContext, MethodDefinition, RequestContext } from "../types";
 
 export function findMethod(name: string): MethodDefinition | undefined {
@@ -22,6 +23,9 @@ export function findMethod(name: string): MethodDefinition | undefined {
 /** The caller behind an access token, or the platform's token error (an app configuration token is no access token). */
 export function resolveCaller(ctx: RequestContext, token: string | undefined): Caller {
   refuseConfigToken(ctx.state, token, ctx.clock.now());
+  // An app-level token (xapp-…) opens Socket Mode connections and nothing else.
+  const appToken = findAppToken(ctx.state, token);
+  if (appToken) throw new WebApiError(appToken.revokedAt === undefined ? "not_allowed_token_type" : "invalid_auth");
   const record = requireAccessToken(ctx.state, token, ctx.clock.now());
   const installation = ctx.state.installations.get(record.installationId);
   const app = ctx.state.apps.get(record.appId);

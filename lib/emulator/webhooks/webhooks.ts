@@ -1,5 +1,6 @@
 import { workspaceOf } from "../store";
 import { dispatchMentions } from "../events/app-mention";
+import { dispatchMessagePosted } from "../events/workspace-events";
 import { PlainTextError } from "../core/errors";
 import { MAX_JSON_DEPTH, parseJsonWithin } from "../core/json-depth";
 import { consumeRateLimit } from "../web-api/rate-limit";
@@ -110,5 +111,6 @@ export async function handleIncomingWebhook(ctx: RequestContext, rest: string): 
     now,
   );
   dispatchMentions(ctx, ws, channel, message);
+  dispatchMessagePosted(ctx, ws, channel, message);
   return new Response("ok", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
 }

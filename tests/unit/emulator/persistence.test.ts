@@ -264,6 +264,12 @@ async function workload(h: Harness) {
   ).body;
   expect(signedIn.ok).toBe(true);
 
+  // App-level tokens (Socket Mode): one kept, one revoked.
+  const appToken = (await h.admin(`apps/${rotation.app_id}/app-tokens`, { name: "socket" })).body.token as string;
+  expect(appToken).toMatch(/^xapp-1-/);
+  expect((await h.admin(`apps/${rotation.app_id}/app-tokens`, { name: "old" })).status).toBe(200);
+  expect((await h.admin(`apps/${rotation.app_id}/app-tokens/revoke`, { name: "old" })).status).toBe(200);
+
   // An install into the second workspace, the clock moved 2 hours (the first scheduled message posts), a page with a cursor.
   const second_ws = [...h.emulator.state.workspaces.values()][1]!;
   const url2 = new URL(h.authorizeUrl(rotation, { scope: ["chat:write", "users:read"], userScope: [] }));
@@ -279,6 +285,7 @@ async function workload(h: Harness) {
     user,
     signInToken: signedIn.access_token as string,
     configToken: rotated.token as string,
+    appToken,
     cursor: page.response_metadata.next_cursor as string,
     secondPage: (await ok(h, "users.list", { limit: "7", cursor: page.response_metadata.next_cursor }, bot)).members,
   };
@@ -302,6 +309,14 @@ describe("the emulator's state in a data directory", () => {
     expect(await second.authTest(kept.user)).toMatchObject({ ok: true });
     expect((await second.call("openid.connect.userInfo", {}, { token: kept.signInToken })).body.ok).toBe(true);
     expect((await second.call("apps.manifest.export", { app_id: (await second.apps()).rotation.app_id }, { token: kept.configToken })).body.ok).toBe(true);
+    expect((await second.call("apps.connections.open", {}, { token: kept.appToken })).body).toMatchObject({
+      ok: true,
+      url: expect.stringContaining("/link/?ticket="),
+    });
+    expect([...second.emulator.state.appTokens.values()].map((t) => [t.name, t.revokedAt === undefined])).toEqual([
+      ["socket", true],
+      ["old", false],
+    ]);
     const again = await second.call("users.list", { limit: "7", cursor: kept.cursor }, { token: kept.bot });
     expect(again.body.members).toEqual(kept.secondPage);
     await second.emulator.close();

@@ -1,6 +1,7 @@
 import { WebApiError } from "../../core/errors";
 import { parseJsonWithin } from "../../core/json-depth";
 import { dispatchMentions } from "../../events/app-mention";
+import { dispatchMessageChanged, dispatchMessageDeleted, dispatchMessagePosted, eventTsAt } from "../../events/workspace-events";
 import type { Caller, MethodContext, MethodDefinition, RequestContext } from "../../types";
 import { resolveChannel } from "../../workspace/channels";
 import { avatarUrl, botByUserId } from "../../workspace/members";
@@ -169,6 +170,7 @@ export function postToChannel(ctx: RequestContext, ws: Workspace, channel: Chann
     touch(root);
   }
   dispatchMentions(ctx, ws, channel, message);
+  dispatchMessagePosted(ctx, ws, channel, message);
   return message;
 }
 
@@ -229,6 +231,7 @@ export const chatMethods: MethodDefinition[] = [
       const channel = requireChannel(ctx);
       const message = requireOwnMessage(ctx, channel, "cant_update_message");
       const { content, truncated } = messageContent(ctx.params);
+      const previous = structuredClone(message);
       message.text = content.text;
       // Blocks and attachments left out of an update are kept, as on the platform; an empty array clears them.
       if (ctx.params.blocks !== undefined) {
@@ -241,6 +244,7 @@ export const chatMethods: MethodDefinition[] = [
       }
       message.edited = { user: message.user ?? "", ts: String(Math.floor(ctx.clock.now() / 1000)) + ".000000" };
       touch(message);
+      dispatchMessageChanged(ctx, ctx.ws, channel, previous, message, eventTsAt(ctx.clock.now()));
       return { channel: channel.id, ts: message.ts, text: message.text, message: wireMessage(message), ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },
@@ -254,6 +258,7 @@ export const chatMethods: MethodDefinition[] = [
       const channel = requireChannel(ctx);
       const message = requireOwnMessage(ctx, channel, "cant_delete_message");
       removeMessage(ctx.ws, channel.id, message.ts);
+      dispatchMessageDeleted(ctx, ctx.ws, channel, message, eventTsAt(ctx.clock.now()));
       return { channel: channel.id, ts: message.ts };
     },
   },

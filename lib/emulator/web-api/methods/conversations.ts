@@ -1,4 +1,5 @@
 import { WebApiError } from "../../core/errors";
+import { dispatchMembership, eventTsAt } from "../../events/workspace-events";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
 import { createConversation, findDirect } from "../../workspace/channels";
@@ -392,6 +393,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (channel.isArchived) throw new WebApiError("is_archived");
       const already = callerIsMember(ctx.state, ctx.ws, caller, channel);
       addMember(ctx.state, ctx.ws, channel, callerUserId(caller));
+      if (!already) dispatchMembership(ctx, ctx.ws, channel, { user: callerUserId(caller), joined: true, eventTs: eventTsAt(ctx.clock.now()) });
       const record = conversationRecord(ctx, channel);
       return already ? { channel: record, warning: "already_in_channel", response_metadata: { warnings: ["already_in_channel"] } } : { channel: record };
     },
@@ -413,6 +415,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (!isMember(ctx.state, ctx.ws, channel, me)) return { not_in_channel: true };
       if (conversationType(channel) !== "public" && channelMembers(ctx.state, ctx.ws, channel).total === 1) throw new WebApiError("last_member");
       removeMember(ctx.state, ctx.ws, channel, me);
+      dispatchMembership(ctx, ctx.ws, channel, { user: me, joined: false, eventTs: eventTsAt(ctx.clock.now()) });
       return {};
     },
   },
@@ -452,7 +455,10 @@ export const conversationsMethods: MethodDefinition[] = [
                   : undefined;
         if (error) throw new WebApiError(error, { errors: [{ user, ok: false, error }] });
       }
-      for (const user of users) addMember(ctx.state, ctx.ws, channel, user);
+      for (const user of users) {
+        addMember(ctx.state, ctx.ws, channel, user);
+        dispatchMembership(ctx, ctx.ws, channel, { user, joined: true, inviter: callerUserId(caller), eventTs: eventTsAt(ctx.clock.now()) });
+      }
       return { channel: conversationRecord(ctx, channel) };
     },
   },
@@ -470,6 +476,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (channel.isGeneral) throw new WebApiError("cant_kick_from_general");
       if (!isMember(ctx.state, ctx.ws, channel, user)) throw new WebApiError("not_in_channel");
       removeMember(ctx.state, ctx.ws, channel, user);
+      dispatchMembership(ctx, ctx.ws, channel, { user, joined: false, eventTs: eventTsAt(ctx.clock.now()) });
       return {};
     },
   },

@@ -14,6 +14,7 @@ import { openidMethods } from "./openid";
 import { pinsMethods } from "./pins";
 import { reactionsMethods } from "./reactions";
 import { rtmMethods } from "./rtm";
+import { socketModeMethods } from "../../socket-mode/connections-open";
 import { teamMethods } from "./team";
 import { toolingMethods } from "./tooling";
 import { usersMethods } from "./users";
@@ -26,6 +27,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...authMethods,
     ...appsMethods,
     ...appsManifestMethods,
+    ...socketModeMethods,
     ...toolingMethods,
     ...usersMethods,
     ...conversationsMethods,

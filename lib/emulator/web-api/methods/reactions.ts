@@ -11,6 +11,7 @@ import { channelMessages, findMessage } from "../../workspace/messages";
 import type { Channel, Message } from "../../workspace/workspace";
 import { actingUserId, wireMessage } from "./chat";
 import { touch } from "../../core/change-tracking";
+import { dispatchReaction, eventTsAt } from "../../events/workspace-events";
 
 const TS = /^\d{1,12}\.\d{1,6}$/;
 /** An emoji name, colons left off: letters, digits, `_ + - '`, and a skin tone (`thumbsup::skin-tone-2`). */
@@ -55,7 +56,7 @@ export const reactionsMethods: MethodDefinition[] = [
     scopes: { bot: ["reactions:write"], user: ["reactions:write"] },
     handler(ctx) {
       const name = emojiName(ctx.params.name);
-      const { message } = requireItem(ctx);
+      const { channel, message } = requireItem(ctx);
       const user = actingUserId(ctx.caller as Caller);
       const reactions = (message.reactions ??= []);
       const existing = reactions.find((r) => r.name === name);
@@ -67,6 +68,7 @@ export const reactionsMethods: MethodDefinition[] = [
         reactions.push({ name, users: [user], count: 1 });
       }
       touch(message);
+      dispatchReaction(ctx, ctx.ws, channel, message, { user, reaction: name, added: true, eventTs: eventTsAt(ctx.clock.now()) });
       return {};
     },
   },
@@ -78,7 +80,7 @@ export const reactionsMethods: MethodDefinition[] = [
     scopes: { bot: ["reactions:write"], user: ["reactions:write"] },
     handler(ctx) {
       const name = emojiName(ctx.params.name);
-      const { message } = requireItem(ctx);
+      const { channel, message } = requireItem(ctx);
       const user = actingUserId(ctx.caller as Caller);
       const reaction = message.reactions?.find((r) => r.name === name);
       if (!reaction || !reaction.users.includes(user)) throw new WebApiError("no_reaction");
@@ -87,6 +89,7 @@ export const reactionsMethods: MethodDefinition[] = [
       if (reaction.count === 0) message.reactions = message.reactions?.filter((r) => r !== reaction);
       if (message.reactions?.length === 0) delete message.reactions;
       touch(message);
+      dispatchReaction(ctx, ctx.ws, channel, message, { user, reaction: name, added: false, eventTs: eventTsAt(ctx.clock.now()) });
       return {};
     },
   },

@@ -32,6 +32,7 @@ describe("Which methods the catalog holds", () => {
     // The OpenAPI's 174, oauth.v2.exchange, and the methods transcribed from the platform's pages that it lacks.
     const onlyInPages = catalog.filter((m) => !Object.hasOwn((reference.openapi as { paths: Record<string, unknown> }).paths, `/${m.name}`)).map((m) => m.name);
     expect(onlyInPages).toEqual([
+      "apps.connections.open",
       "apps.manifest.create",
       "apps.manifest.delete",
       "apps.manifest.export",
