@@ -44,7 +44,11 @@ export async function completeSignIn(query: URLSearchParams): Promise<SignInOutc
     // Checked again: a state cookie sealed before this check existed may hold any path.
     return { ok: true, person: redeemed.person, returnTo: safeReturnPath(check.returnTo) };
   } catch (error) {
-    if (isAppError(error)) return { ok: false, problem: "exchange_failed", detail: error.message };
+    if (isAppError(error)) {
+      // Said, not only shown: a cookie that would not fit (the sign-in's claims) is the operator's to know of too.
+      logger.warn({ code: error.code, detail: error.message }, "sign-in failed after the platform's answer");
+      return { ok: false, problem: "exchange_failed", detail: error.message };
+    }
     throw error;
   }
 }

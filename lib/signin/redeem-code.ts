@@ -11,7 +11,37 @@ import type { SignedInPerson } from "./universal/person";
 const MAX_TOKEN_AGE_S = 600;
 const CLOCK_TOLERANCE_S = 30;
 
-export type IdTokenProblem = "bad_signature" | "wrong_issuer" | "wrong_audience" | "token_expired" | "nonce_mismatch" | "invalid_id_token";
+export type IdTokenProblem =
+  "bad_signature" | "wrong_issuer" | "wrong_audience" | "token_expired" | "nonce_mismatch" | "invalid_id_token" | "profile_too_large";
+
+/**
+ * The longest of each claim the console keeps in the sign-in cookie, which must fit a browser's 4 KB once
+ * sealed: a longer one is refused, saying which (the cookie's own limit answered exchange_failed, its cause unsaid).
+ */
+const MAX_CLAIM_LENGTH: Record<string, number> = {
+  sub: 64,
+  [`https://slack.com/team_id`]: 64,
+  [`https://slack.com/team_name`]: 128,
+  [`https://slack.com/enterprise_id`]: 64,
+  [`https://slack.com/enterprise_name`]: 128,
+  name: 128,
+  email: 254,
+  picture: 1024,
+};
+
+/** The first kept claim longer than the console keeps, as a refusal naming it. */
+function oversizedClaim(claims: Record<string, unknown>): RedeemedCode | undefined {
+  for (const [claim, max] of Object.entries(MAX_CLAIM_LENGTH)) {
+    const value = claims[claim];
+    if (typeof value === "string" && value.length > max) {
+      return refused(
+        "profile_too_large",
+        `The ID token's ${claim} claim is ${value.length} characters long, more than the ${max} the console keeps in its sign-in cookie.`,
+      );
+    }
+  }
+  return undefined;
+}
 export type CodeProblem = IdTokenProblem | "code_rejected" | "exchange_failed";
 
 export type RedeemedCode = { ok: true; person: SignedInPerson } | { ok: false; problem: CodeProblem; detail: string };
@@ -133,6 +163,8 @@ export async function redeemSignInCode(
   if (!claims) return refused("invalid_id_token", "The platform sent no ID token.");
   const own = ownChecks(claims, clientId, platformClockFor(upstream.baseUrl).now());
   if (own) return own;
+  const oversized = oversizedClaim(claims as Record<string, unknown>);
+  if (oversized) return oversized;
   const person = personFrom(claims);
   if (!person) return refused("invalid_id_token", "The ID token does not say who signed in, or in which workspace.");
   return { ok: true, person };

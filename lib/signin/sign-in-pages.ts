@@ -37,6 +37,10 @@ const EXPLANATIONS: Record<SignInProblem, { title: string; text: string }> = {
     text: "The ID token's nonce is not the one this browser sent, so the code was obtained in another sign-in.",
   },
   invalid_id_token: { title: "The sign-in could not be read", text: "The platform's ID token is malformed or does not say who signed in." },
+  profile_too_large: {
+    title: "Your profile is too large to keep",
+    text: "What the platform says about you (a name, an email, a picture's address) is longer than the console keeps in its sign-in cookie.",
+  },
 };
 
 /**

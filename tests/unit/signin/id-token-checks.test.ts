@@ -67,6 +67,27 @@ describe("checking the platform's ID token", () => {
     expect(await signInThrough(otherApp)).toMatchObject({ ok: false, problem: "wrong_audience" });
   });
 
+  it("refuses claims too long for the sign-in cookie, naming the claim, where the cookie's limit answered exchange_failed", async () => {
+    const longName = replacingIdToken((real) => signedByIssuer({ ...claimsOf(real), name: "n".repeat(5_000) }));
+    expect(await signInThrough(longName)).toMatchObject({
+      ok: false,
+      problem: "profile_too_large",
+      detail: expect.stringContaining("name claim is 5000 characters"),
+    });
+    const longPicture = replacingIdToken((real) => signedByIssuer({ ...claimsOf(real), picture: `https://example.com/${"p".repeat(3_000)}` }));
+    expect(await signInThrough(longPicture)).toMatchObject({ ok: false, problem: "profile_too_large", detail: expect.stringContaining("picture") });
+    // At the bounds, it signs in.
+    const atBounds = replacingIdToken((real) =>
+      signedByIssuer({
+        ...claimsOf(real),
+        name: "n".repeat(128),
+        email: `${"e".repeat(240)}@example.com`,
+        picture: `https://example.com/${"p".repeat(1_000)}`,
+      }),
+    );
+    expect(await signInThrough(atBounds)).toMatchObject({ ok: true });
+  });
+
   it("refuses a token whose authorized party (azp) is another client, even with this console among its audiences", async () => {
     const other = "9999.9999";
     const forOther = replacingIdToken((real) => signedByIssuer({ ...claimsOf(real), aud: [claimsOf(real).aud, other], azp: other }));
