@@ -424,7 +424,8 @@ test.describe("one console as a person runs it", () => {
       const bot = card.getByRole("group", { name: "Bot token" });
       await bot.getByRole("button", { name: "Test" }).click();
       await expect(bot.getByRole("status", { name: "Bot token: last result" })).toContainText("Test: ok");
-      await expect(card).not.toContainText(/needs reinstall/i);
+      await expect(card.getByText("active", { exact: true })).toBeVisible();
+      await expect(card.getByText("needs reinstall", { exact: true })).toHaveCount(0);
       // The token API hands the app's backend a token the platform still knows.
       const created = await fetch(`${consoleOrigin}/api/api-keys`, {
         method: "POST",
