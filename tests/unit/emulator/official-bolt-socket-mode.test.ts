@@ -8,28 +8,22 @@
  * back as messages with its bot_id, which Bolt drops (ignoreSelf); it answers a `directMention`; a member
  * opening its App Home sends `app_home_opened`, and it publishes a view.
  */
-import { App, directMention, LogLevel } from "@slack/bolt";
+import { App, LogLevel } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorServer } from "@/lib/emulator";
+import { GREETER_EVENTS, GREETER_SCOPES, greet, type Received } from "./support/bolt-greeter";
 import type { Json } from "./support/emulator-harness";
 import { adminCall, createSocketModeApp, startStandalone, until, webApi, type InstalledApp } from "./support/socket-mode-app";
 
 let server: EmulatorServer;
 let installed: InstalledApp;
 let bolt: App;
-const mentions: Json[] = [];
-const messages: Json[] = [];
-const homesOpened: Json[] = [];
+let received: Received;
 let firstMentionChannel = "";
-let published = 0;
 
 beforeAll(async () => {
   server = await startStandalone();
-  installed = await createSocketModeApp(server, {
-    name: "Bolt Socket Greeter",
-    botEvents: ["app_mention", "message.channels", "message.im", "app_home_opened"],
-    botScopes: ["app_mentions:read", "chat:write", "channels:history", "channels:join", "im:history"],
-  });
+  installed = await createSocketModeApp(server, { name: "Bolt Socket Greeter", botEvents: GREETER_EVENTS, botScopes: GREETER_SCOPES });
   bolt = new App({
     token: installed.botToken,
     appToken: installed.appToken,
@@ -37,25 +31,7 @@ beforeAll(async () => {
     clientOptions: { slackApiUrl: `${server.url}/api/` },
     logLevel: LogLevel.ERROR,
   });
-  bolt.event("app_mention", async ({ event, say }) => {
-    mentions.push(event as unknown as Json);
-    await say({ text: `Hello <@${event.user}>, you said: ${event.text.replace(/<@[^>]+>\s*/, "")}`, thread_ts: event.ts });
-  });
-  bolt.message("hello bolt", async ({ message, say }) => {
-    const m = message as unknown as Json;
-    await say({ text: `Hi <@${m.user}>, welcome to the thread`, thread_ts: m.ts });
-  });
-  bolt.message(directMention, "ping", async ({ message, say }) => {
-    await say({ text: "pong", thread_ts: (message as unknown as Json).ts });
-  });
-  bolt.message(async ({ message }) => {
-    messages.push(message as unknown as Json);
-  });
-  bolt.event("app_home_opened", async ({ event, client }) => {
-    homesOpened.push(event as unknown as Json);
-    await client.views.publish({ user_id: event.user, view: { type: "home", blocks: [{ type: "section", text: { type: "mrkdwn", text: "Welcome home" } }] } });
-    published += 1;
-  });
+  received = greet(bolt);
   await bolt.start();
 }, 30_000);
 
@@ -86,7 +62,7 @@ describe("an unmodified @slack/bolt app in Socket Mode against the standalone em
   });
 
   it("survives a disconnect (refresh_requested) without losing or duplicating an envelope", async () => {
-    const before = mentions.length;
+    const before = received.mentions.length;
     const told = await adminCall(server, `apps/${installed.appId}/connections/disconnect`, { reason: "refresh_requested" });
     expect(told).toMatchObject({ ok: true, connections: 1 });
     // Sent while the client reconnects: the envelope waits for its new connection.
@@ -103,7 +79,7 @@ describe("an unmodified @slack/bolt app in Socket Mode against the standalone em
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await threadReplies(mention.channel, mention.ts)).toHaveLength(1);
     expect(replies[0]?.text).toContain("are you still there?");
-    expect(mentions.slice(before).map((m) => m.ts)).toEqual([mention.ts]);
+    expect(received.mentions.slice(before).map((m) => m.ts)).toEqual([mention.ts]);
 
     const state = await adminCall(server, "state");
     const delivery = (state.event_deliveries as Json[]).find((d) => d.event_id === mention.event_ids[0]);
@@ -123,8 +99,8 @@ describe("an unmodified @slack/bolt app in Socket Mode against the standalone em
       return found.length > 0 ? found : undefined;
     }, "the reply in the thread");
     expect(replies).toEqual([expect.objectContaining({ text: expect.stringContaining("welcome to the thread"), thread_ts: posted.ts })]);
-    const received = await until(() => messages.find((m) => m.ts === posted.ts), "the member's message");
-    expect(received).toMatchObject({ channel: general.id, channel_type: "channel", client_msg_id: expect.any(String) });
+    const message = await until(() => received.messages.find((m) => m.ts === posted.ts), "the member's message");
+    expect(message).toMatchObject({ channel: general.id, channel_type: "channel", client_msg_id: expect.any(String) });
 
     // Its own reply came back to it as a message with its bot_id, in the thread, and Bolt dropped it.
     const own = await until(async () => {
@@ -132,7 +108,7 @@ describe("an unmodified @slack/bolt app in Socket Mode against the standalone em
       return (state.event_deliveries as Json[]).find((d) => d.app_id === installed.appId && d.event.ts === replies[0]?.ts && d.state === "delivered");
     }, "the delivery of its own reply");
     expect(own.event).toMatchObject({ type: "message", bot_id: expect.any(String), thread_ts: posted.ts, parent_user_id: posted.user ?? expect.any(String) });
-    expect(messages.filter((m) => m.bot_id)).toEqual([]);
+    expect(received.messages.filter((m) => m.bot_id)).toEqual([]);
   });
 
   it("answers a directMention, and not a message that only mentions it further on", async () => {
@@ -144,20 +120,20 @@ describe("an unmodified @slack/bolt app in Socket Mode against the standalone em
       return found.find((m) => m.text === "pong");
     }, "pong");
     expect(pong.thread_ts).toBe(direct.ts);
-    await until(() => messages.find((m) => m.ts === indirect.ts), "the other message");
+    await until(() => received.messages.find((m) => m.ts === indirect.ts), "the other message");
     expect((await threadReplies(general.id, indirect.ts)).filter((m) => m.text === "pong")).toEqual([]);
   });
 
   it("receives app_home_opened when a member opens its Home, and publishes a view", async () => {
     const opened = await adminCall(server, "act/open-home", { app_id: installed.appId });
     expect(opened).toMatchObject({ ok: true, tab: "home", event_ids: [expect.any(String)] });
-    const event = await until(() => homesOpened[0], "app_home_opened");
+    const event = await until(() => received.homesOpened[0], "app_home_opened");
     expect(event).toMatchObject({ type: "app_home_opened", tab: "home", channel: opened.channel, user: expect.any(String) });
-    await until(() => (published > 0 ? true : undefined), "views.publish");
+    await until(() => (received.published > 0 ? true : undefined), "views.publish");
     // Opened again: the event now carries the view it published.
     const again = await adminCall(server, "act/open-home", { app_id: installed.appId, user: event.user });
     expect(again.event_ids).toHaveLength(1);
-    await until(() => homesOpened[1], "the second app_home_opened");
-    expect(homesOpened.at(-1)?.view).toMatchObject({ type: "home", blocks: [expect.objectContaining({ type: "section" })] });
+    await until(() => received.homesOpened[1], "the second app_home_opened");
+    expect(received.homesOpened.at(-1)?.view).toMatchObject({ type: "home", blocks: [expect.objectContaining({ type: "section" })] });
   });
 });

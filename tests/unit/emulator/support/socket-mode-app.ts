@@ -33,12 +33,17 @@ export interface InstalledApp {
   teamId: string;
 }
 
-/** Creates the app from its manifest, installs it (a person clicks Allow), and makes an app-level token. */
-export async function createSocketModeApp(
-  server: EmulatorServer,
-  options: { name: string; socketMode?: boolean; botEvents: string[]; botScopes: string[]; requestUrl?: string },
-): Promise<InstalledApp> {
-  const created = await adminCall(server, "apps", {
+export interface AppOptions {
+  name: string;
+  socketMode?: boolean;
+  botEvents: string[];
+  botScopes: string[];
+  requestUrl?: string;
+}
+
+/** The manifest a developer writes for the app: the same one again, with a request URL, updates it. */
+export function appManifest(options: AppOptions): Json {
+  return {
     display_information: { name: options.name },
     features: { bot_user: { display_name: options.name.toLowerCase().replace(/\W+/g, "-") } },
     oauth_config: { redirect_urls: [REDIRECT], scopes: { bot: options.botScopes } },
@@ -46,7 +51,12 @@ export async function createSocketModeApp(
       socket_mode_enabled: options.socketMode ?? true,
       event_subscriptions: { bot_events: options.botEvents, ...(options.requestUrl ? { request_url: options.requestUrl } : {}) },
     },
-  });
+  };
+}
+
+/** Creates the app from its manifest, installs it (a person clicks Allow), and makes an app-level token. */
+export async function createSocketModeApp(server: EmulatorServer, options: AppOptions): Promise<InstalledApp> {
+  const created = await adminCall(server, "apps", appManifest(options));
   if (!created.ok) throw new Error(`the app was refused: ${JSON.stringify(created)}`);
   const app = created.app as Json;
   const authorize = new URL(`${server.url}/oauth/v2/authorize`);
