@@ -52,6 +52,11 @@ const KICK = { bot: ["channels:manage", "groups:write"], user: ["channels:write"
 const TOPIC_SCOPES = ["channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"];
 const TOPIC = { bot: ["channels:manage", ...TOPIC_SCOPES], user: ["channels:write", ...TOPIC_SCOPES] };
 const READ = { bot: READ_SCOPES, user: READ_SCOPES };
+/**
+ * The scope a listing of each non-public type takes beside the method's own any-of check: the platform
+ * refuses types=im without im:read (and so on) rather than answering an empty list.
+ */
+const TYPE_READ_SCOPE: Record<string, string> = { private_channel: "groups:read", mpim: "mpim:read", im: "im:read" };
 const HISTORY = { bot: HISTORY_SCOPES, user: HISTORY_SCOPES };
 
 /** Topics and purposes: the platform's limit is 250 characters. */
@@ -173,6 +178,13 @@ function requestedTypes(params: Record<string, string>): Set<string> {
     .filter(Boolean);
   if (types.some((t) => !CONVERSATION_TYPES.has(t))) throw new WebApiError("invalid_types");
   return new Set(types);
+}
+
+/** missing_scope naming the first read scope (READ_SCOPES' order) the requested types take and the token lacks. */
+function requireTypeScopes(ctx: MethodContext, types: Set<string>): void {
+  const caller = requireCaller(ctx);
+  const needed = READ_SCOPES.find((scope) => [...types].some((t) => TYPE_READ_SCOPE[t] === scope) && !caller.scopes.includes(scope));
+  if (needed) throw new WebApiError("missing_scope", { needed, provided: caller.scopes.join(",") });
 }
 
 /** A user id of the workspace, or user_not_found. */
@@ -310,6 +322,7 @@ export const conversationsMethods: MethodDefinition[] = [
     scopes: READ,
     handler(ctx) {
       const types = requestedTypes(ctx.params);
+      requireTypeScopes(ctx, types);
       const me = ctx.caller ? callerUserId(ctx.caller) : "";
       // Public channels are listed to everyone; private ones, ims and mpims to their members only.
       const visible = ctx.ws.channels.filter((c) => types.has(TYPE_PARAM[conversationType(c)]) && canSee(ctx.state, ctx.ws, c, me));

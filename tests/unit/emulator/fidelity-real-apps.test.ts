@@ -1,0 +1,51 @@
+/**
+ * Fidelity defects found running real apps (issue 39): a post to a user id lands in the app's DM with that
+ * person, conversations.list refuses the types a token may not read, and reactions take only emoji names.
+ */
+import { describe, expect, it } from "vitest";
+import type { AppManifest } from "@/lib/emulator";
+import { defaultAppManifests } from "@/lib/emulator/apps/default-apps";
+import { memberIdAt } from "@/lib/emulator/workspace/members";
+import { createHarness, type Harness } from "./support/emulator-harness";
+
+const EXTRA = ["groups:read", "im:history", "im:read", "im:write", "mpim:read", "reactions:write"];
+
+/** The default apps, with the scopes these checks need declared in their manifests. */
+function manifests(): AppManifest[] {
+  return defaultAppManifests().map((m) => ({
+    ...m,
+    oauth_config: { ...m.oauth_config, scopes: { bot: [...(m.oauth_config?.scopes?.bot ?? []), ...EXTRA], user: m.oauth_config?.scopes?.user ?? [] } },
+  }));
+}
+
+async function setUp(scope: string[]): Promise<{ h: Harness; token: string; member: string }> {
+  const h = createHarness({ apps: manifests() });
+  const { rotation } = await h.apps();
+  const grant = await h.install(rotation, { scope });
+  return { h, token: grant.access_token, member: grant.authed_user.id };
+}
+
+describe("conversations.list with types the token may not read", () => {
+  it("answers missing_scope naming the first missing scope, and lists once the token has them", async () => {
+    const narrow = await setUp(["channels:read"]);
+    const list = (types: string, s = narrow) => s.h.call("conversations.list", { types }, { token: s.token }).then((r) => r.body);
+    for (const [types, needed] of [
+      ["im", "im:read"],
+      ["mpim", "mpim:read"],
+      ["private_channel", "groups:read"],
+      ["public_channel,im,mpim,private_channel", "groups:read"],
+    ]) {
+      const body = await list(types as string);
+      expect(body, types).toMatchObject({ ok: false, error: "missing_scope", needed });
+      expect(body.provided.split(",")).toContain("channels:read");
+    }
+    expect((await list("public_channel")).ok).toBe(true);
+
+    const wide = await setUp(["channels:read", "groups:read", "im:read", "im:write", "mpim:read"]);
+    const member = memberIdAt(wide.h.emulator.state.workspace, 2);
+    const im = (await wide.h.call("conversations.open", { users: member }, { token: wide.token })).body.channel.id;
+    const body = await list("public_channel,private_channel,mpim,im", wide);
+    expect(body.ok).toBe(true);
+    expect(body.channels.map((c: { id: string }) => c.id)).toContain(im);
+  });
+});
