@@ -25,6 +25,30 @@ async function setUp(scope: string[]): Promise<{ h: Harness; token: string; memb
   return { h, token: grant.access_token, member: grant.authed_user.id };
 }
 
+describe("chat.postMessage to a user id", () => {
+  it("posts to the app's DM with that person, the one conversations.open opens, and answers its channel id", async () => {
+    const { h, token, member } = await setUp(["chat:write", "im:history", "im:write"]);
+    const first = (await h.call("chat.postMessage", { channel: member, text: "Deploy finished" }, { token })).body;
+    expect(first.ok).toBe(true);
+    expect(first.channel).toMatch(/^D[0-9A-Z]+$/);
+
+    // The same im, opened already: conversations.open finds it, and a second post lands beside the first.
+    const opened = (await h.call("conversations.open", { users: member }, { token })).body;
+    expect(opened).toMatchObject({ ok: true, already_open: true, channel: { id: first.channel } });
+    expect((await h.call("chat.postMessage", { channel: member, text: "And tested" }, { token })).body.channel).toBe(first.channel);
+    const history = (await h.call("conversations.history", { channel: first.channel }, { token })).body;
+    expect(history.messages.map((m: { text: string }) => m.text)).toEqual(["And tested", "Deploy finished"]);
+  });
+
+  it("posts to an im conversations.open opened before, and answers channel_not_found for an unknown user id", async () => {
+    const { h, token } = await setUp(["chat:write", "im:write"]);
+    const someone = memberIdAt(h.emulator.state.workspace, 3);
+    const opened = (await h.call("conversations.open", { users: someone }, { token })).body;
+    expect((await h.call("chat.postMessage", { channel: someone, text: "hi" }, { token })).body).toMatchObject({ ok: true, channel: opened.channel.id });
+    expect((await h.call("chat.postMessage", { channel: "U0NOBODY1", text: "hi" }, { token })).body.error).toBe("channel_not_found");
+  });
+});
+
 describe("conversations.list with types the token may not read", () => {
   it("answers missing_scope naming the first missing scope, and lists once the token has them", async () => {
     const narrow = await setUp(["channels:read"]);

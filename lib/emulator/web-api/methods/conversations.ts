@@ -2,7 +2,8 @@ import { WebApiError } from "../../core/errors";
 import { dispatchMembership, eventTsAt } from "../../events/workspace-events";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
-import { createConversation, findDirect } from "../../workspace/channels";
+import { createConversation } from "../../workspace/channels";
+import { openDirect } from "../../workspace/direct";
 import { memberAt, memberIndexOf } from "../../workspace/members";
 import {
   addMember,
@@ -282,24 +283,6 @@ function directPeople(ctx: MethodContext, caller: Caller): string[] {
   return [...new Set([callerUserId(caller), ...named])];
 }
 
-/** Opens (or finds again) the im or mpim of these people; an mpim is named after them, as on the platform. */
-function openDirect(ctx: MethodContext, people: string[]): { channel: Channel; existed: boolean } {
-  const directKey = [...people].sort().join(",");
-  const existing = findDirect(ctx.ws, directKey);
-  if (existing) return { channel: existing, existed: true };
-  const type = people.length <= 2 ? "im" : "mpim";
-  const names = people.map((id) => memberAt(ctx.ws, memberIndexOf(ctx.ws, id), ctx.baseUrl).name as string);
-  const channel = createConversation(ctx.ws, {
-    type,
-    name: `mpdm-${names.join("--")}-1`,
-    creator: people[0] as string,
-    created: nowSeconds(ctx),
-    directKey,
-  });
-  for (const id of people) addMember(ctx.state, ctx.ws, channel, id);
-  return { channel, existed: false };
-}
-
 function setText(ctx: MethodContext, field: "topic" | "purpose"): Record<string, unknown> {
   const caller = requireCaller(ctx);
   const channel = requireChannel(ctx);
@@ -383,7 +366,7 @@ export const conversationsMethods: MethodDefinition[] = [
         if (!isDirect(channel)) throw new WebApiError("method_not_supported_for_channel_type");
         found = { channel, existed: true };
       } else {
-        found = openDirect(ctx, directPeople(ctx, caller));
+        found = openDirect(ctx.state, ctx.ws, directPeople(ctx, caller), nowSeconds(ctx), ctx.baseUrl);
       }
       const { channel, existed } = found;
       const record = isTrue(ctx.params.return_im)
