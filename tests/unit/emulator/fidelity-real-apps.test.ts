@@ -73,3 +73,16 @@ describe("conversations.list with types the token may not read", () => {
     expect(body.channels.map((c: { id: string }) => c.id)).toContain(im);
   });
 });
+
+describe("reactions.add takes emoji names only", () => {
+  it("answers invalid_name for a name that is no emoji, and adds standard names, with skin tones where they apply", async () => {
+    const { h, token } = await setUp(["chat:write", "chat:write.public", "reactions:write"]);
+    const channel = h.emulator.state.workspace.channels.find((c) => c.name === "random")!.id;
+    const { ts } = (await h.call("chat.postMessage", { channel, text: "Shipped" }, { token })).body;
+    const add = (name: string) => h.call("reactions.add", { channel, timestamp: ts, name }, { token }).then((r) => r.body.ok || r.body.error);
+    for (const name of ["thumbsup", "+1", ":white_check_mark:", "wave::skin-tone-3", "thumbsup::skin-tone-6", "flag-fr", "100"])
+      expect(await add(name), name).toBe(true);
+    for (const name of ["not-an-emoji", "thumbsup2", "rocket::skin-tone-2", "wave::skin-tone-7", "THUMBSUP", ""])
+      expect(await add(name), name).toBe("invalid_name");
+  });
+});
