@@ -235,7 +235,7 @@ describe("views.publish", () => {
     expect((await h.call("views.publish", { user_id: user, view: home("x") }, { token: userToken })).body.error).toBe("not_allowed_token_type");
     expect((await h.call("views.publish", { user_id: "U0NOBODY1", view: home("x") }, { token })).body).toMatchObject({
       error: "invalid_arguments",
-      response_metadata: { messages: ["invalid `user_id`"] },
+      response_metadata: { messages: ["[ERROR] invalid `user_id`"] },
     });
     expect((await h.call("views.publish", { user_id: user, view: modal() }, { token })).body.error).toBe("invalid_arguments");
     expect((await h.call("views.publish", { view: home("x") }, { token })).body.error).toBe("invalid_arguments");

@@ -4,7 +4,8 @@ import { dispatchMentions } from "../../events/app-mention";
 import { dispatchMessageChanged, dispatchMessageDeleted, dispatchMessagePosted, eventTsAt } from "../../events/workspace-events";
 import type { Caller, MethodContext, MethodDefinition, RequestContext } from "../../types";
 import { resolveChannel } from "../../workspace/channels";
-import { avatarUrl, botByUserId } from "../../workspace/members";
+import { openDirect } from "../../workspace/direct";
+import { avatarUrl, botByUserId, memberIndexOf } from "../../workspace/members";
 import { appendMessage, findMessage, nextMessageTs, removeMessage } from "../../workspace/messages";
 import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { isMember } from "../../workspace/membership";
@@ -25,6 +26,9 @@ export const TRUNCATION_WARNING = {
     warnings: ["message_truncated"],
   },
 };
+
+/** A member's id (U…, or W… on an Enterprise grid), as chat.postMessage's `channel` may name one. */
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 /** The platform's limits on a message: 50 blocks, 100 attachments. */
 const MAX_BLOCKS = 50;
@@ -76,6 +80,14 @@ export function requireChannel(ctx: MethodContext): Channel {
   const channel = ctx.params.channel ? resolveChannel(ctx.ws, ctx.params.channel) : undefined;
   if (!channel) throw new WebApiError("channel_not_found");
   return channel;
+}
+
+/** A user id chat.postMessage was given as its `channel` (the platform posts to the DM), or undefined; unknown is channel_not_found. */
+function directMessageUser(ctx: MethodContext): string | undefined {
+  const id = ctx.params.channel ?? "";
+  if (!USER_ID.test(id) || ctx.ws.channelsById.has(id)) return undefined;
+  if (memberIndexOf(ctx.ws, id) < 0) throw new WebApiError("channel_not_found");
+  return id;
 }
 
 function requireOwnMessage(ctx: MethodContext, channel: Channel, refusal: string): Message {
@@ -197,10 +209,15 @@ export const chatMethods: MethodDefinition[] = [
     scopes: { bot: ["chat:write"], user: ["chat:write"] },
     handler(ctx) {
       const { caller, ws } = ctx;
-      const channel = requireChannel(ctx);
-      if (channel.isArchived) throw new WebApiError("is_archived");
-      const { content, truncated } = messageContent(ctx.params);
       if (!caller) throw new WebApiError("not_authed");
+      const dmUser = directMessageUser(ctx);
+      const named = dmUser ? undefined : requireChannel(ctx);
+      if (named?.isArchived) throw new WebApiError("is_archived");
+      const { content, truncated } = messageContent(ctx.params);
+      // A user id posts to the caller's DM with that person, opened (only once the message is valid) as
+      // conversations.open would open it.
+      const people = [...new Set([actingUserId(caller), dmUser as string])];
+      const channel = named ?? openDirect(ctx.state, ws, people, Math.floor(ctx.clock.now() / 1000), ctx.baseUrl).channel;
       requirePostable(caller, channel);
       const isBot = caller.token.family === "bot";
       const author = actingUserId(caller);

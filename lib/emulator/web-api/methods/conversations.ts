@@ -2,7 +2,8 @@ import { WebApiError } from "../../core/errors";
 import { dispatchMembership, eventTsAt } from "../../events/workspace-events";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
-import { createConversation, findDirect } from "../../workspace/channels";
+import { createConversation } from "../../workspace/channels";
+import { openDirect } from "../../workspace/direct";
 import { memberAt, memberIndexOf } from "../../workspace/members";
 import {
   addMember,
@@ -52,6 +53,11 @@ const KICK = { bot: ["channels:manage", "groups:write"], user: ["channels:write"
 const TOPIC_SCOPES = ["channels:write.topic", "groups:write", "groups:write.topic", "im:write", "im:write.topic", "mpim:write", "mpim:write.topic"];
 const TOPIC = { bot: ["channels:manage", ...TOPIC_SCOPES], user: ["channels:write", ...TOPIC_SCOPES] };
 const READ = { bot: READ_SCOPES, user: READ_SCOPES };
+/**
+ * The scope a listing of each non-public type takes beside the method's own any-of check: the platform
+ * refuses types=im without im:read (and so on) rather than answering an empty list.
+ */
+const TYPE_READ_SCOPE: Record<string, string> = { private_channel: "groups:read", mpim: "mpim:read", im: "im:read" };
 const HISTORY = { bot: HISTORY_SCOPES, user: HISTORY_SCOPES };
 
 /** Topics and purposes: the platform's limit is 250 characters. */
@@ -175,6 +181,13 @@ function requestedTypes(params: Record<string, string>): Set<string> {
   return new Set(types);
 }
 
+/** missing_scope naming the first read scope (READ_SCOPES' order) the requested types take and the token lacks. */
+function requireTypeScopes(ctx: MethodContext, types: Set<string>): void {
+  const caller = requireCaller(ctx);
+  const needed = READ_SCOPES.find((scope) => [...types].some((t) => TYPE_READ_SCOPE[t] === scope) && !caller.scopes.includes(scope));
+  if (needed) throw new WebApiError("missing_scope", { needed, provided: caller.scopes.join(",") });
+}
+
 /** A user id of the workspace, or user_not_found. */
 function requireUser(ws: Workspace, userId: string | undefined, error = "user_not_found"): string {
   if (!userId || memberIndexOf(ws, userId) < 0) throw new WebApiError(error);
@@ -270,24 +283,6 @@ function directPeople(ctx: MethodContext, caller: Caller): string[] {
   return [...new Set([callerUserId(caller), ...named])];
 }
 
-/** Opens (or finds again) the im or mpim of these people; an mpim is named after them, as on the platform. */
-function openDirect(ctx: MethodContext, people: string[]): { channel: Channel; existed: boolean } {
-  const directKey = [...people].sort().join(",");
-  const existing = findDirect(ctx.ws, directKey);
-  if (existing) return { channel: existing, existed: true };
-  const type = people.length <= 2 ? "im" : "mpim";
-  const names = people.map((id) => memberAt(ctx.ws, memberIndexOf(ctx.ws, id), ctx.baseUrl).name as string);
-  const channel = createConversation(ctx.ws, {
-    type,
-    name: `mpdm-${names.join("--")}-1`,
-    creator: people[0] as string,
-    created: nowSeconds(ctx),
-    directKey,
-  });
-  for (const id of people) addMember(ctx.state, ctx.ws, channel, id);
-  return { channel, existed: false };
-}
-
 function setText(ctx: MethodContext, field: "topic" | "purpose"): Record<string, unknown> {
   const caller = requireCaller(ctx);
   const channel = requireChannel(ctx);
@@ -310,6 +305,7 @@ export const conversationsMethods: MethodDefinition[] = [
     scopes: READ,
     handler(ctx) {
       const types = requestedTypes(ctx.params);
+      requireTypeScopes(ctx, types);
       const me = ctx.caller ? callerUserId(ctx.caller) : "";
       // Public channels are listed to everyone; private ones, ims and mpims to their members only.
       const visible = ctx.ws.channels.filter((c) => types.has(TYPE_PARAM[conversationType(c)]) && canSee(ctx.state, ctx.ws, c, me));
@@ -370,7 +366,7 @@ export const conversationsMethods: MethodDefinition[] = [
         if (!isDirect(channel)) throw new WebApiError("method_not_supported_for_channel_type");
         found = { channel, existed: true };
       } else {
-        found = openDirect(ctx, directPeople(ctx, caller));
+        found = openDirect(ctx.state, ctx.ws, directPeople(ctx, caller), nowSeconds(ctx), ctx.baseUrl);
       }
       const { channel, existed } = found;
       const record = isTrue(ctx.params.return_im)

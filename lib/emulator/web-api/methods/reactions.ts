@@ -6,6 +6,7 @@
 import { WebApiError } from "../../core/errors";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
+import { isEmojiName } from "../../workspace/emoji";
 import { memberIndexOf } from "../../workspace/members";
 import { channelMessages, findMessage } from "../../workspace/messages";
 import type { Channel, Message } from "../../workspace/workspace";
@@ -14,8 +15,6 @@ import { touch } from "../../core/change-tracking";
 import { dispatchReaction, eventTsAt } from "../../events/workspace-events";
 
 const TS = /^\d{1,12}\.\d{1,6}$/;
-/** An emoji name, colons left off: letters, digits, `_ + - '`, and a skin tone (`thumbsup::skin-tone-2`). */
-const EMOJI_NAME = /^[a-z0-9_+'-]+(::skin-tone-[2-6])?$/;
 const REACTIONS_STREAM = 207;
 const REACTIONS_DEFAULT_LIMIT = 100;
 
@@ -35,10 +34,10 @@ export function requireItem(ctx: MethodContext): { channel: Channel; message: Me
   return { channel, message };
 }
 
-/** The emoji name of a call, colons around it allowed and removed; anything else is invalid_name. */
+/** The emoji name of a call, colons around it allowed and removed; a name that is no emoji is invalid_name. */
 function emojiName(raw: string | undefined): string {
   const name = (raw ?? "").trim().replace(/^:/, "").replace(/:$/, "");
-  if (!EMOJI_NAME.test(name)) throw new WebApiError("invalid_name");
+  if (!isEmojiName(name)) throw new WebApiError("invalid_name");
   return name;
 }
 

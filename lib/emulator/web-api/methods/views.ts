@@ -266,7 +266,8 @@ export const viewsMethods: MethodDefinition[] = [
       if (caller.token.family !== "bot") throw new WebApiError("not_allowed_token_type");
       const userId = ctx.params.user_id ?? "";
       if (userId === "") throw invalidArguments(["[ERROR] missing required field: user_id"]);
-      if (memberIndexOf(ctx.ws, userId) < 0) throw invalidArguments(["invalid `user_id`"]);
+      // Its message carries the "[ERROR]" prefix of every other invalid_arguments of the views.* methods.
+      if (memberIndexOf(ctx.ws, userId) < 0) throw invalidArguments(["[ERROR] invalid `user_id`"]);
       const view = readView(ctx.params.view, ["home"]);
       const { views } = ctx.ws;
       const key = appUserKey(caller.app.id, userId);

@@ -3,6 +3,10 @@ export const CONVERSATIONS_BOT_SCOPES = [
   "channels:read",
   "channels:join",
   "channels:history",
+  // What lists private channels, ims and mpims (conversations.list refuses those types without them).
+  "groups:read",
+  "im:read",
+  "mpim:read",
   "groups:write",
   "im:write",
   "mpim:write",

@@ -166,15 +166,16 @@ describe("conversations.list", () => {
     }
   });
 
-  it("leaves archived channels out with exclude_archived, and lists nothing for other types", async () => {
+  it("leaves archived channels out with exclude_archived, and refuses types the token may not read", async () => {
     const { emulator } = startEmulator();
     const { botToken } = await install(emulator);
     const { items } = await walk(emulator, "conversations.list", botToken, { limit: 1000, exclude_archived: "true" }, "channels");
     const names = (items as unknown as Array<{ name: string; is_archived: boolean }>).map((c) => c.is_archived);
     expect(names).not.toContain(true);
     expect(names.length).toBe(emulator.state.workspace.channels.filter((c) => !c.isArchived).length);
+    // The default app has channels:read only: private channels and ims take groups:read and im:read.
     const privateOnly = await callApi(emulator, "conversations.list", { types: "private_channel,im" }, botToken);
-    expect(privateOnly).toMatchObject({ ok: true, channels: [], response_metadata: { next_cursor: "" } });
+    expect(privateOnly).toMatchObject({ ok: false, error: "missing_scope", needed: "groups:read" });
     expect(await callApi(emulator, "conversations.list", { types: "nonsense" }, botToken)).toEqual({ ok: false, error: "invalid_types" });
   });
 
