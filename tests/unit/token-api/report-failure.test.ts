@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { POST as reportRoute } from "@/app/api/v1/installations/[teamId]/token/report/route";
+import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -80,8 +81,13 @@ describe("a backend's report that its token failed", () => {
 
   it("answers the current token to a report of one that is no longer stored", async () => {
     const { id, teamId } = await install();
+    // A token the platform issued to this installation, then replaced by a refresh: the backend still holds the older one.
+    const { access_token: older } = await askToken(teamId);
+    const refreshed = await operator.send(refreshRoute, "/api/tokens/refresh", { method: "POST", json: { installation: id, token: "bot" } });
+    expect(refreshed.status).toBe(200);
     const { access_token } = await askToken(teamId);
-    const response = await report(teamId, { access_token: "xoxe.xoxb-1-an-older-token", error: "token_revoked" });
+    expect(access_token).not.toBe(older);
+    const response = await report(teamId, { access_token: older, error: "token_revoked" });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ report: "not_current", access_token });
     expect(await deaths(id)).toEqual([]);
