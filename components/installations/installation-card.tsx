@@ -27,7 +27,7 @@ import { reinstallHref } from "@/lib/installations/universal/install-href";
 import { LifecycleDiagram, type DiagramToken } from "./lifecycle-diagram";
 import { TimelineList, type UnsavedEntry } from "./timeline-list";
 import { TokenRow } from "./token-row";
-import { plannedRefreshAt, type RefresherView } from "@/lib/rotation/universal/schedule";
+import { plannedRefreshAt, type RefresherView } from "@/lib/installations/universal/refresh-schedule";
 
 const KIND_LABEL: Record<TokenKind, string> = { bot: "bot token", user: "user token" };
 const ACTION_LABEL: Record<SessionAction["kind"], string> = {

@@ -10,10 +10,13 @@
  *   Revoking, uninstalling, forgetting and exchanging (and the methods that do it) are for admins and for
  *   the member who installed. An app's settings and the emulator's clock (every workspace's at once) are
  *   for admins. User tokens belong to people (lib/installations/user-tokens.ts).
+ *
+ * This file says who a viewer is and whether they are an admin; what they may see and do of an installation
+ * is lib/installations/universal/rights.ts.
  */
 
 export type Viewer =
-  | { kind: "operator" }
+  | { kind: "operator"; admin: true }
   | {
       kind: "member";
       userId: string;
@@ -24,44 +27,9 @@ export type Viewer =
       admin: boolean;
     };
 
-/** What the rights of an installation are read from. */
-export interface InstallationAccessFacts {
-  team: { id: string };
-  enterprise?: { id: string } | null;
-  /** Installed for the whole organisation (`enterprise`): its members see it from any of its workspaces. */
-  isEnterpriseInstall?: boolean | null;
-  /** The platform user who first installed it (oauth.v2.access's authed_user), kept across reinstalls. */
-  installedBy?: string | null;
-  /** The platform user of the latest install or exchange. */
-  authedUserId?: string | null;
-}
-
-export const OPERATOR: Viewer = { kind: "operator" };
+export const OPERATOR: Viewer = { kind: "operator", admin: true };
 
 /** Sees and does everything: the operator of a console without sign-in, or an admin. */
 export function isAdmin(viewer: Viewer): boolean {
-  return viewer.kind === "operator" || viewer.admin;
-}
-
-/**
- * A member sees the installations of the workspace they signed in to, and an organisation-wide install
- * (is_enterprise_install) of their organisation. Not a workspace-level install in another workspace of their
- * organisation: on Enterprise Grid the platform names the organisation in those too, so the organisation
- * alone would show one workspace's installation to every other.
- */
-export function canSee(viewer: Viewer, installation: InstallationAccessFacts): boolean {
-  if (isAdmin(viewer) || viewer.kind !== "member") return true;
-  if (installation.isEnterpriseInstall) return viewer.enterpriseId !== undefined && installation.enterprise?.id === viewer.enterpriseId;
-  return installation.team.id === viewer.teamId;
-}
-
-/** The member who installed it (the first installer, or whoever installed it last), within a workspace they see. */
-export function installedByViewer(viewer: Viewer, installation: InstallationAccessFacts): boolean {
-  if (viewer.kind !== "member" || !canSee(viewer, installation)) return false;
-  return installation.installedBy === viewer.userId || installation.authedUserId === viewer.userId;
-}
-
-/** Revoke, uninstall, forget, exchange, and the app's settings: admins and the member who installed. */
-export function canManage(viewer: Viewer, installation: InstallationAccessFacts): boolean {
-  return isAdmin(viewer) || installedByViewer(viewer, installation);
+  return viewer.admin;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { upstreamAbout, type UpstreamAbout } from "@/lib/platform";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 
 /** What the browser learns of the upstream's clock: whether it can be moved, and how far. */
 export type PlatformClockView = { emulator: false } | { emulator: true; offsetS: number; maxOffsetS: number };

@@ -2,16 +2,14 @@
 import { getConfig } from "@/lib/config";
 import { handleRoute } from "@/lib/access/handle-route";
 import { isAdmin } from "@/lib/access/rights";
-import { signedInViewer } from "@/lib/access/viewer";
 import type { MeAnswer } from "@/lib/signin/universal/person";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  async () => {
-    const viewer = await signedInViewer();
-    const answer: MeAnswer = { authMode: getConfig().auth.mode, person: (await readSignedInPerson()) ?? null, admin: viewer !== null && isAdmin(viewer) };
+  async (_request, _context, viewer) => {
+    const answer: MeAnswer = { authMode: getConfig().auth.mode, person: (await readSignedInPerson()) ?? null, admin: isAdmin(viewer) };
     return Response.json(answer);
   },
   // A person's name and email: only the console's own pages read them.

@@ -8,7 +8,7 @@ import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { countRefusals } from "@/lib/ops/refusal-metrics";
 import { describeUpstream } from "@/lib/platform-clock/platform-time";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
