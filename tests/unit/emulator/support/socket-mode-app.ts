@@ -39,16 +39,20 @@ export interface AppOptions {
   botEvents: string[];
   botScopes: string[];
   requestUrl?: string;
+  /** More of `features` (slash_commands, shortcuts) and `settings.interactivity`, as the manifest says them. */
+  features?: Json;
+  interactivity?: Json;
 }
 
 /** The manifest a developer writes for the app: the same one again, with a request URL, updates it. */
 export function appManifest(options: AppOptions): Json {
   return {
     display_information: { name: options.name },
-    features: { bot_user: { display_name: options.name.toLowerCase().replace(/\W+/g, "-") } },
+    features: { bot_user: { display_name: options.name.toLowerCase().replace(/\W+/g, "-") }, ...options.features },
     oauth_config: { redirect_urls: [REDIRECT], scopes: { bot: options.botScopes } },
     settings: {
       socket_mode_enabled: options.socketMode ?? true,
+      ...(options.interactivity ? { interactivity: options.interactivity } : {}),
       event_subscriptions: { bot_events: options.botEvents, ...(options.requestUrl ? { request_url: options.requestUrl } : {}) },
     },
   };
