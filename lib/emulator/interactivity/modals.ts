@@ -23,7 +23,7 @@ import { choiceFields, findElement } from "./block-walk";
 import { actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { viewWithState } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
-import { interactivityOf, viewEntries } from "./side-state";
+import { viewEntries } from "./side-state";
 
 /** A modal and at most 2 views pushed onto it. */
 const MAX_STACK = 3;
@@ -124,7 +124,8 @@ function applyResponseAction(
   if (action === "update") {
     const updated: StoredView = { ...place.view, view, hash: viewHash(ctx.clock.now()) };
     ws.views.views.set(updated.id, updated);
-    interactivityOf(ctx.state).views.delete(updated.id);
+    // What the member entered stays for the blocks that keep their ids (as on the platform); the errors go.
+    delete viewEntries(ctx.state, updated.id).errors;
     return { outcome: "update", result: { view: wireView(updated) } };
   }
   if (stack.length >= MAX_STACK) return { outcome: "push_limit_reached" };

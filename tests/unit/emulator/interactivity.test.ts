@@ -178,6 +178,19 @@ describe("slash commands", () => {
   });
 });
 
+describe("where the emulator may POST", () => {
+  it("sends an interaction to no URL but those it may deliver to (eventRequestUrls), as the console's embedded emulator allows", async () => {
+    const sent: string[] = [];
+    const guarded = createHarness({ eventRequestUrls: ["http://console.test/api/events"], deliverEvent: async (url) => (sent.push(url), new Response("")) });
+    const made = await guarded.admin("apps", manifest());
+    await guarded.install(made.body.app as AdminApp, { scope: ["chat:write", "commands"], userScope: [] });
+    const channel = guarded.emulator.state.workspace.channels.find((c) => c.isGeneral)!.id;
+    const ran = await guarded.admin("act/command", { command: "/echo", channel });
+    expect(ran.body).toMatchObject({ ok: true, outcome: "url_not_allowed", url: `${APP_URL}/commands` });
+    expect(sent).toEqual([]);
+  });
+});
+
 describe("response_url", () => {
   it("takes 5 messages, then answers used_url; ephemeral by default, in_channel and thread_ts when asked", async () => {
     const { body } = await h.admin("act/command", { command: "/echo", channel: general });

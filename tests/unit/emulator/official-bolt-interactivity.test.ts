@@ -1,7 +1,8 @@
 /**
  * An unmodified @slack/bolt app with slash commands, shortcuts, buttons and modals (support/bolt-ticketer.ts),
  * over Socket Mode and over HTTP (Bolt's HTTP receiver, its one endpoint named as the command's URL, the
- * Interactivity Request URL and the Options Load URL), against the standalone emulator, driven as a member
+ * Interactivity Request URL and the Options Load URL) against the standalone emulator, and over Socket Mode
+ * against the console's embedded one (which POSTs to no URL but the console's own), driven as a member
  * through the admin surface: `/ticket` opens a modal; a short title is refused under its block; a valid ticket
  * is posted with a button; clicking it updates the message through `respond()` (a response_url); the Home
  * the app publishes has a button that opens the modal; a global and a message shortcut reach their listeners;
@@ -10,7 +11,7 @@
 import { createServer, type AddressInfo } from "node:net";
 import { App, LogLevel } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatorServer } from "@/lib/emulator";
+import { startEmbedded } from "./support/embedded-server";
 import { fileTickets, ticketerManifest, TICKETER_EVENTS, TICKETER_SCOPES, type Ticketer } from "./support/bolt-ticketer";
 import type { Json } from "./support/emulator-harness";
 import { adminCall, appManifest, createSocketModeApp, startStandalone, until, webApi, type AppOptions, type InstalledApp } from "./support/socket-mode-app";
@@ -24,12 +25,20 @@ function freePort(): Promise<number> {
   });
 }
 
-async function adminGet(server: EmulatorServer, path: string): Promise<Json> {
+type Server = { url: string; close(): Promise<void> };
+
+async function adminGet(server: Server, path: string): Promise<Json> {
   return (await (await fetch(`${server.url}/admin/${path}`)).json()) as Json;
 }
 
-describe.each(["socket", "http"] as const)("an unmodified @slack/bolt app's interactions over %s", (transport) => {
-  let server: EmulatorServer;
+const TARGETS = [
+  { transport: "socket", emulator: "standalone" },
+  { transport: "http", emulator: "standalone" },
+  { transport: "socket", emulator: "embedded" },
+] as const;
+
+describe.each(TARGETS)("an unmodified @slack/bolt app's interactions over $transport, against the $emulator emulator", ({ transport, emulator }) => {
+  let server: Server;
   let installed: InstalledApp;
   let bolt: App;
   let got: Ticketer;
@@ -51,7 +60,7 @@ describe.each(["socket", "http"] as const)("an unmodified @slack/bolt app's inte
   }
 
   beforeAll(async () => {
-    server = await startStandalone();
+    server = emulator === "embedded" ? await startEmbedded() : await startStandalone();
     const boltUrl = transport === "http" ? `http://127.0.0.1:${await freePort()}` : undefined;
     const app: AppOptions = {
       name: `Bolt Ticketer ${transport}`,
