@@ -4,7 +4,7 @@
  * {base}/admin/interactions lists them (the console's events page reads them there).
  */
 import { randomBytes } from "node:crypto";
-import { recordInteraction } from "../events/deliveries";
+import { describeDeliveries, recordInteraction } from "../events/deliveries";
 import type { EventDelivery, InteractionOutcome } from "../events/types";
 import type { EmulatorState, Installation } from "../types";
 import type { Exchange } from "./transport";
@@ -85,4 +85,15 @@ export function describeInteraction(entry: EventDelivery) {
 export function describeInteractions(state: EmulatorState, teamId: string) {
   const entries = (state.eventLogs.get(teamId)?.deliveries ?? []).filter((d) => d.interaction !== undefined);
   return [...entries].reverse().map(describeInteraction);
+}
+
+/**
+ * A workspace's event deliveries and interactions together, newest first, each with its `kind`: what the
+ * console's events page reads (GET {base}/admin/records).
+ */
+export function describeRecords(state: EmulatorState, teamId: string) {
+  const order = new Map((state.eventLogs.get(teamId)?.deliveries ?? []).map((d, i) => [d.eventId, i]));
+  const events = describeDeliveries(state, teamId).map((d) => ({ kind: "event" as const, id: d.event_id, ...d }));
+  const interactions = describeInteractions(state, teamId).map((i) => ({ kind: "interaction" as const, id: i.interaction_id, ...i }));
+  return [...events, ...interactions].sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0));
 }

@@ -1,6 +1,7 @@
 /**
  * The interactivity routes: the admin surface acting as a member (commands.ts, actions.ts, shortcuts.ts,
- * modals.ts), the records of what happened (GET {base}/admin/interactions) and the member's open views
+ * modals.ts), the records of what happened (GET {base}/admin/interactions; with the event deliveries, GET
+ * {base}/admin/records) and the member's open views
  * (GET {base}/admin/views), and the response_urls apps POST to (`{base}/commands/…`, `{base}/actions/…`).
  */
 import type { z } from "zod";
@@ -14,7 +15,7 @@ import { stateValues } from "./block-walk";
 import { CommandBody, invokeCommand } from "./commands";
 import { closeView, CloseBody, submitView, SubmitBody } from "./modals";
 import { actingMember } from "./parts";
-import { describeInteractions } from "./records";
+import { describeInteractions, describeRecords } from "./records";
 import { handleResponseUrl } from "./response-urls";
 import { runShortcut, ShortcutBody } from "./shortcuts";
 import { viewEntries } from "./side-state";
@@ -53,6 +54,7 @@ export function registerInteractivityRoutes(router: Router, parse: (text: string
   router.post("/admin/act/submit", async (ctx) => submitView(ctx, await read(ctx, SubmitBody)));
   router.post("/admin/act/close-view", async (ctx) => closeView(ctx, await read(ctx, CloseBody)));
   router.get("/admin/interactions", (ctx) => jsonResponse({ ok: true, interactions: describeInteractions(ctx.state, teamOf(ctx).team.id) }));
+  router.get("/admin/records", (ctx) => jsonResponse({ ok: true, records: describeRecords(ctx.state, teamOf(ctx).team.id) }));
   router.get("/admin/views", (ctx) => jsonResponse({ ok: true, ...describeViews(ctx) }));
   router.post("/commands/*", (ctx, params) => handleResponseUrl(ctx, "commands", params["*"] ?? ""));
   router.post("/actions/*", (ctx, params) => handleResponseUrl(ctx, "actions", params["*"] ?? ""));

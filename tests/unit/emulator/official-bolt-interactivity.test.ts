@@ -226,5 +226,12 @@ describe.each(TARGETS)("an unmodified @slack/bolt app's interactions over $trans
     });
     // The deprecated verification token is not shown.
     expect(refused?.payload.token).toBeUndefined();
+    // With the event deliveries, newest first: the app_home_opened came before the Home's button was clicked.
+    const { records } = await adminGet(server, "records");
+    const kinds = (records as Json[]).map((r) => `${r.kind}:${r.kind === "event" ? r.event_type : r.type}`);
+    expect(kinds).toContain("event:app_home_opened");
+    const homeClick = (records as Json[]).findIndex((r) => r.kind === "interaction" && r.payload.container?.type === "view");
+    expect(homeClick).toBeGreaterThanOrEqual(0);
+    expect(homeClick).toBeLessThan(kinds.indexOf("event:app_home_opened"));
   });
 });
