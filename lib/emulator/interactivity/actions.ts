@@ -14,11 +14,10 @@
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError } from "../core/errors";
-import { workspaceOf } from "../store";
 import type { RequestContext } from "../types";
 import { optionsLoadUrlOf, interactivityUrlOf } from "./app-config";
 import { actionOf, choiceFields, findElement } from "./block-walk";
-import { actingMember, actionTs, commonPart, locate, mintTrigger, requireApp } from "./parts";
+import { adminWorkspace, actingMember, actionTs, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { blocksOf, containerOf, placeFields } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
 import { viewEntries } from "./side-state";
@@ -41,7 +40,7 @@ export const ClickBody = z.strictObject({
 export const SuggestBody = z.strictObject({ ...Where, action_id: z.string().min(1), block_id: z.string().optional(), value: z.string().max(200).optional() });
 
 export async function click(ctx: RequestContext, body: z.infer<typeof ClickBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const place = locate(ctx, ws, user, body);
   const app = requireApp(ctx.state, place.installation.appId);
@@ -78,7 +77,7 @@ export async function click(ctx: RequestContext, body: z.infer<typeof ClickBody>
 }
 
 export async function suggest(ctx: RequestContext, body: z.infer<typeof SuggestBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const place = locate(ctx, ws, user, body);
   const app = requireApp(ctx.state, place.installation.appId);

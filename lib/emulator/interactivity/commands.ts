@@ -9,12 +9,11 @@
 import { z } from "zod";
 import { WebApiError } from "../core/errors";
 import { verificationToken } from "../events/event-signing";
-import { workspaceOf } from "../store";
 import type { RequestContext } from "../types";
 import type { Channel, Workspace } from "../workspace/workspace";
 import { slashCommandsOf, type SlashCommand } from "./app-config";
 import { applyMessageAnswer, MessageAnswer } from "./message-answers";
-import { actingMember, installationIn, memberConversation, mintTrigger, requireApp } from "./parts";
+import { adminWorkspace, actingMember, installationIn, memberConversation, mintTrigger, requireApp } from "./parts";
 import { mintResponseUrl } from "./response-urls";
 import { answerCaller, answerObject, interact, settle } from "./run";
 import { memberAt, memberIndexOf } from "../workspace/members";
@@ -64,7 +63,7 @@ function escapedText(ctx: RequestContext, ws: Workspace, command: SlashCommand, 
 const channelName = (channel: Channel) => (isDirect(channel) ? "directmessage" : channel.name);
 
 export async function invokeCommand(ctx: RequestContext, body: z.infer<typeof CommandBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const channel = memberConversation(ctx.state, ws, user, body.channel);
   const { app, installation, command } = commandOwner(ctx, ws, body.command, body.app_id);

@@ -13,14 +13,13 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError, jsonResponse } from "../core/errors";
-import { workspaceOf } from "../store";
 import type { Installation, RequestContext } from "../types";
 import { wireView } from "../web-api/methods/views";
 import { appUserKey, randomPlatformId, viewHash, type StoredView } from "../workspace/views";
 import type { Workspace } from "../workspace/workspace";
 import { interactivityUrlOf } from "./app-config";
 import { choiceFields, findElement } from "./block-walk";
-import { actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
+import { adminWorkspace, actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { viewWithState } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
 import { viewEntries } from "./side-state";
@@ -133,7 +132,7 @@ function applyResponseAction(
 }
 
 export async function submitView(ctx: RequestContext, body: z.infer<typeof SubmitBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const opened = openModal(ctx, ws, user, body.view_id);
   const { place } = opened;
@@ -166,7 +165,7 @@ export async function submitView(ctx: RequestContext, body: z.infer<typeof Submi
 }
 
 export async function closeView(ctx: RequestContext, body: z.infer<typeof CloseBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const opened = openModal(ctx, ws, user, body.view_id);
   const { place } = opened;

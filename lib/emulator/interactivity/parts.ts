@@ -10,11 +10,18 @@ import { resolveChannel, generalChannel } from "../workspace/channels";
 import { installingUserId, memberAt, memberIndexOf } from "../workspace/members";
 import { isDirect, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
-import { issueTrigger, type StoredView } from "../workspace/views";
+import { appUserKey, issueTrigger, type StoredView } from "../workspace/views";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
 import { interactivityOf, type EphemeralMessage } from "./side-state";
 
 type Json = Record<string, unknown>;
+
+/** The workspace an admin call names (default the first): 404 team_not_found for one that does not exist. */
+export function adminWorkspace(state: EmulatorState, teamId: string | undefined | null): Workspace {
+  const ws = teamId === undefined || teamId === null ? state.workspace : state.workspaces.get(teamId);
+  if (!ws) throw new WebApiError("team_not_found", {}, { status: 404 });
+  return ws;
+}
 
 /** The member acting (default the workspace's primary owner): 404 user_not_found for anyone else. */
 export function actingMember(ws: Workspace, user: string | undefined): string {
@@ -88,7 +95,7 @@ export function locate(ctx: RequestContext, ws: Workspace, userId: string, where
   const { state } = ctx;
   if (where.view_id !== undefined) {
     const view = ws.views.views.get(where.view_id);
-    const open = view && (view.type === "home" || (ws.views.stacks.get(`${view.appId}:${userId}`) ?? []).includes(view.id));
+    const open = view && (view.type === "home" || (ws.views.stacks.get(appUserKey(view.appId, userId)) ?? []).includes(view.id));
     if (!view || view.userId !== userId || !open) throw new WebApiError("view_not_found", {}, { status: 404 });
     return { kind: "view", view, installation: installationIn(state, ws, view.appId) };
   }

@@ -81,10 +81,23 @@ export function describeInteraction(entry: EventDelivery) {
   };
 }
 
-/** A workspace's recent interactions, newest first. */
+/** A response_url with its secret part cut short, as the admin surface shows webhook URLs: it can post for 30 minutes. */
+function maskUrl(url: unknown): unknown {
+  return typeof url === "string" ? url.replace(/\/([^/]{4})[^/]*$/, "/$1…") : url;
+}
+
+/**
+ * A workspace's recent interactions, newest first. Listed, a payload's response_url is masked; only the
+ * member's own call (the act's answer) shows it whole.
+ */
 export function describeInteractions(state: EmulatorState, teamId: string) {
   const entries = (state.eventLogs.get(teamId)?.deliveries ?? []).filter((d) => d.interaction !== undefined);
-  return [...entries].reverse().map(describeInteraction);
+  return [...entries].reverse().map((entry) => {
+    const described = describeInteraction(entry);
+    return "response_url" in described.payload
+      ? { ...described, payload: { ...described.payload, response_url: maskUrl(described.payload.response_url) } }
+      : described;
+  });
 }
 
 /**

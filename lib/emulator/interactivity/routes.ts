@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { parseAdminBody } from "../admin/admin-target";
-import { WebApiError, jsonResponse } from "../core/errors";
+import { jsonResponse } from "../core/errors";
 import type { Router } from "../core/router";
 import { wireView } from "../web-api/methods/views";
 import type { RequestContext } from "../types";
@@ -14,18 +14,13 @@ import { click, ClickBody, suggest, SuggestBody } from "./actions";
 import { stateValues } from "./block-walk";
 import { CommandBody, invokeCommand } from "./commands";
 import { closeView, CloseBody, submitView, SubmitBody } from "./modals";
-import { actingMember } from "./parts";
+import { actingMember, adminWorkspace } from "./parts";
 import { describeInteractions, describeRecords } from "./records";
 import { handleResponseUrl } from "./response-urls";
 import { runShortcut, ShortcutBody } from "./shortcuts";
 import { viewEntries } from "./side-state";
 
-function teamOf(ctx: RequestContext) {
-  const teamId = new URL(ctx.request.url).searchParams.get("team_id");
-  const ws = teamId === null ? ctx.state.workspace : ctx.state.workspaces.get(teamId);
-  if (!ws) throw new WebApiError("team_not_found", {}, { status: 404 });
-  return ws;
-}
+const teamOf = (ctx: RequestContext) => adminWorkspace(ctx.state, new URL(ctx.request.url).searchParams.get("team_id"));
 
 /** A member's open modals (each app's stack, root first) and App Homes, with what they entered and the errors shown. */
 function describeViews(ctx: RequestContext) {

@@ -6,13 +6,12 @@
  */
 import { z } from "zod";
 import { WebApiError } from "../core/errors";
-import { workspaceOf } from "../store";
 import type { RequestContext } from "../types";
 import { wireMessage } from "../web-api/methods/chat";
 import { findMessage } from "../workspace/messages";
 import type { Workspace } from "../workspace/workspace";
 import { interactivityUrlOf, shortcutsOf } from "./app-config";
-import { actingMember, actionTs, channelPart, commonPart, memberConversation, mintTrigger } from "./parts";
+import { adminWorkspace, actingMember, actionTs, channelPart, commonPart, memberConversation, mintTrigger } from "./parts";
 import { mintResponseUrl } from "./response-urls";
 import { answerCaller, interact } from "./run";
 
@@ -36,7 +35,7 @@ function shortcutOwner(ctx: RequestContext, ws: Workspace, callbackId: string, a
 }
 
 export async function runShortcut(ctx: RequestContext, body: z.infer<typeof ShortcutBody>): Promise<Response> {
-  const ws = workspaceOf(ctx.state, body.team_id);
+  const ws = adminWorkspace(ctx.state, body.team_id);
   const user = actingMember(ws, body.user);
   const { app, installation, shortcut } = shortcutOwner(ctx, ws, body.callback_id, body.app_id);
   const triggerId = mintTrigger(ctx, ws, app.id, user);

@@ -120,6 +120,14 @@ describe("slash commands", () => {
     expect(got.form.get("text")).toMatch(/^hi @[a-z.0-9]+ in #general$/);
     await h.admin("act/command", { command: "/escaped", text: `hi <@${member}>`, channel: general });
     expect(received[1]!.form.get("text")).toMatch(new RegExp(`^hi <@${member}\\|[a-z.0-9]+>$`));
+    // Listed, the record shows the response_url cut short: it can post for 30 minutes.
+    const listed = ((await h.admin("interactions")).body.interactions as Json[]).at(-1)!;
+    expect(listed.payload.response_url).not.toBe(ran.body.response_url);
+    expect(ran.body.response_url.startsWith(listed.payload.response_url.slice(0, -1))).toBe(true);
+    expect(await h.admin("act/command", { command: "/echo", channel: general, team_id: "T0NOWHERE" })).toMatchObject({
+      status: 404,
+      body: { error: "team_not_found" },
+    });
   });
 
   it("shows the immediate answer to the member alone by default, and in the channel with response_type in_channel", async () => {
