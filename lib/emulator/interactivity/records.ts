@@ -44,7 +44,8 @@ export function record(
         ...(exchanged.envelopeId ? { envelopeId: exchanged.envelopeId, connectionId: exchanged.connectionId } : {}),
       },
     ],
-    payload: sent.payload,
+    // A copy: the record is what was sent, whatever becomes of the message or view it shows.
+    payload: structuredClone(sent.payload),
     interaction: {
       user: sent.user,
       ...(exchanged.answer !== undefined ? { answer: exchanged.answer } : {}),

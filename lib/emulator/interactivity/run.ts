@@ -31,7 +31,7 @@ export async function interact(ctx: RequestContext, sent: Sent): Promise<{ excha
 /** Says what came of the answer (and what the emulator made of it), in the record. */
 export function settle(entry: InteractionRecord, outcome: string, result?: Record<string, unknown>): void {
   entry.interaction.outcome = outcome;
-  if (result) entry.interaction.result = result;
+  if (result) entry.interaction.result = structuredClone(result);
   touch(entry);
 }
 

@@ -7,6 +7,9 @@
  * (push to 3, update, clear) and view_closed only with notify_on_close.
  */
 import { createHmac } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createHarness, ORIGIN, type AdminApp, type Json } from "./support/emulator-harness";
 
@@ -196,6 +199,29 @@ describe("where the emulator may POST", () => {
     const ran = await guarded.admin("act/command", { command: "/echo", channel });
     expect(ran.body).toMatchObject({ ok: true, outcome: "url_not_allowed", url: `${APP_URL}/commands` });
     expect(sent).toEqual([]);
+  });
+});
+
+describe("the records", () => {
+  it("are saved with the event log: a restart on the data directory lists them again", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "interactions-"));
+    try {
+      const deliverEvent = async () => Response.json({ text: "saved" });
+      const first = createHarness({ dataDir: dir, deliverEvent });
+      const made = await first.admin("apps", manifest());
+      await first.install(made.body.app as AdminApp, { scope: ["chat:write", "commands"], userScope: [] });
+      const channel = first.emulator.state.workspace.channels.find((c) => c.isGeneral)!.id;
+      const ran = await first.admin("act/command", { command: "/echo", text: "keep me", channel });
+      expect(ran.body).toMatchObject({ outcome: "ephemeral" });
+      await first.emulator.close();
+      const again = createHarness({ dataDir: dir, deliverEvent });
+      const listed = (await again.admin("interactions")).body.interactions as Json[];
+      expect(listed).toEqual([expect.objectContaining({ interaction_id: ran.body.interaction_id, outcome: "ephemeral", answer: { text: "saved" } })]);
+      expect(listed[0]!.payload.text).toBe("keep me");
+      await again.emulator.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
