@@ -297,6 +297,24 @@ describe("block_actions", () => {
   });
 });
 
+describe("block_actions on an ephemeral message and in a modal", () => {
+  it("reaches the app from a button in the ephemeral answer of a command, marked is_ephemeral, and its response_url replaces it", async () => {
+    reply = () => Response.json({ text: "only you", blocks: BLOCKS });
+    const ran = await h.admin("act/command", { command: "/echo", channel: general });
+    const shown = ran.body.result.message as Json;
+    reply = () => new Response("");
+    const clicked = await h.admin("act/click", { channel: general, ts: shown.ts, action_id: "go" });
+    expect(clicked.body).toMatchObject({ ok: true, outcome: "ok" });
+    expect(received.at(-1)!.payload).toMatchObject({
+      container: { type: "message", message_ts: shown.ts, is_ephemeral: true },
+      actions: [{ action_id: "go", value: "now" }],
+    });
+    expect(await respondTo(clicked.body.response_url, { replace_original: true, text: "gone" })).toMatchObject({ status: 200 });
+    // It never was in the channel's history.
+    expect((await history()).map((m) => m.ts)).not.toContain(shown.ts);
+  });
+});
+
 describe("modals", () => {
   const modal = (title: string, extra: Json = {}) => ({
     type: "modal",
@@ -344,6 +362,35 @@ describe("modals", () => {
     reply = () => Response.json({ response_action: "clear" });
     expect((await h.admin("act/submit", { view_id: pushed.body.result.view.id })).body).toMatchObject({ outcome: "clear" });
     expect(await stack()).toEqual([]);
+  });
+
+  it("keeps a choice made in a modal (block_actions from the view) for its submission, and its trigger pushes onto the modal", async () => {
+    const withSelect = modal("pick", {
+      blocks: [
+        {
+          type: "input",
+          block_id: "size_block",
+          label: { type: "plain_text", text: "Size" },
+          dispatch_action: true,
+          element: { type: "static_select", action_id: "size", options: ["s", "m"].map((v) => ({ text: { type: "plain_text", text: v }, value: v })) },
+        },
+      ],
+    });
+    const root = await openModal(withSelect);
+    const clicked = await h.admin("act/click", { view_id: root, action_id: "size", value: "m" });
+    expect(received.at(-1)!.payload).toMatchObject({
+      container: { type: "view", view_id: root },
+      view: { id: root, state: { values: { size_block: { size: { type: "static_select", selected_option: { value: "m" } } } } } },
+    });
+    expect(clicked.body.response_url).toBeUndefined();
+    const pushed = await h.call("views.push", { trigger_id: clicked.body.trigger_id, view: JSON.stringify(modal("second")) }, { token: botToken });
+    expect(pushed.body).toMatchObject({ ok: true, view: { previous_view_id: root } });
+    reply = () => new Response("");
+    await h.admin("act/submit", { view_id: pushed.body.view.id });
+    await h.admin("act/submit", { view_id: root });
+    expect(received.at(-1)!.payload.view.state.values).toEqual({
+      size_block: { size: { type: "static_select", selected_option: { text: { type: "plain_text", text: "m" }, value: "m" } } },
+    });
   });
 
   it("sends view_closed only for a view that asked (notify_on_close)", async () => {
