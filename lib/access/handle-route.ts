@@ -3,7 +3,7 @@ import { AppError, createRouteWrapper } from "@/lib/http";
 import type { RouteContext, RouteOptions } from "@/lib/http/handle-route";
 import { importLegacyCookies } from "@/lib/installations/legacy-cookies";
 import { isOpenPath } from "@/lib/signin/open-paths";
-import type { Viewer } from "./rights";
+import type { Viewer } from "@/lib/viewer";
 import { signedInViewer } from "./viewer";
 
 /**
@@ -21,7 +21,7 @@ async function resolveViewer(request: Request): Promise<Viewer | null> {
 
 const wrap = createRouteWrapper(resolveViewer);
 
-/** A console route's handler: the request, its parameters, and who asks (lib/access/rights.ts). */
+/** A console route's handler: the request, its parameters, and who asks (lib/viewer.ts). */
 export type ViewerHandler = (request: Request, context: RouteContext, viewer: Viewer) => Promise<Response> | Response;
 /** An open route's handler (the install flow, the token API, probes): nobody may be signed in (null). */
 export type OpenHandler = (request: Request, context: RouteContext, viewer: Viewer | null) => Promise<Response> | Response;

@@ -3,10 +3,10 @@ import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 import { EVERY_OWNER, type OwnerFilter } from "@/lib/store";
-import { OPERATOR, type Viewer } from "./rights";
+import { OPERATOR, type Viewer } from "@/lib/viewer";
 
 /**
- * Who this request is (rights.ts says what they may do): the operator without sign-in, else the person of the
+ * Who this request is (lib/viewer.ts says who a viewer is; lib/installations/universal/rights.ts what they may do): the operator without sign-in, else the person of the
  * browser's sealed sign-in cookie, or null when sign-in is on and nobody is signed in (an open route: the
  * install flow). Read once per request, by the route wrapper (handle-route.ts) or a page, and handed down:
  * nothing below reads the request to learn who asks.

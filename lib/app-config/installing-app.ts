@@ -8,7 +8,7 @@ import { readConfigToken } from "./config-token-store";
 import { emulatorAdminBackend } from "./emulator-admin-backend";
 import { manifestApiBackend } from "./manifest-api-backend";
 import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { reshapeManifest } from "./universal/manifest";
 
 /** What "Add to workspace" needs of the app's configuration: the scopes it asks for, and the name the installation goes by. */

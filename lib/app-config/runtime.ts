@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { ownerOf } from "@/lib/access/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";

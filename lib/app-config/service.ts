@@ -1,6 +1,6 @@
 import "server-only";
 import { requireAdmin } from "@/lib/access/viewer";
-import { isAdmin } from "@/lib/access/rights";
+import { isAdmin } from "@/lib/viewer";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { issueEmulatorConfigTokens, readEmulatorState } from "@/lib/emulator-admin/client";

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
 import { requireCallableInstallation } from "./call-rights";
 import { parseCallQuery } from "./call-query";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { AppError } from "@/lib/http/app-error";
 import type { InstallationRecord } from "@/lib/installations/record";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";

@@ -3,7 +3,7 @@ import { mentionEmulatorApp, verifyEmulatorRequestUrl } from "@/lib/emulator-adm
 import { configuredEmulator, type AdminTarget } from "@/lib/emulator-admin/transport";
 import type { MentionResult } from "@/lib/emulator-admin/universal/schemas";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { requireInstallation } from "@/lib/installations/visibility";
 
 /**

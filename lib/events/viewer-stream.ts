@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { clientAddress } from "@/lib/http/client-address";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { listVisibleSummaries } from "@/lib/installations/visibility";
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";

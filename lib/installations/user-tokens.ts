@@ -1,4 +1,4 @@
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 /**
  * What these rules read of a record and its tokens (record.ts's InstallationRecord and StoredToken have
  * it; said here structurally, so record.ts can use the rules without an import cycle).

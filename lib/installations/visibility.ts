@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { getStore, type InstallationSummary, type StoredInstallation } from "@/lib/store";
 import { INSTALLATION_ID, type InstallationRecord } from "./record";

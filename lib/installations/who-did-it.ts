@@ -1,4 +1,4 @@
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import type { TimelineEntry } from "./universal/timeline";
 
 /** The person a timeline entry names as who did it (TimelineEntry's `who`). */

@@ -7,7 +7,7 @@ import { readInstallingApp } from "@/lib/app-config/installing-app";
 import { installationFromGrant, installationIdFor, MAX_APP_NAME_CHARS, toInstallationView } from "@/lib/installations/record";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { findInstallation, saveInstallation } from "@/lib/installations/repository";
 import { personOf } from "@/lib/installations/who-did-it";
 import { noneIfUnreadable } from "@/lib/installations/unreadable";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { canSee } from "@/lib/installations/universal/rights";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";

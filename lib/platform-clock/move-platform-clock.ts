@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { advanceEmulatorClock } from "@/lib/emulator-admin/client";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { requireAdmin } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";

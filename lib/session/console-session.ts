@@ -1,5 +1,5 @@
 import "server-only";
-import { isAdmin, type Viewer } from "@/lib/access/rights";
+import { isAdmin, type Viewer } from "@/lib/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
 import { saveInstallation } from "@/lib/installations/repository";
 import { canManage } from "@/lib/installations/universal/rights";
@@ -18,7 +18,7 @@ import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import type { RefresherView } from "@/lib/installations/universal/refresh-schedule";
 import { VersionConflictError } from "@/lib/store";
 
-/** What this person may do on the dashboard (lib/access/rights.ts). */
+/** What this person may do on the dashboard (lib/viewer.ts, lib/installations/universal/rights.ts). */
 export interface SessionAccess {
   /** The operator of a console without sign-in, or a member listed in ADMIN_USERS: may do everything. */
   admin: boolean;

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { requireAdmin } from "@/lib/access/viewer";
 import { personOf } from "@/lib/installations/who-did-it";
 import { AppError } from "@/lib/http/app-error";

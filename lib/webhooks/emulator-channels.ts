@@ -1,6 +1,6 @@
 import "server-only";
 import { canSee } from "@/lib/installations/universal/rights";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { readEmulatorState } from "@/lib/emulator-admin/client";
 import { configuredEmulator } from "@/lib/emulator-admin/transport";
 import { AppError } from "@/lib/http/app-error";

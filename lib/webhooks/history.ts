@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
 import { getStore, type WebhookSend } from "@/lib/store";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { ownerOf } from "@/lib/access/viewer";
 
 /** How many sends the store keeps per owner, and how many GET /api/webhooks shows of them. */

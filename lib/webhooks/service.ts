@@ -7,7 +7,7 @@ import { logger } from "@/lib/log";
 import { findInstallation } from "@/lib/installations/repository";
 import { canSee } from "@/lib/installations/universal/rights";
 import { listVisibleInstallations } from "@/lib/installations/visibility";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import type { InstallationRecord } from "@/lib/installations/record";
 import { installationName } from "@/lib/installations/universal/view";
 import type { WebhookSend } from "@/lib/store";

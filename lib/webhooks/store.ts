@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { ownerOf, readableOwners } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";

@@ -1,7 +1,7 @@
 // GET /api/me - Who is signed in in this browser (for the header), and whether the console signs people in
 import { getConfig } from "@/lib/config";
 import { handleRoute } from "@/lib/access/handle-route";
-import { isAdmin } from "@/lib/access/rights";
+import { isAdmin } from "@/lib/viewer";
 import type { MeAnswer } from "@/lib/signin/universal/person";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
 

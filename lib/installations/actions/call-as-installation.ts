@@ -1,6 +1,6 @@
 import "server-only";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { answerError, judgeDeadToken, withVerdict } from "../dead-token";
 import type { InstallationRecord } from "../record";
 import { persistIfChanged } from "../repository";

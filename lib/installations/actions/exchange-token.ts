@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { exchangeLongLivedToken, isPlatformError, maskToken } from "@/lib/platform";
 import { lookupAppName } from "../app-name";

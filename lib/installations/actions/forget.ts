@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { UnreadableSecretError } from "@/lib/store";
 import { removeInstallation } from "../repository";

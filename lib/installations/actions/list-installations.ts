@@ -1,6 +1,6 @@
 import "server-only";
 import { toInstallationView, type InstallationRecord } from "../record";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { listVisibleInstallations } from "../visibility";
 import type { InstallationView } from "../universal/view";
 

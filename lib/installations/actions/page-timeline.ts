@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { getStore } from "@/lib/store";
 import { INSTALLATION_ID } from "../record";
 import { requireInstallation } from "../visibility";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { toInstallationView } from "../record";
 import { persistIfChanged, withTimeline } from "../repository";
 import { withFailedRefresh } from "../rotation/freshness";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { callMethod, maskToken, type PlatformCallResult } from "@/lib/platform";
 import { answerError, judgeDeadToken, siblingIsDead, withVerdict } from "../dead-token";
 import { requireToken, toInstallationView, type InstallationRecord } from "../record";

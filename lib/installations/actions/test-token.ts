@@ -1,6 +1,6 @@
 import "server-only";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { callWithFreshToken } from "../rotation/freshness";
 import { getRotationRuntime } from "../rotation/runtime";
 import { answerError, judgeDeadToken, withVerdict } from "../dead-token";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
 import { answerError, judgeDeadToken, withVerdict } from "../dead-token";
 import { toInstallationView, type InstallationRecord } from "../record";

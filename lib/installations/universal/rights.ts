@@ -1,4 +1,4 @@
-import type { Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 
 /**
  * What a viewer (lib/access/rights.ts: who they are, whether an admin) may see and do of an installation.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAdmin, OPERATOR, type Viewer } from "@/lib/access/rights";
+import { isAdmin, OPERATOR, type Viewer } from "@/lib/viewer";
 import { canManage, canSee } from "@/lib/installations/universal/rights";
 import { timelineName } from "@/lib/installations/who-did-it";
 

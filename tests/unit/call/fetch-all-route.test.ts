@@ -3,7 +3,7 @@ import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
 import { settleTokenForWalk } from "@/lib/call/walk-session";
-import { OPERATOR } from "@/lib/access/rights";
+import { OPERATOR } from "@/lib/viewer";
 import { findInstallation } from "@/lib/installations/repository";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";

@@ -1,4 +1,4 @@
-import { OPERATOR } from "@/lib/access/rights";
+import { OPERATOR } from "@/lib/viewer";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

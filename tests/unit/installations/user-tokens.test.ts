@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR, type Viewer } from "@/lib/access/rights";
+import { OPERATOR, type Viewer } from "@/lib/viewer";
 import { canSee } from "@/lib/installations/universal/rights";
 import { installationFromGrant, toInstallationView, type InstallationRecord } from "@/lib/installations/record";
 import { mergeWrite } from "@/lib/installations/merge-write";

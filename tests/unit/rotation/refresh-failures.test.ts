@@ -1,4 +1,4 @@
-import { OPERATOR } from "@/lib/access/rights";
+import { OPERATOR } from "@/lib/viewer";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { refreshAccessToken } from "@/lib/platform";

@@ -5,7 +5,7 @@
  * token), or the App Manifest API with a pasted configuration token, against the emulator as the embedded
  * upstream or as the platform (PLATFORM_BASE_URL), where nothing emulator-only may be used.
  */
-import { OPERATOR } from "@/lib/access/rights";
+import { OPERATOR } from "@/lib/viewer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as overviewRoute } from "@/app/api/app-config/route";
 import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";

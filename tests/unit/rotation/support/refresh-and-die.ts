@@ -4,7 +4,7 @@
  * first. The test kills it (SIGKILL) while the platform's answer is delayed.
  * Run as: node --conditions=react-server --import tsx refresh-and-die.ts <installation id>
  */
-import { OPERATOR } from "@/lib/access/rights";
+import { OPERATOR } from "@/lib/viewer";
 import { refreshSessionToken } from "@/lib/installations/actions/refresh-token";
 
 async function main() {

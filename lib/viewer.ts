@@ -11,8 +11,9 @@
  *   the member who installed. An app's settings and the emulator's clock (every workspace's at once) are
  *   for admins. User tokens belong to people (lib/installations/user-tokens.ts).
  *
- * This file says who a viewer is and whether they are an admin; what they may see and do of an installation
- * is lib/installations/universal/rights.ts.
+ * This file says who a viewer is and whether they are an admin, a leaf every floor may use (lib/access
+ * resolves the viewer from the request, once, and hands it down); what they may see and do of an
+ * installation is lib/installations/universal/rights.ts.
  */
 
 export type Viewer =
