@@ -364,6 +364,42 @@ describe("modals", () => {
     expect(await stack()).toEqual([]);
   });
 
+  it("refuses a view answered with update or push as views.update and views.push would: the modal stays, the refusal is recorded", async () => {
+    const root = await openModal(modal("one"));
+    const before = (await h.admin(`views?user=${member}`)).body.modals as Json[];
+    const badBlocks = modal("bad", { blocks: [{ type: "bogus" }, { type: "section" }] });
+    for (const response_action of ["update", "push"]) {
+      reply = () => Response.json({ response_action, view: badBlocks });
+      const refused = await h.admin("act/submit", { view_id: root, values: { b: { name: "Ada" } } });
+      expect(refused.body).toMatchObject({
+        ok: true,
+        outcome: "invalid_view",
+        result: {
+          error: "invalid_arguments",
+          response_metadata: {
+            messages: [
+              "[ERROR] unsupported type: bogus [json-pointer:/view/blocks/0/type]",
+              "[ERROR] must define either `text` or `fields` [json-pointer:/view/blocks/1/type]",
+            ],
+          },
+        },
+      });
+      // The same view through views.update is refused with the same messages.
+      const direct = await h.call("views.update", { view_id: root, view: JSON.stringify(badBlocks) }, { token: botToken });
+      expect(direct.body.response_metadata.messages).toEqual(refused.body.result.response_metadata.messages);
+    }
+    // A title past 24 characters: the views' own check, not Block Kit's.
+    reply = () => Response.json({ response_action: "update", view: modal("a title far longer than the platform allows") });
+    const longTitle = await h.admin("act/submit", { view_id: root });
+    expect(longTitle.body).toMatchObject({ outcome: "invalid_view", result: { error: "invalid_arguments" } });
+    expect(longTitle.body.result.response_metadata.messages).toEqual(["[ERROR] must be less than 25 characters [json-pointer:/view/title/text]"]);
+
+    const after = (await h.admin(`views?user=${member}`)).body.modals as Json[];
+    expect(after.map((v) => [v.id, v.hash, v.callback_id])).toEqual(before.map((v) => [v.id, v.hash, v.callback_id]));
+    const recorded = (await h.admin("interactions")).body.interactions as Json[];
+    expect(recorded.slice(0, 3).map((r) => r.outcome)).toEqual(["invalid_view", "invalid_view", "invalid_view"]);
+  });
+
   it("keeps a choice made in a modal (block_actions from the view) for its submission, and its trigger pushes onto the modal", async () => {
     const withSelect = modal("pick", {
       blocks: [
