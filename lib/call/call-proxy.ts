@@ -6,7 +6,7 @@ import type { Viewer } from "@/lib/viewer";
 import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
 import { requireCallableInstallation } from "./call-rights";
 import { parseCallQuery } from "./call-query";
-import { wireHeader } from "./wire-header";
+import { wireHeader } from "@/lib/platform/wire-header";
 
 /**
  * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,

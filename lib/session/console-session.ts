@@ -11,7 +11,7 @@ import type { ListPage, ListQuery } from "@/lib/installations/universal/list-que
 import { UNREADABLE_SECRETS } from "@/lib/installations/universal/lifecycle";
 import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
-import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
+import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform/platform-time";
 import { withNoticedExpiry } from "@/lib/installations/rotation/freshness";
 import { refresherView } from "@/lib/installations/rotation/refresher";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
@@ -73,9 +73,10 @@ export async function getConsoleSession({
 }): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
-  const about = await describeUpstream();
+  const runtime = getRotationRuntime();
+  const about = await describeUpstream(runtime);
   const platformClock = toPlatformClockView(about);
-  const now = getRotationRuntime().now();
+  const now = runtime.now();
   const views: InstallationView[] = [];
   const manageable: string[] = [];
   const { installations, page } = await pageVisibleInstallations(viewer, query, now);
@@ -89,7 +90,7 @@ export async function getConsoleSession({
       continue;
     }
     // Made on an emulator that was since reset or replaced: said on its card (needs reinstalling, and why), once.
-    let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(true) : Promise.resolve(about)), by, now);
+    let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(runtime, true) : Promise.resolve(about)), by, now);
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];

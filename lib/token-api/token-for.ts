@@ -12,7 +12,7 @@ import { cappedExpiry } from "@/lib/installations/universal/token-lifetime";
 import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
 import { needsReinstallError } from "@/lib/installations/rotation/refresh-errors";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import type { StoreApiKey } from "@/lib/store";
 
 /**
@@ -55,8 +55,8 @@ export interface TokenAnswer {
 
 export async function tokenFor(id: string, kind: "bot" | "user", userId: string | undefined, key: StoreApiKey): Promise<TokenAnswer> {
   // The platform's time as last heard (asked again when the upstream has said nothing for a while).
-  await describeUpstream();
   const runtime = getRotationRuntime();
+  await describeUpstream(runtime);
   const { marginS } = getConfig().tokenApi;
   const store = await getStore();
   const stored = await store.installations.get(id);
@@ -107,6 +107,6 @@ export async function tokenFor(id: string, kind: "bot" | "user", userId: string 
  * why), and its bot's id for a record made before the console kept it. Saved when that changed anything.
  */
 export async function upToDate(read: InstallationRecord, runtime: ReturnType<typeof getRotationRuntime>): Promise<InstallationRecord> {
-  const checked = await withBotId(await withUpstreamInstance(read, describeUpstream, "the token API", runtime.now()), runtime);
+  const checked = await withBotId(await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), "the token API", runtime.now()), runtime);
   return checked === read ? read : saveInstallation(checked, { readAs: read });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { getStore, type WebhookSend } from "@/lib/store";
 import type { Viewer } from "@/lib/viewer";
 import { ownerOf } from "@/lib/access/viewer";

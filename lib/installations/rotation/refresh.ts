@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { metrics, type RefreshMetricOutcome } from "@/lib/ops/metrics";
+import { metrics, type RefreshMetricOutcome } from "@/lib/metrics";
 import { processSingleton } from "@/lib/process-singleton";
 import { isPlatformError, maskToken, type PlatformError } from "@/lib/platform";
 import { RefreshLockTimeoutError, type RefreshIntent, type Store } from "@/lib/store";

@@ -1,7 +1,7 @@
 import type { Viewer } from "@/lib/viewer";
 
 /**
- * What a viewer (lib/access/rights.ts: who they are, whether an admin) may see and do of an installation.
+ * What a viewer (lib/viewer.ts: who they are, whether an admin) may see and do of an installation.
  * Browser-safe: the dashboard asks the same questions to offer only what a person may do; the server asks
  * them again before it acts (visibility.ts).
  */

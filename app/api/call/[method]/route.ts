@@ -1,7 +1,7 @@
 // GET, POST /api/call/{method} - Any Web API method with an installation's bot or user token; the platform's JSON as it came
 import { handleRoute, type ViewerHandler } from "@/lib/access/handle-route";
 import { proxyMethodCall } from "@/lib/call/call-proxy";
-import { measuredRoute } from "@/lib/ops/metrics";
+import { measuredRoute } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 

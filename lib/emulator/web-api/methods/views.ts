@@ -18,11 +18,11 @@ import { memberIndexOf } from "../../workspace/members";
 import { appUserKey, randomPlatformId, viewHash, type StoredView, type Trigger, type ViewsState } from "../../workspace/views";
 import type { Workspace } from "../../workspace/workspace";
 import { touch } from "../../core/change-tracking";
+import { validateBlocks } from "../../blocks/validate";
 
 /** The platform refuses a view larger than 250 kB (view_too_large). */
 const MAX_VIEW_BYTES = 250 * 1024;
 const MAX_TITLE = 24;
-const MAX_BLOCKS = 100;
 const MAX_PRIVATE_METADATA = 3000;
 const MAX_ID_LENGTH = 255;
 /** A modal and at most 2 views pushed onto it (views.push's page: "the limit is 3"). */
@@ -67,8 +67,18 @@ function readView(raw: string | undefined, types: readonly ("modal" | "home")[])
   if (raw === undefined || raw.trim() === "") throw invalidArguments(["[ERROR] missing required field: view"]);
   if (Buffer.byteLength(raw, "utf8") > MAX_VIEW_BYTES) throw new WebApiError("view_too_large");
   const parsed = parseJsonWithin(raw);
-  if (!parsed.ok || !isObject(parsed.value)) throw invalidArguments(["[ERROR] failed to match all allowed schemas [json-pointer:/view]"]);
-  const view = parsed.value;
+  return checkView(parsed.ok ? parsed.value : undefined, types);
+}
+
+/**
+ * A view already parsed (what views.* read from their `view` parameter, and what an app answers a
+ * view_submission with: interactivity/modals.ts), checked by the same rules; block ids filled in.
+ */
+export function checkView(value: unknown, types: readonly ("modal" | "home")[]): Record<string, unknown> & { type: "modal" | "home" } {
+  if (!isObject(value)) throw invalidArguments(["[ERROR] failed to match all allowed schemas [json-pointer:/view]"]);
+  // A view answered over the wire was never a string: its size is measured as the JSON it would be.
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_VIEW_BYTES) throw new WebApiError("view_too_large");
+  const view = { ...value };
   if (!types.includes(view.type as "modal")) {
     throw invalidArguments([`[ERROR] must be ${types.map((t) => `"${t}"`).join(" or ")} [json-pointer:/view/type]`]);
   }
@@ -81,12 +91,7 @@ function readView(raw: string | undefined, types: readonly ("modal" | "home")[])
     if (view[field] !== undefined && view[field] !== null) problems.push(...textObjectProblems(view[field], `/view/${field}`, MAX_TITLE));
   }
   if (!Array.isArray(view.blocks)) problems.push("[ERROR] missing required field: blocks [json-pointer:/view]");
-  else {
-    if (view.blocks.length > MAX_BLOCKS) problems.push(`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/view/blocks]`);
-    view.blocks.forEach((block: unknown, i) => {
-      if (!isObject(block) || typeof block.type !== "string") problems.push(`[ERROR] missing required field: type [json-pointer:/view/blocks/${i}]`);
-    });
-  }
+  else problems.push(...validateBlocks(view.blocks, { surface: view.type as "modal" | "home", pointer: "/view/blocks" }).map((p) => `[ERROR] ${p}`));
   problems.push(...stringProblems(view, "private_metadata", MAX_PRIVATE_METADATA));
   problems.push(...stringProblems(view, "callback_id", MAX_ID_LENGTH));
   problems.push(...stringProblems(view, "external_id", MAX_ID_LENGTH));
