@@ -128,11 +128,28 @@ async function runDelivery(state: EmulatorState, delivery: EventDelivery, app: A
   touch(delivery);
 }
 
-/** Records a delivery in its workspace's log and runs it in the background (retries included). */
-export function startDelivery(state: EmulatorState, log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
+/** Records a delivery in its workspace's log (the last few hundred are kept). */
+export function recordDelivery(log: EventLog, delivery: EventDelivery): void {
   log.deliveries.push(delivery);
   if (log.deliveries.length > KEPT_DELIVERIES) log.deliveries.splice(0, log.deliveries.length - KEPT_DELIVERIES);
-  const running = runDelivery(state, delivery, app, deliverEvent).finally(() => log.inFlight.delete(running));
+}
+
+/**
+ * Records a delivery in its workspace's log and runs it in the background (retries included); `onDone` hears
+ * its outcome before settleEventDeliveries does.
+ */
+export function startDelivery(
+  state: EmulatorState,
+  log: EventLog,
+  delivery: EventDelivery,
+  app: App,
+  deliverEvent: DeliverEvent,
+  onDone?: (delivery: EventDelivery) => void,
+): void {
+  recordDelivery(log, delivery);
+  const running = runDelivery(state, delivery, app, deliverEvent)
+    .then(() => onDone?.(delivery))
+    .finally(() => log.inFlight.delete(running));
   log.inFlight.add(running);
 }
 

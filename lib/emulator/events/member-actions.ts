@@ -7,6 +7,8 @@
  * - POST {base}/admin/act/dm `{"app_id", "text", "user"?, "team_id"?}`: a member writes to the app in their DM
  * - POST {base}/admin/act/react `{"channel", "ts", "name", "user"?, "team_id"?}`: a member reacts (again: removes)
  * - POST {base}/admin/act/open-home `{"app_id", "tab"?, "user"?, "team_id"?}`: a member opens the App Home
+ * - POST {base}/admin/act/profile `{"real_name"?, "display_name"?, "title"?, "phone"?, "status_text"?, "status_emoji"?, "user"?, "team_id"?}`:
+ *   a member changes their profile (user_change)
  *
  * `user` defaults to the workspace's primary owner. Each answers what it made and the event ids it started.
  */
@@ -19,19 +21,36 @@ import { workspaceOf } from "../store";
 import type { EmulatorState, RequestContext } from "../types";
 import { postToChannel } from "../web-api/methods/chat";
 import { generalChannel, resolveChannel, createConversation, findDirect } from "../workspace/channels";
-import { installingUserId, memberIndexOf } from "../workspace/members";
+import { installingUserId, memberAt, memberIndexOf } from "../workspace/members";
 import { addMember, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { appUserKey } from "../workspace/views";
 import type { Channel, Workspace } from "../workspace/workspace";
 import type { EventLog } from "./types";
 import { dispatchAppHomeOpened, dispatchReaction, eventTsAt } from "./workspace-events";
+import { dispatchUserChange } from "./workspace-change-events";
+import { EDITABLE_PROFILE_FIELDS, editProfile } from "../workspace/profile-edits";
 
 const Who = { user: z.string().optional(), team_id: z.string().optional() };
 const PostBody = z.strictObject({ ...Who, channel: z.string().optional(), text: z.string().min(1).max(40_000), thread_ts: z.string().optional() });
 const DmBody = z.strictObject({ ...Who, app_id: z.string(), text: z.string().min(1).max(40_000) });
 const ReactBody = z.strictObject({ ...Who, channel: z.string(), ts: z.string(), name: z.string().regex(/^[a-z0-9_+'-]+$/, "an emoji name, without colons") });
 const OpenHomeBody = z.strictObject({ ...Who, app_id: z.string(), tab: z.enum(["home", "messages"]).optional() });
+const ProfileField = z.string().max(250).optional();
+const ProfileBody = z
+  .strictObject({
+    ...Who,
+    real_name: ProfileField,
+    display_name: ProfileField,
+    title: ProfileField,
+    phone: ProfileField,
+    status_text: z.string().max(100).optional(),
+    status_emoji: z
+      .string()
+      .regex(/^(:[a-z0-9_+'-]+:)?$/, "an emoji as :name:, or empty")
+      .optional(),
+  })
+  .refine((body) => EDITABLE_PROFILE_FIELDS.some((field) => body[field] !== undefined), "name at least one profile field to change");
 
 function member(ws: Workspace, user: string | undefined): string {
   const id = user ?? installingUserId(ws);
@@ -133,6 +152,21 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
       const tab = body.tab ?? "home";
       dispatchAppHomeOpened(ctx, installation, { user, channel: channel.id, tab, view: view?.view, eventTs: eventTsAt(ctx.clock.now()) });
       return { channel: channel.id, tab };
+    });
+  });
+
+  router.post("/admin/act/profile", async (ctx) => {
+    const body = await read(ctx, ProfileBody, parse);
+    const ws = workspaceOf(ctx.state, body.team_id);
+    const user = member(ws, body.user);
+    // A person edits their profile; a bot user's is its app's.
+    if (memberIndexOf(ws, user) >= ws.userCount) throw new WebApiError("cannot_edit_bot_user", {}, { status: 409 });
+    return withEvents(ctx.state, ws.team.id, () => {
+      const changes = Object.fromEntries(EDITABLE_PROFILE_FIELDS.flatMap((field) => (body[field] === undefined ? [] : [[field, body[field]]])));
+      editProfile(ws, user, changes, Math.floor(ctx.clock.now() / 1000));
+      const record = memberAt(ws, memberIndexOf(ws, user), ctx.baseUrl);
+      dispatchUserChange(ctx, ws, record);
+      return { user: record };
     });
   });
 }

@@ -6,6 +6,7 @@
  */
 import { hex, pick, rng, scrambleId, unscrambleId } from "./ids";
 import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, STATUSES, TIME_ZONES, TITLES } from "./vocabulary";
+import { applyProfileEdit } from "./profile-edits";
 import type { BotUser, Workspace } from "./workspace";
 import { touch } from "../core/change-tracking";
 
@@ -200,6 +201,7 @@ export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<
   // has_2fa is not on every record (spec 2.4): the platform omits it where it does not apply.
   const twoFactor = r();
   if (twoFactor < 0.75) member.has_2fa = twoFactor < 0.45;
+  applyProfileEdit(ws, member, normalize);
   return member;
 }
 

@@ -111,6 +111,18 @@ export interface BotUser {
   deleted: boolean;
 }
 
+/** A member's own changes to their profile (profile-edits.ts), laid over their generated record. */
+export interface ProfileEdit {
+  real_name?: string;
+  display_name?: string;
+  title?: string;
+  phone?: string;
+  status_text?: string;
+  status_emoji?: string;
+  /** Epoch seconds of the last change: the record's `updated`. */
+  updated: number;
+}
+
 export interface Workspace {
   team: Team;
   seed: string;
@@ -131,6 +143,8 @@ export interface Workspace {
   views: ViewsState;
   /** Uploads and files (files.ts). */
   files: FilesState;
+  /** Members' changes to their profiles, by user id (profile-edits.ts); absent until the first. */
+  profileEdits?: Record<string, ProfileEdit>;
 }
 
 export interface CreateWorkspaceOptions {

@@ -1,5 +1,6 @@
 import { WebApiError } from "../../core/errors";
 import { dispatchMembership, eventTsAt } from "../../events/workspace-events";
+import { dispatchChannelArchive, dispatchChannelCreated, dispatchChannelRename } from "../../events/workspace-change-events";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
 import { createConversation } from "../../workspace/channels";
@@ -338,6 +339,7 @@ export const conversationsMethods: MethodDefinition[] = [
       });
       // The creator is the first member: a bot's installation joins it.
       addMember(ctx.state, ctx.ws, channel, me);
+      dispatchChannelCreated(ctx, ctx.ws, channel);
       return {
         channel: {
           ...conversationRecord(ctx, channel),
@@ -488,6 +490,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (channel.isArchived) throw new WebApiError("already_archived");
       channel.isArchived = true;
       touch(channel);
+      dispatchChannelArchive(ctx, ctx.ws, channel, { user: callerUserId(requireCaller(ctx)), archived: true });
       return {};
     },
   },
@@ -502,6 +505,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (!channel.isArchived) throw new WebApiError("not_archived");
       channel.isArchived = false;
       touch(channel);
+      dispatchChannelArchive(ctx, ctx.ws, channel, { user: callerUserId(requireCaller(ctx)), archived: false });
       return {};
     },
   },
@@ -523,6 +527,7 @@ export const conversationsMethods: MethodDefinition[] = [
         channel.previousNames = [...(channel.previousNames ?? []), channel.name];
         channel.name = name;
         touch(channel);
+        dispatchChannelRename(ctx, ctx.ws, channel);
       }
       return { channel: conversationRecord(ctx, channel) };
     },
