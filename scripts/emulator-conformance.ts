@@ -1,16 +1,21 @@
-// npm run conformance - Rewrites docs/emulator.md's conformance table from the catalog and the emulator's method registry
+// npm run conformance - Rewrites docs/emulator.md's conformance tables: methods from the catalog and the emulator's
+// method registry, events and Socket Mode's messages from the emulator's own lists
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { METHODS } from "../lib/emulator/web-api/methods";
 import { METHOD_CATALOG } from "../lib/explorer/catalog/methods.generated";
+import { EVENT_CATALOG } from "../lib/emulator/events/event-catalog";
+import { SOCKET_MODE_MESSAGES } from "../lib/emulator/socket-mode/protocol";
 import { withConformanceTable } from "./method-catalog/conformance";
+import { withEventsConformanceTable } from "./method-catalog/events-conformance";
 
 const DOC = path.resolve(__dirname, "../docs/emulator.md");
 
 async function main(): Promise<void> {
   const doc = await readFile(DOC, "utf8");
-  await writeFile(DOC, withConformanceTable(doc, METHOD_CATALOG, new Set(METHODS.keys())));
-  process.stdout.write(`Wrote the conformance table of ${path.relative(process.cwd(), DOC)}\n`);
+  const methods = withConformanceTable(doc, METHOD_CATALOG, new Set(METHODS.keys()));
+  await writeFile(DOC, withEventsConformanceTable(methods, EVENT_CATALOG, SOCKET_MODE_MESSAGES));
+  process.stdout.write(`Wrote the conformance tables of ${path.relative(process.cwd(), DOC)}\n`);
 }
 
 main().catch((error: unknown) => {

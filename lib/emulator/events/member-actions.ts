@@ -26,7 +26,7 @@ import { addMember, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { appUserKey } from "../workspace/views";
 import type { Channel, Workspace } from "../workspace/workspace";
-import type { EventLog } from "./types";
+import type { EventDelivery, EventLog } from "./types";
 import { dispatchAppHomeOpened, dispatchReaction, eventTsAt } from "./workspace-events";
 import { dispatchUserChange } from "./workspace-change-events";
 import { EDITABLE_PROFILE_FIELDS, editProfile } from "../workspace/profile-edits";
@@ -76,15 +76,24 @@ function directWithBot(ctx: RequestContext, ws: Workspace, user: string, botUser
   return channel;
 }
 
-/** The event ids a call started: those the workspace's log gained. */
-function startedSince(log: EventLog | undefined, before: number): string[] {
-  return (log?.deliveries.slice(before) ?? []).map((d) => d.eventId);
+/**
+ * The event ids a call started: the events the workspace's log gained after the last delivery it held before
+ * (the log keeps its last few hundred, so a full log drops from its front as it gains). A callback that is no
+ * event (app_rate_limited) has no event id to give.
+ */
+function startedSince(log: EventLog | undefined, last: EventDelivery | undefined): string[] {
+  const deliveries = log?.deliveries ?? [];
+  const from = last ? deliveries.lastIndexOf(last) + 1 : 0;
+  return deliveries
+    .slice(from)
+    .filter((d) => d.payload.type === "event_callback")
+    .map((d) => d.eventId);
 }
 
 async function withEvents(state: EmulatorState, teamId: string, act: () => Record<string, unknown>): Promise<Response> {
-  const before = state.eventLogs.get(teamId)?.deliveries.length ?? 0;
+  const last = state.eventLogs.get(teamId)?.deliveries.at(-1);
   const result = act();
-  return jsonResponse({ ok: true, ...result, event_ids: startedSince(state.eventLogs.get(teamId), before) });
+  return jsonResponse({ ok: true, ...result, event_ids: startedSince(state.eventLogs.get(teamId), last) });
 }
 
 async function read<T>(ctx: RequestContext, schema: z.ZodType<T>, parse: (text: string) => unknown): Promise<T> {

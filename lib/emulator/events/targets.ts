@@ -29,6 +29,8 @@ export interface TargetNeed {
   scopes: string[];
   /** A conversation's event reaches only those in it. */
   channel?: Channel;
+  /** false: a bot event only, whatever a manifest's user_events says. */
+  userEvent?: boolean;
 }
 
 /** The members holding an active user token of the installation (each who installed with user scopes keeps theirs). */
@@ -48,7 +50,7 @@ function botMay(state: EmulatorState, ws: Workspace, app: App, installation: Ins
 }
 
 function userWhoMay(ctx: RequestContext, ws: Workspace, app: App, installation: Installation, need: TargetNeed): string | undefined {
-  if (!(app.userEvents ?? []).includes(need.event)) return undefined;
+  if (need.userEvent === false || !(app.userEvents ?? []).includes(need.event)) return undefined;
   if (need.scopes.length > 0 && !need.scopes.some((s) => installation.userScopes.includes(s))) return undefined;
   return userTokenHolders(ctx.state, installation, ctx.clock.now()).find((user) => !need.channel || isMember(ctx.state, ws, need.channel, user));
 }

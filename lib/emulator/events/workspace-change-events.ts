@@ -8,11 +8,10 @@
 import type { RequestContext } from "../types";
 import { conversationType } from "../workspace/membership";
 import type { Channel, Workspace } from "../workspace/workspace";
+import { needOf } from "./event-catalog";
 import { send, targets } from "./targets";
 import type { EventDelivery } from "./types";
 import { eventTsAt } from "./workspace-events";
-
-const CHANNELS_READ = ["channels:read"];
 
 function publicOnly(channel: Channel): boolean {
   return conversationType(channel) === "public";
@@ -21,7 +20,7 @@ function publicOnly(channel: Channel): boolean {
 /** `channel_created`: the new channel's id, name, created and creator. */
 export function dispatchChannelCreated(ctx: RequestContext, ws: Workspace, channel: Channel): EventDelivery[] {
   if (!publicOnly(channel)) return [];
-  const found = targets(ctx, ws, { event: "channel_created", scopes: CHANNELS_READ });
+  const found = targets(ctx, ws, needOf("channel_created"));
   return send(ctx, ws, found, () => ({
     type: "channel_created",
     channel: { id: channel.id, name: channel.name, created: channel.created, creator: channel.creator },
@@ -32,7 +31,7 @@ export function dispatchChannelCreated(ctx: RequestContext, ws: Workspace, chann
 /** `channel_rename`: the channel's id, new name and created. */
 export function dispatchChannelRename(ctx: RequestContext, ws: Workspace, channel: Channel): EventDelivery[] {
   if (!publicOnly(channel)) return [];
-  const found = targets(ctx, ws, { event: "channel_rename", scopes: CHANNELS_READ });
+  const found = targets(ctx, ws, needOf("channel_rename"));
   return send(ctx, ws, found, () => ({
     type: "channel_rename",
     channel: { id: channel.id, name: channel.name, created: channel.created },
@@ -44,20 +43,20 @@ export function dispatchChannelRename(ctx: RequestContext, ws: Workspace, channe
 export function dispatchChannelArchive(ctx: RequestContext, ws: Workspace, channel: Channel, change: { user: string; archived: boolean }): EventDelivery[] {
   if (!publicOnly(channel)) return [];
   const type = change.archived ? "channel_archive" : "channel_unarchive";
-  const found = targets(ctx, ws, { event: type, scopes: CHANNELS_READ });
+  const found = targets(ctx, ws, needOf(type));
   return send(ctx, ws, found, () => ({ type, channel: channel.id, user: change.user, event_ts: eventTsAt(ctx.clock.now()) }));
 }
 
 /** `user_change`: the member's whole user record as users.info answers it now. */
 export function dispatchUserChange(ctx: RequestContext, ws: Workspace, user: Record<string, unknown>): EventDelivery[] {
-  const found = targets(ctx, ws, { event: "user_change", scopes: ["users:read"] });
+  const found = targets(ctx, ws, needOf("user_change"));
   const eventTs = eventTsAt(ctx.clock.now());
   return send(ctx, ws, found, () => ({ type: "user_change", user, cache_ts: Math.floor(ctx.clock.now() / 1000), event_ts: eventTs }));
 }
 
 /** `file_shared`: a file shared into a conversation, to those in it; the event names the file, the app reads it with files.info. */
 export function dispatchFileShared(ctx: RequestContext, ws: Workspace, channel: Channel, share: { fileId: string; user: string }): EventDelivery[] {
-  const found = targets(ctx, ws, { event: "file_shared", scopes: ["files:read"], channel });
+  const found = targets(ctx, ws, needOf("file_shared", channel));
   return send(ctx, ws, found, () => ({
     type: "file_shared",
     channel_id: channel.id,

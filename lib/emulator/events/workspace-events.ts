@@ -10,6 +10,7 @@ import { workspaceOf } from "../store";
 import type { Installation, RequestContext } from "../types";
 import { conversationType } from "../workspace/membership";
 import type { Channel, ConversationType, Message, Workspace } from "../workspace/workspace";
+import { needOf } from "./event-catalog";
 import { send, targets, type Target } from "./targets";
 import type { EventDelivery } from "./types";
 
@@ -18,12 +19,12 @@ export function eventTsAt(nowMs: number): string {
   return (nowMs / 1000).toFixed(6);
 }
 
-/** The subscription and scope a conversation's messages need, and the `channel_type` they carry. */
-const MESSAGE_KINDS: Record<ConversationType, { event: string; scope: string; channelType: string }> = {
-  public: { event: "message.channels", scope: "channels:history", channelType: "channel" },
-  private: { event: "message.groups", scope: "groups:history", channelType: "group" },
-  im: { event: "message.im", scope: "im:history", channelType: "im" },
-  mpim: { event: "message.mpim", scope: "mpim:history", channelType: "mpim" },
+/** The subscription a conversation's messages come under (its scope: event-catalog.ts), and the `channel_type` they carry. */
+const MESSAGE_KINDS: Record<ConversationType, { event: string; channelType: string }> = {
+  public: { event: "message.channels", channelType: "channel" },
+  private: { event: "message.groups", channelType: "group" },
+  im: { event: "message.im", channelType: "im" },
+  mpim: { event: "message.mpim", channelType: "mpim" },
 };
 
 /** The same id for the same message, whichever app and event carry it (uuid-shaped, as the clients make them). */
@@ -64,7 +65,7 @@ function messageFields(ws: Workspace, channel: Channel, message: Message): Recor
 
 function messageTargets(ctx: RequestContext, ws: Workspace, channel: Channel): { found: Target[]; channelType: string } {
   const kind = MESSAGE_KINDS[conversationType(channel)];
-  return { found: targets(ctx, ws, { event: kind.event, scopes: [kind.scope], channel }), channelType: kind.channelType };
+  return { found: targets(ctx, ws, needOf(kind.event, channel)), channelType: kind.channelType };
 }
 
 /** A new message in a conversation. */
@@ -121,7 +122,7 @@ export function dispatchReaction(
   change: { user: string; reaction: string; added: boolean; eventTs: string },
 ): EventDelivery[] {
   const type = change.added ? "reaction_added" : "reaction_removed";
-  const found = targets(ctx, ws, { event: type, scopes: ["reactions:read"], channel });
+  const found = targets(ctx, ws, needOf(type, channel));
   return send(ctx, ws, found, () => ({
     type,
     user: change.user,
@@ -145,8 +146,7 @@ export function dispatchMembership(
   const type = change.joined ? "member_joined_channel" : "member_left_channel";
   const kind = conversationType(channel);
   if (kind === "im" || kind === "mpim") return [];
-  const scopes = kind === "private" ? ["groups:read"] : ["channels:read"];
-  const found = targets(ctx, ws, { event: type, scopes, channel });
+  const found = targets(ctx, ws, needOf(type, channel, kind === "private"));
   return send(ctx, ws, found, () => ({
     type,
     user: change.user,
@@ -165,7 +165,7 @@ export function dispatchAppHomeOpened(
   opened: { user: string; channel: string; tab: "home" | "messages"; view?: unknown; eventTs: string },
 ): EventDelivery[] {
   const ws = workspaceOf(ctx.state, installation.teamId);
-  const found = targets(ctx, ws, { event: "app_home_opened", scopes: [] }).filter((t) => t.installation === installation);
+  const found = targets(ctx, ws, needOf("app_home_opened")).filter((t) => t.installation === installation);
   return send(ctx, ws, found, () => ({
     type: "app_home_opened",
     user: opened.user,
