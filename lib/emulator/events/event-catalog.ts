@@ -145,6 +145,14 @@ export const EVENT_CATALOG: readonly EventKind[] = [
     from: "conversations.unarchive, `POST /admin/channels` `{archived: false}`",
   },
   {
+    subscription: "team_join",
+    type: "team_join",
+    scopes: ["users:read"],
+    conversation: false,
+    userEvent: true,
+    from: "`POST /admin/act/join-team` (a person joins the workspace)",
+  },
+  {
     subscription: "user_change",
     type: "user_change",
     scopes: ["users:read"],

@@ -7,6 +7,8 @@
  * - POST {base}/admin/act/dm `{"app_id", "text", "user"?, "team_id"?}`: a member writes to the app in their DM
  * - POST {base}/admin/act/react `{"channel", "ts", "name", "user"?, "team_id"?}`: a member reacts (again: removes)
  * - POST {base}/admin/act/open-home `{"app_id", "tab"?, "user"?, "team_id"?}`: a member opens the App Home
+ * - POST {base}/admin/act/join-team `{"real_name", "email"?, "team_id"?}`: a person joins the workspace (team_join);
+ *   they are in #general, as every member is
  * - POST {base}/admin/act/profile `{"real_name"?, "display_name"?, "title"?, "phone"?, "status_text"?, "status_emoji"?, "user"?, "team_id"?}`:
  *   a member changes their profile (user_change)
  *
@@ -21,14 +23,14 @@ import { workspaceOf } from "../store";
 import type { EmulatorState, RequestContext } from "../types";
 import { postToChannel } from "../web-api/methods/chat";
 import { generalChannel, resolveChannel, createConversation, findDirect } from "../workspace/channels";
-import { installingUserId, memberAt, memberIndexOf } from "../workspace/members";
+import { addJoinedMember, botByUserId, installingUserId, memberAt, memberIndexOf } from "../workspace/members";
 import { addMember, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { appUserKey } from "../workspace/views";
 import type { Channel, Workspace } from "../workspace/workspace";
 import type { EventDelivery, EventLog } from "./types";
 import { dispatchAppHomeOpened, dispatchReaction, eventTsAt } from "./workspace-events";
-import { dispatchUserChange } from "./workspace-change-events";
+import { dispatchTeamJoin, dispatchUserChange } from "./workspace-change-events";
 import { EDITABLE_PROFILE_FIELDS, editProfile } from "../workspace/profile-edits";
 
 const Who = { user: z.string().optional(), team_id: z.string().optional() };
@@ -36,6 +38,7 @@ const PostBody = z.strictObject({ ...Who, channel: z.string().optional(), text: 
 const DmBody = z.strictObject({ ...Who, app_id: z.string(), text: z.string().min(1).max(40_000) });
 const ReactBody = z.strictObject({ ...Who, channel: z.string(), ts: z.string(), name: z.string().regex(/^[a-z0-9_+'-]+$/, "an emoji name, without colons") });
 const OpenHomeBody = z.strictObject({ ...Who, app_id: z.string(), tab: z.enum(["home", "messages"]).optional() });
+const JoinTeamBody = z.strictObject({ team_id: z.string().optional(), real_name: z.string().trim().min(1).max(250), email: z.email().max(254).optional() });
 const ProfileField = z.string().max(250).optional();
 const ProfileBody = z
   .strictObject({
@@ -169,12 +172,24 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
     const ws = workspaceOf(ctx.state, body.team_id);
     const user = member(ws, body.user);
     // A person edits their profile; a bot user's is its app's.
-    if (memberIndexOf(ws, user) >= ws.userCount) throw new WebApiError("cannot_edit_bot_user", {}, { status: 409 });
+    if (botByUserId(ws, user)) throw new WebApiError("cannot_edit_bot_user", {}, { status: 409 });
     return withEvents(ctx.state, ws.team.id, () => {
       const changes = Object.fromEntries(EDITABLE_PROFILE_FIELDS.flatMap((field) => (body[field] === undefined ? [] : [[field, body[field]]])));
       editProfile(ws, user, changes, Math.floor(ctx.clock.now() / 1000));
       const record = memberAt(ws, memberIndexOf(ws, user), ctx.baseUrl);
       dispatchUserChange(ctx, ws, record);
+      return { user: record };
+    });
+  });
+
+  router.post("/admin/act/join-team", async (ctx) => {
+    const body = await read(ctx, JoinTeamBody, parse);
+    const ws = workspaceOf(ctx.state, body.team_id);
+    return withEvents(ctx.state, ws.team.id, () => {
+      const person = addJoinedMember(ws, { realName: body.real_name, ...(body.email ? { email: body.email } : {}) }, ctx.clock.now());
+      addMember(ctx.state, ws, generalChannel(ws), person.userId);
+      const record = memberAt(ws, person.index, ctx.baseUrl);
+      dispatchTeamJoin(ctx, ws, record);
       return { user: record };
     });
   });

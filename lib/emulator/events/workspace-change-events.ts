@@ -1,7 +1,8 @@
 /**
  * The events that follow from a workspace's own changes rather than from messages: a public channel created,
  * renamed, archived or unarchived (`channel_*`, for apps with channels:read, members of the channel or not: a
- * public channel's existence is no secret), a member's profile changed (`user_change`, users:read), a file
+ * public channel's existence is no secret), a person joined (`team_join`) or changed their profile (`user_change`,
+ * users:read), a file
  * shared into a conversation (`file_shared`, files:read, for those in it). Private channels have events of their
  * own on the platform (`group_*`), which the emulator does not send.
  */
@@ -52,6 +53,12 @@ export function dispatchUserChange(ctx: RequestContext, ws: Workspace, user: Rec
   const found = targets(ctx, ws, needOf("user_change"));
   const eventTs = eventTsAt(ctx.clock.now());
   return send(ctx, ws, found, () => ({ type: "user_change", user, cache_ts: Math.floor(ctx.clock.now() / 1000), event_ts: eventTs }));
+}
+
+/** `team_join`: a new member's user record. */
+export function dispatchTeamJoin(ctx: RequestContext, ws: Workspace, user: Record<string, unknown>): EventDelivery[] {
+  const found = targets(ctx, ws, needOf("team_join"));
+  return send(ctx, ws, found, () => ({ type: "team_join", user, event_ts: eventTsAt(ctx.clock.now()) }));
 }
 
 /** `file_shared`: a file shared into a conversation, to those in it; the event names the file, the app reads it with files.info. */

@@ -111,6 +111,23 @@ export interface BotUser {
   deleted: boolean;
 }
 
+/**
+ * A person who joined the workspace after it was generated (the admin surface: `POST {base}/admin/act/join-team`):
+ * kept whole, at the next position of users.list, as a bot user is.
+ */
+export interface JoinedMember {
+  userId: string;
+  /** Position in users.list. */
+  index: number;
+  realName: string;
+  /** The handle (`name`). */
+  name: string;
+  email?: string;
+  avatarHash: string;
+  /** Epoch seconds. */
+  created: number;
+}
+
 /** A member's own changes to their profile (profile-edits.ts), laid over their generated record. */
 export interface ProfileEdit {
   real_name?: string;
@@ -143,6 +160,8 @@ export interface Workspace {
   views: ViewsState;
   /** Uploads and files (files.ts). */
   files: FilesState;
+  /** People who joined after the workspace was generated, in the order they joined; absent until the first. */
+  joined?: JoinedMember[];
   /** Members' changes to their profiles, by user id (profile-edits.ts); absent until the first. */
   profileEdits?: Record<string, ProfileEdit>;
 }

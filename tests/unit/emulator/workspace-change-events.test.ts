@@ -16,6 +16,7 @@ const WATCHED = [
   "channel_rename",
   "channel_archive",
   "channel_unarchive",
+  "team_join",
   "user_change",
   "file_shared",
   "tokens_revoked",
@@ -125,6 +126,57 @@ describe("a member's profile and files", () => {
     expect((await h.admin("act/profile", { status_emoji: "rocket" })).status).toBe(400);
     expect((await h.admin("act/profile", { title: "x", user: watcher.bot_user_id })).status).toBe(409);
     expect(await settle()).toEqual([]);
+  });
+
+  it("team_join carries a new member's record; they are in #general, listed, can post and change their profile; apps installed after them still work", async () => {
+    const { h, watcher, settle } = await setUp();
+    const joined = (await h.admin("act/join-team", { real_name: "Ada Newcomer", email: "ada@example.com" })).body;
+    expect(joined).toMatchObject({
+      ok: true,
+      user: { id: expect.stringMatching(/^U/), real_name: "Ada Newcomer", is_bot: false, deleted: false },
+      event_ids: [expect.any(String)],
+    });
+    const ada = joined.user.id as string;
+    const [join, ...others] = await settle();
+    expect(others).toEqual([]);
+    expect(join).toMatchObject({
+      api_app_id: watcher.app_id,
+      event: { type: "team_join", user: { id: ada, real_name: "Ada Newcomer", profile: { email: "ada@example.com" } } },
+    });
+
+    const info = (await h.call("users.info", { user: ada }, { token: watcher.access_token })).body;
+    expect(info.user).toEqual(join?.event.user);
+    await h.admin("apps", manifest("Finder", {}, { bot: ["users:read.email"] }));
+    const finder = await h.install(
+      ((await h.apps()).all as AdminApp[]).find((a) => a.name === "Finder")!,
+      { scope: ["users:read.email"], userScope: [] },
+    );
+    expect((await h.call("users.lookupByEmail", { email: "ada@example.com" }, { token: finder.access_token })).body.user?.id).toBe(ada);
+    const general = h.emulator.state.workspace.channels.find((c) => c.isGeneral)!;
+    const members = (await h.call("conversations.members", { channel: general.id, limit: "1000" }, { token: watcher.access_token })).body;
+    expect(members.members).toContain(ada);
+    expect((await h.admin("act/post", { channel: general.id, text: "hello, I am new", user: ada })).body.ok).toBe(true);
+    await h.admin("act/profile", { user: ada, title: "New here" });
+    expect((await settle()).map((d) => [d.event.type, d.event.user?.id, d.event.user?.profile?.title])).toEqual([["user_change", ada, "New here"]]);
+
+    // An app installed after the newcomer: its bot user comes after them, and is still itself.
+    await h.admin("apps", manifest("Later", {}, { bot: ["chat:write", "users:read"] }));
+    const later = await h.install(
+      ((await h.apps()).all as AdminApp[]).find((a) => a.name === "Later")!,
+      { scope: ["chat:write", "users:read"], userScope: [] },
+    );
+    expect((await h.authTest(later.access_token)).user_id).toBe(later.bot_user_id);
+    expect((await h.call("users.info", { user: later.bot_user_id }, { token: later.access_token })).body.user).toMatchObject({
+      is_bot: true,
+      real_name: "Later",
+    });
+    expect((await h.call("users.info", { user: ada }, { token: later.access_token })).body.user).toMatchObject({
+      real_name: "Ada Newcomer",
+      profile: { title: "New here" },
+    });
+
+    expect((await h.admin("act/join-team", { real_name: "" })).status).toBe(400);
+    expect((await h.admin("act/join-team", { real_name: "Bad Email", email: "not-an-email" })).status).toBe(400);
   });
 
   it("file_shared reaches an app in the conversation the file is shared into, and not one outside it", async () => {

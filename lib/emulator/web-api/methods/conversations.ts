@@ -5,7 +5,7 @@ import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
 import { createConversation } from "../../workspace/channels";
 import { openDirect } from "../../workspace/direct";
-import { memberAt, memberIndexOf } from "../../workspace/members";
+import { botByUserId, memberAt, memberIndexOf } from "../../workspace/members";
 import {
   addMember,
   callerUserId,
@@ -201,7 +201,7 @@ function isDeactivated(ctx: MethodContext, userId: string): boolean {
 
 /** A bot user of an app that is not installed (any more) cannot be added anywhere. */
 function isAbsentBot(ctx: MethodContext, userId: string): boolean {
-  return memberIndexOf(ctx.ws, userId) >= ctx.ws.userCount && !installationOfBotUser(ctx.state, ctx.ws, userId);
+  return botByUserId(ctx.ws, userId) !== undefined && !installationOfBotUser(ctx.state, ctx.ws, userId);
 }
 
 /** A message ts as the platform writes it (`1700000000.000100`); `oldest` and `latest` may also be whole seconds. */
