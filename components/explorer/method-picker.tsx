@@ -112,9 +112,9 @@ export function MethodPicker({ id, value, onChange, onPick, details, catalog, in
   }, [groups]);
   const rowOfIndex = useMemo(() => rows.flatMap((row, at) => (row.kind === "method" ? [at] : [])), [rows]);
   // TanStack Virtual's virtualizer changes what its methods return without changing identity, so the React
-  // Compiler would skip this component; the console does not build with the compiler, and this component
+  // Compiler would skip this component. The console does not build with the compiler, and this component
   // reads the virtualizer afresh each render (getVirtualItems, getTotalSize) and memoizes nothing from it.
-  // eslint-disable-next-line react-hooks/incompatible-library
+  // eslint-disable-next-line react-hooks/incompatible-library -- read afresh each render, never memoized (above)
   const virtualizer = useVirtualizer({
     count: open ? rows.length : 0,
     getScrollElement: () => listRef.current,

@@ -80,9 +80,9 @@ export function ResultsTable({
 
   const count = shown ? shown.length : items.length;
   // TanStack Virtual's virtualizer changes what its methods return without changing identity, so the React
-  // Compiler would skip this component; the console does not build with the compiler, and this component
+  // Compiler would skip this component. The console does not build with the compiler, and this component
   // reads the virtualizer afresh each render (getVirtualItems, getTotalSize) and memoizes nothing from it.
-  // eslint-disable-next-line react-hooks/incompatible-library
+  // eslint-disable-next-line react-hooks/incompatible-library -- read afresh each render, never memoized (above)
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,

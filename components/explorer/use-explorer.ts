@@ -1,28 +1,16 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useEffectEvent, useMemo, useReducer, useRef, useState } from "react";
-import { countOfList, summarizeAnswer } from "@/lib/explorer/answer-summary";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { findMethod, isPaginated } from "@/lib/explorer/catalog";
 import { defaultInstallation } from "@/lib/explorer/default-installation";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
-import { DEFAULT_MAX_PAGES } from "@/lib/explorer/fetch-all-events";
-import { requestFromHistory, type HistoryEntry } from "@/lib/explorer/history";
+import type { HistoryEntry } from "@/lib/explorer/history";
 import { findCollection } from "@/lib/explorer/items";
-import { catalogShape, NOTHING_STATED, withMethodDefaults } from "@/lib/explorer/method-defaults";
-import { initialPageWalk, itemsThroughPage, pageWalkReducer } from "@/lib/explorer/page-walk";
+import { catalogShape } from "@/lib/explorer/method-defaults";
+import { itemsThroughPage } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
-import {
-  buildCall,
-  callQuery,
-  fromSearchParams,
-  isValidMethod,
-  requestParams,
-  statedInLink,
-  toSearchParams,
-  type ExplorerRequest,
-  type StatedFields,
-} from "@/lib/explorer/params";
+import { buildCall, callQuery, fromSearchParams, isValidMethod, statedInLink, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
 import { MAX_PAGE_SIZE } from "@/lib/installations/universal/list-query";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
@@ -32,7 +20,10 @@ import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useRequestHistory } from "@/lib/swr/use-request-history";
 import { useSession } from "@/lib/swr/use-session";
 import { downloadFile } from "@/components/download-file";
+import { arrivalSettles, explorerReducer, fetchAllOf, initialExplorerState, requestAsSent, type ExplorerState } from "./explorer-state";
+import { callRecord, walkRecord } from "./history-records";
 import type { InstallationOption } from "./request-form";
+import { useSendKey } from "./use-send-key";
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
@@ -40,8 +31,8 @@ const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
 /**
  * The explorer's state and what it does: the request (from the page's URL, the form, the history), the
  * calls of a walk by hand and their answers, Fetch all, and the history of both. A hook of the page's
- * component rather than browser model (lib/explorer): it is React state and effects over the model's pure
- * functions, the page's URL and the SWR hooks, so the component is left its layout.
+ * component rather than browser model (lib/explorer): it wires the state's reducer (explorer-state.ts) to
+ * the page's URL, the SWR hooks and the effects, so the component is left its layout.
  */
 export function useExplorer() {
   const search = useSearchParams();
@@ -49,17 +40,11 @@ export function useExplorer() {
     const link = new URLSearchParams(search.toString());
     return { request: fromSearchParams(link), stated: statedInLink(link), withMethod: link.get("method") !== null };
   });
-  const [request, setRequest] = useState<ExplorerRequest>(opened.request);
-  // A method that came from the link, the history or a suggestion, until its catalog entry has filled what
-  // they did not state (its verb, its paging): see method-defaults.ts.
-  const [arrival, setArrival] = useState<{ method: string; stated: StatedFields } | null>({ method: opened.request.method, stated: opened.stated });
-  const [maxPages, setMaxPages] = useState(String(DEFAULT_MAX_PAGES));
-  const [pageWalk, dispatchWalk] = useReducer(pageWalkReducer<ApiCallResult>, undefined, initialPageWalk<ApiCallResult>);
+  const [state, dispatch] = useReducer(explorerReducer<ApiCallResult>, undefined, (): ExplorerState<ApiCallResult> =>
+    initialExplorerState(opened.request, opened.stated),
+  );
+  const { request, arrival, page: pageWalk, walk, mode, tab, restored, generation } = state;
   const { stack, answer: result, sent, timings: pageTimings } = pageWalk;
-  // The request and page cap of the last Fetch all, as they were when it started.
-  const [walk, setWalk] = useState<{ request: ExplorerRequest; maxPages: number } | null>(null);
-  const [mode, setMode] = useState<"page" | "all">("page");
-  const [tab, setTab] = useState<"table" | "json">("table");
   const { trigger, isMutating } = useApiCall();
   const fetchAll = useFetchAll();
   const history = useRequestHistory();
@@ -67,8 +52,6 @@ export function useExplorer() {
   const session = useSession({ limit: MAX_PAGE_SIZE });
   const { data: catalog } = useMethodCatalog();
   const { data: emulated } = useEmulatorMethods(session.data?.upstream.kind);
-  // A history entry put back in the form: its answer's summary is shown until the next call.
-  const [restored, setRestored] = useState<HistoryEntry | null>(null);
 
   const installations: InstallationOption[] = useMemo(
     () =>
@@ -89,13 +72,8 @@ export function useExplorer() {
   const sendsPagingFields = !methodKnown || paginated;
 
   // State that follows other state is adjusted while rendering, before anything shows the stale value.
-  if (arrival && arrival.method !== request.method) {
-    // Another method was chosen meanwhile: it brought its own defaults.
-    setArrival(null);
-  } else if (arrival && methodKnown) {
-    const shape = catalogMethod ? catalogShape(catalogMethod) : { paginated, transport: null };
-    setRequest((r) => (r.method === arrival.method ? withMethodDefaults(r, shape, arrival.stated) : r));
-    setArrival(null);
+  if (arrivalSettles(state, methodKnown)) {
+    dispatch({ type: "method_known", shape: methodKnown ? (catalogMethod ? catalogShape(catalogMethod) : { paginated, transport: null }) : null });
   }
   // An installation the link names that is not among this person's (another workspace's, or forgotten): the
   // page says so and the link's call is not made; the form offers their own instead, sent only when they press Send.
@@ -105,8 +83,7 @@ export function useExplorer() {
       : null;
   // The installation named in the URL, or the first one that works.
   if (installations.length > 0 && !installations.some((i) => i.id === request.installation)) {
-    const fallback = defaultInstallation(installations.map((i) => i.view))!.id;
-    setRequest((r) => (installations.some((i) => i.id === r.installation) ? r : { ...r, installation: fallback }));
+    dispatch({ type: "installations_listed", ids: installations.map((i) => i.id), fallback: defaultInstallation(installations.map((i) => i.view))!.id });
   }
 
   // After a history entry is put back, the page's URL says it, once its defaults are in.
@@ -117,56 +94,26 @@ export function useExplorer() {
     window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
   }, [arrival, request]);
 
-  // Calls made before a history entry was put back: their answers go to the history, not on the page.
-  const generation = useRef(0);
   const send = useCallback(
     async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
-      const sentIn = generation.current;
-      const sending = { ...base, cursor };
-      if (!sendsPagingFields) {
-        // The hidden cursor and limit fields of a method that does not page are not sent.
-        sending.cursor = "";
-        sending.limit = "";
-      }
-      setRequest(sending);
-      setMode("page");
+      const sending = requestAsSent(base, cursor, sendsPagingFields);
+      dispatch({ type: "sent", request: sending });
       window.history.replaceState(null, "", `?${toSearchParams(sending).toString()}`);
       const answer = await trigger(buildCall(sending, argTypes));
       const collection = findCollection(answer.body, sending.method);
       const count = collection?.items.length;
-      const body = answer.body as { ok?: unknown; error?: unknown };
-      if (sentIn === generation.current) {
-        dispatchWalk({ type: "answered", request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs });
-        setRestored(null);
-        // A list opens on its table; anything else (auth.test, chat.postMessage, an error) on its JSON.
-        setTab(collection ? "table" : "json");
-      }
-      history.add({
-        id: `${answer.at}-${Math.random().toString(36).slice(2, 8)}`,
-        at: answer.at,
-        method: sending.method,
-        installation: sending.installation,
-        tokenKind: sending.tokenKind,
-        httpMethod: sending.httpMethod,
-        encoding: sending.encoding,
-        params: requestParams(sending),
-        kind: "call",
-        status: answer.status,
-        ok: body?.ok === true,
-        ...(typeof body?.error === "string" ? { error: body.error } : {}),
-        ms: answer.upstreamMs ?? answer.roundTripMs,
-        ...(count !== undefined ? { count } : {}),
-        summary: summarizeAnswer(answer.status, answer.body, answer.retryAfterS),
-      });
+      // Calls made before a history entry was put back: their answers go to the history, not on the page.
+      dispatch({ type: "answered", generation, request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs, list: collection !== null });
+      history.add(callRecord(sending, answer, count, `${answer.at}-${Math.random().toString(36).slice(2, 8)}`));
     },
-    [trigger, history, argTypes, sendsPagingFields],
+    [trigger, history, argTypes, sendsPagingFields, generation],
   );
 
   const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
   const sendForm = useCallback(() => {
     if (!canSend) return;
     const from = stackForSend(stack, sent, request);
-    if (!from.continues) dispatchWalk({ type: "restart" });
+    if (!from.continues) dispatch({ type: "walk_restarted" });
     void send(request, request.cursor, from.stack);
   }, [canSend, request, send, sent, stack]);
 
@@ -179,34 +126,18 @@ export function useExplorer() {
   };
   const onRetry = () => sent && void send(sent, sent.cursor, stack);
   const onStartOver = () => {
-    dispatchWalk({ type: "restart" });
+    dispatch({ type: "walk_restarted" });
     void send(sent ?? request, "", START);
   };
 
   const startFetchAll = () => {
-    setRestored(null);
-    setMode("all");
-    setTab("table");
+    const first = fetchAllOf(state);
+    dispatch({ type: "fetch_all_started" });
     window.history.replaceState(null, "", `?${toSearchParams(request).toString()}`);
-    // A walk of everything starts at the first page, wherever the walk by hand has got to.
-    const first = { ...request, cursor: "" };
-    const cap = Number(maxPages) || DEFAULT_MAX_PAGES;
-    setWalk({ request: first, maxPages: cap });
-    fetchAll.start(request.method, callQuery(first, { max_pages: String(cap) }));
+    fetchAll.start(request.method, callQuery(first.request, { max_pages: String(first.maxPages) }));
   };
 
-  // Ctrl/Cmd+Enter sends from anywhere on the page.
-  const onShortcut = useEffectEvent(() => sendForm());
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-        e.preventDefault();
-        onShortcut();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useSendKey(sendForm);
 
   // A shared or reloaded view of a read-only method shows its first page again.
   const autoSent = useRef(false);
@@ -217,7 +148,6 @@ export function useExplorer() {
     autoSent.current = true;
     // Sending is what this effect is for: the link's call, made once what it needs is known. The state it
     // sets on the way (the request as sent, the walk's mode) is the call's, as when Send is pressed.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
     sendForm();
   }, [installations, request, sendForm, methodKnown, arrival, opened.withMethod, foreignInstallation]);
 
@@ -229,23 +159,7 @@ export function useExplorer() {
   useEffect(() => {
     if (!all || !walk || all.status === "running" || all.status === "waiting" || recordedWalk.current === all.runId) return;
     recordedWalk.current = all.runId;
-    history.add({
-      id: `all-${all.runId}-${all.startedAt}`,
-      at: all.startedAt,
-      method: all.method,
-      installation: walk.request.installation,
-      tokenKind: walk.request.tokenKind,
-      httpMethod: "GET",
-      params: { ...requestParams(walk.request), max_pages: String(walk.maxPages) },
-      kind: "all",
-      status: all.status === "error" ? 0 : 200,
-      ok: all.status !== "error",
-      ...(all.error ? { error: all.error } : {}),
-      ms: (all.endedAt ?? Date.now()) - all.startedAt,
-      count: all.count,
-      pages: all.pages,
-      summary: `Fetch all ${all.status}${all.capped ? " at the page cap" : ""} · ${countOfList(all.count, all.field)} in ${all.pages} ${all.pages === 1 ? "page" : "pages"}`,
-    });
+    history.add(walkRecord(all, walk, Date.now()));
   }, [all, all?.status, walk, history]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
@@ -262,22 +176,9 @@ export function useExplorer() {
   // A call put back from the history replaces what the page showed: no answer, wire record or snippet of
   // another call stays beside it, and nothing is sent until Send (a walk still running is cancelled).
   const restoreFromHistory = (entry: HistoryEntry) => {
-    const { request: next, stated, maxPages: cap } = requestFromHistory(entry);
-    generation.current += 1;
     if (walking) fetchAll.cancel();
-    dispatchWalk({ type: "cleared" });
-    setMode("page");
-    if (cap) setMaxPages(cap);
-    setRequest(next);
-    setArrival({ method: next.method, stated });
+    dispatch({ type: "restored", entry });
     urlFollowsRequest.current = true;
-    setRestored(entry);
-  };
-
-  // A method named in an answer's note: chosen as if picked in the form, its catalog entry filling its defaults.
-  const chooseMethod = (name: string) => {
-    setRequest((r) => ({ ...r, method: name, cursor: "" }));
-    setArrival({ method: name, stated: NOTHING_STATED });
   };
 
   const sentInstallation = session.data?.installations.find((i) => i.id === sent?.installation);
@@ -298,17 +199,17 @@ export function useExplorer() {
     },
     form: {
       request,
-      setRequest,
+      setRequest: (next: ExplorerRequest) => dispatch({ type: "edited", request: next }),
       installations,
       catalog,
       catalogMethod,
       emulated,
       paginated,
-      chooseMethod,
+      chooseMethod: (method: string) => dispatch({ type: "method_chosen", method }),
       send: sendForm,
       startFetchAll,
-      maxPages,
-      setMaxPages,
+      maxPages: state.maxPages,
+      setMaxPages: (value: string) => dispatch({ type: "max_pages_typed", value }),
       busy: isMutating,
       walking,
     },
@@ -334,7 +235,13 @@ export function useExplorer() {
     },
     /** Fetch all: its progress (null before the first), and the request and cap it started with. */
     all: { state: all, feed: fetchAll.feed, walk, cancel: fetchAll.cancel, onDownload },
-    view: { mode, setMode, showAll, tab, setTab },
+    view: {
+      mode,
+      setMode: (next: ExplorerState<ApiCallResult>["mode"]) => dispatch({ type: "mode_chosen", mode: next }),
+      showAll,
+      tab,
+      setTab: (next: ExplorerState<ApiCallResult>["tab"]) => dispatch({ type: "tab_chosen", tab: next }),
+    },
     history: { entries: history.entries, clear: history.clear, restored, restore: restoreFromHistory },
   };
 }

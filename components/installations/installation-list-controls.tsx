@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useEffectEvent, useId, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import {
   FILTER_LABELS,
@@ -53,12 +53,13 @@ export function useListQuery(): ListState {
     router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
   };
 
+  // An effect event: the search goes to the URL as it is when typing rests (a filter chosen meanwhile stays),
+  // and only the search restarts the wait.
+  const search = useEffectEvent((q: string) => navigate({ q, offset: 0 }));
   useEffect(() => {
     if (text.trim() === query.q) return;
-    const timer = setTimeout(() => navigate({ q: text.trim(), offset: 0 }), SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(() => search(text.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-    // navigate reads the current URL; the search is what changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text, query.q]);
 
   return {

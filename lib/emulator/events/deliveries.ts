@@ -159,9 +159,15 @@ export async function settleEventDeliveries(state: EmulatorState): Promise<void>
   for (let pending = running(); pending.length > 0; pending = running()) await Promise.allSettled(pending);
 }
 
-/** A workspace's recent deliveries for the admin state, newest first (the payload's verification token left out). */
+/** Records an interaction, already made (interactivity/), in its workspace's log beside the events: kept and saved alike. */
+export function recordInteraction(state: EmulatorState, delivery: EventDelivery & { interaction: object }): void {
+  recordDelivery(eventLogOf(state, delivery.teamId), delivery);
+}
+
+/** A workspace's recent event deliveries for the admin state, newest first (the payload's verification token left out). */
 export function describeDeliveries(state: EmulatorState, teamId: string) {
-  return [...(state.eventLogs.get(teamId)?.deliveries ?? [])].reverse().map((d) => ({
+  const events = (state.eventLogs.get(teamId)?.deliveries ?? []).filter((d) => d.interaction === undefined);
+  return [...events].reverse().map((d) => ({
     event_id: d.eventId,
     event_type: d.eventType,
     app_id: d.appId,

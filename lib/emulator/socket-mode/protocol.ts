@@ -2,6 +2,7 @@
  * The messages of Socket Mode as the emulator speaks them (hub.ts sends and reads them), listed for
  * docs/emulator.md's conformance table (`npm run conformance`): who sends each, and its fields.
  */
+import { INTERACTION_TYPES } from "../interactivity/catalog";
 import { DISCONNECT_REASONS } from "./hub";
 
 export interface SocketModeMessage {
@@ -22,8 +23,12 @@ export const SOCKET_MODE_MESSAGES: readonly SocketModeMessage[] = [
     fields: `${ENVELOPE_FIELDS}; \`payload\` is the \`event_callback\` (or \`app_rate_limited\`) body`,
     sent: true,
   },
-  { type: "slash_commands", direction: "to the app", fields: ENVELOPE_FIELDS, sent: false },
-  { type: "interactive", direction: "to the app", fields: ENVELOPE_FIELDS, sent: false },
+  ...(["slash_commands", "interactive"] as const).map((type) => ({
+    type,
+    direction: "to the app" as const,
+    fields: `${ENVELOPE_FIELDS}; \`payload\` is what the Interactivity Request URL would get`,
+    sent: INTERACTION_TYPES.some((interaction) => interaction.envelope === type),
+  })),
   { type: "disconnect", direction: "to the app", fields: `\`reason\`: ${DISCONNECT_REASONS.map((r) => `\`${r}\``).join(", ")}; \`debug_info\``, sent: true },
   { type: "(ack)", direction: "from the app", fields: "`envelope_id`, optional `payload`", sent: true },
   {

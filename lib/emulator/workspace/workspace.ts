@@ -89,7 +89,7 @@ export interface Message {
   /** Who pinned it and when (epoch seconds), for pins.list: not a platform field of the message. */
   pin?: { by: string; at: number };
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal" | "seed";
+  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal" | "seed" | "interactivity";
 }
 
 /** A reaction on a message, as conversations.history and reactions.get show it. */

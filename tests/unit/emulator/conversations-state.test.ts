@@ -32,8 +32,8 @@ interface Setup {
   call: (method: string, params?: Record<string, string>, token?: string) => Promise<Json>;
 }
 
-async function setUp(scope = BOT_SCOPES): Promise<Setup> {
-  const h = createHarness({ apps: APPS });
+async function setUp(scope = BOT_SCOPES, users?: number): Promise<Setup> {
+  const h = createHarness({ apps: APPS, ...(users ? { users } : {}) });
   const { rotation } = await h.apps();
   const grant = await h.install(rotation, { scope, userScope: USER_SCOPES });
   const call = async (method: string, params: Record<string, string> = {}, token: string = grant.access_token) =>
@@ -319,8 +319,11 @@ describe("conversations.open", () => {
     const nine = ((await s.call("users.list", { limit: "12" })).members as Json[]).slice(1, 10).map((m) => m.id);
     expect((await s.call("conversations.open", { users: nine.join(",") })).error).toBe("too_many_users");
     expect((await s.call("conversations.open", { channel: "D0NOPE123" })).error).toBe("channel_not_found");
-    const deleted = ((await s.call("users.list", { limit: "40" })).members as Json[]).find((m) => m.deleted);
-    if (deleted) expect((await s.call("conversations.open", { users: deleted.id })).error).toBe("user_disabled");
+    // About one generated member in thirty is deactivated: the harness's 40 hold none, a workspace of 200 several.
+    const crowd = await setUp(BOT_SCOPES, 200);
+    const deleted = ((await crowd.call("users.list", { limit: "200" })).members as Json[]).find((m) => m.deleted);
+    expect(deleted, "a deactivated member among 200").toBeDefined();
+    expect((await crowd.call("conversations.open", { users: deleted!.id })).error).toBe("user_disabled");
   });
 });
 

@@ -8,7 +8,7 @@
  *
  * A trigger id is good once (`exchanged_trigger_id` after), for 3 seconds of the emulator's clock
  * (`expired_trigger_id`), for the app it was issued to; a malformed or unknown one is `invalid_trigger_id`.
- * The emulator issues them at `POST {base}/admin/triggers` (admin/triggers.ts) until it has interactions.
+ * Every interaction mints one (interactivity/); `POST {base}/admin/triggers` (admin/triggers.ts) issues one alone.
  */
 import { randomBytes } from "node:crypto";
 import { WebApiError } from "../../core/errors";
