@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countCookies, MAX_COOKIES } from "@/lib/ops/cookie-bound";
-import { metrics } from "@/lib/ops/metrics";
+import { metrics } from "@/lib/metrics";
 import { countRefusals } from "@/lib/ops/refusal-metrics";
 import { guardRequests } from "@/lib/ops/request-guard";
 

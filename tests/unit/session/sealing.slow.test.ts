@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { z } from "zod";
-import { readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { readSealedCookie, sealValue, unsealValue, writeSealedCookie } from "@/lib/http/sealed-cookie";
 import { startTestConsole, type TestConsole } from "../support/console";
 
 const OLD = randomBytes(32).toString("base64url");

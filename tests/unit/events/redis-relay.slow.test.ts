@@ -14,7 +14,7 @@ import { receiveEventRequest } from "@/lib/events/receive";
 import { RedisEventRelay } from "@/lib/events/redis-relay";
 import { signRequest } from "@/lib/events/signature";
 import { getEventSink } from "@/lib/events/sink";
-import { sealValue } from "@/lib/session/sealed-cookie";
+import { sealValue } from "@/lib/http/sealed-cookie";
 import { freePort, startRedis, type TestRedis } from "../support/redis";
 
 const CHANNEL = "switchboard:events";

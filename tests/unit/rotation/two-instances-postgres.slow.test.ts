@@ -5,7 +5,7 @@ import { findInstallation } from "@/lib/installations/store";
 import { maskToken } from "@/lib/platform";
 import { refreshInstallationToken } from "@/lib/rotation/freshness";
 import { refreshDueTokens } from "@/lib/rotation/refresher";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import { advanceEmulatorClock } from "../signin/support";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
 import { getStore, type Store } from "@/lib/store";
@@ -88,7 +88,7 @@ describe("two instances on one PostgreSQL", () => {
     await installed();
     const before = await grants();
     await advanceEmulatorClock(testConsole.origin, 11 * 3600);
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const [a, b] = instances;
     const settings = { horizonS: 7200, spreadS: 600, alert: null };
     const passes = await Promise.all([refreshDueTokens(on(a!), settings), refreshDueTokens(on(b!), settings)]);

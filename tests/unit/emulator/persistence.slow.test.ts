@@ -34,6 +34,9 @@ const EXTRA = [
   "files:write",
   "app_mentions:read",
   "incoming-webhook",
+  "usergroups:read",
+  "usergroups:write",
+  "assistant:write",
 ];
 /** What a member's user token may hold of them. */
 const USER_SCOPES = [
@@ -159,6 +162,25 @@ async function workload(h: Harness) {
   await ok(h, "bookmarks.edit", { channel_id: random, bookmark_id: bookmark.id, title: "Runbook v2" }, user);
   const other = (await ok(h, "bookmarks.add", { channel_id: random, title: "Other", type: "link", link: "http://example.com/o" }, user)).bookmark as Json;
   await ok(h, "bookmarks.remove", { channel_id: random, bookmark_id: other.id }, user);
+
+  // User groups: made, renamed, given members, disabled and enabled again; one left disabled.
+  const group = (await ok(h, "usergroups.create", { name: "On call", handle: "oncall" }, bot)).usergroup as Json;
+  await ok(h, "usergroups.update", { usergroup: group.id, name: "On call, renamed", description: "pager" }, bot);
+  await ok(h, "usergroups.users.update", { usergroup: group.id, users: grant.authed_user.id }, bot);
+  await ok(h, "usergroups.disable", { usergroup: group.id }, bot);
+  await ok(h, "usergroups.enable", { usergroup: group.id }, bot);
+  const dropped = (await ok(h, "usergroups.create", { name: "Dropped" }, bot)).usergroup as Json;
+  await ok(h, "usergroups.disable", { usergroup: dropped.id }, bot);
+
+  // An assistant thread's status, title and prompts; a streamed reply, stopped, and one still streaming.
+  await ok(h, "assistant.threads.setStatus", { channel_id: random, thread_ts: first, status: "is thinking..." }, bot);
+  await ok(h, "assistant.threads.setTitle", { channel_id: random, thread_ts: first, title: "Kept" }, bot);
+  await ok(h, "assistant.threads.setSuggestedPrompts", { channel_id: random, thread_ts: first, prompts: JSON.stringify([{ title: "A", message: "a" }]) }, bot);
+  const recipient = { recipient_team_id: ws.team.id, recipient_user_id: grant.authed_user.id };
+  const streamed = (await ok(h, "chat.startStream", { channel: random, thread_ts: first, markdown_text: "Hello", ...recipient }, bot)).ts as string;
+  await ok(h, "chat.appendStream", { channel: random, ts: streamed, markdown_text: ", world" }, bot);
+  await ok(h, "chat.stopStream", { channel: random, ts: streamed, markdown_text: "." }, bot);
+  await ok(h, "chat.startStream", { channel: random, thread_ts: first, markdown_text: "Still going", ...recipient }, bot);
 
   // Conversations: a new one, its topic, purpose, name, members, archive and back; an im.
   const created = (await ok(h, "conversations.create", { name: "persisted" }, bot)).channel as Json;

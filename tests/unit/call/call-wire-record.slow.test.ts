@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as callGet, POST as callPost } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import { buildCurl } from "@/lib/explorer/curl";
 import { buildCall, EMPTY_REQUEST, type CallRequest, type ExplorerRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
-import { MAX_WIRE_HEADER_BYTES } from "@/lib/call/wire-header";
+import { MAX_WIRE_HEADER_BYTES } from "@/lib/platform/wire-header";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 

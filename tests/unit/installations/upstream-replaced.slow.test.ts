@@ -3,7 +3,7 @@ import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import { refreshDueTokens } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import type { InstallationView } from "@/lib/installations/universal/view";
@@ -93,7 +93,7 @@ describe("an emulator that was reset or replaced", () => {
     expect((await askToken(teamId)).status).toBe(200);
     await resetEmulator();
     // The console asks the upstream what it is at most every 30 s (upstream-about.ts): here, now.
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const refused = await askToken(teamId);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ error: "needs_reinstall" });
@@ -124,7 +124,7 @@ describe("a token's expiry", () => {
     const now = getRotationRuntime().now();
     const { version, ...record } = stored;
     await store.putInstallation({ ...record, bot: { ...record.bot!, expiresAt: now + (37 * 60 + 56) * 60_000 } }, { expectVersion: version });
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const answer = (await (await askToken(record.team.id)).json()) as { expires_in: number; expires_at: number };
     expect(answer.expires_in).toBeLessThanOrEqual(43_200);
     expect(answer.expires_at * 1000).toBeLessThanOrEqual(getRotationRuntime().now() + 43_200_000);

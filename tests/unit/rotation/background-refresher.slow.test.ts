@@ -4,7 +4,7 @@ import { defaultAppCredentials } from "@/lib/emulator";
 import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
 import { refreshDueTokens, runRefresherPass } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import { plannedRefreshAt } from "@/lib/rotation/universal/schedule";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -124,7 +124,7 @@ describe("the background refresher", () => {
   it("backs off a refresh that failed for a passing reason, and says so in the timeline once", async () => {
     const id = await install();
     await advanceEmulatorClock(testConsole.origin, 43_200 - HORIZON_S + 60);
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     // The platform unreachable: nothing answers on port 1.
     const unreachable = { ...getRotationRuntime(), baseUrl: "http://127.0.0.1:1/emulator", transport: undefined, timeoutMs: 500 };
     const first = await refreshDueTokens(unreachable, settings);

@@ -10,7 +10,8 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { findInstallation } from "@/lib/installations/store";
 import { countRefusals } from "@/lib/ops/refusal-metrics";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";
@@ -89,12 +90,12 @@ describe("GET /api/metrics", () => {
   });
 
   it("says how far the nearest rotating token is from expiring, by the platform's clock", async () => {
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const fresh = sample(await scrape(), "switchboard_token_nearest_expiry_seconds");
     expect(fresh).toBeGreaterThan(12 * 3600 - 120);
     expect(fresh).toBeLessThanOrEqual(12 * 3600);
     await advanceEmulatorClock(testConsole.origin, 11 * 3600);
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const later = sample(await scrape(), "switchboard_token_nearest_expiry_seconds");
     expect(later).toBeGreaterThan(3600 - 120);
     expect(later).toBeLessThanOrEqual(3600);

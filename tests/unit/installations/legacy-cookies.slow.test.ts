@@ -3,7 +3,7 @@ import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { findInstallation, removeInstallation, withTimeline } from "@/lib/installations/store";
-import { sealValue } from "@/lib/session/sealed-cookie";
+import { sealValue } from "@/lib/http/sealed-cookie";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { previousReleaseCookie, type PreviousInstallationRecord } from "../support/previous-release-cookies";

@@ -7,7 +7,8 @@ import { GET as listKeysRoute, POST as createKeyRoute } from "@/app/api/api-keys
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { findInstallation } from "@/lib/installations/store";
 import { getStore } from "@/lib/store";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { apiKeyHash } from "@/lib/token-api/keys";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -157,7 +158,7 @@ describe("the token API", () => {
     const old = (await findInstallation(installationId, { fresh: true }))!.bot!.value;
     // 11 h 30 min on: the bot token has 30 minutes left, less than the hour promised.
     await advanceEmulatorClock(testConsole.origin, 11 * 3600 + 1800);
-    await describeUpstream(true);
+    await describeUpstream(getRotationRuntime(), true);
     const answers = await Promise.all(Array.from({ length: 20 }, () => askToken(key, teamId)));
     const bodies = (await Promise.all(answers.map((a) => a.json()))) as Array<{ access_token: string; expires_in: number; refreshed: boolean }>;
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));

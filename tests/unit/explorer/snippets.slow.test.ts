@@ -6,7 +6,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMethod } from "@/lib/explorer/catalog";
 import { METHOD_CATALOG } from "@/lib/explorer/catalog/methods.generated";
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import { buildCurl, type RequestCode } from "@/lib/explorer/curl";
 import { buildCall, EMPTY_REQUEST, type ExplorerRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";

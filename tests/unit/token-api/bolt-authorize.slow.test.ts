@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
+import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";
@@ -117,7 +118,7 @@ describe("an unmodified @slack/bolt app whose authorize asks the token API", () 
     for (let round = 0; round < 3; round++) {
       // 11½ hours on: every token has half an hour left, less than the hour the API promises.
       await advanceEmulatorClock(testConsole.origin, 11.5 * 3600);
-      await describeUpstream(true);
+      await describeUpstream(getRotationRuntime(), true);
       const sent = await Promise.all([1, 2, 3, 4].map((n) => admin("mention", { app_id: appId, text: `round ${round} mention ${n}` })));
       for (const mention of sent) expect(mention.ok, JSON.stringify(mention)).toBe(true);
       await until(() => (replies.filter((r) => r.includes(`round ${round} `)).length === 4 ? true : undefined), `round ${round}'s replies`);

@@ -4,7 +4,7 @@ import { GET as callbackRoute } from "@/app/oauth/callback/route";
 import { GET as installRoute } from "@/app/oauth/install/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
-import { writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { writeSealedCookie } from "@/lib/http/sealed-cookie";
 import { consumeOAuthState, createOAuthState, OAUTH_STATE_COOKIE, STATE_TTL_S } from "@/lib/oauth/state";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { callbackPathFor, installIn } from "../support/install";

@@ -24,7 +24,7 @@ async function callJson(h: Harness, method: string, token: string, body: Json): 
   const response = await h.emulator.fetch(
     new Request(`${h.base}/api/${method}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json; charset=utf-8" },
       body: JSON.stringify(body),
     }),
   );
