@@ -46,6 +46,9 @@ export default defineConfig({
           // round trip over a socket), so two files at a time fit two cores; each starts its own PostgreSQL,
           // redis and servers on free ports, so none needs the machine to itself.
           maxWorkers: 2,
+          // Projects with different worker counts run one after the other (Vitest refuses to mix them in one
+          // group): `npx vitest run <folder>` runs a folder's fast files, then its slow ones.
+          sequence: { groupOrder: 1 },
           // A test here waits on a server or a process that shares the two cores with the other file's.
           testTimeout: 60_000,
         },
