@@ -30,6 +30,8 @@ const DOMAINS = [
   "webhooks",
 ].map((domain) => `./lib/${domain}`);
 
+const STORE_READS_NO_REQUEST = "A store module does not read the request (next/headers): take what it needs as a parameter.";
+
 export default tseslint.config(
   {
     ignores: [
@@ -87,6 +89,13 @@ export default tseslint.config(
               message: "lib/http and lib/platform import no session or domain code: take what they need as a parameter.",
             },
             {
+              // Issue 38: a store keeps what it is given. Who is asking (lib/access, lib/session) and the
+              // request's cookies (the jar, the sealed cookie) are the caller's to read and pass in.
+              target: "./lib/store",
+              from: ["./lib/access", "./lib/session", "./lib/http/cookie-jar.ts", "./lib/http/sealed-cookie.ts"],
+              message: "A store module reads neither the viewer nor the request: take who is asking (or the holder) as a parameter.",
+            },
+            {
               target: ["./lib", "./components"],
               from: "./app",
               message: "Only the console's pages and routes live in app/: nothing imports them.",
@@ -94,6 +103,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The request's headers and cookies are next/headers', read by the route: a store module that read them
+    // would answer differently for the same arguments (issue 38).
+    files: ["lib/store/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "next/headers", message: STORE_READS_NO_REQUEST }] }],
+      "no-restricted-syntax": ["error", { selector: "ImportExpression[source.value='next/headers']", message: STORE_READS_NO_REQUEST }],
     },
   },
   {

@@ -2,7 +2,7 @@ import "server-only";
 import { currentOwner } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
-import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { getStore, RefreshLockTimeoutError } from "@/lib/store";
 
 /**

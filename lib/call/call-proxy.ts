@@ -7,7 +7,7 @@ import { callAsInstallation } from "@/lib/installations/call-as-installation";
 import { requireInstallation } from "@/lib/installations/store";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { parseCallQuery } from "./call-query";
-import { wireHeader } from "./wire-header";
+import { wireHeader } from "@/lib/platform/wire-header";
 
 /**
  * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { logger } from "@/lib/log";
-import { metrics } from "@/lib/ops/metrics";
-import { sealValue, unsealValue, type PasswordMap } from "@/lib/session/sealed-cookie";
+import { metrics } from "@/lib/metrics";
+import { sealValue, unsealValue, type PasswordMap } from "@/lib/http/sealed-cookie";
 import type { EventFeed, EventSink, ReceivedEvent } from "./feed";
 
 /** A relayed event is delivered in milliseconds; a seal older than this is a replay, not a delivery. */

@@ -6,7 +6,7 @@
  * A request known only in part (a record cut to fit a response header) gives no command, and says why.
  */
 
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 
 /** Code for a request, or why there is none: a command built from part of a request would send something else. */
 export type RequestCode = { complete: true; code: string } | { complete: false; reason: string };

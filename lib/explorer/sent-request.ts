@@ -5,7 +5,7 @@
  * what only the server knows (the upstream's URL, the masked Authorization) and is cut to fit proxies.
  */
 import { callArguments, parseCallBody, type CallBody } from "@/lib/platform/call-arguments";
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import type { WireRequest } from "@/lib/platform/call-method";
 import type { CallRequest } from "./params";
 

@@ -6,7 +6,7 @@
  * (`limit: 50`, not `"50"`), which is what the clients' types and signatures expect.
  */
 import type { CatalogMethod } from "./catalog/types";
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import { incompleteReason, isJsonBody, type RequestCode } from "./curl";
 import { typedArgumentValue } from "./params";
 

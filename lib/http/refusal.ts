@@ -95,7 +95,7 @@ type RefusalObserver = (code: string, status: number) => void;
 const OBSERVER = "refusalObserver";
 
 /**
- * Who counts refusals (lib/ops/metrics.ts registers, once per process): the wire knows no metrics, and every
+ * Who counts refusals (lib/metrics.ts registers, once per process): the wire knows no metrics, and every
  * error answer passes through here or toErrorResponse, which both say what they answered.
  */
 export function observeRefusals(observer: RefusalObserver): void {

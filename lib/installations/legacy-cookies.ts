@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getCookieJar, type CookieJar } from "@/lib/http/cookie-jar";
 import { logger } from "@/lib/log";
 import type { Store } from "@/lib/store";
-import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { installationSchema, type InstallationRecord } from "./record";
 import { toStoreEntries, toStoreInstallation } from "./store-mapping";
 

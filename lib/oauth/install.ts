@@ -15,7 +15,7 @@ import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
 import { withBotId } from "@/lib/installations/bot-identity";
 import { onCurrentUpstream } from "@/lib/installations/upstream-instance";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 
 export interface InstallRequest {
   /** Comma-separated bot scopes (default: BOT_SCOPES when set, else the app's configuration; install-scopes.ts). */
@@ -101,7 +101,7 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
       appName,
     );
     // Which emulator issued these tokens (later reads notice one reset or replaced), and the bot's id (Bolt's ignoreSelf).
-    const fresh = await withBotId(await onCurrentUpstream(granted, describeUpstream), runtime);
+    const fresh = await withBotId(await onCurrentUpstream(granted, (fresh) => describeUpstream(runtime, fresh)), runtime);
     const issued = [fresh.bot, grant.user ? fresh.user : undefined].flatMap((t) => (t ? [maskToken(t.value)] : []));
     const installation = {
       ...fresh,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { canSee } from "@/lib/access/rights";
 import { signedInViewer } from "@/lib/access/viewer";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
-import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 import { readInstallingApp } from "@/lib/app-config/installing-app";
 import { getConfig } from "@/lib/config";
 import { credentialsFor } from "@/lib/rotation/runtime";

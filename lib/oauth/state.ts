@@ -3,7 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { appKeySchema } from "@/lib/installations/record";
 import type { AppKey } from "@/lib/installations/universal/view";
-import { readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 
 export const OAUTH_STATE_COOKIE = "sb_oauth_state";
 export const STATE_TTL_S = 600;

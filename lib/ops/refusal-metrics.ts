@@ -1,5 +1,5 @@
 import { observeRefusals } from "@/lib/http/refusal";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 
 /**
  * Why a request was refused, as switchboard_refusals_total counts it: a closed set an operator alerts on. A

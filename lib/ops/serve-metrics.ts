@@ -6,7 +6,7 @@ import { AppError } from "@/lib/http/app-error";
 import { toErrorResponse } from "@/lib/http/error-response";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { getStore } from "@/lib/store";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 

@@ -11,7 +11,7 @@ import { refreshesSettled } from "@/lib/rotation/freshness";
 import { stopRefresher } from "@/lib/rotation/refresher";
 import { closeStore } from "@/lib/store";
 import { flushAudit } from "@/lib/token-api/audit";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 
 /**
  * Graceful shutdown on SIGTERM (and SIGINT: Ctrl-C on `npm start`), for an instance behind a load balancer.

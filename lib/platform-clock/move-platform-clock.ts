@@ -7,7 +7,7 @@ import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
 import { getConsoleSession, type ConsoleSession } from "@/lib/session/console-session";
 import type { InstallationView } from "@/lib/installations/universal/view";
-import { describeUpstream } from "./platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
 import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/universal/token-kind";
 
@@ -65,14 +65,14 @@ function tokenChanges(installations: InstallationView[], keep: (expiresAt: numbe
 export async function movePlatformClock(move: ClockMove): Promise<ClockMoveAnswer> {
   // Every workspace's tokens move with the clock: admins only (lib/access).
   await requireAdmin("move the emulator's clock: it moves every workspace's tokens at once");
-  const about = await describeUpstream(true);
+  const runtime = getRotationRuntime();
+  const about = await describeUpstream(runtime, true);
   const { upstream, refreshWindowS, upstreamTimeoutMs } = getConfig();
   if (!about.emulator) {
     throw new AppError("not_emulator", {
       message: `The upstream at ${upstream.baseUrl} does not say it is an emulator (GET {base}/.well-known/emulator), so its clock is the platform's own and cannot be moved.`,
     });
   }
-  const runtime = getRotationRuntime();
   const from = runtime.now();
   const advanceS = "advance_s" in move ? move.advance_s : (move.to - from) / 1000;
   const leftS = about.maxOffsetS - about.offsetS;

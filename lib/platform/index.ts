@@ -13,4 +13,4 @@ export { maskToken, maskWebhookUrl } from "./mask";
 export { isPlatformError, throwIfRateLimited } from "./errors";
 export { exchangeAuthorizationCode, exchangeLongLivedToken, refreshAccessToken, type ClientCredentials, type IssuedToken, type TokenGrant } from "./oauth";
 export { platformClockFor } from "./platform-clock";
-export { upstreamAbout, type UpstreamAbout } from "./upstream-about";
+export type { UpstreamAbout } from "./upstream-about";

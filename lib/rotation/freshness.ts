@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { metrics, type RefreshMetricOutcome } from "@/lib/ops/metrics";
+import { metrics, type RefreshMetricOutcome } from "@/lib/metrics";
 import { processSingleton } from "@/lib/process-singleton";
 import { callMethod, isPlatformError, maskToken, platformErrorCode, type HttpMethod, type ParamValue, type PlatformCallResult } from "@/lib/platform";
 import { RefreshLockTimeoutError } from "@/lib/store";

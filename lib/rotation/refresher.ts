@@ -2,10 +2,10 @@ import "server-only";
 import { getConfig, type Config } from "@/lib/config";
 import { isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { metrics } from "@/lib/ops/metrics";
+import { metrics } from "@/lib/metrics";
 import { callMethod, maskToken } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import { fromStoreInstallation, saveInstallation } from "@/lib/installations/store";
 import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import { installationName } from "@/lib/installations/universal/view";
@@ -89,7 +89,7 @@ export interface PassSummary {
 export async function refreshDueTokens(runtime: RotationRuntime, settings: RefresherSettings): Promise<PassSummary> {
   const summary: PassSummary = { due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0 };
   // The platform's time, asked afresh: a clock moved elsewhere (the emulator's admin surface) is read from its answer.
-  await describeUpstream(true);
+  await describeUpstream(runtime, true);
   const store = await runtime.store();
   const now = runtime.now();
   const candidates = await store.tokensExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, BATCH);
@@ -125,7 +125,7 @@ async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: Ro
     const stored = await store.getInstallation(id, { fresh: true });
     if (!stored) continue;
     const read = fromStoreInstallation(stored);
-    const checked = await withUpstreamInstance(read, describeUpstream, BY, runtime.now());
+    const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
     if (checked === read) continue;
     await saveInstallation(checked, { readAs: read });
     if (checked.state !== "active") replaced.add(id);

@@ -10,7 +10,7 @@ import type { ListPage, ListQuery } from "@/lib/installations/universal/list-que
 import { UNREADABLE_SECRETS } from "@/lib/installations/universal/lifecycle";
 import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
-import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform-clock/platform-time";
+import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform/platform-time";
 import { withNoticedExpiry } from "@/lib/rotation/freshness";
 import { refresherView } from "@/lib/rotation/refresher";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
@@ -64,9 +64,10 @@ const keepOnConflict = (read: InstallationRecord) => (error: unknown) => {
 export async function getConsoleSession(by = "GET /api/session", query?: ListQuery): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
-  const about = await describeUpstream();
+  const runtime = getRotationRuntime();
+  const about = await describeUpstream(runtime);
   const platformClock = toPlatformClockView(about);
-  const now = getRotationRuntime().now();
+  const now = runtime.now();
   const viewer = await currentViewer();
   const views: InstallationView[] = [];
   const manageable: string[] = [];
@@ -80,7 +81,7 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
       continue;
     }
     // Made on an emulator that was since reset or replaced: said on its card (needs reinstalling, and why), once.
-    let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(true) : Promise.resolve(about)), by, now);
+    let noticed = await withUpstreamInstance(installation, (fresh) => (fresh ? describeUpstream(runtime, true) : Promise.resolve(about)), by, now);
     if (noticed.state === "active") {
       for (const kind of TOKEN_KINDS) {
         const token = noticed[kind];

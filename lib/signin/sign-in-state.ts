@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { isAppError } from "@/lib/http/app-error";
-import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 
 export const SIGN_IN_STATE_COOKIE = "sb_signin_state";
 /** A sign-in must come back within this long, as an install must. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 import { getStore } from "@/lib/store";
 import type { SignedInPerson } from "./universal/person";
 

@@ -4,7 +4,7 @@ import { openBackend, type Backend, type BackendOptions } from "./backend";
 import * as apiKeys from "./api-keys";
 import * as configTokens from "./config-tokens";
 import type { StoreContext } from "./context";
-import { metrics } from "@/lib/ops/metrics";
+import { metrics } from "@/lib/metrics";
 import { mapStoreError } from "./errors";
 import { InstallationCache } from "./installation-cache";
 import * as installations from "./installations";

@@ -1,4 +1,4 @@
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import type { CallRequest } from "@/lib/explorer/params";
 import { sentUpstreamRequest } from "@/lib/explorer/sent-request";
 import type { ErrorBody } from "@/lib/http/error-body";

@@ -9,7 +9,7 @@ import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import { cappedExpiry } from "@/lib/installations/universal/token-lifetime";
 import { needsReinstallError, refreshInstallationToken } from "@/lib/rotation/freshness";
 import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { describeUpstream } from "@/lib/platform-clock/platform-time";
+import { describeUpstream } from "@/lib/platform/platform-time";
 import type { StoreApiKey } from "@/lib/store";
 
 /**
@@ -52,8 +52,8 @@ export interface TokenAnswer {
 
 export async function tokenFor(id: string, kind: "bot" | "user", userId: string | undefined, key: StoreApiKey): Promise<TokenAnswer> {
   // The platform's time as last heard (asked again when the upstream has said nothing for a while).
-  await describeUpstream();
   const runtime = getRotationRuntime();
+  await describeUpstream(runtime);
   const { marginS } = getConfig().tokenApi;
   const store = await storeOf();
   const stored = await store.getInstallation(id);
@@ -104,6 +104,6 @@ export async function tokenFor(id: string, kind: "bot" | "user", userId: string 
  * why), and its bot's id for a record made before the console kept it. Saved when that changed anything.
  */
 export async function upToDate(read: InstallationRecord, runtime: ReturnType<typeof getRotationRuntime>): Promise<InstallationRecord> {
-  const checked = await withBotId(await withUpstreamInstance(read, describeUpstream, "the token API", runtime.now()), runtime);
+  const checked = await withBotId(await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), "the token API", runtime.now()), runtime);
   return checked === read ? read : saveInstallation(checked, { readAs: read });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { getStore } from "@/lib/store";
 import { currentOwner } from "@/lib/access/viewer";
 

@@ -3,7 +3,7 @@ import { currentOwner, readableOwners } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { maskWebhookUrl } from "@/lib/platform/mask";
-import { deleteCookie, readSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { getStore } from "@/lib/store";
 import { webhookUrlPolicy } from "./policy";
 import { checkWebhookUrl } from "./url-guard";

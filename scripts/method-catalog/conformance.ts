@@ -14,6 +14,7 @@ const code = (values: readonly string[]) => values.map((value) => `\`${value}\``
 function scopesCell({ scopes }: CatalogMethod): string {
   if (scopes.tokens === "configuration") return `configuration token: ${code(scopes.configuration ?? [])}`;
   if (scopes.tokens === "user") return `user token only: ${code(scopes.user)}`;
+  if (scopes.tokens === "bot") return `bot token only: ${code(scopes.bot)}`;
   if (!scopes.byTokenKind) return scopes.bot.length === 0 ? "none (OpenAPI)" : `any token, one of: ${code(scopes.bot)} (OpenAPI)`;
   if (scopes.bot.length === 0 && scopes.user.length === 0) return "none";
   return `bot: ${scopes.bot.length === 0 ? "none" : code(scopes.bot)}; user: ${scopes.user.length === 0 ? "none" : code(scopes.user)}`;

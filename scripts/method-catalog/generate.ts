@@ -69,6 +69,8 @@ const PlatformMethod = z.object({
   scope: z.object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional(), configuration: z.array(z.string()).optional() }).default({}),
   // The method takes user tokens only (openid.connect.userInfo); its page names no bot scope.
   user_scope_only: z.boolean().optional(),
+  // The method takes bot tokens only (assistant.threads.*); its page names no user scope.
+  bot_scope_only: z.boolean().optional(),
   no_scope_required: z.boolean().optional(),
   json_input_supported: z.boolean().optional(),
   rate_limits: z.string().optional(),
@@ -267,6 +269,9 @@ function buildScopes(name: string, { operation, platform }: Sources): CatalogSco
     }
     if (platform.user_scope_only === true && user !== undefined && bot === undefined) {
       return { bot: [], user: [...user].sort(compare), byTokenKind: true, tokens: "user" };
+    }
+    if (platform.bot_scope_only === true && bot !== undefined && user === undefined) {
+      return { bot: [...bot].sort(compare), user: [], byTokenKind: true, tokens: "bot" };
     }
     if (platform.no_scope_required === true || (bot === undefined && user === undefined)) {
       return { bot: [], user: [], byTokenKind: true };

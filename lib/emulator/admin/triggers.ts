@@ -2,8 +2,9 @@
  * `POST {base}/admin/triggers`: a member interacts with an app (a slash command, a shortcut, a button), so
  * the app gets a trigger_id to open a modal with (views.open), or, when the interaction happened inside
  * one of its open modals (`view_id`), to push onto it (views.push). The platform hands a trigger id to the
- * app with the interaction's payload; until the emulator has interactions, a test asks for one here and
- * passes it to the app. Good once, for 3 seconds of the emulator's clock (workspace/views.ts).
+ * app with the interaction's payload, as the emulator's interactions do (interactivity/); here a test asks
+ * for one without an interaction and passes it to the app. Good once, for 3 seconds of the emulator's clock
+ * (workspace/views.ts).
  */
 import { z } from "zod";
 import { WebApiError } from "../core/errors";

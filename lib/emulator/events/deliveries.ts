@@ -128,10 +128,14 @@ async function runDelivery(state: EmulatorState, delivery: EventDelivery, app: A
   touch(delivery);
 }
 
-/** Records a delivery in its workspace's log and runs it in the background (retries included). */
-export function startDelivery(state: EmulatorState, log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
+function keep(log: EventLog, delivery: EventDelivery): void {
   log.deliveries.push(delivery);
   if (log.deliveries.length > KEPT_DELIVERIES) log.deliveries.splice(0, log.deliveries.length - KEPT_DELIVERIES);
+}
+
+/** Records a delivery in its workspace's log and runs it in the background (retries included). */
+export function startDelivery(state: EmulatorState, log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
+  keep(log, delivery);
   const running = runDelivery(state, delivery, app, deliverEvent).finally(() => log.inFlight.delete(running));
   log.inFlight.add(running);
 }
@@ -142,9 +146,15 @@ export async function settleEventDeliveries(state: EmulatorState): Promise<void>
   for (let pending = running(); pending.length > 0; pending = running()) await Promise.allSettled(pending);
 }
 
-/** A workspace's recent deliveries for the admin state, newest first (the payload's verification token left out). */
+/** Records an interaction, already made (interactivity/), in its workspace's log beside the events: kept and saved alike. */
+export function recordInteraction(state: EmulatorState, delivery: EventDelivery & { interaction: object }): void {
+  keep(eventLogOf(state, delivery.teamId), delivery);
+}
+
+/** A workspace's recent event deliveries for the admin state, newest first (the payload's verification token left out). */
 export function describeDeliveries(state: EmulatorState, teamId: string) {
-  return [...(state.eventLogs.get(teamId)?.deliveries ?? [])].reverse().map((d) => ({
+  const events = (state.eventLogs.get(teamId)?.deliveries ?? []).filter((d) => d.interaction === undefined);
+  return [...events].reverse().map((d) => ({
     event_id: d.eventId,
     event_type: d.eventType,
     app_id: d.appId,

@@ -55,6 +55,20 @@ export interface EventDelivery {
   notSent?: "request_url_not_verified";
   attempts: DeliveryAttempt[];
   payload: Record<string, unknown>;
+  /** Set on an interaction (interactivity/), recorded in the same log: who acted, the app's answer, what came of it. */
+  interaction?: InteractionOutcome;
+}
+
+/** What an interaction (a slash command, a click, a submission, …) led to. */
+export interface InteractionOutcome {
+  /** The member who interacted. */
+  user: string;
+  /** The app's immediate answer (the HTTP response's body, or the Socket Mode ack's payload), if any. */
+  answer?: unknown;
+  /** `ok`, what the answer did (`ephemeral`, `in_channel`, `errors`, `update`, `push`, `clear`, `options`), or why it failed. */
+  outcome: string;
+  /** What the emulator made of the answer, for the caller (the message shown, the errors kept, the options). */
+  result?: Record<string, unknown>;
 }
 
 /** One workspace's events: the deliveries the admin state shows, those still under way, the last event id's number. */

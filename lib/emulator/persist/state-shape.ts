@@ -36,6 +36,10 @@ const WORKSPACE: RecordShape = {
     ws.channels.sort((a, b) => a.index - b.index);
     ws.channelsById = new Map(ws.channels.map((c) => [c.id, c]));
     ws.botsByAppId = new Map(ws.bots.map((b) => [b.appId, b]));
+    // A journal written before user groups, assistant threads and streams existed has none.
+    ws.usergroups ??= new Map();
+    ws.assistantThreads ??= new Map();
+    ws.streams ??= new Map();
   },
 };
 

@@ -14,6 +14,7 @@ import { applyRateLimitProfile, enforceMethodRateLimit } from "./rate-limit";
 import { workspaceOf } from "../store";
 import { requireAccessToken } from "../tokens/tokens";
 import { findAppToken } from "../socket-mode/app-tokens";
+import { charsetWarning, withWarning } from "./charset-warnings";
 import type { App, Caller, ConfigTokenRecord, MethodContext, MethodDefinition, RequestContext } from "../types";
 
 export function findMethod(name: string): MethodDefinition | undefined {
@@ -88,15 +89,27 @@ export async function handleWebApi(ctx: RequestContext, methodName: string): Pro
   deliverScheduledMessages(ctx);
   const params = await readParams(ctx.request, { acceptsJson: definition.json === true });
   const token = readToken(ctx.request, params);
+  const warning = charsetWarning(ctx.request);
   try {
-    return await callMethod(ctx, definition, params, token);
+    return await callMethod(ctx, definition, params, token, warning);
   } catch (error) {
     if (error instanceof WebApiError && definition.auth === "token") Object.assign(error.headers, scopeHeaders(ctx, definition, token), { ...error.headers });
+    // A refusal carries the charset warning too (the platform's errors do), except a rate limit's 429.
+    // (A new error: an error's extra may be a shared constant.)
+    if (error instanceof WebApiError && warning && error.status === 200) {
+      throw new WebApiError(error.code, withWarning(error.extra, warning), { status: error.status, headers: error.headers });
+    }
     throw error;
   }
 }
 
-async function callMethod(ctx: RequestContext, definition: MethodDefinition, rawParams: Record<string, string>, token: string | undefined): Promise<Response> {
+async function callMethod(
+  ctx: RequestContext,
+  definition: MethodDefinition,
+  rawParams: Record<string, string>,
+  token: string | undefined,
+  warning: ReturnType<typeof charsetWarning>,
+): Promise<Response> {
   const rateScope = rateScopeOf(ctx, token, rawParams);
   if (rateScope) enforceMethodRateLimit(ctx.state, definition, rateScope, ctx.clock.now(), rawParams);
   const params = applyRateLimitProfile(ctx.state, definition.name, rawParams);
@@ -116,5 +129,6 @@ async function callMethod(ctx: RequestContext, definition: MethodDefinition, raw
   const ws = workspaceOf(ctx.state, caller?.installation.teamId ?? developer?.teamId);
   const methodCtx: MethodContext = { ...ctx, params, token, caller, clientApp, developer, ws };
   const body = await definition.handler(methodCtx);
-  return jsonResponse({ ok: true, ...body }, 200, caller ? scopeHeaders(ctx, definition, token) : {});
+  const answer = { ok: true, ...body };
+  return jsonResponse(warning ? withWarning(answer, warning) : answer, 200, caller ? scopeHeaders(ctx, definition, token) : {});
 }

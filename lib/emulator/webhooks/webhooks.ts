@@ -7,6 +7,7 @@ import { consumeRateLimit } from "../web-api/rate-limit";
 import type { Installation, RequestContext } from "../types";
 import { findChannel } from "../workspace/channels";
 import { appendMessage } from "../workspace/messages";
+import { validateBlocks } from "../blocks/validate";
 
 /**
  * Incoming webhooks (spec 2.5 and 4.5, docs/spec/web-api.md): POST {base}/services/{team}/{hook}/{secret}
@@ -48,8 +49,7 @@ async function readPayload(request: Request): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
-/** The platform's limits on a message, as for chat.postMessage: 50 blocks, 100 attachments. */
-const MAX_BLOCKS = 50;
+/** The platform's limit on a message's attachments, as for chat.postMessage (blocks: blocks/validate.ts). */
 const MAX_ATTACHMENTS = 100;
 
 /**
@@ -62,7 +62,7 @@ function messageContent(payload: Record<string, unknown>): { text: string; block
   const { text, blocks, attachments } = payload;
   if (text !== undefined && typeof text !== "string") throw new PlainTextError(400, "invalid_payload");
   const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
-  if (nonEmpty(blocks) && blocks.length > MAX_BLOCKS) throw new PlainTextError(400, "invalid_blocks");
+  if (nonEmpty(blocks) && validateBlocks(blocks, { surface: "message" }).length > 0) throw new PlainTextError(400, "invalid_blocks");
   if (nonEmpty(attachments) && attachments.length > MAX_ATTACHMENTS) throw new PlainTextError(400, "too_many_attachments");
   if (!((typeof text === "string" && text.trim() !== "") || nonEmpty(blocks) || nonEmpty(attachments))) return undefined;
   return { text: text ?? "", ...(nonEmpty(blocks) ? { blocks } : {}), ...(nonEmpty(attachments) ? { attachments } : {}) };

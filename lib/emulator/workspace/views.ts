@@ -4,9 +4,9 @@
  * imports nothing of the emulator, so workspace.ts can hold its state.
  *
  * On the platform a trigger_id comes with an interaction (a slash command, a shortcut, a button) and is
- * good once, for 3 seconds (https://docs.slack.dev/interactivity/handling-user-interaction). The emulator
- * has no interactions yet, so `POST {base}/admin/triggers` (admin/triggers.ts) stands for one: it issues a
- * trigger for an app and a member, optionally from inside an open modal (what views.push needs).
+ * good once, for 3 seconds (https://docs.slack.dev/interactivity/handling-user-interaction). Every
+ * interaction the emulator sends mints one (interactivity/); `POST {base}/admin/triggers` (admin/triggers.ts)
+ * issues one without an interaction, optionally from inside an open modal (what views.push needs).
  */
 import { randomBytes } from "node:crypto";
 

@@ -14,6 +14,8 @@ import { createFilesState, type FilesState } from "./files";
 import { fnv1a, hex, inverseMod32, rng, scrambleId, type ScrambleKeys } from "./ids";
 import { seedWorkspaceContent } from "./seed-content";
 import { createViewsState, type ViewsState } from "./views";
+import type { Usergroup } from "./usergroups";
+import type { AssistantThread, MessageStream } from "./assistant";
 import { CHANNELS, EPOCH_2019, SPAN_2019_2025 } from "./vocabulary";
 
 export const DEFAULT_USER_COUNT = 3000;
@@ -89,7 +91,10 @@ export interface Message {
   /** Who pinned it and when (epoch seconds), for pins.list: not a platform field of the message. */
   pin?: { by: string; at: number };
   /** How it arrived: not a platform field, shown by the admin state. */
-  via: "chat.postMessage" | "chat.scheduleMessage" | "incoming-webhook" | "admin" | "files.completeUploadExternal" | "seed";
+  via:
+    "chat.postMessage" | "chat.scheduleMessage" | "chat.startStream" | "incoming-webhook" | "admin" | "files.completeUploadExternal" | "seed" | "interactivity";
+  /** chat.stopStream's metadata ({event_type, event_payload}), as the platform returns it. */
+  metadata?: unknown;
 }
 
 /** A reaction on a message, as conversations.history and reactions.get show it. */
@@ -131,6 +136,11 @@ export interface Workspace {
   views: ViewsState;
   /** Uploads and files (files.ts). */
   files: FilesState;
+  /** User groups by id (usergroups.ts). */
+  usergroups: Map<string, Usergroup>;
+  /** Assistant threads' status, title and prompts, and streamed messages, by `channel:ts` (assistant.ts). */
+  assistantThreads: Map<string, AssistantThread>;
+  streams: Map<string, MessageStream>;
 }
 
 export interface CreateWorkspaceOptions {
@@ -184,6 +194,9 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
     lastTs: { seconds: 0, seq: 0 },
     views: createViewsState(),
     files: createFilesState(),
+    usergroups: new Map(),
+    assistantThreads: new Map(),
+    streams: new Map(),
   };
   if (options.content) seedWorkspaceContent(ws);
   return ws;

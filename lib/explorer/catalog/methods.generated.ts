@@ -16,110 +16,135 @@ const TEXT_6 = "ID for the workspace where the invite request was made.";
 const TEXT_7 = "Value of the `next_cursor` field sent as part of the previous API response";
 const TEXT_8 = "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive";
 const TEXT_9 = "ID for the workspace where the invite requests were made.";
-const TEXT_10 = "An app created from the provided manifest would not be valid.";
-const TEXT_11 = "Failed writing a collaborator record for this new app";
-const TEXT_12 = "Failed while managing datastore infrastructure";
-const TEXT_13 = "The specified app is not elgible for this API.";
-const TEXT_14 = "User described by the used token does not have proper permissions to take this action.";
-const TEXT_15 = "The provided manifest file does not validate against schema.";
-const TEXT_16 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
-const TEXT_17 = "Issued when you created your application.";
-const TEXT_18 = "Value passed for `client_secret` was invalid.";
-const TEXT_19 = "Value passed for `client_id` was invalid.";
-const TEXT_20 = "Actor lacks access to the requested resource.";
-const TEXT_21 = "Invalid emoji, does not follow the pattern of a valid emoji name.";
-const TEXT_22 = "Invalid link, link should begin with either http:// or https://.";
-const TEXT_23 = "No permission to perform this operation.";
-const TEXT_24 = "Admin has disabled File uploads in all Slack Connect communications";
-const TEXT_25 = "Admin has disabled Clip sharing in Slack Connect channels";
-const TEXT_26 = "Files with certain extensions are blocked from being uploaded in all Slack Connect communications";
-const TEXT_27 = "The URL required for a client to join the Call.";
-const TEXT_28 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
-const TEXT_29 = "`id` returned by the `calls.add` method.";
-const TEXT_30 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
-const TEXT_31 = "No message exists with the requested timestamp.";
-const TEXT_32 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
-const TEXT_33 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
-const TEXT_34 = "Emoji to use as the icon for this message. Overrides `icon_url`.";
-const TEXT_35 = "URL to an image to use as the icon for this message.";
-const TEXT_36 = "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters.";
-const TEXT_37 = "How this field works and whether it is required depends on other fields you use in your API call.";
-const TEXT_38 = "Blocks submitted with this message are not valid";
-const TEXT_39 = "The `blocks` is not a valid JSON object or doesn't match the Block Kit syntax.";
-const TEXT_40 = "Markdown text cannot be used in conjunction with `blocks` or `text` argument.";
-const TEXT_41 = "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces";
-const TEXT_42 = "A workspace preference prevents the authenticated user from posting.";
-const TEXT_43 = "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message.";
-const TEXT_44 = "Cannot post user messages to a channel they are not in.";
-const TEXT_45 = "This message type cannot have thread replies.";
-const TEXT_46 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
-const TEXT_47 = "Find and link user groups. No longer supports linking individual users; use syntax shown in Mentioning Users instead.";
-const TEXT_48 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
-const TEXT_49 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
-const TEXT_50 = "Pass true to enable unfurling of primarily text-based content.";
-const TEXT_51 = "Pass false to disable unfurling of media content.";
-const TEXT_52 = "The `as_user` parameter does not function with workspace apps.";
-const TEXT_53 = "Cannot post thread replies into a non_threadable channel.";
-const TEXT_54 = "Cannot post any message into a read-only channel.";
-const TEXT_55 = "Cannot post top-level messages into a thread-only channel.";
-const TEXT_56 = "Message metadata can only be posted or updated using an app-level token";
-const TEXT_57 = "Admin has disabled Slack File sharing in all Slack Connect communications";
-const TEXT_58 = "This type of conversation cannot be used with this method.";
-const TEXT_59 = "The calling token is not granted the necessary scopes to complete this operation.";
-const TEXT_60 = "Value passed for `name` exceeded max length.";
-const TEXT_61 = "Value passed for `name` contained only punctuation.";
-const TEXT_62 = "Value passed for `name` contained unallowed special characters or upper case characters.";
-const TEXT_63 = "Return all metadata associated with this message.";
-const TEXT_64 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
-const TEXT_65 = "Only messages after this Unix timestamp will be included in results.";
-const TEXT_66 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
-const TEXT_67 = "Value passed for `cursor` was not valid or is no longer valid.";
-const TEXT_68 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
-const TEXT_69 = "User does not have permission to perform this action.";
-const TEXT_70 = "Authenticated user is not in the channel.";
-const TEXT_71 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
-const TEXT_72 = "Value passed for `limit` is not understood.";
-const TEXT_73 = "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token.";
-const TEXT_74 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
-const TEXT_75 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
-const TEXT_76 = "Admin has disabled sharing of Canvas links in all Slack Connect communications";
-const TEXT_77 = "Filter files appearing in a specific channel, indicated by its ID.";
-const TEXT_78 = "Filter files created after this timestamp (inclusive).";
-const TEXT_79 = "Filter files created before this timestamp (inclusive).";
-const TEXT_80 = "Preview of the document via `multipart/form-data`.";
-const TEXT_81 = "Retrieve information about a remote file added to Slack";
-const TEXT_82 = "Exchanges a temporary OAuth verifier code for an access token.";
-const TEXT_83 = "The `code` param returned via the OAuth callback.";
-const TEXT_84 = "This must match the originally submitted URI (if one was sent).";
-const TEXT_85 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
-const TEXT_86 = "The `grant_type` param as described in the OAuth spec.";
-const TEXT_87 = "The `refresh_token` param as described in the OAuth spec.";
-const TEXT_88 = "Value passed for `timestamp` was invalid.";
-const TEXT_89 = "The `channel` argument was not specified or was invalid";
-const TEXT_90 = "Channel is undergoing an active migration.";
-const TEXT_91 = "Message specified by `channel` and `timestamp` does not exist.";
-const TEXT_92 = "One of `file`, `file_comment`, or `timestamp` was not specified.";
-const TEXT_93 = "File comment specified by `file_comment` does not exist.";
-const TEXT_94 = "File specified by `file` does not exist.";
-const TEXT_95 = "Reactions are disabled as the specified message is part of a locked thread.";
-const TEXT_96 = "If true always return the complete reaction list.";
-const TEXT_97 = "`file`, `file_comment`, or combination of `channel` and `timestamp` was not specified.";
-const TEXT_98 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
-const TEXT_99 = "A name for the User Group. Must be unique among User Groups.";
-const TEXT_100 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
-const TEXT_101 = "A mention handle. Must be unique among channels, users and User Groups.";
-const TEXT_102 = "Include the number of users in each User Group.";
-const TEXT_103 = "Include the number of users in the User Group.";
-const TEXT_104 = "The encoded ID of the User Group to update.";
-const TEXT_105 = "A view payload. This must be a JSON-encoded string.";
-const TEXT_106 = "Exchange an interactivity pointer to post to the user.";
-const TEXT_107 = "Error returned when the given `external_id` has already be used.";
-const TEXT_108 = "The trigger_id was already exchanged in a previous call.";
-const TEXT_109 = "The trigger_id is invalid. The expected format for the trigger_id argument is \"132456.7890123.abcdef\".";
-const TEXT_110 = "Error returned if the provided view is greater than 250kb.";
-const TEXT_111 = "A string that represents view state to protect against possible race conditions.";
-const TEXT_112 = "Error returned when the provided `hash` doesn't match the current stored value.";
-const TEXT_113 = "Context identifier that maps to the correct workflow step execution.";
+const TEXT_10 = "Some aspect of authentication cannot be validated.";
+const TEXT_11 = "The token type used in this request is not allowed.";
+const TEXT_12 = "The token used is not granted the specific scope permissions required to complete this request.";
+const TEXT_13 = "An app created from the provided manifest would not be valid.";
+const TEXT_14 = "Failed writing a collaborator record for this new app";
+const TEXT_15 = "Failed while managing datastore infrastructure";
+const TEXT_16 = "The specified app is not elgible for this API.";
+const TEXT_17 = "User described by the used token does not have proper permissions to take this action.";
+const TEXT_18 = "The provided manifest file does not validate against schema.";
+const TEXT_19 = "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection.";
+const TEXT_20 = "Issued when you created your application.";
+const TEXT_21 = "Value passed for `client_secret` was invalid.";
+const TEXT_22 = "Value passed for `client_id` was invalid.";
+const TEXT_23 = "Channel ID containing the assistant thread.";
+const TEXT_24 = "Emoji to use as the icon for this message.";
+const TEXT_25 = "Image URL to use as the icon for this message.";
+const TEXT_26 = "The channel was not found, or the app cannot see it.";
+const TEXT_27 = "The method was called with invalid arguments.";
+const TEXT_28 = "No message with that thread_ts is in the channel.";
+const TEXT_29 = "Authentication token is for a deleted user or workspace or the app has been removed.";
+const TEXT_30 = "Actor lacks access to the requested resource.";
+const TEXT_31 = "Invalid emoji, does not follow the pattern of a valid emoji name.";
+const TEXT_32 = "Invalid link, link should begin with either http:// or https://.";
+const TEXT_33 = "No permission to perform this operation.";
+const TEXT_34 = "Admin has disabled File uploads in all Slack Connect communications";
+const TEXT_35 = "Admin has disabled Clip sharing in Slack Connect channels";
+const TEXT_36 = "Files with certain extensions are blocked from being uploaded in all Slack Connect communications";
+const TEXT_37 = "The URL required for a client to join the Call.";
+const TEXT_38 = "When supplied, available Slack clients will attempt to directly launch the 3rd-party Call with this URL.";
+const TEXT_39 = "`id` returned by the `calls.add` method.";
+const TEXT_40 = "An encoded ID that represents a channel, private group, or DM.";
+const TEXT_41 = "An array of chunk objects (markdown_text, task_update, plan_update) to add to the stream. Either markdown_text or chunks is required.";
+const TEXT_42 = "Accepts message text formatted in markdown. Limit this field to 12,000 characters.";
+const TEXT_43 = "The stream belongs to another app or member.";
+const TEXT_44 = "The chunks argument is not an array of chunk objects.";
+const TEXT_45 = "No message with that ts is in the channel.";
+const TEXT_46 = "The message is not a stream, or its stream was stopped.";
+const TEXT_47 = "markdown_text is longer than 12,000 characters.";
+const TEXT_48 = "Cannot post to a channel the caller is not in.";
+const TEXT_49 = "Pass true to delete the message as the authed user with `chat:write:user` scope. Bot users in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.";
+const TEXT_50 = "No message exists with the requested timestamp.";
+const TEXT_51 = "A JSON-based array of structured attachments, presented as a URL-encoded string.";
+const TEXT_52 = "A JSON-based array of structured blocks, presented as a URL-encoded string.";
+const TEXT_53 = "Emoji to use as the icon for this message. Overrides `icon_url`.";
+const TEXT_54 = "URL to an image to use as the icon for this message.";
+const TEXT_55 = "Accepts message text formatted in markdown. This argument should not be used in conjunction with `blocks` or `text`. Limit this field to 12,000 characters.";
+const TEXT_56 = "How this field works and whether it is required depends on other fields you use in your API call.";
+const TEXT_57 = "Blocks submitted with this message are not valid";
+const TEXT_58 = "The `blocks` is not a valid JSON object or doesn't match the Block Kit syntax.";
+const TEXT_59 = "Markdown text cannot be used in conjunction with `blocks` or `text` argument.";
+const TEXT_60 = "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces";
+const TEXT_61 = "A workspace preference prevents the authenticated user from posting.";
+const TEXT_62 = "Too many attachments were provided with this message. A maximum of 100 attachments are allowed on a message.";
+const TEXT_63 = "Cannot post user messages to a channel they are not in.";
+const TEXT_64 = "This message type cannot have thread replies.";
+const TEXT_65 = "One of text, blocks or attachments is required: it is the message's content. With blocks or attachments, text is the fallback shown in notifications.";
+const TEXT_66 = "Find and link user groups. No longer supports linking individual users; use syntax shown in Mentioning Users instead.";
+const TEXT_67 = "Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.";
+const TEXT_68 = "Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.";
+const TEXT_69 = "Pass true to enable unfurling of primarily text-based content.";
+const TEXT_70 = "Pass false to disable unfurling of media content.";
+const TEXT_71 = "The `as_user` parameter does not function with workspace apps.";
+const TEXT_72 = "Cannot post thread replies into a non_threadable channel.";
+const TEXT_73 = "Cannot post any message into a read-only channel.";
+const TEXT_74 = "Cannot post top-level messages into a thread-only channel.";
+const TEXT_75 = "Message metadata can only be posted or updated using an app-level token";
+const TEXT_76 = "Admin has disabled Slack File sharing in all Slack Connect communications";
+const TEXT_77 = "This type of conversation cannot be used with this method.";
+const TEXT_78 = "The calling token is not granted the necessary scopes to complete this operation.";
+const TEXT_79 = "Value passed for `name` exceeded max length.";
+const TEXT_80 = "Value passed for `name` contained only punctuation.";
+const TEXT_81 = "Value passed for `name` contained unallowed special characters or upper case characters.";
+const TEXT_82 = "Return all metadata associated with this message.";
+const TEXT_83 = "Include messages with `oldest` or `latest` timestamps in results. Ignored unless either timestamp is specified.";
+const TEXT_84 = "Only messages after this Unix timestamp will be included in results.";
+const TEXT_85 = "The user has no access to the channel. This is only applicable to private Salesforce record channels.";
+const TEXT_86 = "Value passed for `cursor` was not valid or is no longer valid.";
+const TEXT_87 = "Value passed for `metadata_keys_to_include` was invalid. Must be valid json array of strings.";
+const TEXT_88 = "User does not have permission to perform this action.";
+const TEXT_89 = "Authenticated user is not in the channel.";
+const TEXT_90 = "Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im`";
+const TEXT_91 = "Value passed for `limit` is not understood.";
+const TEXT_92 = "Value passed for `type` could not be used based on the method's capabilities or the permission scopes granted to the used token.";
+const TEXT_93 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached.";
+const TEXT_94 = "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.";
+const TEXT_95 = "Admin has disabled sharing of Canvas links in all Slack Connect communications";
+const TEXT_96 = "Filter files appearing in a specific channel, indicated by its ID.";
+const TEXT_97 = "Filter files created after this timestamp (inclusive).";
+const TEXT_98 = "Filter files created before this timestamp (inclusive).";
+const TEXT_99 = "Preview of the document via `multipart/form-data`.";
+const TEXT_100 = "Retrieve information about a remote file added to Slack";
+const TEXT_101 = "Exchanges a temporary OAuth verifier code for an access token.";
+const TEXT_102 = "The `code` param returned via the OAuth callback.";
+const TEXT_103 = "This must match the originally submitted URI (if one was sent).";
+const TEXT_104 = "Issued when you created your application. If possible, avoid sending `client_id` and `client_secret` as parameters in your request and instead supply the Client ID and Client Secret using the HTTP Basic authentication scheme.";
+const TEXT_105 = "The `grant_type` param as described in the OAuth spec.";
+const TEXT_106 = "The `refresh_token` param as described in the OAuth spec.";
+const TEXT_107 = "Value passed for `timestamp` was invalid.";
+const TEXT_108 = "The `channel` argument was not specified or was invalid";
+const TEXT_109 = "Channel is undergoing an active migration.";
+const TEXT_110 = "Message specified by `channel` and `timestamp` does not exist.";
+const TEXT_111 = "One of `file`, `file_comment`, or `timestamp` was not specified.";
+const TEXT_112 = "File comment specified by `file_comment` does not exist.";
+const TEXT_113 = "File specified by `file` does not exist.";
+const TEXT_114 = "Reactions are disabled as the specified message is part of a locked thread.";
+const TEXT_115 = "If true always return the complete reaction list.";
+const TEXT_116 = "`file`, `file_comment`, or combination of `channel` and `timestamp` was not specified.";
+const TEXT_117 = "Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection.";
+const TEXT_118 = "A name for the User Group. Must be unique among User Groups.";
+const TEXT_119 = "A comma separated string of encoded channel IDs for which the User Group can custom add usergroup members to.";
+const TEXT_120 = "A comma separated string of encoded channel IDs for which the User Group uses as a default.";
+const TEXT_121 = "Configure this user group to show as a sidebar section for all group members.";
+const TEXT_122 = "A mention handle. Must be unique among channels, users and User Groups.";
+const TEXT_123 = "Include the number of users in the user group.";
+const TEXT_124 = "Encoded team id where the user group has to be created, required if org token is used.";
+const TEXT_125 = "A User Group or member with the same handle already exists.";
+const TEXT_126 = "One of the default channels is not a channel of the workspace.";
+const TEXT_127 = "A User Group with the same name already exists.";
+const TEXT_128 = "The user does not have permission to manage user groups.";
+const TEXT_129 = "A name, handle or description is too long.";
+const TEXT_130 = "A view payload. This must be a JSON-encoded string.";
+const TEXT_131 = "Exchange an interactivity pointer to post to the user.";
+const TEXT_132 = "Error returned when the given `external_id` has already be used.";
+const TEXT_133 = "The trigger_id was already exchanged in a previous call.";
+const TEXT_134 = "The trigger_id is invalid. The expected format for the trigger_id argument is \"132456.7890123.abcdef\".";
+const TEXT_135 = "Error returned if the provided view is greater than 250kb.";
+const TEXT_136 = "A string that represents view state to protect against possible race conditions.";
+const TEXT_137 = "Error returned when the provided `hash` doesn't match the current stored value.";
+const TEXT_138 = "Context identifier that maps to the correct workflow step execution.";
 
 export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
@@ -1097,11 +1122,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     errors: [
       { code: "access_denied", description: "Access to a resource specified in the request is denied." },
       { code: "forbidden_team", description: "The authenticated team cannot use this API." },
-      { code: "invalid_auth", description: "Some aspect of authentication cannot be validated." },
+      { code: "invalid_auth", description: TEXT_10 },
       { code: "missing_args", description: "An app-level token wasn't provided." },
-      { code: "not_allowed_token_type", description: "The token type used in this request is not allowed." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
       { code: "not_authed", description: "No authentication token provided." },
-      { code: "missing_scope", description: "The token used is not granted the specific scope permissions required to complete this request." },
+      { code: "missing_scope", description: TEXT_12 },
     ],
   },
   {
@@ -1135,14 +1160,14 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
     rateTier: 1,
     errors: [
-      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app", description: TEXT_13 },
       { code: "invalid_arguments", description: "Invalid API arguments provided." },
       { code: "invalid_manifest", description: "The provided manifest file does not validate against schema. Consult the additional errors field to locate specific issues." },
       { code: "invalid_team_id", description: "The provided team ID is not valid" },
       { code: "not_in_team", description: "Cannot create an app in a team that user is not a member of" },
-      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "failed_adding_collaborator", description: TEXT_14 },
       { code: "failed_creating_app", description: "Failed to create the app model" },
-      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "failed_datastore_operation", description: TEXT_15 },
       { code: "failed_generating_app_token", description: "App level token failed to generate." },
       { code: "managed_app_limit_reached", description: "The manager app has reached the maximum number of managed apps it can create." },
       { code: "ratelimited", description: "Too many calls in succession to create endpoint during a short period of time." },
@@ -1164,11 +1189,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
     rateTier: 1,
     errors: [
-      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_eligible", description: TEXT_16 },
       { code: "app_not_found", description: "The specified app was not found." },
       { code: "internal_error", description: "Internal error." },
       { code: "invalid_app_id", description: "The app ID passed in was invalid." },
-      { code: "no_permission", description: TEXT_14 },
+      { code: "no_permission", description: TEXT_17 },
       { code: "published_app_only", description: "This action is only permitted for published app IDs." },
     ],
   },
@@ -1185,7 +1210,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:read"] },
     rateTier: 3,
     errors: [
-      { code: "app_not_eligible", description: TEXT_13 },
+      { code: "app_not_eligible", description: TEXT_16 },
       { code: "app_not_found", description: "The specified app was not found." },
       { code: "failed_export", description: "Failed to export manifest for given app ID" },
       { code: "internal_error", description: "Internal error." },
@@ -1208,14 +1233,14 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: [], user: [], byTokenKind: true, tokens: "configuration", configuration: ["app_configurations:write"] },
     rateTier: 1,
     errors: [
-      { code: "app_not_eligible", description: TEXT_13 },
-      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "app_not_eligible", description: TEXT_16 },
+      { code: "failed_adding_collaborator", description: TEXT_14 },
       { code: "failed_creating_app", description: "Failed to create the app model" },
-      { code: "failed_datastore_operation", description: TEXT_12 },
+      { code: "failed_datastore_operation", description: TEXT_15 },
       { code: "internal_error", description: "Internal error." },
-      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app", description: TEXT_13 },
       { code: "invalid_app_id", description: "The app id passed is invalid." },
-      { code: "invalid_manifest", description: TEXT_15 },
+      { code: "invalid_manifest", description: TEXT_18 },
       { code: "no_permission", description: "User does not have permission to update app" },
       { code: "unknown_method", description: "Unknown method" },
     ],
@@ -1235,13 +1260,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "app_not_eligible", description: "The specified app is not eligible for this API." },
-      { code: "invalid_app", description: TEXT_10 },
+      { code: "invalid_app", description: TEXT_13 },
       { code: "invalid_app_id", description: "The app id passed is invalid." },
-      { code: "invalid_manifest", description: TEXT_15 },
-      { code: "failed_adding_collaborator", description: TEXT_11 },
+      { code: "invalid_manifest", description: TEXT_18 },
+      { code: "failed_adding_collaborator", description: TEXT_14 },
       { code: "failed_creating_app", description: "Failed to create the app model" },
       { code: "unknown_method", description: "Unknown method" },
-      { code: "no_permission", description: TEXT_14 },
+      { code: "no_permission", description: TEXT_17 },
     ],
   },
   {
@@ -1281,7 +1306,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1311,7 +1336,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
     ],
     scopes: anyToken([]),
@@ -1345,18 +1370,98 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_17 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
+      { name: "client_id", type: "string", required: true, description: TEXT_20 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_20 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 1,
     errors: [
-      { code: "bad_client_secret", description: TEXT_18 },
+      { code: "bad_client_secret", description: TEXT_21 },
       { code: "client_id_token_mismatch", description: "The provided client ID and token do not belong to the same app." },
       { code: "internal_error", description: "Internal error uninstall" },
-      { code: "invalid_client_id", description: TEXT_19 },
+      { code: "invalid_client_id", description: TEXT_22 },
       { code: "no_permission", description: "Granular bot not allowed to uninstall" },
       ...codes("not_authed invalid_auth account_inactive token_revoked org_login_required user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+    ],
+  },
+  {
+    name: "assistant.threads.setStatus",
+    family: "assistant.threads",
+    summary: "Set the status for an AI assistant thread.",
+    docsUrl: "https://docs.slack.dev/reference/methods/assistant.threads.setStatus",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel_id", type: "string", required: true, description: TEXT_23 },
+      { name: "status", type: "string", required: true, description: "Status of the specified bot user, e.g. 'is thinking...'. An empty string clears it." },
+      { name: "thread_ts", type: "string", required: true, description: "Message timestamp of the thread." },
+      { name: "icon_emoji", type: "string", description: TEXT_24 },
+      { name: "icon_url", type: "string", description: TEXT_25 },
+      { name: "loading_messages", type: "string", description: "The list of messages to rotate through as a loading indicator (at most 10)." },
+      { name: "username", type: "string", description: "The bot's username to display." },
+    ],
+    scopes: { bot: ["assistant:write"], user: [], byTokenKind: true, tokens: "bot" },
+    rateTier: "special",
+    errors: [
+      { code: "channel_not_found", description: TEXT_26 },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "thread_not_found", description: TEXT_28 },
+      { code: "token_revoked", description: TEXT_29 },
+    ],
+  },
+  {
+    name: "assistant.threads.setSuggestedPrompts",
+    family: "assistant.threads",
+    summary: "Set suggested prompts for the given assistant thread.",
+    docsUrl: "https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel_id", type: "string", required: true, description: TEXT_23 },
+      { name: "prompts", type: "string", required: true, description: "Each prompt should be supplied with its title and message attribute (at most 4)." },
+      { name: "thread_ts", type: "string", required: true, description: "Message timestamp of the thread." },
+      { name: "title", type: "string", description: "Title for the list of provided prompts." },
+    ],
+    scopes: { bot: ["assistant:write"], user: [], byTokenKind: true, tokens: "bot" },
+    rateTier: 4,
+    errors: [
+      { code: "channel_not_found", description: TEXT_26 },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "thread_not_found", description: TEXT_28 },
+      { code: "token_revoked", description: TEXT_29 },
+    ],
+  },
+  {
+    name: "assistant.threads.setTitle",
+    family: "assistant.threads",
+    summary: "Set the title for the given assistant thread.",
+    docsUrl: "https://docs.slack.dev/reference/methods/assistant.threads.setTitle",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel_id", type: "string", required: true, description: TEXT_23 },
+      { name: "thread_ts", type: "string", required: true, description: "Message timestamp of the thread." },
+      { name: "title", type: "string", required: true, description: "The title to use for the thread." },
+    ],
+    scopes: { bot: ["assistant:write"], user: [], byTokenKind: true, tokens: "bot" },
+    rateTier: 4,
+    errors: [
+      { code: "channel_not_found", description: TEXT_26 },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "thread_not_found", description: TEXT_28 },
+      { code: "token_revoked", description: TEXT_29 },
     ],
   },
   {
@@ -1413,7 +1518,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "access_denied", description: TEXT_20 },
+      { code: "access_denied", description: TEXT_30 },
       { code: "cannot_bookmark_from_external_org", description: "File is an external file and cannot be bookmarked." },
       { code: "cannot_bookmark_restricted_sharing_enabled", description: "File has restricted sharing enabled and cannot be bookmarked." },
       { code: "channel_not_found", description: "Channel cannot be found." },
@@ -1423,17 +1528,17 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "invalid_app_action_type", description: "App action type is not valid." },
       { code: "invalid_shortcut_type", description: "Shortcut type is not valid." },
       { code: "invalid_child_type", description: "Child type is not valid." },
-      { code: "invalid_emoji", description: TEXT_21 },
+      { code: "invalid_emoji", description: TEXT_31 },
       { code: "invalid_entity_id", description: "Invalid entity_id, file or message type bookmark should have original file or message ID." },
-      { code: "invalid_link", description: TEXT_22 },
+      { code: "invalid_link", description: TEXT_32 },
       { code: "invalid_parent_type", description: "Parent type is not valid." },
       { code: "not_implemented", description: "bookmarking not available for the user." },
       { code: "parent_bookmark_disabled", description: "Parent bookmark feature flag is off." },
       { code: "parent_with_link", description: "Parent bookmark should not have link." },
-      { code: "permission_denied", description: TEXT_23 },
-      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
-      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
-      { code: "slack_connect_blocked_file_type", description: TEXT_26 },
+      { code: "permission_denied", description: TEXT_33 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_34 },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_35 },
+      { code: "slack_connect_blocked_file_type", description: TEXT_36 },
       { code: "too_many_bookmarks", description: "Bookmark limit reached for channel." },
       { code: "too_many_tabs", description: "tab limit reached for channel." },
     ],
@@ -1455,18 +1560,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "access_denied", description: TEXT_20 },
+      { code: "access_denied", description: TEXT_30 },
       { code: "channel_not_found", description: "Channel cannot be found." },
       { code: "invalid_bookmark_type", description: "Bookmark type is not valid." },
-      { code: "invalid_emoji", description: TEXT_21 },
-      { code: "invalid_link", description: TEXT_22 },
+      { code: "invalid_emoji", description: TEXT_31 },
+      { code: "invalid_link", description: TEXT_32 },
       { code: "not_found", description: "Bookmark cannot be found." },
       { code: "not_implemented", description: "bookmarking not available for the user." },
       { code: "parent_with_link", description: "Parent bookmark should not have link." },
-      { code: "permission_denied", description: TEXT_23 },
-      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
-      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
-      { code: "slack_connect_blocked_file_type", description: TEXT_26 },
+      { code: "permission_denied", description: TEXT_33 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_34 },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_35 },
+      { code: "slack_connect_blocked_file_type", description: TEXT_36 },
     ],
   },
   {
@@ -1482,7 +1587,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["bookmarks:read"], user: ["bookmarks:read"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "access_denied", description: TEXT_20 },
+      { code: "access_denied", description: TEXT_30 },
       { code: "channel_not_found", description: "Channel cannot be found." },
       { code: "not_implemented", description: "bookmarking not available for the user." },
     ],
@@ -1502,13 +1607,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["bookmarks:write"], user: ["bookmarks:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "access_denied", description: TEXT_20 },
+      { code: "access_denied", description: TEXT_30 },
       { code: "channel_not_found", description: "Channel cannot be found." },
       { code: "user_not_found", description: "User cannot be found." },
       { code: "invalid_bookmark_type", description: "Bookmark type is not valid." },
       { code: "not_found", description: "Bookmark cannot be found." },
       { code: "not_implemented", description: "bookmarking not available for the user." },
-      { code: "permission_denied", description: TEXT_23 },
+      { code: "permission_denied", description: TEXT_33 },
     ],
   },
   {
@@ -1540,10 +1645,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "external_unique_id", type: "string", required: true, description: "An ID supplied by the 3rd-party Call provider. It must be unique across all Calls from that service." },
-      { name: "join_url", type: "string", required: true, description: TEXT_27 },
+      { name: "join_url", type: "string", required: true, description: TEXT_37 },
       { name: "created_by", type: "string", description: "The valid Slack user ID of the user who created this Call. When this method is called with a user token, the `created_by` field is optional and defaults to the authed user of the token. Otherwise, the field is required." },
       { name: "date_start", type: "integer", description: "Call start time in UTC UNIX timestamp format" },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_28 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_38 },
       { name: "external_display_id", type: "string", description: "An optional, human-readable ID supplied by the 3rd-party Call provider. If supplied, this ID will be displayed in the Call object." },
       { name: "title", type: "string", description: "The name of the Call." },
       { name: "users", type: "string", description: "The list of users to register as participants in the Call." },
@@ -1592,7 +1697,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_29 },
+      { name: "id", type: "string", required: true, description: TEXT_39 },
       { name: "users", type: "string", required: true, description: "The list of users to add as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1608,7 +1713,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_29 },
+      { name: "id", type: "string", required: true, description: TEXT_39 },
       { name: "users", type: "string", required: true, description: "The list of users to remove as participants in the Call." },
     ],
     scopes: anyToken(["calls:write"]),
@@ -1624,14 +1729,47 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "id", type: "string", required: true, description: TEXT_29 },
-      { name: "desktop_app_join_url", type: "string", description: TEXT_28 },
-      { name: "join_url", type: "string", description: TEXT_27 },
+      { name: "id", type: "string", required: true, description: TEXT_39 },
+      { name: "desktop_app_join_url", type: "string", description: TEXT_38 },
+      { name: "join_url", type: "string", description: TEXT_37 },
       { name: "title", type: "string", description: "The name of the Call." },
     ],
     scopes: anyToken(["calls:write"]),
     errors: [
       ...codes("invalid_auth"),
+    ],
+  },
+  {
+    name: "chat.appendStream",
+    family: "chat",
+    summary: "Appends text to an existing streaming conversation.",
+    docsUrl: "https://docs.slack.dev/reference/methods/chat.appendStream",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel", type: "string", required: true, description: TEXT_40 },
+      { name: "ts", type: "string", required: true, description: "The timestamp of the streaming message." },
+      { name: "chunks", type: "string", description: TEXT_41 },
+      { name: "markdown_text", type: "string", description: TEXT_42 },
+    ],
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 4,
+    errors: [
+      { code: "cant_update_message", description: TEXT_43 },
+      { code: "channel_not_found", description: "Value passed for channel was invalid." },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_chunks", description: TEXT_44 },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "message_not_found", description: TEXT_45 },
+      { code: "message_not_in_streaming_state", description: TEXT_46 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "msg_too_long", description: TEXT_47 },
+      { code: "no_text", description: "Neither markdown_text nor chunks was given." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "not_in_channel", description: TEXT_48 },
+      { code: "token_revoked", description: TEXT_29 },
     ],
   },
   {
@@ -1644,14 +1782,14 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "Channel containing the message to be deleted." },
       { name: "ts", type: "string", required: true, description: "Timestamp of the message to be deleted." },
-      { name: "as_user", type: "boolean", description: TEXT_30 },
+      { name: "as_user", type: "boolean", description: TEXT_49 },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: 3,
     errors: [
       { code: "cant_delete_message", description: "Authenticated user does not have permission to delete this message." },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "message_not_found", description: TEXT_31 },
+      { code: "message_not_found", description: TEXT_50 },
       ...codes("compliance_exports_prevent_deletion not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -1665,7 +1803,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "The channel the scheduled_message is posting to" },
       { name: "scheduled_message_id", type: "string", required: true, description: "`scheduled_message_id` returned from call to chat.scheduleMessage" },
-      { name: "as_user", type: "boolean", description: TEXT_30 },
+      { name: "as_user", type: "boolean", description: TEXT_49 },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: 3,
@@ -1722,36 +1860,36 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Channel, private group, or IM channel to send message to. Can be an encoded ID, or a name." },
       { name: "user", type: "string", required: true, description: "`id` of the user who will receive the ephemeral message. The user should be in the channel specified by the `channel` argument." },
       { name: "as_user", type: "boolean", description: "(Legacy) Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false." },
-      { name: "attachments", type: "json", description: TEXT_32 },
-      { name: "blocks", type: "json", description: TEXT_33 },
-      { name: "icon_emoji", type: "string", description: TEXT_34 },
-      { name: "icon_url", type: "string", description: TEXT_35 },
+      { name: "attachments", type: "json", description: TEXT_51 },
+      { name: "blocks", type: "json", description: TEXT_52 },
+      { name: "icon_emoji", type: "string", description: TEXT_53 },
+      { name: "icon_url", type: "string", description: TEXT_54 },
       { name: "link_names", type: "boolean", description: "Find and link channel names and usernames." },
-      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "markdown_text", type: "string", description: TEXT_55 },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. Defaults to `none`." },
-      { name: "text", type: "string", description: TEXT_37 },
+      { name: "text", type: "string", description: TEXT_56 },
       { name: "thread_ts", type: "string", description: "Provide another message's `ts` value to post this message in a thread. Avoid using a reply's `ts` value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread." },
       { name: "username", type: "string", description: "Set your bot's user name." },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: 4,
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_65 },
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "invalid_blocks", description: TEXT_38 },
-      { code: "invalid_blocks_format", description: TEXT_39 },
+      { code: "invalid_blocks", description: TEXT_57 },
+      { code: "invalid_blocks_format", description: TEXT_58 },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "markdown_text_conflict", description: TEXT_40 },
-      { code: "message_limit_exceeded", description: TEXT_41 },
+      { code: "markdown_text_conflict", description: TEXT_59 },
+      { code: "message_limit_exceeded", description: TEXT_60 },
       { code: "messages_tab_disabled", description: "Messages tab for the app is disabled." },
       { code: "msg_too_long", description: "Message text is too long" },
       { code: "no_text", description: "No message text provided" },
-      { code: "restricted_action", description: TEXT_42 },
-      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "restricted_action", description: TEXT_61 },
+      { code: "too_many_attachments", description: TEXT_62 },
       { code: "user_not_in_channel", description: "Intended recipient is not in the specified channel." },
-      { code: "not_in_channel", description: TEXT_44 },
+      { code: "not_in_channel", description: TEXT_63 },
       { code: "invalid_attachments", description: "Attachments that contain blocks are not valid" },
-      { code: "cannot_reply_to_message", description: TEXT_45 },
+      { code: "cannot_reply_to_message", description: TEXT_64 },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -1765,29 +1903,29 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "An encoded ID or channel name that represents a channel, private group, or IM channel to send the message to." },
       { name: "as_user", type: "boolean", default: "false", description: "(Legacy) Pass true to post the message as the authed user instead of as a bot. Defaults to false. Can only be used by classic apps." },
-      { name: "attachments", type: "json", description: TEXT_32 },
-      { name: "blocks", type: "json", description: TEXT_33 },
+      { name: "attachments", type: "json", description: TEXT_51 },
+      { name: "blocks", type: "json", description: TEXT_52 },
       { name: "current_draft_last_updated_ts", type: "string", description: "This field represents the timestamp of the draft's last update at the time this API is called. If the current message is a draft, this field can be provided to ensure synchronization with the server." },
-      { name: "icon_emoji", type: "string", description: TEXT_34 },
-      { name: "icon_url", type: "string", description: TEXT_35 },
-      { name: "link_names", type: "boolean", description: TEXT_47 },
-      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "icon_emoji", type: "string", description: TEXT_53 },
+      { name: "icon_url", type: "string", description: TEXT_54 },
+      { name: "link_names", type: "boolean", description: TEXT_66 },
+      { name: "markdown_text", type: "string", description: TEXT_55 },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. You can also provide Work Object entity metadata using this parameter. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "mrkdwn", type: "boolean", default: "true", description: "Disable Slack markup parsing by setting to `false`. Enabled by default." },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_48 },
-      { name: "text", type: "string", description: TEXT_37 },
-      { name: "thread_ts", type: "string", description: TEXT_49 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_50 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_51 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_67 },
+      { name: "text", type: "string", description: TEXT_56 },
+      { name: "thread_ts", type: "string", description: TEXT_68 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_69 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_70 },
       { name: "username", type: "string", description: "Set your bot's user name." },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: "special",
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_65 },
     errors: [
       { code: "app_access_restricted", description: "The user does not have permission to use this app." },
-      { code: "as_user_not_supported", description: TEXT_52 },
+      { code: "as_user_not_supported", description: TEXT_71 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "draft_already_deleted", description: "The draft has already been deleted." },
       { code: "draft_already_sent", description: "The draft has already been sent." },
@@ -1797,32 +1935,32 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "duplicate_message_not_found", description: "No duplicate message exists associated with `client_msg_id`." },
       { code: "ekm_access_denied", description: "Your message couldn’t be sent because your admins have disabled sending messages to this channel." },
       { code: "invalid_blocks", description: "Blocks submitted with this message are not valid." },
-      { code: "invalid_blocks_format", description: TEXT_39 },
+      { code: "invalid_blocks_format", description: TEXT_58 },
       { code: "invalid_metadata_format", description: "Invalid metadata format provided." },
       { code: "invalid_metadata_schema", description: "Invalid metadata schema provided." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "markdown_text_conflict", description: TEXT_40 },
+      { code: "markdown_text_conflict", description: TEXT_59 },
       { code: "message_limit_exceeded", description: "Members on this team are sending too many messages. For more details, see https://slack.com/help/articles/115002422943-Usage-limits-for-free-workspaces." },
       { code: "messages_tab_disabled", description: "Messages tab for the app is disabled." },
       { code: "metadata_must_be_sent_from_app", description: "Message metadata can only be posted or updated using an app-level token." },
       { code: "metadata_too_large", description: "Metadata exceeds size limit." },
       { code: "msg_blocks_too_long", description: "Blocks submitted with this message are too long." },
       { code: "no_text", description: "No message text provided." },
-      { code: "not_in_channel", description: TEXT_44 },
+      { code: "not_in_channel", description: TEXT_63 },
       { code: "rate_limited", description: "Application has posted too many messages." },
-      { code: "restricted_action", description: TEXT_42 },
-      { code: "restricted_action_non_threadable_channel", description: TEXT_53 },
-      { code: "restricted_action_read_only_channel", description: TEXT_54 },
+      { code: "restricted_action", description: TEXT_61 },
+      { code: "restricted_action_non_threadable_channel", description: TEXT_72 },
+      { code: "restricted_action_read_only_channel", description: TEXT_73 },
       { code: "restricted_action_thread_locked", description: "Cannot post replies to a thread that has been locked by admins." },
-      { code: "restricted_action_thread_only_channel", description: TEXT_55 },
+      { code: "restricted_action_thread_only_channel", description: TEXT_74 },
       { code: "send_on_behalf_not_allowed", description: "Cannot send on behalf of the provided user." },
       { code: "slack_connect_canvas_sharing_blocked", description: "Admin has disabled Canvas File sharing in all Slack Connect communications." },
       { code: "slack_connect_file_link_sharing_blocked", description: "Admin has disabled Slack File sharing in all Slack Connect communications." },
       { code: "slack_connect_lists_sharing_blocked", description: "Admin has disabled Lists sharing in all Slack Connect communications." },
       { code: "team_not_found", description: "This error occurs if, when using an org-wide token, the `channel_name` is passed instead of the `channel_id`." },
-      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "too_many_attachments", description: TEXT_62 },
       { code: "too_many_contact_cards", description: "Too many contact_cards were provided with this message. A maximum of 10 contact cards are allowed on a message." },
-      { code: "cannot_reply_to_message", description: TEXT_45 },
+      { code: "cannot_reply_to_message", description: TEXT_64 },
       { code: "missing_file_data", description: "Attempted to share a file but some required data was missing." },
       { code: "attachment_payload_limit_exceeded", description: "Attachment payload size is too long." },
       ...codes("msg_too_long not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type"),
@@ -1839,46 +1977,46 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name." },
       { name: "post_at", type: "integer", required: true, description: "Unix timestamp representing the future time the message should post to Slack." },
       { name: "as_user", type: "boolean", default: "false", description: "Set to `true` to post the message as the authed user, instead of as a bot. Defaults to false. Cannot be used by new Slack apps. See chat.postMessage." },
-      { name: "attachments", type: "json", description: TEXT_32 },
-      { name: "blocks", type: "json", description: TEXT_33 },
-      { name: "link_names", type: "boolean", description: TEXT_47 },
-      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "attachments", type: "json", description: TEXT_51 },
+      { name: "blocks", type: "json", description: TEXT_52 },
+      { name: "link_names", type: "boolean", description: TEXT_66 },
+      { name: "markdown_text", type: "string", description: TEXT_55 },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "parse", type: "string", default: "none", description: "Change how messages are treated. See chat.postMessage." },
-      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_48 },
-      { name: "text", type: "string", description: TEXT_37 },
-      { name: "thread_ts", type: "string", description: TEXT_49 },
-      { name: "unfurl_links", type: "boolean", description: TEXT_50 },
-      { name: "unfurl_media", type: "boolean", description: TEXT_51 },
+      { name: "reply_broadcast", type: "boolean", default: "false", description: TEXT_67 },
+      { name: "text", type: "string", description: TEXT_56 },
+      { name: "thread_ts", type: "string", description: TEXT_68 },
+      { name: "unfurl_links", type: "boolean", description: TEXT_69 },
+      { name: "unfurl_media", type: "boolean", description: TEXT_70 },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: 3,
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_65 },
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "invalid_blocks", description: TEXT_38 },
-      { code: "invalid_blocks_format", description: TEXT_39 },
+      { code: "invalid_blocks", description: TEXT_57 },
+      { code: "invalid_blocks_format", description: TEXT_58 },
       { code: "invalid_metadata_format", description: "Invalid metadata format provided" },
       { code: "invalid_metadata_schema", description: "Invalid metadata schema provided" },
       { code: "invalid_time", description: "value passed for `post_time` was invalid." },
-      { code: "markdown_text_conflict", description: TEXT_40 },
-      { code: "message_limit_exceeded", description: TEXT_41 },
-      { code: "metadata_must_be_sent_from_app", description: TEXT_56 },
+      { code: "markdown_text_conflict", description: TEXT_59 },
+      { code: "message_limit_exceeded", description: TEXT_60 },
+      { code: "metadata_must_be_sent_from_app", description: TEXT_75 },
       { code: "metadata_too_large", description: "Metadata exceeds size limit" },
       { code: "msg_too_long", description: "Message text is too long" },
       { code: "no_text", description: "No message text provided" },
-      { code: "not_in_channel", description: TEXT_44 },
+      { code: "not_in_channel", description: TEXT_63 },
       { code: "rate_limited", description: "Application has posted too many messages" },
-      { code: "restricted_action", description: TEXT_42 },
-      { code: "restricted_action_non_threadable_channel", description: TEXT_53 },
-      { code: "restricted_action_read_only_channel", description: TEXT_54 },
-      { code: "restricted_action_thread_only_channel", description: TEXT_55 },
+      { code: "restricted_action", description: TEXT_61 },
+      { code: "restricted_action_non_threadable_channel", description: TEXT_72 },
+      { code: "restricted_action_read_only_channel", description: TEXT_73 },
+      { code: "restricted_action_thread_only_channel", description: TEXT_74 },
       { code: "restricted_too_many", description: "Too many messages were scheduled in the channel for a given period. See usage info for additional details" },
-      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_57 },
+      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_76 },
       { code: "time_in_past", description: "value passed for `post_time` was in the past." },
       { code: "time_too_far", description: "value passed for `post_time` was too far into the future." },
-      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "too_many_attachments", description: TEXT_62 },
       { code: "invalid_token", description: "The passed token is invalid or not supported by this method." },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
@@ -1906,6 +2044,80 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "invalid_cursor", description: "Provided cursor is invalid" },
       { code: "invalid_token", description: "Token is invalid" },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required ekm_access_denied missing_scope invalid_arguments invalid_arg_name invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+    ],
+  },
+  {
+    name: "chat.startStream",
+    family: "chat",
+    summary: "Starts a new streaming conversation.",
+    docsUrl: "https://docs.slack.dev/reference/methods/chat.startStream",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel", type: "string", required: true, description: TEXT_40 },
+      { name: "thread_ts", type: "string", required: true, description: "Provide another message's ts value to reply to. Streamed messages should always be replies to a user request." },
+      { name: "chunks", type: "string", description: TEXT_41 },
+      { name: "icon_emoji", type: "string", description: TEXT_24 },
+      { name: "icon_url", type: "string", description: TEXT_25 },
+      { name: "markdown_text", type: "string", description: TEXT_42 },
+      { name: "recipient_team_id", type: "string", description: "The encoded ID of the team the user receiving the streaming text belongs to. Required when streaming to channels." },
+      { name: "recipient_user_id", type: "string", description: "The encoded ID of the user to receive the streaming text. Required when streaming to channels." },
+      { name: "task_display_mode", type: "string", description: "How tasks are displayed: timeline or plan." },
+      { name: "username", type: "string", description: "The bot's username to display." },
+    ],
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 2,
+    errors: [
+      { code: "channel_not_found", description: "Value passed for channel was invalid." },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_chunks", description: TEXT_44 },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "missing_recipient_team_id", description: "recipient_team_id is required when streaming outside a DM." },
+      { code: "missing_recipient_user_id", description: "recipient_user_id is required when streaming outside a DM." },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "msg_too_long", description: TEXT_47 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "not_in_channel", description: TEXT_48 },
+      { code: "thread_not_found", description: TEXT_28 },
+      { code: "token_revoked", description: TEXT_29 },
+    ],
+  },
+  {
+    name: "chat.stopStream",
+    family: "chat",
+    summary: "Stops a streaming conversation.",
+    docsUrl: "https://docs.slack.dev/reference/methods/chat.stopStream",
+    verbs: ["POST"],
+    encodings: ["form", "json"],
+    args: [
+      { name: "channel", type: "string", required: true, description: TEXT_40 },
+      { name: "ts", type: "string", required: true, description: "The timestamp of the streaming message." },
+      { name: "blocks", type: "json", description: "A list of blocks that will be rendered at the bottom of the finalized message." },
+      { name: "chunks", type: "string", description: TEXT_41 },
+      { name: "markdown_text", type: "string", description: TEXT_42 },
+      { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields." },
+    ],
+    scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
+    rateTier: 2,
+    errors: [
+      { code: "cant_update_message", description: TEXT_43 },
+      { code: "channel_not_found", description: "Value passed for channel was invalid." },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_blocks", description: "The blocks are not valid Block Kit." },
+      { code: "invalid_chunks", description: TEXT_44 },
+      { code: "invalid_metadata_format", description: "The metadata is not a JSON object." },
+      { code: "is_archived", description: "Channel has been archived." },
+      { code: "message_not_found", description: TEXT_45 },
+      { code: "message_not_in_streaming_state", description: TEXT_46 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "msg_too_long", description: TEXT_47 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "not_in_channel", description: TEXT_48 },
+      { code: "token_revoked", description: TEXT_29 },
     ],
   },
   {
@@ -1939,21 +2151,21 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", required: true, description: "Channel containing the message to be updated. For direct messages, ensure that this value is a DM ID (starts with `D`) instead of a User ID (starts with either `U` or `W`)." },
       { name: "ts", type: "string", required: true, description: "Timestamp of the message to be updated." },
       { name: "as_user", type: "string", description: "Pass true to update the message as the authed user. Bot users in this context are considered authed users." },
-      { name: "attachments", type: "json", description: TEXT_32 },
-      { name: "blocks", type: "json", description: TEXT_33 },
+      { name: "attachments", type: "json", description: TEXT_51 },
+      { name: "blocks", type: "json", description: TEXT_52 },
       { name: "file_ids", type: "string", description: "Array of new file ids that will be sent with this message." },
       { name: "link_names", type: "string", default: "none", description: "Find and link channel names and usernames. Defaults to `none`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `none`." },
-      { name: "markdown_text", type: "string", description: TEXT_36 },
+      { name: "markdown_text", type: "string", description: TEXT_55 },
       { name: "metadata", type: "json", description: "JSON object with event_type and event_payload fields, presented as a URL-encoded string. If you don't include this field, the message's previous `metadata` will be retained. To remove previous `metadata`, include an empty object for this field. Metadata you post to Slack is accessible to any app or user who is a member of that workspace." },
       { name: "parse", type: "string", default: "client", description: "Change how messages are treated. Defaults to `client`, unlike `chat.postMessage`. Accepts either `none` or `full`. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, `client`." },
       { name: "reply_broadcast", type: "boolean", default: "false", description: "Broadcast an existing thread reply to make it visible to everyone in the channel or conversation." },
-      { name: "text", type: "string", description: TEXT_37 },
+      { name: "text", type: "string", description: TEXT_56 },
     ],
     scopes: { bot: ["chat:write"], user: ["chat:write"], byTokenKind: true },
     rateTier: 3,
-    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_46 },
+    conditionallyRequired: { args: ["text", "blocks", "attachments"], rule: TEXT_65 },
     errors: [
-      { code: "as_user_not_supported", description: TEXT_52 },
+      { code: "as_user_not_supported", description: TEXT_71 },
       { code: "block_mismatch", description: "Rich-text blocks cannot be replaced with non-rich-text blocks" },
       { code: "cant_broadcast_message", description: "Unable to broadcast this message." },
       { code: "cant_update_message", description: "Authenticated user does not have permission to update this message." },
@@ -1965,16 +2177,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "invalid_metadata_format", description: "Invalid metadata format provided" },
       { code: "invalid_metadata_schema", description: "Invalid metadata schema provided" },
       { code: "is_inactive", description: "The message cannot be edited within a frozen, archived or deleted channel." },
-      { code: "markdown_text_conflict", description: TEXT_40 },
-      { code: "message_not_found", description: TEXT_31 },
-      { code: "metadata_must_be_sent_from_app", description: TEXT_56 },
+      { code: "markdown_text_conflict", description: TEXT_59 },
+      { code: "message_not_found", description: TEXT_50 },
+      { code: "metadata_must_be_sent_from_app", description: TEXT_75 },
       { code: "metadata_too_large", description: "Metadata exceeds size limit" },
       { code: "msg_too_long", description: "Message text is too long. The `text` field cannot exceed 4,000 characters." },
       { code: "no_dual_broadcast_content_update", description: "Can't broadcast an old reply and update the content at the same time." },
       { code: "no_text", description: "No message text provided" },
-      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_57 },
+      { code: "slack_connect_file_link_sharing_blocked", description: TEXT_76 },
       { code: "team_not_found", description: "Team associated with the message and channel could not be found." },
-      { code: "too_many_attachments", description: TEXT_43 },
+      { code: "too_many_attachments", description: TEXT_62 },
       { code: "update_failed", description: "Internal update failure." },
       { code: "invalid_blocks_format", description: "The `blocks` array is not a valid JSON object or doesn't match the Block Kit syntax." },
       { code: "streaming_state_conflict", description: "The message is currently streaming text and cannot be edited." },
@@ -1998,8 +2210,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "cant_archive_general", description: "You cannot archive the general channel" },
       { code: "cant_archive_required", description: "You cannot archive a required channel" },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "not_in_channel", description: "The token can not be found in channel." },
       { code: "restricted_action", description: "A team preference prevents the authenticated user from archiving." },
       ...codes("not_supported not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
@@ -2038,12 +2250,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "cannot_create_channel", description: "This channel is unable to be created." },
       { code: "canvas_disabled_user_team", description: "Canvas is disabled on user's team" },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
-      { code: "invalid_name_maxlength", description: TEXT_60 },
-      { code: "invalid_name_punctuation", description: TEXT_61 },
+      { code: "invalid_name_maxlength", description: TEXT_79 },
+      { code: "invalid_name_punctuation", description: TEXT_80 },
       { code: "invalid_name_required", description: "Value passed for `name` was empty." },
-      { code: "invalid_name_specials", description: TEXT_62 },
+      { code: "invalid_name_specials", description: TEXT_81 },
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "name_taken", description: "A channel cannot be created with the given name." },
       { code: "no_channel", description: "Value passed for `name` was empty." },
       { code: "restricted_action", description: "A team (workspace) preference prevents the authenticated user from creating channels." },
@@ -2059,25 +2271,25 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "channel", type: "string", required: true, description: "Conversation ID to fetch history for." },
-      { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_63 },
-      { name: "inclusive", type: "boolean", default: "0", description: TEXT_64 },
+      { name: "cursor", type: "string", description: TEXT_19 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_82 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_83 },
       { name: "latest", type: "string", description: "Only messages before this Unix timestamp will be included in results. Default is the current time." },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the conversation history hasn't been reached. Maximum of 999." },
-      { name: "oldest", type: "string", default: "0", description: TEXT_65 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_84 },
     ],
     scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "messages" },
     errors: [
-      { code: "channel_is_limited_access", description: TEXT_66 },
+      { code: "channel_is_limited_access", description: TEXT_85 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "invalid_cursor", description: TEXT_67 },
-      { code: "invalid_metadata_filter_keys", description: TEXT_68 },
+      { code: "invalid_cursor", description: TEXT_86 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_87 },
       { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
       { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
       { code: "not_in_channel", description: "The token used does not have access to the proper channel. Only user tokens can access public channels they are not in." },
-      { code: "restricted_action", description: TEXT_69 },
+      { code: "restricted_action", description: TEXT_88 },
       ...codes("missing_scope not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2097,7 +2309,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "missing_scope", description: TEXT_78 },
       ...codes("team_added_to_org not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2124,11 +2336,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "external_channel_migrating", description: "External channel migrating." },
       { code: "invitee_cant_see_channel", description: "The Enterprise org multi-workspace channel you are inviting a user to is not shared with any workspaces the user is currently a member of." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "no_external_invite_permission", description: "User does not have permission to invite that external user to the channel" },
       { code: "no_user", description: "No value was passed for `users`." },
-      { code: "not_in_channel", description: TEXT_70 },
+      { code: "not_in_channel", description: TEXT_89 },
       { code: "org_user_not_in_team", description: "One or more members invited are part of the Enterprise organization but not the specific workspace you're interfacing with." },
       { code: "ura_max_channels", description: "An invited user is a single-channel guest user ('ultra restricted access') that is already in the maximum number of conversations." },
       { code: "user_is_restricted", description: "An invited user is a guest user that is restricted from accessing this conversation." },
@@ -2149,11 +2361,11 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["channels:join"], user: ["channels:write"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "channel_is_limited_access", description: TEXT_66 },
+      { code: "channel_is_limited_access", description: TEXT_85 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "too_many_members", description: "The membership in the channel has exceeded our maximum member limit. No more users can join the channel." },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -2175,8 +2387,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "cant_kick_from_general", description: "User cannot be removed from #general." },
       { code: "cant_kick_self", description: "Authenticated user can't kick themselves from a channel." },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "no_user", description: "No value was passed for `user` or `users`." },
       { code: "not_in_channel", description: "User was not in the channel." },
       { code: "not_supported", description: "This is not supported for this channel and user combination." },
@@ -2202,8 +2414,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
       { code: "last_member", description: "The last member party to a channel cannot leave the channel. Someone else must join the channel before this user is permitted to exit." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "user_is_restricted", description: "Restricted and guest users cannot leave channel" },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -2216,22 +2428,22 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list." },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer under 1000." },
       { name: "team_id", type: "string", description: "encoded team id to list channels in, required if token belongs to org-wide app" },
-      { name: "types", type: "string", default: "public_channel", description: TEXT_71 },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_90 },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 2,
     pagination: { list: "channels" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_67 },
-      { code: "invalid_limit", description: TEXT_72 },
-      { code: "invalid_types", description: TEXT_73 },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "invalid_cursor", description: TEXT_86 },
+      { code: "invalid_limit", description: TEXT_91 },
+      { code: "invalid_types", description: TEXT_92 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "missing_scope", description: TEXT_78 },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2260,8 +2472,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "channel", type: "string", required: true, description: "ID of the conversation to retrieve members for" },
-      { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "limit", type: "integer", default: "100", description: TEXT_74 },
+      { name: "cursor", type: "string", description: TEXT_19 },
+      { name: "limit", type: "integer", default: "100", description: TEXT_93 },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 4,
@@ -2271,8 +2483,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "fetch_members_failed", description: "Failed to fetch members for the conversation." },
       { code: "invalid_cursor", description: "Value passed for `cursor` was invalid." },
       { code: "invalid_limit", description: "Value passed for `limit` was invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2294,10 +2506,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "invalid_user_combination", description: "All external people must already be in at least one channel together to send a message." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "not_enough_users", description: "Needs at least 2 users to open" },
-      { code: "restricted_action", description: TEXT_69 },
+      { code: "restricted_action", description: TEXT_88 },
       { code: "too_many_users", description: "Needs at most 8 users to open" },
       { code: "user_disabled", description: "A specified `user` has been disabled." },
       { code: "user_not_found", description: "Value(s) passed for `users` was invalid." },
@@ -2323,13 +2535,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
-      { code: "invalid_name_maxlength", description: TEXT_60 },
-      { code: "invalid_name_punctuation", description: TEXT_61 },
+      { code: "invalid_name_maxlength", description: TEXT_79 },
+      { code: "invalid_name_punctuation", description: TEXT_80 },
       { code: "invalid_name_required", description: "Value passed for `name` was empty." },
-      { code: "invalid_name_specials", description: TEXT_62 },
+      { code: "invalid_name_specials", description: TEXT_81 },
       { code: "is_archived", description: "Cannot rename archived channel." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "name_taken", description: "New channel name is taken." },
       { code: "not_authorized", description: "Caller cannot rename this channel." },
       { code: "not_in_channel", description: "Caller is not a member of the channel." },
@@ -2346,25 +2558,25 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "channel", type: "string", required: true, description: "Conversation ID to fetch thread from." },
       { name: "ts", type: "string", required: true, description: "Unique identifier of either a thread’s parent message or a message in the thread. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message." },
-      { name: "cursor", type: "string", description: TEXT_16 },
-      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_63 },
-      { name: "inclusive", type: "boolean", default: "0", description: TEXT_64 },
+      { name: "cursor", type: "string", description: TEXT_19 },
+      { name: "include_all_metadata", type: "boolean", default: "0", description: TEXT_82 },
+      { name: "inclusive", type: "boolean", default: "0", description: TEXT_83 },
       { name: "latest", type: "string", default: "now", description: "Only messages before this Unix timestamp will be included in results." },
-      { name: "limit", type: "integer", default: "1000", description: TEXT_74 },
-      { name: "oldest", type: "string", default: "0", description: TEXT_65 },
+      { name: "limit", type: "integer", default: "1000", description: TEXT_93 },
+      { name: "oldest", type: "string", default: "0", description: TEXT_84 },
     ],
     scopes: { bot: ["channels:history", "groups:history", "im:history", "mpim:history"], user: ["channels:history", "groups:history", "im:history", "mpim:history"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "messages" },
     errors: [
       { code: "channel_not_found", description: "Value for `channel` was missing or invalid." },
-      { code: "invalid_cursor", description: TEXT_67 },
-      { code: "invalid_metadata_filter_keys", description: TEXT_68 },
+      { code: "invalid_cursor", description: TEXT_86 },
+      { code: "invalid_metadata_filter_keys", description: TEXT_87 },
       { code: "invalid_ts_latest", description: "Value passed for `latest` was invalid" },
       { code: "invalid_ts_oldest", description: "Value passed for `oldest` was invalid" },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "thread_not_found", description: "Value for `ts` was missing or invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
       { code: "list_record_comment_fetch_failed", description: "Failed to fetch list record comments." },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
@@ -2387,7 +2599,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "is_archived", description: "Channel has been archived." },
       { code: "method_not_supported_for_channel_type", description: "This conversation type cannot be used with this method." },
       { code: "missing_scope", description: "The calling token has not been granted the necessary scopes to complete this operation." },
-      { code: "not_in_channel", description: TEXT_70 },
+      { code: "not_in_channel", description: TEXT_89 },
       { code: "too_long", description: "Description was longer than 250 characters." },
       { code: "user_is_restricted", description: "Setting the channel description is a restricted action." },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
@@ -2409,9 +2621,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
       { code: "is_archived", description: "Channel has been archived." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
-      { code: "not_in_channel", description: TEXT_70 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
+      { code: "not_in_channel", description: TEXT_89 },
       { code: "too_long", description: "Topic was longer than 250 characters." },
       { code: "user_is_restricted", description: "Setting the topic is a restricted action." },
       ...codes("not_authed invalid_auth account_inactive invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
@@ -2431,8 +2643,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     errors: [
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
+      { code: "missing_scope", description: TEXT_78 },
       { code: "not_archived", description: "Channel is not archived." },
       ...codes("not_authed invalid_auth account_inactive user_is_bot user_is_restricted user_is_ultra_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type invalid_json json_not_object request_timeout upgrade_required team_added_to_org missing_charset superfluous_charset"),
     ],
@@ -2640,7 +2852,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", required: true, description: "Specify a file by providing its ID." },
       { name: "count", type: "integer", default: "100" },
       { name: "cursor", type: "string", description: "Parameter for pagination. File comments are paginated for a single file. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments." },
-      { name: "limit", type: "integer", default: "0", description: TEXT_75 },
+      { name: "limit", type: "integer", default: "0", description: TEXT_94 },
       { name: "page", type: "integer", default: "1" },
     ],
     scopes: { bot: ["files:read"], user: ["files:read"], byTokenKind: true },
@@ -2656,7 +2868,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "canvas_disabled_file_team", description: "Canvas is disabled on file's team" },
       { code: "not_visible", description: "Do not have permission to view the file" },
       { code: "template_not_visible", description: "Do not have permissions to view this template" },
-      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_76 },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_95 },
       ...codes("timezone_count_failed not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2668,13 +2880,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_77 },
+      { name: "channel", type: "string", description: TEXT_96 },
       { name: "count", type: "string", default: "100" },
       { name: "page", type: "string", default: "1" },
       { name: "show_files_hidden_by_limit", type: "boolean", description: "Show truncated file info for files hidden due to being too old, and the team who owns the file being over the file limit." },
       { name: "team_id", type: "string", description: "encoded team id to list files in, required if org token is used" },
-      { name: "ts_from", type: "string", description: TEXT_78 },
-      { name: "ts_to", type: "string", description: TEXT_79 },
+      { name: "ts_from", type: "string", description: TEXT_97 },
+      { name: "ts_to", type: "string", description: TEXT_98 },
       { name: "types", type: "string", default: "all", description: "Filter files by type. You can pass multiple values in the types argument, like `types=spaces,snippets`.The default value is `all`, which does not filter the list." },
       { name: "user", type: "string", description: "Filter files created by a single user." },
     ],
@@ -2682,7 +2894,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_76 },
+      { code: "slack_connect_canvas_sharing_blocked", description: TEXT_95 },
       { code: "user_not_found", description: "Value passed for `user` was invalid" },
       { code: "unknown_type", description: "Value passed for `types` was invalid" },
       ...codes("not_authed invalid_auth account_inactive no_permission user_is_bot invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
@@ -2700,7 +2912,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "external_url", type: "string", description: "URL of the remote file." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "A text file (txt, pdf, doc, etc.) containing textual search terms that are used to improve discovery of the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_80 },
+      { name: "preview_image", type: "string", description: TEXT_99 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2711,7 +2923,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.info",
     family: "files.remote",
-    summary: TEXT_81,
+    summary: TEXT_100,
     docsUrl: "https://api.slack.com/methods/files.remote.info",
     verbs: ["GET", "POST"],
     encodings: ["form"],
@@ -2727,16 +2939,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "files.remote.list",
     family: "files.remote",
-    summary: TEXT_81,
+    summary: TEXT_100,
     docsUrl: "https://api.slack.com/methods/files.remote.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "channel", type: "string", description: TEXT_77 },
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "channel", type: "string", description: TEXT_96 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "limit", type: "integer", description: "The maximum number of items to return." },
-      { name: "ts_from", type: "number", description: TEXT_78 },
-      { name: "ts_to", type: "number", description: TEXT_79 },
+      { name: "ts_from", type: "number", description: TEXT_97 },
+      { name: "ts_to", type: "number", description: TEXT_98 },
     ],
     scopes: anyToken(["remote_files:read"]),
     pagination: { list: "files" },
@@ -2790,7 +3002,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "file", type: "string", description: "Specify a file by providing its ID." },
       { name: "filetype", type: "string", description: "type of file" },
       { name: "indexable_file_contents", type: "string", description: "File containing contents that can be used to improve searchability for the remote file." },
-      { name: "preview_image", type: "string", description: TEXT_80 },
+      { name: "preview_image", type: "string", description: TEXT_99 },
       { name: "title", type: "string", description: "Title of the file being shared." },
     ],
     scopes: anyToken(["remote_files:write"]),
@@ -2853,12 +3065,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { code: "invalid_channel", description: "One or more channels supplied are invalid" },
       { code: "invalid_thread_ts", description: "Value passed to thread_ts was invalid" },
       { code: "malware_detected", description: "This file may contain a virus or other malware and can't be uploaded to Slack" },
-      { code: "not_in_channel", description: TEXT_70 },
+      { code: "not_in_channel", description: TEXT_89 },
       { code: "post_contents_too_large", description: "File content is larger than 130kb." },
       { code: "posting_to_general_channel_denied", description: "An admin has restricted posting to the #general channel." },
       { code: "slack_connect_blocked_file_type", description: "File uploads with certain types are blocked in all Slack Connect communications" },
-      { code: "slack_connect_clip_sharing_blocked", description: TEXT_25 },
-      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_24 },
+      { code: "slack_connect_clip_sharing_blocked", description: TEXT_35 },
+      { code: "slack_connect_file_upload_sharing_blocked", description: TEXT_34 },
       ...codes("file_uploads_disabled file_uploads_except_images_disabled storage_limit_reached not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -2882,15 +3094,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.access",
     family: "oauth",
-    summary: TEXT_82,
+    summary: TEXT_101,
     docsUrl: "https://api.slack.com/methods/oauth.access",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_17 },
-      { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_83 },
-      { name: "redirect_uri", type: "string", description: TEXT_84 },
+      { name: "client_id", type: "string", description: TEXT_20 },
+      { name: "client_secret", type: "string", description: TEXT_20 },
+      { name: "code", type: "string", description: TEXT_102 },
+      { name: "redirect_uri", type: "string", description: TEXT_103 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel. Only valid with a legacy workspace app." },
     ],
     scopes: anyToken([]),
@@ -2906,10 +3118,10 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_17 },
-      { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_83 },
-      { name: "redirect_uri", type: "string", description: TEXT_84 },
+      { name: "client_id", type: "string", description: TEXT_20 },
+      { name: "client_secret", type: "string", description: TEXT_20 },
+      { name: "code", type: "string", description: TEXT_102 },
+      { name: "redirect_uri", type: "string", description: TEXT_103 },
       { name: "single_channel", type: "boolean", description: "Request the user to add your app only to a single channel." },
     ],
     scopes: anyToken([]),
@@ -2920,27 +3132,27 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "oauth.v2.access",
     family: "oauth.v2",
-    summary: TEXT_82,
+    summary: TEXT_101,
     docsUrl: "https://api.slack.com/methods/oauth.v2.access",
     verbs: ["POST", "GET"],
     encodings: ["form"],
     args: [
       { name: "assertion", type: "string", description: "Identity assertion JWT authorization grant" },
-      { name: "client_id", type: "string", description: TEXT_85 },
-      { name: "client_secret", type: "string", description: TEXT_85 },
-      { name: "code", type: "string", description: TEXT_83 },
+      { name: "client_id", type: "string", description: TEXT_104 },
+      { name: "client_secret", type: "string", description: TEXT_104 },
+      { name: "code", type: "string", description: TEXT_102 },
       { name: "code_verifier", type: "string", description: "The code_verifier param used to generate the code_challenge originally. Used for PKCE." },
-      { name: "grant_type", type: "string", description: TEXT_86 },
-      { name: "redirect_uri", type: "string", description: TEXT_84 },
-      { name: "refresh_token", type: "string", description: TEXT_87 },
+      { name: "grant_type", type: "string", description: TEXT_105 },
+      { name: "redirect_uri", type: "string", description: TEXT_103 },
+      { name: "refresh_token", type: "string", description: TEXT_106 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: "special",
     errors: [
-      { code: "bad_client_secret", description: TEXT_18 },
+      { code: "bad_client_secret", description: TEXT_21 },
       { code: "bad_redirect_uri", description: "Value passed for `redirect_uri` did not match the `redirect_uri` in the original request." },
       { code: "cannot_install_an_org_installed_app", description: "Returned when the the org-installed app cannot be installed on a workspace." },
-      { code: "invalid_client_id", description: TEXT_19 },
+      { code: "invalid_client_id", description: TEXT_22 },
       { code: "invalid_code", description: "Value passed for `code` was invalid." },
       { code: "invalid_grant_type", description: "Value passed for `grant_type` was invalid." },
       { code: "invalid_refresh_token", description: "The given refresh token is invalid." },
@@ -2960,17 +3172,17 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", required: true, description: TEXT_17 },
-      { name: "client_secret", type: "string", required: true, description: TEXT_17 },
+      { name: "client_id", type: "string", required: true, description: TEXT_20 },
+      { name: "client_secret", type: "string", required: true, description: TEXT_20 },
       { name: "token", type: "string", required: true, description: "The legacy xoxb or xoxp token being migrated to use token rotation." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 3,
     errors: [
       { code: "authorization_not_found", description: "The underlying authorization for this token was revoked or is invalid." },
-      { code: "bad_client_secret", description: TEXT_18 },
+      { code: "bad_client_secret", description: TEXT_21 },
       { code: "internal_error", description: "A server-side error occurred." },
-      { code: "invalid_client_id", description: TEXT_19 },
+      { code: "invalid_client_id", description: TEXT_22 },
       { code: "invalid_token", description: "The legacy token provided cannot be exchanged for a new pair of token credentials." },
       { code: "token_already_exchanged", description: "This token has already been exchanged for a pair of token credentials." },
       { code: "token_rotation_not_enabled", description: "The app does not have token rotation enabled." },
@@ -2984,12 +3196,12 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST"],
     encodings: ["form"],
     args: [
-      { name: "client_id", type: "string", description: TEXT_17 },
-      { name: "client_secret", type: "string", description: TEXT_17 },
-      { name: "code", type: "string", description: TEXT_83 },
-      { name: "grant_type", type: "string", description: TEXT_86 },
-      { name: "redirect_uri", type: "string", description: TEXT_84 },
-      { name: "refresh_token", type: "string", description: TEXT_87 },
+      { name: "client_id", type: "string", description: TEXT_20 },
+      { name: "client_secret", type: "string", description: TEXT_20 },
+      { name: "code", type: "string", description: TEXT_102 },
+      { name: "grant_type", type: "string", description: TEXT_105 },
+      { name: "redirect_uri", type: "string", description: TEXT_103 },
+      { name: "refresh_token", type: "string", description: TEXT_106 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
@@ -3032,13 +3244,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     errors: [
       { code: "already_pinned", description: "The specified item is already pinned to the channel." },
-      { code: "bad_timestamp", description: TEXT_88 },
-      { code: "channel_not_found", description: TEXT_89 },
-      { code: "external_channel_migrating", description: TEXT_90 },
+      { code: "bad_timestamp", description: TEXT_107 },
+      { code: "channel_not_found", description: TEXT_108 },
+      { code: "external_channel_migrating", description: TEXT_109 },
       { code: "file_not_found", description: "File not found." },
       { code: "file_not_shared", description: "File specified by `file` is not public nor shared to the channel." },
-      { code: "message_not_found", description: TEXT_91 },
-      { code: "no_item_specified", description: TEXT_92 },
+      { code: "message_not_found", description: TEXT_110 },
+      { code: "no_item_specified", description: TEXT_111 },
       { code: "not_in_channel", description: "Item is not in channel." },
       { code: "not_pinnable", description: "This message type is not pinnable." },
       { code: "restricted_action", description: "The user does not have permission to add pins to the channel." },
@@ -3078,13 +3290,13 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["pins:write"], user: ["pins:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "bad_timestamp", description: TEXT_88 },
-      { code: "channel_not_found", description: TEXT_89 },
-      { code: "external_channel_migrating", description: TEXT_90 },
-      { code: "file_comment_not_found", description: TEXT_93 },
-      { code: "file_not_found", description: TEXT_94 },
-      { code: "message_not_found", description: TEXT_91 },
-      { code: "no_item_specified", description: TEXT_92 },
+      { code: "bad_timestamp", description: TEXT_107 },
+      { code: "channel_not_found", description: TEXT_108 },
+      { code: "external_channel_migrating", description: TEXT_109 },
+      { code: "file_comment_not_found", description: TEXT_112 },
+      { code: "file_not_found", description: TEXT_113 },
+      { code: "message_not_found", description: TEXT_110 },
+      { code: "no_item_specified", description: TEXT_111 },
       { code: "no_pin", description: "The pin could not be found." },
       { code: "not_pinned", description: "The specified item is not pinned to the channel." },
       { code: "restricted_action", description: "The user does not have permission to remove pins from the channel." },
@@ -3107,15 +3319,15 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 3,
     errors: [
       { code: "already_reacted", description: "The specified item already has the user/reaction combination." },
-      { code: "bad_timestamp", description: TEXT_88 },
+      { code: "bad_timestamp", description: TEXT_107 },
       { code: "channel_not_found", description: "Value passed for `channel` is invalid." },
       { code: "external_channel_migrating", description: "The channel is in the process of being migrated." },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
       { code: "is_archived", description: "Channel specified has been archived." },
-      { code: "message_not_found", description: TEXT_91 },
+      { code: "message_not_found", description: TEXT_110 },
       { code: "no_item_specified", description: "combination of `channel` and `timestamp` was not specified." },
       { code: "not_reactable", description: "Whatever you passed in, like a `file` or `file_comment`, can't be reacted to anymore. Your app can react to messages though." },
-      { code: "thread_locked", description: TEXT_95 },
+      { code: "thread_locked", description: TEXT_114 },
       { code: "too_many_emoji", description: "The limit for distinct reactions (i.e emoji) on the item has been reached." },
       { code: "too_many_reactions", description: "The limit for reactions a person may add to the item has been reached." },
       { code: "no_access", description: "User does not have access to react to this canvas." },
@@ -3133,18 +3345,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
       { name: "channel", type: "string", description: "Channel where the message to get reactions for was posted." },
       { name: "file", type: "string", description: "File to get reactions for." },
       { name: "file_comment", type: "string", description: "File comment to get reactions for." },
-      { name: "full", type: "boolean", description: TEXT_96 },
+      { name: "full", type: "boolean", description: TEXT_115 },
       { name: "timestamp", type: "string", description: "Timestamp of the message to get reactions for." },
     ],
     scopes: { bot: ["reactions:read"], user: ["reactions:read"], byTokenKind: true },
     rateTier: 3,
     errors: [
-      { code: "bad_timestamp", description: TEXT_88 },
+      { code: "bad_timestamp", description: TEXT_107 },
       { code: "channel_not_found", description: "Value passed for `channel` was invalid." },
-      { code: "file_comment_not_found", description: TEXT_93 },
-      { code: "file_not_found", description: TEXT_94 },
-      { code: "message_not_found", description: TEXT_91 },
-      { code: "no_item_specified", description: TEXT_97 },
+      { code: "file_comment_not_found", description: TEXT_112 },
+      { code: "file_not_found", description: TEXT_113 },
+      { code: "message_not_found", description: TEXT_110 },
+      { code: "no_item_specified", description: TEXT_116 },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required"),
     ],
   },
@@ -3157,9 +3369,9 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "integer", default: "100" },
-      { name: "cursor", type: "string", description: TEXT_98 },
-      { name: "full", type: "boolean", description: TEXT_96 },
-      { name: "limit", type: "integer", description: TEXT_75 },
+      { name: "cursor", type: "string", description: TEXT_117 },
+      { name: "full", type: "boolean", description: TEXT_115 },
+      { name: "limit", type: "integer", description: TEXT_94 },
       { name: "page", type: "integer", default: "1" },
       { name: "team_id", type: "string", description: "encoded team id to list reactions in, required if org token is used" },
       { name: "user", type: "string", description: "Show reactions made by this user. Defaults to the authed user." },
@@ -3189,16 +3401,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     scopes: { bot: ["reactions:write"], user: ["reactions:write"], byTokenKind: true },
     rateTier: 2,
     errors: [
-      { code: "bad_timestamp", description: TEXT_88 },
+      { code: "bad_timestamp", description: TEXT_107 },
       { code: "channel_not_found", description: "The specified channel was not found." },
       { code: "external_channel_migrating", description: "The reaction is in a channel that is being migrated" },
-      { code: "file_not_found", description: TEXT_94 },
-      { code: "file_comment_not_found", description: TEXT_93 },
+      { code: "file_not_found", description: TEXT_113 },
+      { code: "file_comment_not_found", description: TEXT_112 },
       { code: "invalid_name", description: "Value passed for `name` was invalid." },
-      { code: "message_not_found", description: TEXT_91 },
-      { code: "no_item_specified", description: TEXT_97 },
+      { code: "message_not_found", description: TEXT_110 },
+      { code: "no_item_specified", description: TEXT_116 },
       { code: "no_reaction", description: "The specified reaction does not exist, or the requestor is not the original reaction author." },
-      { code: "thread_locked", description: TEXT_95 },
+      { code: "thread_locked", description: TEXT_114 },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -3340,8 +3552,8 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form"],
     args: [
       { name: "count", type: "string" },
-      { name: "cursor", type: "string", description: TEXT_98 },
-      { name: "limit", type: "integer", description: TEXT_75 },
+      { name: "cursor", type: "string", description: TEXT_117 },
+      { name: "limit", type: "integer", description: TEXT_94 },
       { name: "page", type: "string" },
     ],
     scopes: anyToken(["stars:read"]),
@@ -3480,122 +3692,206 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
   {
     name: "usergroups.create",
     family: "usergroups",
-    summary: "Create a User Group",
+    summary: "Create a User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.create",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "name", type: "string", required: true, description: TEXT_99 },
-      { name: "channels", type: "string", description: TEXT_100 },
+      { name: "name", type: "string", required: true, description: TEXT_118 },
+      { name: "additional_channels", type: "string", description: TEXT_119 },
+      { name: "channels", type: "string", description: TEXT_120 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_101 },
-      { name: "include_count", type: "boolean", description: TEXT_102 },
+      { name: "enable_section", type: "boolean", description: TEXT_121 },
+      { name: "handle", type: "string", description: TEXT_122 },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:write"]),
+    scopes: { bot: ["usergroups:write"], user: ["usergroups:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("permission_denied not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "handle_already_exists", description: TEXT_125 },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_channel", description: TEXT_126 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "name_already_exists", description: TEXT_127 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "permission_denied", description: TEXT_128 },
+      { code: "token_revoked", description: TEXT_29 },
+      { code: "too_long", description: TEXT_129 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
     name: "usergroups.disable",
     family: "usergroups",
-    summary: "Disable an existing User Group",
+    summary: "Disable an existing User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.disable",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to disable." },
-      { name: "include_count", type: "boolean", description: TEXT_103 },
+      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the user group." },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:write"]),
+    scopes: { bot: ["usergroups:write"], user: ["usergroups:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("permission_denied not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
+      { code: "already_disabled", description: "The User Group is already disabled." },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "no_such_subteam", description: "No user group found with the given ID." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "permission_denied", description: TEXT_128 },
+      { code: "token_revoked", description: TEXT_29 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
   {
     name: "usergroups.enable",
     family: "usergroups",
-    summary: "Enable a User Group",
+    summary: "Enable a User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.enable",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the User Group to enable." },
-      { name: "include_count", type: "boolean", description: TEXT_103 },
+      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the user group." },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:write"]),
+    scopes: { bot: ["usergroups:write"], user: ["usergroups:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
+      { code: "already_enabled", description: "The User Group is already enabled." },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "no_such_subteam", description: "No user group found with the given ID." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "permission_denied", description: TEXT_128 },
+      { code: "token_revoked", description: TEXT_29 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
     ],
   },
   {
     name: "usergroups.list",
     family: "usergroups",
-    summary: "List all User Groups for a team",
+    summary: "List all User Groups for a team.",
     docsUrl: "https://api.slack.com/methods/usergroups.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "include_count", type: "boolean", description: TEXT_102 },
-      { name: "include_disabled", type: "boolean", description: "Include disabled User Groups." },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "include_disabled", type: "boolean", description: "Include results for disabled User Groups." },
       { name: "include_users", type: "boolean", description: "Include the list of users for each User Group." },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:read"]),
+    scopes: { bot: ["usergroups:read"], user: ["usergroups:read"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "token_revoked", description: TEXT_29 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
     ],
   },
   {
     name: "usergroups.update",
     family: "usergroups",
-    summary: "Update an existing User Group",
+    summary: "Update an existing User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.update",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
-      { name: "channels", type: "string", description: TEXT_100 },
+      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the user group." },
+      { name: "additional_channels", type: "string", description: TEXT_119 },
+      { name: "channels", type: "string", description: TEXT_120 },
       { name: "description", type: "string", description: "A short description of the User Group." },
-      { name: "handle", type: "string", description: TEXT_101 },
-      { name: "include_count", type: "boolean", description: TEXT_103 },
-      { name: "name", type: "string", description: TEXT_99 },
+      { name: "enable_section", type: "boolean", description: TEXT_121 },
+      { name: "handle", type: "string", description: TEXT_122 },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "name", type: "string", description: TEXT_118 },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:write"]),
+    scopes: { bot: ["usergroups:write"], user: ["usergroups:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("permission_denied not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
+      { code: "handle_already_exists", description: TEXT_125 },
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_channel", description: TEXT_126 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "name_already_exists", description: TEXT_127 },
+      { code: "no_such_subteam", description: "No user group found with the given ID." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "permission_denied", description: TEXT_128 },
+      { code: "token_revoked", description: TEXT_29 },
+      { code: "too_long", description: TEXT_129 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
     ],
   },
   {
     name: "usergroups.users.list",
     family: "usergroups.users",
-    summary: "List all users in a User Group",
+    summary: "List all users in a User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.users.list",
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
+      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the user group." },
       { name: "include_disabled", type: "boolean", description: "Allow results that involve disabled User Groups." },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:read"]),
+    scopes: { bot: ["usergroups:read"], user: ["usergroups:read"], byTokenKind: true },
+    rateTier: 4,
     errors: [
-      ...codes("not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "no_such_subteam", description: "No user group found with the given ID." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "token_revoked", description: TEXT_29 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
     ],
   },
   {
     name: "usergroups.users.update",
     family: "usergroups.users",
-    summary: "Update the list of users for a User Group",
+    summary: "Update the list of users for a User Group.",
     docsUrl: "https://api.slack.com/methods/usergroups.users.update",
     verbs: ["POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "usergroup", type: "string", required: true, description: TEXT_104 },
+      { name: "usergroup", type: "string", required: true, description: "The encoded ID of the user group." },
       { name: "users", type: "string", required: true, description: "A comma separated string of encoded user IDs that represent the entire list of users for the User Group." },
-      { name: "include_count", type: "boolean", description: TEXT_103 },
+      { name: "additional_channels", type: "string", description: TEXT_119 },
+      { name: "include_count", type: "boolean", description: TEXT_123 },
+      { name: "is_shared", type: "boolean", description: "Boolean to identify if the API is getting called when a shared section is getting shared." },
+      { name: "team_id", type: "string", description: TEXT_124 },
     ],
-    scopes: anyToken(["usergroups:write"]),
+    scopes: { bot: ["usergroups:write"], user: ["usergroups:write"], byTokenKind: true },
+    rateTier: 2,
     errors: [
-      ...codes("permission_denied not_authed invalid_auth account_inactive token_revoked no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
+      { code: "invalid_arguments", description: TEXT_27 },
+      { code: "invalid_auth", description: TEXT_10 },
+      { code: "invalid_users", description: "One or more of the users is not a member of the workspace." },
+      { code: "missing_scope", description: TEXT_12 },
+      { code: "no_such_subteam", description: "No user group found with the given ID." },
+      { code: "no_users_provided", description: "The users argument is empty: a User Group needs at least one user." },
+      { code: "not_allowed_token_type", description: TEXT_11 },
+      { code: "not_authed", description: "No authentication token provided." },
+      { code: "permission_denied", description: TEXT_128 },
+      { code: "token_revoked", description: TEXT_29 },
+      ...codes("account_inactive no_permission org_login_required user_is_bot user_is_restricted invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_require fatal_error missing_charset superfluous_charset"),
     ],
   },
   {
@@ -3606,23 +3902,23 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "exclude_archived", type: "boolean", default: "false", description: "Set to `true` to exclude archived channels from the list" },
       { name: "limit", type: "integer", default: "100", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer with a max value of 999." },
       { name: "team_id", type: "string", description: "encoded team id to list conversations in, required if org token is used" },
-      { name: "types", type: "string", default: "public_channel", description: TEXT_71 },
+      { name: "types", type: "string", default: "public_channel", description: TEXT_90 },
       { name: "user", type: "string", description: "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership." },
     ],
     scopes: { bot: ["channels:read", "groups:read", "im:read", "mpim:read"], user: ["channels:read", "groups:read", "im:read", "mpim:read"], byTokenKind: true },
     rateTier: 3,
     pagination: { list: "channels" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_67 },
-      { code: "invalid_limit", description: TEXT_72 },
-      { code: "invalid_types", description: TEXT_73 },
-      { code: "method_not_supported_for_channel_type", description: TEXT_58 },
+      { code: "invalid_cursor", description: TEXT_86 },
+      { code: "invalid_limit", description: TEXT_91 },
+      { code: "invalid_types", description: TEXT_92 },
+      { code: "method_not_supported_for_channel_type", description: TEXT_77 },
       { code: "missing_argument", description: "A required argument is missing." },
-      { code: "missing_scope", description: TEXT_59 },
+      { code: "missing_scope", description: TEXT_78 },
       ...codes("not_authed invalid_auth account_inactive token_revoked no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
     ],
   },
@@ -3695,7 +3991,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form"],
     args: [
-      { name: "cursor", type: "string", description: TEXT_16 },
+      { name: "cursor", type: "string", description: TEXT_19 },
       { name: "include_locale", type: "boolean", default: "false", description: "Set this to `true` to receive the locale for users. Defaults to `false`" },
       { name: "limit", type: "integer", default: "0", description: "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors." },
       { name: "team_id", type: "string", description: "encoded team id to list users in, required if org token is used" },
@@ -3704,7 +4000,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     rateTier: 2,
     pagination: { list: "members" },
     errors: [
-      { code: "invalid_cursor", description: TEXT_67 },
+      { code: "invalid_cursor", description: TEXT_86 },
       { code: "limit_required", description: "For large teams a limit is required." },
       { code: "missing_argument", description: "A required argument is missing." },
       ...codes("not_authed invalid_auth account_inactive no_permission invalid_arg_name invalid_array_arg invalid_charset invalid_form_data invalid_post_type missing_post_type team_added_to_org invalid_json json_not_object request_timeout upgrade_required fatal_error"),
@@ -3821,18 +4117,18 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "view", type: "json", required: true, description: TEXT_105 },
-      { name: "interactivity_pointer", type: "string", description: TEXT_106 },
+      { name: "view", type: "json", required: true, description: TEXT_130 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_131 },
       { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_107 },
-      { code: "exchanged_trigger_id", description: TEXT_108 },
+      { code: "duplicate_external_id", description: TEXT_132 },
+      { code: "exchanged_trigger_id", description: TEXT_133 },
       { code: "expired_trigger_id", description: "The trigger_id is expired." },
-      { code: "invalid_trigger_id", description: TEXT_109 },
-      { code: "view_too_large", description: TEXT_110 },
+      { code: "invalid_trigger_id", description: TEXT_134 },
+      { code: "view_too_large", description: TEXT_135 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3845,19 +4141,19 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "user_id", type: "string", required: true, description: "`id` of the user you want publish a view to." },
-      { name: "view", type: "json", required: true, description: TEXT_105 },
-      { name: "hash", type: "string", description: TEXT_111 },
+      { name: "view", type: "json", required: true, description: TEXT_130 },
+      { name: "hash", type: "string", description: TEXT_136 },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_107 },
-      { code: "hash_conflict", description: TEXT_112 },
+      { code: "duplicate_external_id", description: TEXT_132 },
+      { code: "hash_conflict", description: TEXT_137 },
       { code: "missing_profile_id", description: "A profile id was not provided when trying to publish a view of type profile." },
       { code: "not_allowed_token_type", description: "The type of token your app used when requesting this method is not allowed." },
       { code: "not_enabled", description: "Error returned if a `home` view is published but the Home tab isn't enabled for the app." },
       { code: "not_implemented", description: "The profile view experiment is not enabled for this user." },
-      { code: "view_too_large", description: TEXT_110 },
+      { code: "view_too_large", description: TEXT_135 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3869,20 +4165,20 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["POST", "GET"],
     encodings: ["form", "json"],
     args: [
-      { name: "view", type: "json", required: true, description: TEXT_105 },
-      { name: "interactivity_pointer", type: "string", description: TEXT_106 },
+      { name: "view", type: "json", required: true, description: TEXT_130 },
+      { name: "interactivity_pointer", type: "string", description: TEXT_131 },
       { name: "trigger_id", type: "string", description: "Exchange a trigger to post to the user." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_107 },
-      { code: "exchanged_trigger_id", description: TEXT_108 },
+      { code: "duplicate_external_id", description: TEXT_132 },
+      { code: "exchanged_trigger_id", description: TEXT_133 },
       { code: "expired_trigger_id", description: "The trigger_id is expired." },
-      { code: "invalid_trigger_id", description: TEXT_109 },
+      { code: "invalid_trigger_id", description: TEXT_134 },
       { code: "not_found", description: "Error returned when the requested view can't be found." },
       { code: "push_limit_reached", description: "Error returned when the max push limit has been reached for views. Currently the limit is 3." },
-      { code: "view_too_large", description: TEXT_110 },
+      { code: "view_too_large", description: TEXT_135 },
       ...codes("invalid_arguments"),
     ],
   },
@@ -3896,16 +4192,16 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     args: [
       { name: "view", type: "json", required: true, description: "A view object. This must be a JSON-encoded string." },
       { name: "external_id", type: "string", description: "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either `view_id` or `external_id` is required." },
-      { name: "hash", type: "string", description: TEXT_111 },
+      { name: "hash", type: "string", description: TEXT_136 },
       { name: "view_id", type: "string", description: "A unique identifier of the view to be updated. Either `view_id` or `external_id` is required." },
     ],
     scopes: { bot: [], user: [], byTokenKind: true },
     rateTier: 4,
     errors: [
-      { code: "duplicate_external_id", description: TEXT_107 },
-      { code: "hash_conflict", description: TEXT_112 },
+      { code: "duplicate_external_id", description: TEXT_132 },
+      { code: "hash_conflict", description: TEXT_137 },
       { code: "not_found", description: "Error returned when the given `view_id` or `external_id` doesn't exist." },
-      { code: "view_too_large", description: TEXT_110 },
+      { code: "view_too_large", description: TEXT_135 },
     ],
   },
   {
@@ -3916,7 +4212,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     verbs: ["GET", "POST"],
     encodings: ["form", "json"],
     args: [
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_113 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_138 },
       { name: "outputs", type: "string", description: "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your `outputs` array from your `workflow_step` object." },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
@@ -3933,7 +4229,7 @@ export const METHOD_CATALOG: readonly CatalogMethod[] = [
     encodings: ["form", "json"],
     args: [
       { name: "error", type: "json", required: true, description: "A JSON-based object with a `message` property that should contain a human readable error message." },
-      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_113 },
+      { name: "workflow_step_execute_id", type: "string", required: true, description: TEXT_138 },
     ],
     scopes: anyToken(["workflow.steps:execute"]),
     errors: [

@@ -35,10 +35,10 @@ export interface CatalogScopes {
   byTokenKind: boolean;
   /**
    * Present when only one kind of token can call the method: a user token (openid.connect.userInfo, whose
-   * `bot` is then empty) or an app configuration token (the apps.manifest.* methods, whose scopes are in
+   * `bot` is then empty), a bot token (assistant.threads.*, whose `user` is then empty) or an app configuration token (the apps.manifest.* methods, whose scopes are in
    * `configuration`). Absent: bot and user tokens.
    */
-  tokens?: "user" | "configuration";
+  tokens?: "user" | "bot" | "configuration";
   /** The scopes an app configuration token needs (app_configurations:read or app_configurations:write). */
   configuration?: readonly string[];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireRequest } from "@/lib/platform/call-method";
-import { cutWhole, MAX_WIRE_HEADER_BYTES, wireHeader } from "@/lib/call/wire-header";
+import { cutWhole, MAX_WIRE_HEADER_BYTES, wireHeader } from "@/lib/platform/wire-header";
 
 /** Text with every kind of escape a URL, a form body or a JSON body holds, and characters outside the BMP. */
 const SAMPLES = [

@@ -27,6 +27,7 @@ function registryScopes(definition: MethodDefinition) {
   if (definition.auth === "config") return { tokens: "configuration", bot: [], user: [] };
   const { bot, user } = definition.scopes ?? { bot: [], user: [] };
   if (bot === undefined && user !== undefined) return { tokens: "user", bot: [], user: sorted(user) };
+  if (user === undefined && bot !== undefined) return { tokens: "bot", bot: sorted(bot), user: [] };
   return { tokens: undefined, bot: sorted(bot), user: sorted(user) };
 }
 

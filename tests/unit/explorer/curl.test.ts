@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WireRecord } from "@/lib/call/wire-header";
+import type { WireRecord } from "@/lib/platform/wire-header";
 import { buildCurl, shellQuote, type RequestCode } from "@/lib/explorer/curl";
 
 /** The command, failing the test when there is none. */

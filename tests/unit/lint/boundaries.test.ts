@@ -79,4 +79,34 @@ describe("lint boundaries", () => {
     const platform = await problems("lib/platform/leaky.ts", `import { storeOf } from "@/lib/installations/store";\nexport const leak = storeOf;\n`);
     expect(platform).toContainEqual(expect.objectContaining({ rule: "import-x/no-restricted-paths" }));
   });
+
+  it("refuses a store module that asks who is reading (lib/access, lib/session) or reads the request (its cookies, next/headers)", async () => {
+    const storeRefusal = expect.objectContaining({
+      rule: "import-x/no-restricted-paths",
+      message: expect.stringContaining("A store module reads neither the viewer nor the request"),
+    });
+    const access = await problems("lib/store/leaky.ts", `import { currentViewer } from "@/lib/access/viewer";\nexport const leak = currentViewer;\n`);
+    expect(access).toContainEqual(storeRefusal);
+    const session = await problems(
+      "lib/store/leaky.ts",
+      `import { getConsoleSession } from "@/lib/session/console-session";\nexport const leak = getConsoleSession;\n`,
+    );
+    expect(session).toContainEqual(storeRefusal);
+    const cookie = await problems(
+      "lib/store/leaky.ts",
+      `import { readSealedCookie } from "@/lib/http/sealed-cookie";\nexport const leak = readSealedCookie;\n`,
+    );
+    expect(cookie).toContainEqual(storeRefusal);
+    const headers = await problems("lib/store/leaky.ts", `import { cookies } from "next/headers";\nexport const leak = cookies;\n`);
+    expect(headers).toContainEqual(expect.objectContaining({ rule: "no-restricted-imports", message: expect.stringContaining("does not read the request") }));
+    const lazy = await problems("lib/store/leaky.ts", `export const leak = async () => (await import("next/headers")).cookies();\n`);
+    expect(lazy).toContainEqual(expect.objectContaining({ rule: "no-restricted-syntax", message: expect.stringContaining("does not read the request") }));
+  });
+
+  it("lets a store module import the wire's errors, and lets lib/access read the request", async () => {
+    const store = await problems("lib/store/fine.ts", `import { AppError } from "@/lib/http/app-error";\nexport const fine = AppError;\n`);
+    expect(store.filter((p) => p.rule === "import-x/no-restricted-paths" || p.rule?.startsWith("no-restricted"))).toEqual([]);
+    const access = await problems("lib/access/fine.ts", `import { cookies } from "next/headers";\nexport const fine = cookies;\n`);
+    expect(access.filter((p) => p.rule?.startsWith("no-restricted"))).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RequestCookieJar, runWithCookieJar } from "@/lib/http/cookie-jar";
 import { z } from "zod";
-import { deleteCookie, listCookieNames, readSealedCookie, writeSealedCookie } from "@/lib/session/sealed-cookie";
+import { deleteCookie, listCookieNames, readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 
 // Served over https: every session cookie is a __Host- cookie, which a sibling subdomain cannot set or shadow.
 Object.assign(process.env, {

@@ -2,7 +2,7 @@
 import { type RouteHandler } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
 import { proxyMethodCall } from "@/lib/call/call-proxy";
-import { measuredRoute } from "@/lib/ops/metrics";
+import { measuredRoute } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 

@@ -10,6 +10,7 @@ import { appendMessage, findMessage, nextMessageTs, removeMessage } from "../../
 import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { isMember } from "../../workspace/membership";
 import { touch } from "../../core/change-tracking";
+import { validateBlocks } from "../../blocks/validate";
 
 /**
  * The platform posts longer texts cut to 40,000 characters, with a warning
@@ -30,8 +31,7 @@ export const TRUNCATION_WARNING = {
 /** A member's id (U…, or W… on an Enterprise grid), as chat.postMessage's `channel` may name one. */
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
-/** The platform's limits on a message: 50 blocks, 100 attachments. */
-const MAX_BLOCKS = 50;
+/** The platform's limit on a message's attachments (its blocks are checked by blocks/validate.ts). */
 const MAX_ATTACHMENTS = 100;
 
 /**
@@ -67,8 +67,8 @@ export function messageContent(params: Record<string, string>): { content: Messa
   const raw = params.text ?? "";
   const blocks = items(params.blocks, "invalid_blocks");
   const attachments = items(params.attachments, "invalid_attachments");
-  if (blocks && blocks.length > MAX_BLOCKS)
-    throw new WebApiError("invalid_blocks", { response_metadata: { messages: [`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/blocks]`] } });
+  const problems = blocks ? validateBlocks(blocks, { surface: "message" }) : [];
+  if (problems.length > 0) throw new WebApiError("invalid_blocks", { errors: problems, response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } });
   if (attachments && attachments.length > MAX_ATTACHMENTS) throw new WebApiError("too_many_attachments");
   if (raw.trim() === "" && !blocks && !attachments) throw new WebApiError("no_text");
   const { text, truncated } = truncate(raw);

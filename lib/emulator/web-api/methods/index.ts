@@ -2,11 +2,13 @@
 import type { MethodDefinition } from "../../types";
 import { appsMethods } from "./apps";
 import { appsManifestMethods } from "./apps-manifest";
+import { assistantMethods } from "./assistant";
 import { authMethods } from "./auth";
 import { bookmarksMethods } from "./bookmarks";
 import { botsMethods } from "./bots";
 import { chatMethods } from "./chat";
 import { chatScheduledMethods } from "./chat-scheduled";
+import { chatStreamMethods } from "./chat-stream";
 import { conversationsMethods } from "./conversations";
 import { filesMethods } from "./files";
 import { oauthMethods } from "./oauth";
@@ -17,6 +19,7 @@ import { rtmMethods } from "./rtm";
 import { socketModeMethods } from "../../socket-mode/connections-open";
 import { teamMethods } from "./team";
 import { toolingMethods } from "./tooling";
+import { usergroupsMethods } from "./usergroups";
 import { usersMethods } from "./users";
 import { viewsMethods } from "./views";
 
@@ -30,9 +33,12 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map(
     ...socketModeMethods,
     ...toolingMethods,
     ...usersMethods,
+    ...usergroupsMethods,
     ...conversationsMethods,
     ...chatMethods,
     ...chatScheduledMethods,
+    ...chatStreamMethods,
+    ...assistantMethods,
     ...reactionsMethods,
     ...pinsMethods,
     ...bookmarksMethods,

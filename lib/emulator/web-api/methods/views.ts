@@ -8,7 +8,7 @@
  *
  * A trigger id is good once (`exchanged_trigger_id` after), for 3 seconds of the emulator's clock
  * (`expired_trigger_id`), for the app it was issued to; a malformed or unknown one is `invalid_trigger_id`.
- * The emulator issues them at `POST {base}/admin/triggers` (admin/triggers.ts) until it has interactions.
+ * Every interaction mints one (interactivity/); `POST {base}/admin/triggers` (admin/triggers.ts) issues one alone.
  */
 import { randomBytes } from "node:crypto";
 import { WebApiError } from "../../core/errors";
@@ -18,11 +18,11 @@ import { memberIndexOf } from "../../workspace/members";
 import { appUserKey, randomPlatformId, viewHash, type StoredView, type Trigger, type ViewsState } from "../../workspace/views";
 import type { Workspace } from "../../workspace/workspace";
 import { touch } from "../../core/change-tracking";
+import { validateBlocks } from "../../blocks/validate";
 
 /** The platform refuses a view larger than 250 kB (view_too_large). */
 const MAX_VIEW_BYTES = 250 * 1024;
 const MAX_TITLE = 24;
-const MAX_BLOCKS = 100;
 const MAX_PRIVATE_METADATA = 3000;
 const MAX_ID_LENGTH = 255;
 /** A modal and at most 2 views pushed onto it (views.push's page: "the limit is 3"). */
@@ -81,12 +81,7 @@ function readView(raw: string | undefined, types: readonly ("modal" | "home")[])
     if (view[field] !== undefined && view[field] !== null) problems.push(...textObjectProblems(view[field], `/view/${field}`, MAX_TITLE));
   }
   if (!Array.isArray(view.blocks)) problems.push("[ERROR] missing required field: blocks [json-pointer:/view]");
-  else {
-    if (view.blocks.length > MAX_BLOCKS) problems.push(`[ERROR] no more than ${MAX_BLOCKS} items allowed [json-pointer:/view/blocks]`);
-    view.blocks.forEach((block: unknown, i) => {
-      if (!isObject(block) || typeof block.type !== "string") problems.push(`[ERROR] missing required field: type [json-pointer:/view/blocks/${i}]`);
-    });
-  }
+  else problems.push(...validateBlocks(view.blocks, { surface: view.type as "modal" | "home", pointer: "/view/blocks" }).map((p) => `[ERROR] ${p}`));
   problems.push(...stringProblems(view, "private_metadata", MAX_PRIVATE_METADATA));
   problems.push(...stringProblems(view, "callback_id", MAX_ID_LENGTH));
   problems.push(...stringProblems(view, "external_id", MAX_ID_LENGTH));

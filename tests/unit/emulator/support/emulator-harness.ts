@@ -63,7 +63,7 @@ export function createHarness(options: EmulatorOptions = {}) {
     } else if (opts.json) {
       request = new Request(`${base}/api/${method}`, {
         method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
+        headers: { ...headers, "content-type": "application/json; charset=utf-8" },
         body: JSON.stringify(all),
       });
     } else {

@@ -8,7 +8,7 @@ import type { Json } from "./emulator-harness";
 
 export const REDIRECT = "http://127.0.0.1:9/socket-app/oauth";
 
-export async function adminCall(server: EmulatorServer, path: string, body?: unknown): Promise<Json> {
+export async function adminCall(server: Pick<EmulatorServer, "url">, path: string, body?: unknown): Promise<Json> {
   const init =
     body === undefined
       ? {}
@@ -17,7 +17,7 @@ export async function adminCall(server: EmulatorServer, path: string, body?: unk
   return (await response.json()) as Json;
 }
 
-export async function webApi(server: EmulatorServer, method: string, params: Record<string, string>, token?: string): Promise<Json> {
+export async function webApi(server: Pick<EmulatorServer, "url">, method: string, params: Record<string, string>, token?: string): Promise<Json> {
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
   if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch(`${server.url}/api/${method}`, { method: "POST", headers, body: new URLSearchParams(params) });
@@ -39,23 +39,27 @@ export interface AppOptions {
   botEvents: string[];
   botScopes: string[];
   requestUrl?: string;
+  /** More of `features` (slash_commands, shortcuts) and `settings.interactivity`, as the manifest says them. */
+  features?: Json;
+  interactivity?: Json;
 }
 
 /** The manifest a developer writes for the app: the same one again, with a request URL, updates it. */
 export function appManifest(options: AppOptions): Json {
   return {
     display_information: { name: options.name },
-    features: { bot_user: { display_name: options.name.toLowerCase().replace(/\W+/g, "-") } },
+    features: { bot_user: { display_name: options.name.toLowerCase().replace(/\W+/g, "-") }, ...options.features },
     oauth_config: { redirect_urls: [REDIRECT], scopes: { bot: options.botScopes } },
     settings: {
       socket_mode_enabled: options.socketMode ?? true,
+      ...(options.interactivity ? { interactivity: options.interactivity } : {}),
       event_subscriptions: { bot_events: options.botEvents, ...(options.requestUrl ? { request_url: options.requestUrl } : {}) },
     },
   };
 }
 
 /** Creates the app from its manifest, installs it (a person clicks Allow), and makes an app-level token. */
-export async function createSocketModeApp(server: EmulatorServer, options: AppOptions): Promise<InstalledApp> {
+export async function createSocketModeApp(server: Pick<EmulatorServer, "url">, options: AppOptions): Promise<InstalledApp> {
   const created = await adminCall(server, "apps", appManifest(options));
   if (!created.ok) throw new Error(`the app was refused: ${JSON.stringify(created)}`);
   const app = created.app as Json;

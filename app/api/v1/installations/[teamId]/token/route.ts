@@ -1,5 +1,5 @@
 // GET /api/v1/installations/{team_id}/token - A fresh token for the app's own backend, with an API key (docs/token-api.openapi.json)
-import { measuredRoute } from "@/lib/ops/metrics";
+import { measuredRoute } from "@/lib/metrics";
 import { serveToken } from "@/lib/token-api/serve";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // POST /api/v1/installations/{team_id}/token/report - A backend reports that the token it was given failed (docs/token-api.md)
-import { measuredRoute } from "@/lib/ops/metrics";
+import { measuredRoute } from "@/lib/metrics";
 import { serveToken } from "@/lib/token-api/serve";
 
 export const dynamic = "force-dynamic";

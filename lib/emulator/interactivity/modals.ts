@@ -1,0 +1,187 @@
+/**
+ * A member submitting or closing one of an app's modals, from the admin surface:
+ *
+ * - POST {base}/admin/act/submit `{"view_id", "values"?: {block_id: {action_id: value}}, "user"?, "team_id"?}`:
+ *   `view_submission` with the view's `state.values` (what was entered before, then `values`), its
+ *   callback_id and private_metadata. The app's answer is honoured as the platform does: none closes the view
+ *   (the one below shows again), `errors` keeps it open with each message under its block (answered to the
+ *   caller), `update` replaces it, `push` stacks a new one (3 at most), `clear` closes them all.
+ * - POST {base}/admin/act/close-view `{"view_id", "clear"?, "user"?, "team_id"?}`: the member closes it
+ *   (`clear`: the whole stack); the app hears `view_closed` only if the view asked (`notify_on_close`).
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { touch } from "../core/change-tracking";
+import { WebApiError, jsonResponse } from "../core/errors";
+import type { Installation, RequestContext } from "../types";
+import { wireView } from "../web-api/methods/views";
+import { appUserKey, randomPlatformId, viewHash, type StoredView } from "../workspace/views";
+import type { Workspace } from "../workspace/workspace";
+import { interactivityUrlOf } from "./app-config";
+import { choiceFields, findElement } from "./block-walk";
+import { adminWorkspace, actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
+import { viewWithState } from "./places";
+import { answerCaller, answerObject, interact, settle } from "./run";
+import { viewEntries } from "./side-state";
+
+/** A modal and at most 2 views pushed onto it. */
+const MAX_STACK = 3;
+
+const Value = z.union([z.string(), z.array(z.string()).max(100)]);
+
+export const SubmitBody = z.strictObject({
+  view_id: z.string().min(1),
+  values: z.record(z.string(), z.record(z.string(), Value)).optional(),
+  user: z.string().optional(),
+  team_id: z.string().optional(),
+});
+
+export const CloseBody = z.strictObject({
+  view_id: z.string().min(1),
+  clear: z.boolean().optional(),
+  user: z.string().optional(),
+  team_id: z.string().optional(),
+});
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The member's open modal `viewId`, on top of their stack: what they can submit or close. */
+function openModal(ctx: RequestContext, ws: Workspace, user: string, viewId: string) {
+  const place = locate(ctx, ws, user, { view_id: viewId });
+  if (place.kind !== "view" || place.view.type !== "modal") throw new WebApiError("view_not_found", {}, { status: 404 });
+  const key = appUserKey(place.view.appId, user);
+  const stack = ws.views.stacks.get(key) ?? [];
+  if (stack.at(-1) !== place.view.id)
+    throw new WebApiError("view_not_on_top", { message: "Only the view on top of the stack can be submitted or closed." }, { status: 409 });
+  return { place, key, stack };
+}
+
+function closeTop(ws: Workspace, key: string, stack: string[], all: boolean): void {
+  if (all || stack.length <= 1) ws.views.stacks.delete(key);
+  else {
+    stack.pop();
+    touch(stack);
+  }
+}
+
+/** A view the app answered with (`update`, `push`): a modal with a title and blocks, every block given an id. */
+function answeredView(raw: unknown): Json | undefined {
+  if (!isObject(raw) || raw.type !== "modal" || !isObject(raw.title) || !Array.isArray(raw.blocks)) return undefined;
+  const blocks = raw.blocks.map((block: unknown) =>
+    isObject(block) && typeof block.block_id !== "string" ? { ...block, block_id: randomBytes(4).toString("base64url").slice(0, 5) } : block,
+  );
+  return { ...raw, blocks };
+}
+
+function pushView(ctx: RequestContext, ws: Workspace, installation: Installation, below: StoredView, stack: string[], view: Json): StoredView {
+  const id = randomPlatformId("V");
+  const stored: StoredView = {
+    id,
+    teamId: ws.team.id,
+    appId: installation.appId,
+    botId: installation.botId,
+    userId: below.userId,
+    type: "modal",
+    view,
+    hash: viewHash(ctx.clock.now()),
+    rootViewId: below.rootViewId,
+    previousViewId: below.id,
+    externalId: "",
+  };
+  ws.views.views.set(id, stored);
+  stack.push(id);
+  touch(stack);
+  return stored;
+}
+
+/** What the app's answer to a submission does: the outcome and what the caller is shown. */
+function applyResponseAction(
+  ctx: RequestContext,
+  ws: Workspace,
+  opened: ReturnType<typeof openModal>,
+  answer: Json | undefined,
+): { outcome: string; result?: Json } {
+  const { place, key, stack } = opened;
+  const action = answer?.response_action;
+  if (action === undefined) {
+    closeTop(ws, key, stack, false);
+    return { outcome: "closed" };
+  }
+  if (action === "clear") {
+    closeTop(ws, key, stack, true);
+    return { outcome: "clear" };
+  }
+  if (action === "errors") {
+    if (!isObject(answer?.errors)) return { outcome: "invalid_answer" };
+    const errors = Object.fromEntries(Object.entries(answer.errors).map(([block, message]) => [block, String(message)]));
+    viewEntries(ctx.state, place.view.id).errors = errors;
+    return { outcome: "errors", result: { errors } };
+  }
+  const view = answeredView(answer?.view);
+  if (!view || (action !== "update" && action !== "push")) return { outcome: "invalid_answer" };
+  if (action === "update") {
+    const updated: StoredView = { ...place.view, view, hash: viewHash(ctx.clock.now()) };
+    ws.views.views.set(updated.id, updated);
+    // What the member entered stays for the blocks that keep their ids (as on the platform); the errors go.
+    delete viewEntries(ctx.state, updated.id).errors;
+    return { outcome: "update", result: { view: wireView(updated) } };
+  }
+  if (stack.length >= MAX_STACK) return { outcome: "push_limit_reached" };
+  return { outcome: "push", result: { view: wireView(pushView(ctx, ws, place.installation, place.view, stack, view)) } };
+}
+
+export async function submitView(ctx: RequestContext, body: z.infer<typeof SubmitBody>): Promise<Response> {
+  const ws = adminWorkspace(ctx.state, body.team_id);
+  const user = actingMember(ws, body.user);
+  const opened = openModal(ctx, ws, user, body.view_id);
+  const { place } = opened;
+  const app = requireApp(ctx.state, place.installation.appId);
+  const entries = viewEntries(ctx.state, place.view.id);
+  for (const [blockId, actions] of Object.entries(body.values ?? {})) {
+    for (const [actionId, value] of Object.entries(actions)) {
+      const found = findElement(place.view.view.blocks, actionId, blockId);
+      (entries.values[blockId] ??= {})[actionId] = { type: found.element.type, ...choiceFields(found.element, value) };
+    }
+  }
+  // A new submission clears the errors shown under the blocks.
+  delete entries.errors;
+  const triggerId = mintTrigger(ctx, ws, app.id, user, place.view.id);
+  const payload = { type: "view_submission", ...commonPart(ctx, ws, app, user), trigger_id: triggerId, view: viewWithState(ctx, place), response_urls: [] };
+  const { exchanged, entry } = await interact(ctx, {
+    app,
+    installation: place.installation,
+    type: "view_submission",
+    user,
+    url: interactivityUrlOf(app),
+    envelope: { type: "interactive", payload },
+    acceptsResponse: true,
+  });
+  if (!exchanged.failure) {
+    const applied = applyResponseAction(ctx, ws, opened, answerObject(exchanged.answer));
+    settle(entry, applied.outcome, applied.result);
+  }
+  return answerCaller(entry, { trigger_id: triggerId });
+}
+
+export async function closeView(ctx: RequestContext, body: z.infer<typeof CloseBody>): Promise<Response> {
+  const ws = adminWorkspace(ctx.state, body.team_id);
+  const user = actingMember(ws, body.user);
+  const opened = openModal(ctx, ws, user, body.view_id);
+  const { place } = opened;
+  const app = requireApp(ctx.state, place.installation.appId);
+  const view = viewWithState(ctx, place);
+  closeTop(ws, opened.key, opened.stack, body.clear === true);
+  if (place.view.view.notify_on_close !== true) return jsonResponse({ ok: true, view_id: place.view.id, notified: false });
+  const payload = { type: "view_closed", ...commonPart(ctx, ws, app, user), view, is_cleared: body.clear === true };
+  const { entry } = await interact(ctx, {
+    app,
+    installation: place.installation,
+    type: "view_closed",
+    user,
+    url: interactivityUrlOf(app),
+    envelope: { type: "interactive", payload },
+    acceptsResponse: false,
+  });
+  return answerCaller(entry, { view_id: place.view.id, notified: true });
+}

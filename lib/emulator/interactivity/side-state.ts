@@ -1,0 +1,72 @@
+/**
+ * What interactivity keeps beside an emulator's state, for as long as the process runs (a WeakMap, never
+ * saved, as Socket Mode's connections are): the response URLs handed out (30 minutes at most), the ephemeral
+ * messages members were shown (never stored in a channel's history, as on the platform), and what members
+ * entered in open views (`state.values`) and the errors an app put under their blocks.
+ */
+import type { EmulatorState } from "../types";
+
+export interface ResponseUrl {
+  id: string;
+  kind: "commands" | "actions";
+  teamId: string;
+  appId: string;
+  installationId: string;
+  /** The conversation the interaction happened in, and the member. */
+  channelId: string;
+  userId: string;
+  /** The message the interaction came from (block_actions, message_action), to replace or delete. */
+  messageTs?: string;
+  /** Epoch ms of the emulator's clock. */
+  expiresAt: number;
+  uses: number;
+}
+
+export interface EphemeralMessage {
+  channel: string;
+  /** The member who sees it. */
+  user: string;
+  ts: string;
+  appId: string;
+  botId: string;
+  text: string;
+  blocks?: unknown[];
+  attachments?: unknown[];
+  deleted?: boolean;
+}
+
+export interface ViewEntries {
+  /** state.values: block id → action id → the element's value object. */
+  values: Record<string, Record<string, Record<string, unknown>>>;
+  /** The errors the app's `response_action: errors` put under blocks, shown until the next submission. */
+  errors?: Record<string, string>;
+}
+
+export interface InteractivityState {
+  responseUrls: Map<string, ResponseUrl>;
+  /** By `channel:ts`. */
+  ephemerals: Map<string, EphemeralMessage>;
+  /** By view id. */
+  views: Map<string, ViewEntries>;
+}
+
+const STATES = new WeakMap<EmulatorState, InteractivityState>();
+
+export function interactivityOf(state: EmulatorState): InteractivityState {
+  let found = STATES.get(state);
+  if (!found) {
+    found = { responseUrls: new Map(), ephemerals: new Map(), views: new Map() };
+    STATES.set(state, found);
+  }
+  return found;
+}
+
+export function viewEntries(state: EmulatorState, viewId: string): ViewEntries {
+  const views = interactivityOf(state).views;
+  let entries = views.get(viewId);
+  if (!entries) {
+    entries = { values: {} };
+    views.set(viewId, entries);
+  }
+  return entries;
+}

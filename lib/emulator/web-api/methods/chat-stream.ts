@@ -1,0 +1,177 @@
+/**
+ * chat.startStream, chat.appendStream and chat.stopStream: a message written as it is generated, from the
+ * platform's method pages (https://docs.slack.dev/reference/methods/chat.startStream and its siblings;
+ * transcribed in docs/reference/platform-methods). chat:write; Tier 2, appendStream Tier 4.
+ *
+ * startStream posts a reply in a thread (thread_ts required; outside a DM the platform also wants the
+ * recipient: missing_recipient_team_id / missing_recipient_user_id) holding the markdown given so far;
+ * appendStream adds to its text; stopStream adds the last of it (and blocks at the bottom, metadata) and
+ * ends the stream. Appending to or stopping a stream that was stopped, or a message that is no stream, is
+ * message_not_in_streaming_state; another app's or member's stream is cant_update_message (the emulator's
+ * choice, chat.update's refusal). markdown_text is at most 12,000 characters a call (msg_too_long).
+ */
+import { WebApiError } from "../../core/errors";
+import { touch } from "../../core/change-tracking";
+import { parseJsonWithin } from "../../core/json-depth";
+import { validateBlocks } from "../../blocks/validate";
+import type { Caller, MethodContext, MethodDefinition } from "../../types";
+import { messageKey, type MessageStream } from "../../workspace/assistant";
+import { resolveChannel } from "../../workspace/channels";
+import { findMessage } from "../../workspace/messages";
+import type { Channel, Message } from "../../workspace/workspace";
+import { actingUserId, postToChannel, requirePostable, wireMessage } from "./chat";
+
+const SCOPES = { bot: ["chat:write"], user: ["chat:write"] };
+const MAX_MARKDOWN = 12_000;
+/** The chunk types the platform's streaming takes (the message streaming guide's chunk objects). */
+const CHUNK_TYPES = ["markdown_text", "task_update", "plan_update", "blocks"];
+
+function required(ctx: MethodContext, field: string): string {
+  const value = ctx.params[field];
+  if (value === undefined || value === "") {
+    throw new WebApiError("invalid_arguments", { response_metadata: { messages: [`[ERROR] missing required field: ${field}`] } });
+  }
+  return value;
+}
+
+function requireStreamChannel(ctx: MethodContext): Channel {
+  const channel = resolveChannel(ctx.ws, required(ctx, "channel"));
+  if (!channel) throw new WebApiError("channel_not_found");
+  return channel;
+}
+
+/** What a call adds: its markdown_text, then the markdown of its chunks; the other chunks as given. */
+function readAddition(ctx: MethodContext): { text: string; chunks: unknown[] } | undefined {
+  const markdown = ctx.params.markdown_text;
+  const raw = ctx.params.chunks;
+  if ((markdown === undefined || markdown === "") && (raw === undefined || raw === "")) return undefined;
+  let chunks: Record<string, unknown>[] = [];
+  if (raw !== undefined && raw !== "") {
+    const parsed = parseJsonWithin(raw);
+    const valid =
+      parsed.ok &&
+      Array.isArray(parsed.value) &&
+      parsed.value.every((c) => typeof c === "object" && c !== null && CHUNK_TYPES.includes(String((c as Record<string, unknown>).type)));
+    if (!valid) throw new WebApiError("invalid_chunks");
+    chunks = parsed.value as Record<string, unknown>[];
+  }
+  const texts = [markdown ?? "", ...chunks.filter((c) => c.type === "markdown_text").map((c) => String(c.text ?? ""))];
+  if (texts.some((t) => Array.from(t).length > MAX_MARKDOWN)) throw new WebApiError("msg_too_long");
+  return { text: texts.join(""), chunks: chunks.filter((c) => c.type !== "markdown_text") };
+}
+
+/** The stream a call names, still streaming and the caller's own. */
+function requireStream(ctx: MethodContext): { channel: Channel; message: Message; stream: MessageStream } {
+  const channel = requireStreamChannel(ctx);
+  const ts = required(ctx, "ts");
+  const message = findMessage(ctx.ws, channel.id, ts);
+  if (!message) throw new WebApiError("message_not_found");
+  const stream = ctx.ws.streams.get(messageKey(channel.id, ts));
+  if (!stream || stream.state !== "streaming") throw new WebApiError("message_not_in_streaming_state");
+  const caller = ctx.caller as Caller;
+  if (stream.appId !== caller.app.id || stream.userId !== actingUserId(caller)) throw new WebApiError("cant_update_message");
+  return { channel, message, stream };
+}
+
+function add(message: Message, stream: MessageStream, addition: { text: string; chunks: unknown[] } | undefined): void {
+  if (!addition) return;
+  message.text += addition.text;
+  stream.chunks.push(...addition.chunks);
+}
+
+export const chatStreamMethods: MethodDefinition[] = [
+  {
+    name: "chat.startStream",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: SCOPES,
+    handler(ctx) {
+      const caller = ctx.caller as Caller;
+      const channel = requireStreamChannel(ctx);
+      const threadTs = required(ctx, "thread_ts");
+      if (channel.isArchived) throw new WebApiError("is_archived");
+      requirePostable(caller, channel);
+      if (!findMessage(ctx.ws, channel.id, threadTs)) throw new WebApiError("thread_not_found");
+      if (channel.type !== "im") {
+        if (!ctx.params.recipient_team_id) throw new WebApiError("missing_recipient_team_id");
+        if (!ctx.params.recipient_user_id) throw new WebApiError("missing_recipient_user_id");
+      }
+      const addition = readAddition(ctx);
+      const isBot = caller.token.family === "bot";
+      const userId = actingUserId(caller);
+      const message = postToChannel(
+        ctx,
+        ctx.ws,
+        channel,
+        {
+          content: { text: addition?.text ?? "" },
+          user: userId,
+          ...(isBot ? { botId: caller.installation.botId, appId: caller.app.id } : {}),
+          threadTs,
+          via: "chat.startStream",
+        },
+        ctx.clock.now(),
+      );
+      const stream: MessageStream = {
+        channelId: channel.id,
+        ts: message.ts,
+        appId: caller.app.id,
+        userId,
+        state: "streaming",
+        startedAt: ctx.clock.now(),
+        chunks: addition?.chunks ?? [],
+      };
+      ctx.ws.streams.set(messageKey(channel.id, message.ts), stream);
+      return { channel: channel.id, ts: message.ts };
+    },
+  },
+  {
+    name: "chat.appendStream",
+    tier: 4,
+    auth: "token",
+    json: true,
+    scopes: SCOPES,
+    handler(ctx) {
+      const { channel, message, stream } = requireStream(ctx);
+      const addition = readAddition(ctx);
+      if (!addition) throw new WebApiError("no_text");
+      add(message, stream, addition);
+      touch(message);
+      touch(stream);
+      return { channel: channel.id, ts: message.ts };
+    },
+  },
+  {
+    name: "chat.stopStream",
+    tier: 2,
+    auth: "token",
+    json: true,
+    scopes: SCOPES,
+    handler(ctx) {
+      const { channel, message, stream } = requireStream(ctx);
+      const addition = readAddition(ctx);
+      let blocks: unknown[] | undefined;
+      if (ctx.params.blocks) {
+        const parsed = parseJsonWithin(ctx.params.blocks);
+        const problems = parsed.ok ? validateBlocks(parsed.value, { surface: "message" }) : ["must be an array [json-pointer:/blocks]"];
+        if (problems.length > 0)
+          throw new WebApiError("invalid_blocks", { errors: problems, response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } });
+        blocks = parsed.ok ? (parsed.value as unknown[]) : undefined;
+      }
+      let metadata: unknown;
+      if (ctx.params.metadata) {
+        const parsed = parseJsonWithin(ctx.params.metadata);
+        if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) throw new WebApiError("invalid_metadata_format");
+        metadata = parsed.value;
+      }
+      add(message, stream, addition);
+      if (blocks && blocks.length > 0) message.blocks = [...(message.blocks ?? []), ...blocks];
+      if (metadata !== undefined) message.metadata = metadata;
+      stream.state = "stopped";
+      touch(message);
+      touch(stream);
+      return { channel: channel.id, ts: message.ts, message: wireMessage(message) };
+    },
+  },
+];
