@@ -1,6 +1,6 @@
 "use client";
 
-import type { ElementProps } from "./element";
+import type { ElementProps } from "./element-props";
 import { PlainText } from "./text";
 import { asObject, textOf } from "./shape";
 

@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { initialChoice } from "./actions";
-import type { ElementProps } from "./element";
+import type { ElementProps } from "./element-props";
 import { asObjects, asString } from "./shape";
 import { TextObject } from "./text";
 

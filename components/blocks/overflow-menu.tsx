@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { ElementProps } from "./element";
+import type { ElementProps } from "./element-props";
 import { safeHref } from "./safe-url";
 import { asObjects, asString, textOf } from "./shape";
 import { PlainText } from "./text";

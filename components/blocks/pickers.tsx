@@ -1,7 +1,7 @@
 "use client";
 
 import { initialChoice } from "./actions";
-import type { ElementProps } from "./element";
+import type { ElementProps } from "./element-props";
 import { fieldClass } from "./field-style";
 
 /** Epoch seconds as a datetime-local field's value, in the member's zone (what their client shows). */

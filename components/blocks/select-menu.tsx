@@ -2,7 +2,7 @@
 
 import { initialChoice } from "./actions";
 import { useBlockHandlers } from "./block-context";
-import type { ElementProps } from "./element";
+import type { ElementProps } from "./element-props";
 import { fieldClass } from "./field-style";
 import { asObject, asObjects, asString, textOf, type Json } from "./shape";
 
