@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: lint and formatting (ESLint with the import boundaries, Prettier, no import cycles, knip: nothing unused), the unit tests (Vitest), the browser tests (Playwright in Debian's Chromium), then every benchmark
+# npm test: lint and formatting (ESLint with the import boundaries, Prettier, no import cycles, knip: nothing unused), the unit tests (Vitest: the fast project, then the slow one), the browser tests (Playwright in Debian's Chromium), then every benchmark
 # suite once in quick mode (figures printed, not judged), so a change that breaks a benchmark fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +52,9 @@ export NEXT_TELEMETRY_DISABLED=1
 # Lint, import cycles and formatting first: they take seconds and say the most about a change that fails them.
 npm run -s lint
 npm run -s format:check
-npx vitest run
+# The fast unit tests first (about a minute), then the slow ones: PostgreSQL, redis, servers, child processes.
+npm run -s test:unit
+npm run -s test:slow
 npx playwright test
 # Reuses the production build the browser tests made.
 BENCH_DIST_DIR=".next-e2e-${E2E_PORT:-3100}" npx tsx bench/run.ts --quick

@@ -99,6 +99,7 @@ export function Explorer() {
         maxPages={form.maxPages}
         onMaxPagesChange={form.setMaxPages}
         busy={form.busy}
+        typing={form.typing}
         walking={form.walking}
       />
 

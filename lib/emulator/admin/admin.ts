@@ -16,6 +16,7 @@ import { resetState } from "../store";
 import { displayedTokenState, maskToken } from "../tokens/tokens";
 import type { EmulatorState, RequestContext, ResolvedOptions } from "../types";
 import { describeDeliveries } from "../events/deliveries";
+import { describeAssistantThreads, describeUsergroups } from "./workspace-contents";
 import { describeVerification, verifyRequestUrl } from "../events/url-verification";
 import { METHODS } from "../web-api/methods";
 import { deleteChannel, findChannel } from "../workspace/channels";
@@ -57,7 +58,7 @@ async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** Everything a developer (or a test) wants to see, secrets masked; `team`, `channels` and deliveries are `ws`'s (default the first workspace). */
+/** Everything a developer (or a test) wants to see, secrets masked; `team`, `channels`, user groups, assistant threads and deliveries are `ws`'s (default the first workspace). */
 export function describeState(runtime: AdminRuntime, baseUrl: string, ws = runtime.state.workspace) {
   const { state, options, clock } = runtime;
   const now = clock.now();
@@ -130,6 +131,8 @@ export function describeState(runtime: AdminRuntime, baseUrl: string, ws = runti
       issued_at: iso(t.issuedAt),
     })),
     channels: ws.channels.filter((c) => channelMessages(ws, c.id).length > 0).map((c) => ({ id: c.id, name: c.name, messages: channelMessages(ws, c.id) })),
+    usergroups: describeUsergroups(ws),
+    assistant_threads: describeAssistantThreads(ws),
     event_deliveries: describeDeliveries(state, ws.team.id),
     base_url: baseUrl,
   };

@@ -25,8 +25,12 @@ export function showIndexPage(ctx: RequestContext): Response {
     })
     .join("");
   // No link to GET /admin/apps: it answers every app's client and signing secrets, which no page links to.
-  const admin = ["state", "clock"]
+  const admin = ["state", "clock", "views", "interactions", "records"]
     .map((p) => `<li><a href="${escapeHtml(`${baseUrl}/admin/${p}`)}">GET ${escapeHtml(`${baseUrl}/admin/${p}`)}</a></li>`)
+    .join("");
+  // A member's acts take a JSON body (docs/emulator.md, "Interactivity"): routes to POST to, not links.
+  const acts = ["command", "click", "shortcut", "submit", "close-view", "suggest"]
+    .map((p) => `<li><code>POST ${escapeHtml(`${baseUrl}/admin/act/${p}`)}</code></li>`)
     .join("");
   // An emulator reachable beyond loopback answers its admin token only; the command names the variable, never the token.
   const adminCredential = ctx.options.admin.requireToken ? `'Authorization: Bearer '"$EMULATOR_ADMIN_TOKEN"` : `'Origin: ${new URL(baseUrl).origin}'`;
@@ -52,6 +56,8 @@ Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>${otherWorksp
 <p class="meta">Issuer <code>${escapeHtml(baseUrl)}</code>: a client reads its endpoints from <a href="${escapeHtml(`${baseUrl}/.well-known/openid-configuration`)}">the discovery document</a>.</p>
 <h2>Admin (development only)</h2>
 <ul>${admin}</ul>
+<p class="meta">Act as a member on the apps' commands, buttons, shortcuts and modals (JSON bodies):</p>
+<ul>${acts}</ul>
 <h2>App configuration tokens</h2>
 <p class="meta">The <code>apps.manifest.*</code> methods take an app configuration token, which works for 12 hours and is renewed with <code>tooling.tokens.rotate</code>. Issue one for the workspace's primary owner with:</p>
 <pre style="white-space:pre-wrap;word-break:break-all"><code>${escapeHtml(configTokenCommand)}</code></pre>

@@ -151,6 +151,7 @@ export function checkManifest(
       pointer: "/settings/event_subscriptions/request_url",
     });
   }
+  problems.push(...interactionUrlProblems(options, manifest));
   const existing = "replaces" in purpose ? purpose.replaces : undefined;
   if (!("alone" in purpose)) {
     // Credentials derive from the name, so an app may not take a name (or an id) another app holds.
@@ -204,6 +205,29 @@ export function upsertApp(state: EmulatorState, input: unknown, options: Manifes
   const checked = checkManifest(state, input, options, existing ? { replaces: existing } : { creates: true });
   if (checked.problems) throw new WebApiError("invalid_manifest", { errors: checked.problems }, { status: 400 });
   return { app: applyManifest(state, checked.manifest, options, existing), created: !existing };
+}
+
+/**
+ * The URLs interactions are sent to (each slash command's `url`, the Interactivity Request URL, the Options
+ * Load URL), checked by the rule the send uses (interactivity/transport.ts: `url_not_allowed`), so a
+ * developer learns it when saving the manifest rather than at the first command. The manifest schema keeps
+ * these keys as given, so they are read here as they came.
+ */
+function interactionUrlProblems(options: Pick<ResolvedOptions, "eventRequestUrls">, manifest: AppManifest): ManifestProblem[] {
+  const urls: { url: unknown; pointer: string }[] = [];
+  const commands = (manifest.features as Record<string, unknown> | undefined)?.slash_commands;
+  if (Array.isArray(commands)) {
+    commands.forEach((command: unknown, i) =>
+      urls.push({ url: (command as Record<string, unknown> | null)?.url, pointer: `/features/slash_commands/${i}/url` }),
+    );
+  }
+  const interactivity = (manifest.settings as Record<string, unknown> | undefined)?.interactivity as Record<string, unknown> | undefined;
+  for (const field of ["request_url", "message_menu_options_url"]) {
+    urls.push({ url: interactivity?.[field], pointer: `/settings/interactivity/${field}` });
+  }
+  return urls
+    .filter(({ url }) => typeof url === "string" && !isAllowedRequestUrl(options, url))
+    .map(({ pointer }) => ({ message: `This emulator sends interactions only to ${options.eventRequestUrls?.join(", ")}.`, pointer }));
 }
 
 /** Whether the emulator may POST events to this request URL (see EmulatorOptions.eventRequestUrls). */

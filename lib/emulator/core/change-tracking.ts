@@ -8,7 +8,7 @@
  * What no container sees is a change made inside a stored record (`channel.topic = …`, a reaction pushed
  * onto a message's list): the code says so with `touch(record)`, the one call to remember. Nor does a list
  * see `sort`, `reverse`, `fill` or an assignment to an index or its length: the state's lists change by push
- * and splice. The persistence test (tests/unit/emulator/persistence.test.ts) runs the Web API's writes and
+ * and splice. The persistence test (tests/unit/emulator/persistence.slow.test.ts) runs the Web API's writes and
  * checks after every request that the journal read back is the live state, so a change not reported fails it.
  */
 import { containersOf, type ContainerShape, type GroupShape, type ListShape, type RecordShape } from "./record-shapes";

@@ -9,12 +9,11 @@
  * - POST {base}/admin/act/close-view `{"view_id", "clear"?, "user"?, "team_id"?}`: the member closes it
  *   (`clear`: the whole stack); the app hears `view_closed` only if the view asked (`notify_on_close`).
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError, jsonResponse } from "../core/errors";
 import type { Installation, RequestContext } from "../types";
-import { wireView } from "../web-api/methods/views";
+import { checkView, wireView } from "../web-api/methods/views";
 import { appUserKey, randomPlatformId, viewHash, type StoredView } from "../workspace/views";
 import type { Workspace } from "../workspace/workspace";
 import { interactivityUrlOf } from "./app-config";
@@ -65,13 +64,18 @@ function closeTop(ws: Workspace, key: string, stack: string[], all: boolean): vo
   }
 }
 
-/** A view the app answered with (`update`, `push`): a modal with a title and blocks, every block given an id. */
-function answeredView(raw: unknown): Json | undefined {
-  if (!isObject(raw) || raw.type !== "modal" || !isObject(raw.title) || !Array.isArray(raw.blocks)) return undefined;
-  const blocks = raw.blocks.map((block: unknown) =>
-    isObject(block) && typeof block.block_id !== "string" ? { ...block, block_id: randomBytes(4).toString("base64url").slice(0, 5) } : block,
-  );
-  return { ...raw, blocks };
+/**
+ * A view the app answered with (`update`, `push`), checked as views.update and views.push check theirs: a
+ * modal, its title, its Block Kit, every block given an id. A refusal is what the platform would answer
+ * those methods (`invalid_arguments` with its messages, `view_too_large`); the modal stays as it was.
+ */
+function answeredView(raw: unknown): { view: Json } | { refusal: Json } {
+  try {
+    return { view: checkView(raw, ["modal"]) };
+  } catch (error) {
+    if (!(error instanceof WebApiError)) throw error;
+    return { refusal: { error: error.code, ...error.extra } };
+  }
 }
 
 function pushView(ctx: RequestContext, ws: Workspace, installation: Installation, below: StoredView, stack: string[], view: Json): StoredView {
@@ -118,8 +122,12 @@ function applyResponseAction(
     viewEntries(ctx.state, place.view.id).errors = errors;
     return { outcome: "errors", result: { errors } };
   }
-  const view = answeredView(answer?.view);
-  if (!view || (action !== "update" && action !== "push")) return { outcome: "invalid_answer" };
+  if (action !== "update" && action !== "push") return { outcome: "invalid_answer" };
+  // views.push's order: a full stack is refused before the view is read.
+  if (action === "push" && stack.length >= MAX_STACK) return { outcome: "push_limit_reached" };
+  const answered = answeredView(answer?.view);
+  if ("refusal" in answered) return { outcome: "invalid_view", result: answered.refusal };
+  const { view } = answered;
   if (action === "update") {
     const updated: StoredView = { ...place.view, view, hash: viewHash(ctx.clock.now()) };
     ws.views.views.set(updated.id, updated);
@@ -127,7 +135,6 @@ function applyResponseAction(
     delete viewEntries(ctx.state, updated.id).errors;
     return { outcome: "update", result: { view: wireView(updated) } };
   }
-  if (stack.length >= MAX_STACK) return { outcome: "push_limit_reached" };
   return { outcome: "push", result: { view: wireView(pushView(ctx, ws, place.installation, place.view, stack, view)) } };
 }
 

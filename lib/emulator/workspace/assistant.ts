@@ -24,6 +24,8 @@ export interface MessageStream {
   userId: string;
   state: "streaming" | "stopped";
   startedAt: number;
+  /** The last append (or the stop): a stream idle for 5 minutes of the emulator's clock ends by itself. */
+  lastActivityAt?: number;
   /** The chunks other than markdown text (task and plan updates), in order, as given. */
   chunks: unknown[];
 }

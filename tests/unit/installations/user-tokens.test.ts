@@ -8,7 +8,7 @@ import { reshapeTokenGrant } from "@/lib/platform/oauth";
 
 /**
  * User tokens belong to people (lib/installations/user-tokens.ts): the record-level rules, from the
- * platform's answers as the wire carries them. The same rules end to end: tests/unit/access/user-tokens.test.ts.
+ * platform's answers as the wire carries them. The same rules end to end: tests/unit/access/user-tokens.slow.test.ts.
  */
 
 const member = (userId: string, overrides: Partial<Extract<Viewer, { kind: "member" }>> = {}): Viewer => ({

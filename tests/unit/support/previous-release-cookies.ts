@@ -1,6 +1,6 @@
 /**
  * A FIXTURE MAKER: installation cookies exactly as the previous release (b414481, before the store) sealed
- * them, so the tests of the import into the store (tests/unit/installations/legacy-cookies.test.ts) read
+ * them, so the tests of the import into the store (tests/unit/installations/legacy-cookies.slow.test.ts) read
  * what an upgraded console really finds in browsers. Copied from that release's
  * lib/session/installation-store.ts (pack: the record's JSON deflated, {v: 2, z}) and its sealing
  * (iron-session's sealData, passwords by id, the 30-day time to live of an installation cookie), and its

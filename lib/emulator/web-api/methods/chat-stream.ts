@@ -9,11 +9,17 @@
  * ends the stream. Appending to or stopping a stream that was stopped, or a message that is no stream, is
  * message_not_in_streaming_state; another app's or member's stream is cant_update_message (the emulator's
  * choice, chat.update's refusal). markdown_text is at most 12,000 characters a call (msg_too_long).
+ *
+ * Appending and stopping edit the message as chat.update does, so subscribed apps hear `message_changed`
+ * each time. A stream left alone for STREAM_IDLE_MS of the emulator's clock ends by itself (the platform
+ * closes idle streams but documents no time: docs/emulator.md, "User groups, assistant threads and
+ * streamed messages").
  */
 import { WebApiError } from "../../core/errors";
 import { touch } from "../../core/change-tracking";
 import { parseJsonWithin } from "../../core/json-depth";
 import { validateBlocks } from "../../blocks/validate";
+import { dispatchMessageChanged, eventTsAt } from "../../events/workspace-events";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { messageKey, type MessageStream } from "../../workspace/assistant";
 import { resolveChannel } from "../../workspace/channels";
@@ -22,6 +28,8 @@ import type { Channel, Message } from "../../workspace/workspace";
 import { actingUserId, postToChannel, requirePostable, wireMessage } from "./chat";
 
 const SCOPES = { bot: ["chat:write"], user: ["chat:write"] };
+/** How long a stream may go without an append before it ends by itself: the emulator's choice, 5 minutes. */
+const STREAM_IDLE_MS = 5 * 60 * 1000;
 const MAX_MARKDOWN = 12_000;
 /** The chunk types the platform's streaming takes (the message streaming guide's chunk objects). */
 const CHUNK_TYPES = ["markdown_text", "task_update", "plan_update", "blocks"];
@@ -67,16 +75,36 @@ function requireStream(ctx: MethodContext): { channel: Channel; message: Message
   const message = findMessage(ctx.ws, channel.id, ts);
   if (!message) throw new WebApiError("message_not_found");
   const stream = ctx.ws.streams.get(messageKey(channel.id, ts));
+  if (stream) endIfIdle(stream, ctx.clock.now());
   if (!stream || stream.state !== "streaming") throw new WebApiError("message_not_in_streaming_state");
   const caller = ctx.caller as Caller;
   if (stream.appId !== caller.app.id || stream.userId !== actingUserId(caller)) throw new WebApiError("cant_update_message");
   return { channel, message, stream };
 }
 
+/**
+ * Ends a stream nobody appended to for STREAM_IDLE_MS. Checked when the stream is next used, which is when
+ * anyone could tell: the emulator's clock may jump (POST /admin/clock), so no timer would be right.
+ */
+function endIfIdle(stream: MessageStream, now: number): void {
+  if (stream.state === "streaming" && now - (stream.lastActivityAt ?? stream.startedAt) >= STREAM_IDLE_MS) {
+    stream.state = "stopped";
+    touch(stream);
+  }
+}
+
 function add(message: Message, stream: MessageStream, addition: { text: string; chunks: unknown[] } | undefined): void {
   if (!addition) return;
   message.text += addition.text;
   stream.chunks.push(...addition.chunks);
+}
+
+/** The edit's end: saved, and heard by subscribed apps as chat.update's `message_changed`. */
+function changed(ctx: MethodContext, channel: Channel, previous: Message, message: Message, stream: MessageStream): void {
+  stream.lastActivityAt = ctx.clock.now();
+  touch(message);
+  touch(stream);
+  dispatchMessageChanged(ctx, ctx.ws, channel, previous, message, eventTsAt(ctx.clock.now()));
 }
 
 export const chatStreamMethods: MethodDefinition[] = [
@@ -136,9 +164,9 @@ export const chatStreamMethods: MethodDefinition[] = [
       const { channel, message, stream } = requireStream(ctx);
       const addition = readAddition(ctx);
       if (!addition) throw new WebApiError("no_text");
+      const previous = structuredClone(message);
       add(message, stream, addition);
-      touch(message);
-      touch(stream);
+      changed(ctx, channel, previous, message, stream);
       return { channel: channel.id, ts: message.ts };
     },
   },
@@ -165,12 +193,12 @@ export const chatStreamMethods: MethodDefinition[] = [
         if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) throw new WebApiError("invalid_metadata_format");
         metadata = parsed.value;
       }
+      const previous = structuredClone(message);
       add(message, stream, addition);
       if (blocks && blocks.length > 0) message.blocks = [...(message.blocks ?? []), ...blocks];
       if (metadata !== undefined) message.metadata = metadata;
       stream.state = "stopped";
-      touch(message);
-      touch(stream);
+      changed(ctx, channel, previous, message, stream);
       return { channel: channel.id, ts: message.ts, message: wireMessage(message) };
     },
   },

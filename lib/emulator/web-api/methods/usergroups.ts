@@ -33,7 +33,7 @@ function missing(field: string): WebApiError {
 }
 
 /** The usergroup object as the platform answers it; users and user_count when asked. */
-function wireUsergroup(group: Usergroup, options: { users?: boolean; count?: boolean } = {}): Record<string, unknown> {
+export function wireUsergroup(group: Usergroup, options: { users?: boolean; count?: boolean } = {}): Record<string, unknown> {
   return {
     id: group.id,
     team_id: group.teamId,

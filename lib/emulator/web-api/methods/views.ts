@@ -67,8 +67,18 @@ function readView(raw: string | undefined, types: readonly ("modal" | "home")[])
   if (raw === undefined || raw.trim() === "") throw invalidArguments(["[ERROR] missing required field: view"]);
   if (Buffer.byteLength(raw, "utf8") > MAX_VIEW_BYTES) throw new WebApiError("view_too_large");
   const parsed = parseJsonWithin(raw);
-  if (!parsed.ok || !isObject(parsed.value)) throw invalidArguments(["[ERROR] failed to match all allowed schemas [json-pointer:/view]"]);
-  const view = parsed.value;
+  return checkView(parsed.ok ? parsed.value : undefined, types);
+}
+
+/**
+ * A view already parsed (what views.* read from their `view` parameter, and what an app answers a
+ * view_submission with: interactivity/modals.ts), checked by the same rules; block ids filled in.
+ */
+export function checkView(value: unknown, types: readonly ("modal" | "home")[]): Record<string, unknown> & { type: "modal" | "home" } {
+  if (!isObject(value)) throw invalidArguments(["[ERROR] failed to match all allowed schemas [json-pointer:/view]"]);
+  // A view answered over the wire was never a string: its size is measured as the JSON it would be.
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_VIEW_BYTES) throw new WebApiError("view_too_large");
+  const view = { ...value };
   if (!types.includes(view.type as "modal")) {
     throw invalidArguments([`[ERROR] must be ${types.map((t) => `"${t}"`).join(" or ")} [json-pointer:/view/type]`]);
   }

@@ -1,5 +1,5 @@
 /**
- * A console process for kill-mid-refresh.test.ts: with the test's environment (its DATA_DIR, its emulator as
+ * A console process for kill-mid-refresh.slow.test.ts: with the test's environment (its DATA_DIR, its emulator as
  * upstream), it refreshes one installation's bot token as POST /api/tokens/refresh would, saying "refreshing"
  * first. The test kills it (SIGKILL) while the platform's answer is delayed.
  * Run as: node --conditions=react-server --import tsx refresh-and-die.ts <installation id>

@@ -1,6 +1,6 @@
 /**
- * The store's contract: one suite, run against PGlite (store-pglite.test.ts) and a real PostgreSQL 15
- * (store-postgres.test.ts). Each test names its own installations and owners, so tests share one database.
+ * The store's contract: one suite, run against PGlite (store-pglite.slow.test.ts) and a real PostgreSQL 15
+ * (store-postgres.slow.test.ts). Each test names its own installations and owners, so tests share one database.
  */
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * A second process for store-pglite-data-dir.test.ts: opens the embedded store on the DATA_DIR it is given
+ * A second process for store-pglite-data-dir.slow.test.ts: opens the embedded store on the DATA_DIR it is given
  * and says "open" (or the error it met) on stdout. Then it holds the store until killed, or with `write`
  * writes one installation again and again, saying "committed <version>" after each write returns.
  * Run as: node --conditions=react-server --import tsx hold-data-dir.ts <dir> [write]

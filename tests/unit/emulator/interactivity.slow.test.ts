@@ -11,6 +11,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { defaultAppManifests } from "@/lib/emulator/apps/default-apps";
+import type { AppManifest } from "@/lib/emulator/types";
 import { createHarness, ORIGIN, type AdminApp, type Json } from "./support/emulator-harness";
 
 const APP_URL = "http://app.test";
@@ -190,11 +192,41 @@ describe("slash commands", () => {
 });
 
 describe("where the emulator may POST", () => {
-  it("sends an interaction to no URL but those it may deliver to (eventRequestUrls), as the console's embedded emulator allows", async () => {
+  const CONSOLE = "http://console.test/api/events";
+
+  it("refuses a manifest whose command, interactivity or options URL it may not send to, when it is saved, with where each is", async () => {
+    const guarded = createHarness({ eventRequestUrls: [CONSOLE] });
+    const expected = [
+      "/features/slash_commands/0/url",
+      "/features/slash_commands/1/url",
+      "/settings/interactivity/request_url",
+      "/settings/interactivity/message_menu_options_url",
+    ].map((pointer) => ({ message: `This emulator sends interactions only to ${CONSOLE}.`, pointer }));
+    const saved = await guarded.admin("apps", manifest());
+    expect(saved).toEqual({ status: 400, body: { ok: false, error: "invalid_manifest", errors: expected } });
+    expect([...guarded.emulator.state.apps.values()].map((a) => a.name)).not.toContain("Interactive");
+
+    // apps.manifest.create answers the same, with the platform's HTTP 200.
+    const { body: tokens } = await guarded.admin("config-tokens", {});
+    const created = await guarded.call("apps.manifest.create", { manifest: JSON.stringify(manifest()) }, { token: tokens.token });
+    expect(created).toMatchObject({ status: 200, body: { ok: false, error: "invalid_manifest", errors: expected } });
+
+    // Aimed at the URL it may send to, the manifest is saved.
+    const allowed = manifest();
+    allowed.features.slash_commands = allowed.features.slash_commands.map((c: Json) => ({ ...c, url: CONSOLE }));
+    allowed.settings.interactivity = { is_enabled: true, request_url: CONSOLE, message_menu_options_url: CONSOLE };
+    expect((await guarded.admin("apps", allowed)).body).toMatchObject({ ok: true, created: true });
+  });
+
+  it("still sends an interaction to no URL but those it may deliver to, for an app configured at start", async () => {
     const sent: string[] = [];
-    const guarded = createHarness({ eventRequestUrls: ["http://console.test/api/events"], deliverEvent: async (url) => (sent.push(url), new Response("")) });
-    const made = await guarded.admin("apps", manifest());
-    await guarded.install(made.body.app as AdminApp, { scope: ["chat:write", "commands"], userScope: [] });
+    const guarded = createHarness({
+      eventRequestUrls: [CONSOLE],
+      apps: [...defaultAppManifests(), manifest() as AppManifest],
+      deliverEvent: async (url) => (sent.push(url), new Response("")),
+    });
+    const made = (await guarded.apps()).all.find((a) => a.name === "Interactive")!;
+    await guarded.install(made, { scope: ["chat:write", "commands"], userScope: [] });
     const channel = guarded.emulator.state.workspace.channels.find((c) => c.isGeneral)!.id;
     const ran = await guarded.admin("act/command", { command: "/echo", channel });
     expect(ran.body).toMatchObject({ ok: true, outcome: "url_not_allowed", url: `${APP_URL}/commands` });
@@ -362,6 +394,42 @@ describe("modals", () => {
     reply = () => Response.json({ response_action: "clear" });
     expect((await h.admin("act/submit", { view_id: pushed.body.result.view.id })).body).toMatchObject({ outcome: "clear" });
     expect(await stack()).toEqual([]);
+  });
+
+  it("refuses a view answered with update or push as views.update and views.push would: the modal stays, the refusal is recorded", async () => {
+    const root = await openModal(modal("one"));
+    const before = (await h.admin(`views?user=${member}`)).body.modals as Json[];
+    const badBlocks = modal("bad", { blocks: [{ type: "bogus" }, { type: "section" }] });
+    for (const response_action of ["update", "push"]) {
+      reply = () => Response.json({ response_action, view: badBlocks });
+      const refused = await h.admin("act/submit", { view_id: root, values: { b: { name: "Ada" } } });
+      expect(refused.body).toMatchObject({
+        ok: true,
+        outcome: "invalid_view",
+        result: {
+          error: "invalid_arguments",
+          response_metadata: {
+            messages: [
+              "[ERROR] unsupported type: bogus [json-pointer:/view/blocks/0/type]",
+              "[ERROR] must define either `text` or `fields` [json-pointer:/view/blocks/1/type]",
+            ],
+          },
+        },
+      });
+      // The same view through views.update is refused with the same messages.
+      const direct = await h.call("views.update", { view_id: root, view: JSON.stringify(badBlocks) }, { token: botToken });
+      expect(direct.body.response_metadata.messages).toEqual(refused.body.result.response_metadata.messages);
+    }
+    // A title past 24 characters: the views' own check, not Block Kit's.
+    reply = () => Response.json({ response_action: "update", view: modal("a title far longer than the platform allows") });
+    const longTitle = await h.admin("act/submit", { view_id: root });
+    expect(longTitle.body).toMatchObject({ outcome: "invalid_view", result: { error: "invalid_arguments" } });
+    expect(longTitle.body.result.response_metadata.messages).toEqual(["[ERROR] must be less than 25 characters [json-pointer:/view/title/text]"]);
+
+    const after = (await h.admin(`views?user=${member}`)).body.modals as Json[];
+    expect(after.map((v) => [v.id, v.hash, v.callback_id])).toEqual(before.map((v) => [v.id, v.hash, v.callback_id]));
+    const recorded = (await h.admin("interactions")).body.interactions as Json[];
+    expect(recorded.slice(0, 3).map((r) => r.outcome)).toEqual(["invalid_view", "invalid_view", "invalid_view"]);
   });
 
   it("keeps a choice made in a modal (block_actions from the view) for its submission, and its trigger pushes onto the modal", async () => {

@@ -1,7 +1,7 @@
 /**
  * Sign-out ends the sign-in, not only this browser's cookie (issue 37.5): a copy of the cookie taken
  * before POST /auth/signout is refused afterwards by the API and the pages, though its seal still opens.
- * This console's store is PGlite; tests/unit/session/sign-out-postgres.test.ts runs it across instances.
+ * This console's store is PGlite; tests/unit/session/sign-out-postgres.slow.test.ts runs it across instances.
  */
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

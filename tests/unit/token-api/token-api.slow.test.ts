@@ -232,12 +232,17 @@ describe("the token API", () => {
 
   it("answers 429 with Retry-After to a key asking far more than a backend needs", async () => {
     const greedy = await createKey({ name: "greedy" });
-    // TOKEN_API_RATE_PER_S=50 here: 100 at once, then 50 a second.
-    const answers = await Promise.all(Array.from({ length: 160 }, () => askToken(greedy.key, teamId)));
-    const limited = answers.filter((a) => a.status === 429);
+    // TOKEN_API_RATE_PER_S=50 here: 100 at once, then 50 a second. A burst of 160 on a busy machine can take
+    // longer than the refill of its last 60, so the greedy backend keeps asking, in bursts, until refused.
+    const first = await Promise.all(Array.from({ length: 160 }, () => askToken(greedy.key, teamId)));
+    expect(first.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(100);
+    let limited = first.filter((a) => a.status === 429);
+    for (let burst = 0; burst < 5 && limited.length === 0; burst++) {
+      const answers = await Promise.all(Array.from({ length: 300 }, () => askToken(greedy.key, teamId)));
+      limited = answers.filter((a) => a.status === 429);
+    }
     expect(limited.length).toBeGreaterThan(0);
     expect(Number(limited[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(100);
     // Another key is not held back by this one's greed.
     expect((await askToken(key, teamId)).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 /**
- * The HTTP twin of official-bolt-socket-mode.test.ts: the same unmodified @slack/bolt app (support/bolt-greeter.ts),
+ * The HTTP twin of official-bolt-socket-mode.slow.test.ts: the same unmodified @slack/bolt app (support/bolt-greeter.ts),
  * on Bolt's HTTP receiver (the app's signing secret, `clientOptions.slackApiUrl` at the emulator), against the
  * standalone emulator. Its event request URL is set through the admin surface once it listens, and the emulator
  * verifies it (url_verification, which Bolt answers). Then the admin surface acts as a member, and the app
@@ -8,7 +8,7 @@
  * HTTP too, a member's DM to it and a reaction.
  *
  * Not here: the token API's documented `authorize` example (docs/token-api.md) needs the console's token API,
- * which the standalone emulator does not serve; tests/unit/token-api/bolt-authorize.test.ts runs it.
+ * which the standalone emulator does not serve; tests/unit/token-api/bolt-authorize.slow.test.ts runs it.
  */
 import { createServer, type AddressInfo } from "node:net";
 import { App, LogLevel } from "@slack/bolt";

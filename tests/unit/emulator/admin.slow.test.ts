@@ -247,6 +247,16 @@ describe("GET / (the index page)", () => {
     expect(html).not.toContain(`${h.base}/admin/apps`);
   });
 
+  it("lists the interactivity routes beside the others: the records and views to read, the member's acts to POST", async () => {
+    const h = createHarness({ basePath: "/emulator" });
+    const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
+    for (const path of ["views", "interactions", "records"]) expect(html).toContain(`<a href="${h.base}/admin/${path}">GET ${h.base}/admin/${path}</a>`);
+    for (const act of ["command", "click", "shortcut", "submit", "close-view", "suggest"]) expect(html).toContain(`POST ${h.base}/admin/act/${act}`);
+    // Each route listed answers as the page says: a GET reads, an act refuses a body it cannot use.
+    for (const path of ["views", "interactions", "records"]) expect((await h.admin(path)).status).toBe(200);
+    for (const act of ["command", "click", "shortcut", "submit", "close-view", "suggest"]) expect((await h.admin(`act/${act}`, {})).status).toBe(400);
+  });
+
   it("carries its own icon inline, since the emulator serves no /favicon.ico", async () => {
     const h = createHarness({ basePath: "/emulator" });
     const html = await (await h.emulator.fetch(new Request(`${h.base}/`))).text();
