@@ -1,16 +1,17 @@
 import "server-only";
-import { requireAdmin, requireManager } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { exchangeLongLivedToken, isPlatformError, maskToken } from "@/lib/platform";
-import { needsReinstallError } from "@/lib/rotation/freshness";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { lookupAppName } from "./app-name";
-import { installationFromGrant, installationIdFor, requireLongLivedToken, toInstallationView, type InstallationRecord } from "./record";
-import { save } from "./save";
-import { findInstallation, requireInstallation, withTimeline } from "./store";
-import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "./universal/timeline";
-import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
-import type { AppKey, InstallationView } from "./universal/view";
+import { lookupAppName } from "../app-name";
+import { installationFromGrant, installationIdFor, requireLongLivedToken, toInstallationView, type InstallationRecord } from "../record";
+import { findInstallation, saveInstallation, withTimeline } from "../repository";
+import { needsReinstallError } from "../rotation/refresh-errors";
+import { getRotationRuntime } from "../rotation/runtime";
+import { prependEntry, timelineCause, timelineErrorCode, type TimelineEntry } from "../universal/timeline";
+import { TOKEN_KINDS, type TokenKind } from "../universal/token-kind";
+import type { AppKey, InstallationView } from "../universal/view";
+import { requireInstallation, requireManager } from "../visibility";
+import { personOf } from "../who-did-it";
 
 export type ExchangeRequest = { installationId: string; tokenKind: TokenKind } | { pastedToken: string; appKey: AppKey };
 
@@ -20,22 +21,32 @@ export type ExchangeRequest = { installationId: string; tokenKind: TokenKind } |
  * becomes (or joins) an installation in the store. The exchange, or the platform's refusal of
  * an installation's token, goes into its timeline.
  */
-export async function exchangeSessionToken(request: ExchangeRequest, by = "an exchange request"): Promise<InstallationView> {
+export async function exchangeSessionToken({
+  viewer,
+  request,
+  by = "an exchange request",
+}: {
+  viewer: Viewer;
+  request: ExchangeRequest;
+  by?: string;
+}): Promise<InstallationView> {
   const runtime = getRotationRuntime();
+  const who = personOf(viewer);
+  const save = (record: InstallationRecord) => saveInstallation(record, who ? { who } : {});
   let previous: InstallationRecord | undefined;
   let token: string;
   let appKey: AppKey;
   let kind: TokenKind;
   if ("installationId" in request) {
-    previous = await requireInstallation(request.installationId);
-    await requireManager(previous, "exchange its tokens");
+    previous = await requireInstallation(viewer, request.installationId);
+    requireManager(viewer, previous, "exchange its tokens");
     if (previous.state === "needs_reinstall") throw needsReinstallError(previous);
     kind = request.tokenKind;
     token = requireLongLivedToken(previous, kind).value;
     appKey = previous.appKey;
   } else {
     // A pasted token names no installation yet, and whichever it joins was installed by someone else.
-    await requireAdmin("exchange a pasted token");
+    if (!viewer.admin) throw new AppError("not_allowed", { message: "Only an admin may exchange a pasted token." });
     token = request.pastedToken;
     appKey = request.appKey;
     kind = token.startsWith("xoxp-") ? "user" : "bot";
@@ -59,7 +70,7 @@ export async function exchangeSessionToken(request: ExchangeRequest, by = "an ex
     throw error;
   }
   if (!previous && grant.team) {
-    previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, appKey));
+    previous = await findInstallation(installationIdFor(grant.team.id, grant.appId, appKey), { holder: { viewer } });
   }
   if (!grant.team && !previous) throw new AppError("upstream_bad_answer", { message: "The platform's exchange answer named no team." });
   const appName = previous?.appName ? undefined : await lookupAppName(grant.appId ?? previous?.appId, runtime);

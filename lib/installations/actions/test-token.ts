@@ -1,14 +1,16 @@
 import "server-only";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
-import { callWithFreshToken } from "@/lib/rotation/freshness";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
-import { requireToken, toInstallationView } from "./record";
-import { persistIfChanged } from "./save";
-import { requireInstallation, withTimeline } from "./store";
-import { timelineCause, type TimelineEntry } from "./universal/timeline";
-import type { TokenKind } from "./universal/token-kind";
-import type { InstallationView, TokenIdentity } from "./universal/view";
+import type { Viewer } from "@/lib/viewer";
+import { callWithFreshToken } from "../rotation/freshness";
+import { getRotationRuntime } from "../rotation/runtime";
+import { answerError, judgeDeadToken, withVerdict } from "../dead-token";
+import { requireToken, toInstallationView } from "../record";
+import { persistIfChanged, withTimeline } from "../repository";
+import { requireInstallation } from "../visibility";
+import { personOf } from "../who-did-it";
+import { timelineCause, type TimelineEntry } from "../universal/timeline";
+import type { TokenKind } from "../universal/token-kind";
+import type { InstallationView, TokenIdentity } from "../universal/view";
 
 /** auth.test's answer as the console's own shape; null for a failed one. */
 function identityOf(result: PlatformCallResult): TokenIdentity | null {
@@ -22,15 +24,23 @@ function identityOf(result: PlatformCallResult): TokenIdentity | null {
  * POST /api/tokens/test: auth.test with one token (kept fresh), its answer in the timeline; an answer that
  * proves the token dead updates the installation at once.
  */
-export async function testSessionToken(
-  installationId: string,
-  kind: TokenKind,
+export async function testSessionToken({
+  viewer,
+  installationId,
+  kind,
   by = "a test request",
-): Promise<{ result: PlatformCallResult; refreshed: boolean; identity: TokenIdentity | null; installation: InstallationView }> {
-  const installation = await requireInstallation(installationId);
-  const persist = persistIfChanged(installation);
+}: {
+  viewer: Viewer;
+  installationId: string;
+  kind: TokenKind;
+  by?: string;
+}): Promise<{ result: PlatformCallResult; refreshed: boolean; identity: TokenIdentity | null; installation: InstallationView }> {
+  const installation = await requireInstallation(viewer, installationId);
+  const who = personOf(viewer);
+  const persist = persistIfChanged(installation, who);
   const runtime = getRotationRuntime();
-  const { result, refreshed, installation: current } = await callWithFreshToken(installation, { tokenKind: kind, method: "auth.test", by }, runtime, persist);
+  const call = { tokenKind: kind, method: "auth.test", by, ...(who ? { who } : {}) };
+  const { result, refreshed, installation: current } = await callWithFreshToken(installation, call, runtime, persist);
   const token = requireToken(current, kind);
   const now = runtime.now();
   const error = result.ok ? undefined : answerError(result);

@@ -1,16 +1,17 @@
 import "server-only";
-import { requireTokenManager } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
 import { callMethod, maskToken, type PlatformCallResult } from "@/lib/platform";
-import { needsReinstallError } from "@/lib/rotation/freshness";
-import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
-import { answerError, judgeDeadToken, siblingIsDead, withVerdict } from "./dead-token";
-import { requireToken, toInstallationView, type InstallationRecord } from "./record";
-import { save } from "./save";
-import { requireInstallation, withTimeline } from "./store";
-import { prependEntry, timelineCause, type TimelineEntry } from "./universal/timeline";
-import { TOKEN_KINDS, type TokenKind } from "./universal/token-kind";
-import { takeTransition } from "./transitions";
-import type { InstallationView } from "./universal/view";
+import { answerError, judgeDeadToken, siblingIsDead, withVerdict } from "../dead-token";
+import { requireToken, toInstallationView, type InstallationRecord } from "../record";
+import { saveInstallation, withTimeline } from "../repository";
+import { needsReinstallError } from "../rotation/refresh-errors";
+import { getRotationRuntime, type RotationRuntime } from "../rotation/runtime";
+import { prependEntry, timelineCause, type TimelineEntry } from "../universal/timeline";
+import { TOKEN_KINDS, type TokenKind } from "../universal/token-kind";
+import { takeTransition } from "../transitions";
+import type { InstallationView } from "../universal/view";
+import { requireInstallation, requireTokenManager } from "../visibility";
+import { personOf } from "../who-did-it";
 
 /**
  * What a successful auth.revoke took: only that token when its app has rotation (spec 3, row 6), the whole
@@ -34,13 +35,19 @@ async function revokedScope(installation: InstallationRecord, kind: TokenKind, r
  * one); without, a long-lived token takes the whole authorization with it, so the installation then needs
  * reinstalling (revokedScope). Either way, and when the platform refuses, the timeline says so.
  */
-export async function revokeSessionToken(
-  installationId: string,
-  kind: TokenKind,
+export async function revokeSessionToken({
+  viewer,
+  installationId,
+  kind,
   by = "a revoke request",
-): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
-  const installation = await requireInstallation(installationId);
-  await requireTokenManager(installation, kind, `revoke its ${kind} token`);
+}: {
+  viewer: Viewer;
+  installationId: string;
+  kind: TokenKind;
+  by?: string;
+}): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
+  const installation = await requireInstallation(viewer, installationId);
+  requireTokenManager(viewer, installation, kind, `revoke its ${kind} token`);
   if (installation.state === "needs_reinstall") throw needsReinstallError(installation);
   const token = requireToken(installation, kind);
   const runtime = getRotationRuntime();
@@ -64,6 +71,7 @@ export async function revokeSessionToken(
     const entry: TimelineEntry = { at: now, type: "revoke_failed", token: kind, masked, error, by: cause };
     updated = withVerdict(installation, kind, await judgeDeadToken(installation, kind, error, runtime), error, entry, now);
   }
-  updated = await save(updated);
+  const who = personOf(viewer);
+  updated = await saveInstallation(updated, who ? { who } : {});
   return { result, installation: toInstallationView(await withTimeline(updated)) };
 }

@@ -1,46 +1,12 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { isPlatformError, maskToken, refreshAccessToken } from "@/lib/platform";
-import { RefreshLockTimeoutError, type Store, type StoreTimelineEntry, type StoreToken, type StoreTokenKind } from "@/lib/store";
-import { storedTokenFrom, type InstallationRecord, type StoredToken } from "@/lib/installations/record";
+import { isPlatformError, maskToken } from "@/lib/platform";
+import { RefreshLockTimeoutError, type Store, type StoreTimelineEntry, type StoreTokenKind } from "@/lib/store";
 import { timelineErrorCode, type TimelineEntry } from "@/lib/installations/universal/timeline";
+import { refreshLockKey } from "./lock";
+import { refreshAtPlatform, toIssuedStoreToken } from "./refresh-call";
 import type { RotationRuntime } from "./runtime";
-
-/**
- * The refresh lock's key: one refresher per token across every instance, a token being an installation's
- * bot token, or one person's user token (userId; none for a user token that names nobody).
- */
-export function refreshLockKey(installationId: string, kind: StoreTokenKind, userId?: string): string {
-  return userId ? `refresh:${installationId}:${kind}:${userId}` : `refresh:${installationId}:${kind}`;
-}
-
-/** oauth.v2.access with a refresh token: the pair the platform issued for it (its time as issuedAt). */
-export async function askPlatform(
-  installation: Pick<InstallationRecord, "id" | "appKey">,
-  kind: StoreTokenKind,
-  refreshToken: string,
-  scopes: string[],
-  runtime: RotationRuntime,
-  timeoutMs: number,
-): Promise<StoredToken> {
-  const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
-  const issued = grant[kind] ?? grant.bot ?? grant.user;
-  if (!issued) throw new AppError("upstream_bad_answer", { message: "The platform's refresh answer carried no access token." });
-  logger.info({ installation: installation.id, kind }, "token refreshed");
-  return storedTokenFrom({ ...issued, scopes: issued.scopes.length > 0 ? issued.scopes : scopes }, runtime.now());
-}
-
-/** The store's token for a pair the platform issued. */
-export function toIssuedStoreToken(token: StoredToken, nowMs: number): StoreToken {
-  return {
-    value: token.value,
-    ...(token.refreshToken ? { refreshToken: token.refreshToken } : {}),
-    ...(token.expiresAt !== undefined ? { expiresAt: token.expiresAt } : {}),
-    scopes: token.scopes,
-    issuedAt: token.issuedAt ?? nowMs,
-  };
-}
 
 /**
  * Replays the unsettled refresh intents younger than the grace period (of one installation's `kind` token,
@@ -58,19 +24,19 @@ export async function replayRefreshIntents(
   kind?: StoreTokenKind,
   userId?: string,
 ): Promise<number> {
-  const intents = await store.listUnsettledIntents({
+  const intents = await store.intents.listUnsettled({
     startedAfter: Date.now() - runtime.refreshGraceS * 1000,
     ...(installationId ? { installationId } : {}),
   });
   let replayed = 0;
   for (const intent of intents) {
     if (kind && (intent.kind !== kind || (intent.userId ?? "") !== (userId ?? ""))) continue;
-    const stored = await store.getInstallation(intent.installationId, { fresh: true });
+    const stored = await store.installations.get(intent.installationId, { fresh: true });
     if (!stored) continue;
     const appKey = stored.appKey === "legacy" ? "legacy" : "console";
     const before = intent.userId ? stored.people?.[intent.userId] : stored[intent.kind];
     try {
-      const token = await askPlatform({ id: stored.id, appKey }, intent.kind, intent.refreshToken, before?.scopes ?? [], runtime, runtime.timeoutMs);
+      const token = await refreshAtPlatform({ id: stored.id, appKey }, intent.kind, intent.refreshToken, before?.scopes ?? [], runtime, runtime.timeoutMs);
       const now = runtime.now();
       const entry: TimelineEntry = {
         at: now,
@@ -81,7 +47,7 @@ export async function replayRefreshIntents(
         reason: "elsewhere",
         by: "a refresh replayed after its process stopped",
       };
-      const settled = await store.settleRefresh({
+      const settled = await store.intents.settle({
         intentId: intent.id,
         settledAt: Date.now(),
         token: toIssuedStoreToken(token, now),
@@ -91,7 +57,7 @@ export async function replayRefreshIntents(
       replayed++;
     } catch (error) {
       const code = isPlatformError(error) ? error.platformCode : error instanceof AppError ? error.code : "unknown";
-      await store.settleRefresh({ intentId: intent.id, settledAt: Date.now(), failure: timelineErrorCode(code) });
+      await store.intents.settle({ intentId: intent.id, settledAt: Date.now(), failure: timelineErrorCode(code) });
       logger.warn({ installation: intent.installationId, kind: intent.kind, error: code }, "an unsettled refresh could not be replayed");
     }
   }
@@ -105,7 +71,7 @@ export async function replayRefreshIntents(
  */
 export async function replayAtStart(store: Store, runtime: RotationRuntime): Promise<void> {
   try {
-    const intents = await store.listUnsettledIntents({ startedAfter: Date.now() - runtime.refreshGraceS * 1000 });
+    const intents = await store.intents.listUnsettled({ startedAfter: Date.now() - runtime.refreshGraceS * 1000 });
     const keys = new Map(intents.map((i) => [refreshLockKey(i.installationId, i.kind, i.userId), i] as const));
     for (const [key, intent] of keys) {
       await store
@@ -116,7 +82,7 @@ export async function replayAtStart(store: Store, runtime: RotationRuntime): Pro
           if (!(error instanceof RefreshLockTimeoutError)) throw error;
         });
     }
-    if (await store.pruneSettledIntents(Date.now() - runtime.refreshGraceS * 1000)) logger.debug("settled refresh intents past the grace period forgotten");
+    if (await store.intents.pruneSettled(Date.now() - runtime.refreshGraceS * 1000)) logger.debug("settled refresh intents past the grace period forgotten");
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, "replaying unsettled refreshes at start failed: each refresh replays its own");
   }

@@ -1,14 +1,19 @@
 import "server-only";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
-import { callWithFreshToken, type FreshCallOptions } from "@/lib/rotation/freshness";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
-import { persistIfChanged } from "./save";
-import { requireInstallation } from "./store";
-import { timelineCause, type TimelineEntry } from "./universal/timeline";
+import type { Viewer } from "@/lib/viewer";
+import { answerError, judgeDeadToken, withVerdict } from "../dead-token";
+import type { InstallationRecord } from "../record";
+import { persistIfChanged } from "../repository";
+import { callWithFreshToken, type FreshCallOptions } from "../rotation/freshness";
+import { getRotationRuntime } from "../rotation/runtime";
+import { personOf } from "../who-did-it";
+import { timelineCause, type TimelineEntry } from "../universal/timeline";
 
-/** A call with fresh tokens (callWithFreshToken's options), made as one of the installations this person sees. */
-export type CallAsInstallationOptions = FreshCallOptions & { installationId: string };
+/**
+ * A call with fresh tokens (callWithFreshToken's options), made by `viewer` with `installation` as they may
+ * see it (visibility.ts, requireInstallation: read once by the caller, which also checked the call's rights).
+ */
+export type CallAsInstallationOptions = FreshCallOptions & { viewer: Viewer; installation: InstallationRecord };
 
 /**
  * A Web API call with one of this session's tokens, kept fresh (see callWithFreshToken). An answer that
@@ -16,10 +21,11 @@ export type CallAsInstallationOptions = FreshCallOptions & { installationId: str
  * once: that token revoked, or the installation needing reinstall, in its timeline too.
  */
 export async function callAsInstallation(options: CallAsInstallationOptions): Promise<PlatformCallResult & { refreshed: boolean }> {
-  const installation = await requireInstallation(options.installationId);
-  const persist = persistIfChanged(installation);
+  const { viewer, installation, ...call } = options;
+  const who = personOf(viewer);
+  const persist = persistIfChanged(installation, who);
   const runtime = getRotationRuntime();
-  const { result, refreshed, installation: current } = await callWithFreshToken(installation, options, runtime, persist);
+  const { result, refreshed, installation: current } = await callWithFreshToken(installation, { ...call, ...(who ? { who } : {}) }, runtime, persist);
   const token = current[options.tokenKind];
   if (!result.ok && token) {
     const error = answerError(result);

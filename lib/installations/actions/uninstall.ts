@@ -1,17 +1,18 @@
 import "server-only";
-import { requireManager } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
 import { maskToken, type PlatformCallResult } from "@/lib/platform";
-import { callWithFreshToken } from "@/lib/rotation/freshness";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { answerError, judgeDeadToken, withVerdict } from "./dead-token";
-import { toInstallationView, type InstallationRecord } from "./record";
-import { persistIfChanged, save } from "./save";
-import { requireInstallation, withTimeline } from "./store";
-import { MAX_UNINSTALLED_TOKENS, prependEntry, timelineCause, type TimelineEntry } from "./universal/timeline";
-import type { TokenKind } from "./universal/token-kind";
-import { mustTake, takeTransition } from "./transitions";
-import { allUserTokens } from "./user-tokens";
-import type { InstallationView } from "./universal/view";
+import { answerError, judgeDeadToken, withVerdict } from "../dead-token";
+import { toInstallationView, type InstallationRecord } from "../record";
+import { persistIfChanged, saveInstallation, withTimeline } from "../repository";
+import { callWithFreshToken } from "../rotation/freshness";
+import { getRotationRuntime } from "../rotation/runtime";
+import { MAX_UNINSTALLED_TOKENS, prependEntry, timelineCause, type TimelineEntry } from "../universal/timeline";
+import type { TokenKind } from "../universal/token-kind";
+import { mustTake, takeTransition } from "../transitions";
+import { allUserTokens } from "../user-tokens";
+import type { InstallationView } from "../universal/view";
+import { requireInstallation, requireManager } from "../visibility";
+import { personOf } from "../who-did-it";
 
 /** Every token of an installation (each person's user token too), masked: what an uninstall kills. */
 function maskedTokensOf(installation: InstallationRecord): string[] {
@@ -26,19 +27,25 @@ function maskedTokensOf(installation: InstallationRecord): string[] {
  * its tokens or webhook, as an uninstalled installation: its timeline says what happened, and Reinstall
  * brings it back (Forget removes it).
  */
-export async function uninstallSessionInstallation(
-  installationId: string,
+export async function uninstallSessionInstallation({
+  viewer,
+  installationId,
   by = "an uninstall request",
-): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
-  const installation = await requireInstallation(installationId);
-  await requireManager(installation, "uninstall it");
+}: {
+  viewer: Viewer;
+  installationId: string;
+  by?: string;
+}): Promise<{ result: PlatformCallResult; installation: InstallationView }> {
+  const installation = await requireInstallation(viewer, installationId);
+  requireManager(viewer, installation, "uninstall it");
+  const who = personOf(viewer);
   const kind: TokenKind = installation.bot ? "bot" : "user";
   const runtime = getRotationRuntime();
   const { clientId, clientSecret } = runtime.credentialsFor(installation.appKey);
-  const persist = persistIfChanged(installation);
+  const persist = persistIfChanged(installation, who);
   const { result, installation: current } = await callWithFreshToken(
     installation,
-    { tokenKind: kind, method: "apps.uninstall", params: { client_id: clientId, client_secret: clientSecret }, by },
+    { tokenKind: kind, method: "apps.uninstall", params: { client_id: clientId, client_secret: clientSecret }, by, ...(who ? { who } : {}) },
     runtime,
     persist,
   );
@@ -51,7 +58,7 @@ export async function uninstallSessionInstallation(
       ...uninstalled,
       timeline: prependEntry(current.timeline, { at: now, type: "uninstalled", tokens: maskedTokensOf(current), by: cause }),
     };
-    return { result, installation: toInstallationView(await withTimeline(await save(tombstone))) };
+    return { result, installation: toInstallationView(await withTimeline(await saveInstallation(tombstone, who ? { who } : {}))) };
   }
   const error = answerError(result);
   const token = current[kind];

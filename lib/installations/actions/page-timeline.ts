@@ -1,9 +1,10 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
+import type { Viewer } from "@/lib/viewer";
 import { getStore } from "@/lib/store";
-import { INSTALLATION_ID } from "./record";
-import { requireInstallation } from "./store";
-import { timelineEntrySchema, type TimelineEntry } from "./universal/timeline";
+import { INSTALLATION_ID } from "../record";
+import { requireInstallation } from "../visibility";
+import { timelineEntrySchema, type TimelineEntry } from "../universal/timeline";
 
 /** GET /api/installations/{id}/timeline's answer. */
 export interface TimelinePageAnswer {
@@ -24,11 +25,22 @@ export const MAX_TIMELINE_PAGE_SIZE = 100;
  * every read: one that fails it (not masked, or of a kind this version does not know) is left out, never
  * shown. A malformed id, an unknown one and another team's answer alike, 404 `unknown_installation`.
  */
-export async function pageInstallationTimeline(id: string, page: { before?: number; limit: number }): Promise<TimelinePageAnswer> {
+export async function pageInstallationTimeline({
+  viewer,
+  id,
+  page,
+}: {
+  viewer: Viewer;
+  id: string;
+  page: { before?: number; limit: number };
+}): Promise<TimelinePageAnswer> {
   if (!INSTALLATION_ID.test(id)) throw new AppError("unknown_installation");
-  await requireInstallation(id);
+  await requireInstallation(viewer, id);
   const store = await getStore();
-  const { entries, nextBefore } = await store.pageTimeline(id, { ...(page.before !== undefined ? { before: page.before } : {}), limit: page.limit });
+  const { entries, nextBefore } = await store.installations.pageTimeline(id, {
+    ...(page.before !== undefined ? { before: page.before } : {}),
+    limit: page.limit,
+  });
   return {
     ok: true,
     entries: entries.flatMap(({ entry }) => {

@@ -6,16 +6,16 @@ import { metrics } from "@/lib/metrics";
 import { callMethod, maskToken } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { fromStoreInstallation, saveInstallation } from "@/lib/installations/store";
-import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
-import { installationName } from "@/lib/installations/universal/view";
-import type { InstallationRecord } from "@/lib/installations/record";
+import type { InstallationRecord } from "../record";
+import { saveInstallation } from "../repository";
+import { fromStoreInstallation } from "../store-mapping";
+import { installationName } from "../universal/view";
+import { withUpstreamInstance } from "../upstream-instance";
 import type { ExpiringToken } from "@/lib/store";
-import { sendToWebhook, webhookTimeoutMs } from "@/lib/webhooks/send";
-import { webhookUrlPolicy } from "@/lib/webhooks/policy";
-import { refreshInstallationToken, withFailedRefresh } from "./freshness";
+import { withFailedRefresh } from "./freshness";
+import { refreshInstallationToken } from "./refresh";
 import { getRotationRuntime, type RotationRuntime } from "./runtime";
-import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "./universal/schedule";
+import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "../universal/refresh-schedule";
 
 /**
  * The background refresher: keeps every rotating token alive whether or not anyone has the console open.
@@ -30,7 +30,15 @@ import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "./un
  * and says so where REFRESH_ALERT_* points.
  */
 
-export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert">;
+/** What a pass reads of the configuration, and the sender of its webhook alert (none: the alert is logged as not sent). */
+export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert"> & { sendAlert?: AlertWebhookSender | null };
+
+/**
+ * Posts the needs-reinstall alert's text to REFRESH_ALERT_WEBHOOK_URL, or throws saying why it was not
+ * delivered. Given at start-up (instrumentation-node.ts hands lib/webhooks' sender): rotation sends through
+ * it without importing what sends webhooks.
+ */
+export type AlertWebhookSender = (url: string, text: string, timeoutMs: number) => Promise<void>;
 
 /** Refreshes at once, at most: a clock moved by 13 hours makes every token due together. */
 const CONCURRENCY = 4;
@@ -54,6 +62,8 @@ interface RefresherState {
   /** Which start the running loop belongs to: a stop then a start leaves one loop, not two. */
   generation: number;
   running: Promise<PassSummary> | null;
+  /** The webhook alert's sender, given at start (startRefresher). */
+  sendAlert: AlertWebhookSender | null;
 }
 
 function newState(): RefresherState {
@@ -64,6 +74,7 @@ function newState(): RefresherState {
     stopped: false,
     generation: 0,
     running: null,
+    sendAlert: null,
   };
 }
 
@@ -92,7 +103,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   await describeUpstream(runtime, true);
   const store = await runtime.store();
   const now = runtime.now();
-  const candidates = await store.tokensExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, BATCH);
+  const candidates = await store.installations.tokensExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, BATCH);
   const { backoff } = state();
   const due = candidates.filter(
     (t) => plannedRefreshAt(t, t.expiresAt, settings.horizonS, settings.spreadS) <= now && (backoff.get(tokenKey(t))?.retryAt ?? 0) <= Date.now(),
@@ -122,7 +133,7 @@ async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: Ro
   const store = await runtime.store();
   const replaced = new Set<string>();
   for (const id of new Set(due.map((t) => t.installationId))) {
-    const stored = await store.getInstallation(id, { fresh: true });
+    const stored = await store.installations.get(id, { fresh: true });
     if (!stored) continue;
     const read = fromStoreInstallation(stored);
     const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
@@ -136,7 +147,7 @@ async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: Ro
 async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings): Promise<Exclude<keyof PassSummary, "due">> {
   const key = tokenKey(token);
   const store = await runtime.store();
-  const stored = await store.getInstallation(token.installationId, { fresh: true });
+  const stored = await store.installations.get(token.installationId, { fresh: true });
   // Gone, or needing a person: nothing to back off from any more.
   if (!stored || stored.state !== "active") {
     state().backoff.delete(key);
@@ -190,7 +201,7 @@ async function announceNeedsReinstall(installation: InstallationRecord, token: E
   if (!alert) return;
   // Said once: when the bot token's refusal (in the same pass) ended the installation, a person's token refused
   // beside it adds nothing, and "the other tokens still work" would be untrue.
-  const now = await (await runtime.store()).getInstallation(installation.id, { fresh: true });
+  const now = await (await runtime.store()).installations.get(installation.id, { fresh: true });
   if (token.kind === "user" && token.userId && now?.state === "needs_reinstall") return;
   const app = { key: installation.appKey, id: installation.appId ?? null, name: installation.appName ?? null };
   const name = installationName(installation.team, app);
@@ -200,12 +211,12 @@ async function announceNeedsReinstall(installation: InstallationRecord, token: E
       : `:warning: In ${name}, the platform refused the refresh of ${token.userId ?? "a person"}'s user token: they need to install the app again to get a new one. The installation's other tokens still work.`;
   try {
     if (alert.kind === "webhook") {
-      const outcome = await sendToWebhook(alert.url, JSON.stringify({ text }), { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(runtime.timeoutMs) });
-      if (outcome.kind !== "answered" || !outcome.answer.ok)
-        throw new Error(outcome.kind === "answered" ? `answered ${outcome.answer.status}` : outcome.reason);
+      const send = settings.sendAlert;
+      if (!send) throw new Error("no webhook sender was given to the refresher at start");
+      await send(alert.url, text, runtime.timeoutMs);
       return;
     }
-    const poster = await (await runtime.store()).getInstallation(alert.installationId);
+    const poster = await (await runtime.store()).installations.get(alert.installationId);
     const bot = poster?.bot;
     if (!bot) throw new Error("REFRESH_ALERT_INSTALLATION has no bot token");
     const result = await callMethod({
@@ -226,7 +237,7 @@ async function pass(): Promise<PassSummary> {
   const { health } = state();
   const started = Date.now();
   try {
-    const summary = await refreshDueTokens(getRotationRuntime(), getConfig().refresher);
+    const summary = await refreshDueTokens(getRotationRuntime(), { ...getConfig().refresher, sendAlert: state().sendAlert });
     health.refreshed += summary.refreshed;
     health.failed += summary.failed;
     health.needsReinstall += summary.needsReinstall;
@@ -255,10 +266,14 @@ export function runRefresherPass(): Promise<PassSummary> {
   return s.running;
 }
 
-/** Starts the refresher of this process (instrumentation-node.ts), once; with BACKGROUND_REFRESH off, nothing. */
-export function startRefresher(): void {
+/**
+ * Starts the refresher of this process (instrumentation-node.ts), once, with the sender of its webhook alert;
+ * with BACKGROUND_REFRESH off, nothing (a pass asked for, by a clock move, still alerts through the sender).
+ */
+export function startRefresher({ sendAlert }: { sendAlert: AlertWebhookSender }): void {
   const { refresher } = getConfig();
   const s = state();
+  s.sendAlert = sendAlert;
   if (!refresher.enabled || s.timer) return;
   s.stopped = false;
   const generation = ++s.generation;

@@ -1,28 +1,10 @@
-/**
- * Who sees and does what (browser-safe: the dashboard asks the same questions to offer only what a person
- * may do; the server asks them again before it acts).
- *
- * - Without sign-in (AUTH_MODE=none, a console on the developer's own machine) the person at it is the
- *   operator, who sees and does everything.
- * - Signed in, a member sees the installations of the workspace they signed in to (the sign-in's team_id),
- *   and the organisation-wide installs of their organisation (its enterprise_id). `ADMIN_USERS` see every one.
- * - Members may look, test, call methods (with the bot token, and with their own user token) and refresh.
- *   Revoking, uninstalling, forgetting and exchanging (and the methods that do it) are for admins and for
- *   the member who installed. An app's settings and the emulator's clock (every workspace's at once) are
- *   for admins. User tokens belong to people (lib/installations/user-tokens.ts).
- */
+import type { Viewer } from "@/lib/viewer";
 
-export type Viewer =
-  | { kind: "operator" }
-  | {
-      kind: "member";
-      userId: string;
-      teamId: string;
-      enterpriseId?: string;
-      name: string;
-      /** Listed in ADMIN_USERS. */
-      admin: boolean;
-    };
+/**
+ * What a viewer (lib/viewer.ts: who they are, whether an admin) may see and do of an installation.
+ * Browser-safe: the dashboard asks the same questions to offer only what a person may do; the server asks
+ * them again before it acts (visibility.ts).
+ */
 
 /** What the rights of an installation are read from. */
 export interface InstallationAccessFacts {
@@ -36,13 +18,6 @@ export interface InstallationAccessFacts {
   authedUserId?: string | null;
 }
 
-export const OPERATOR: Viewer = { kind: "operator" };
-
-/** Sees and does everything: the operator of a console without sign-in, or an admin. */
-export function isAdmin(viewer: Viewer): boolean {
-  return viewer.kind === "operator" || viewer.admin;
-}
-
 /**
  * A member sees the installations of the workspace they signed in to, and an organisation-wide install
  * (is_enterprise_install) of their organisation. Not a workspace-level install in another workspace of their
@@ -50,7 +25,7 @@ export function isAdmin(viewer: Viewer): boolean {
  * alone would show one workspace's installation to every other.
  */
 export function canSee(viewer: Viewer, installation: InstallationAccessFacts): boolean {
-  if (isAdmin(viewer) || viewer.kind !== "member") return true;
+  if (viewer.admin || viewer.kind !== "member") return true;
   if (installation.isEnterpriseInstall) return viewer.enterpriseId !== undefined && installation.enterprise?.id === viewer.enterpriseId;
   return installation.team.id === viewer.teamId;
 }
@@ -63,5 +38,5 @@ export function installedByViewer(viewer: Viewer, installation: InstallationAcce
 
 /** Revoke, uninstall, forget, exchange, and the app's settings: admins and the member who installed. */
 export function canManage(viewer: Viewer, installation: InstallationAccessFacts): boolean {
-  return isAdmin(viewer) || installedByViewer(viewer, installation);
+  return viewer.admin || installedByViewer(viewer, installation);
 }
