@@ -1,0 +1,11 @@
+// GET /api/workspace/views?user=&team= - The member's open modals and App Homes (admins; emulator upstreams only)
+import { handleRoute } from "@/lib/access/handle-route";
+import { parseQuery } from "@/lib/http";
+import { loadMemberViews, MemberQuery } from "@/lib/workspace-page/service";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handleRoute(
+  async (request) => Response.json(await loadMemberViews(parseQuery(request, MemberQuery)), { headers: { "cache-control": "no-store" } }),
+  { rejectCrossSite: true },
+);
