@@ -33,8 +33,9 @@ function query(params: Record<string, string | undefined>): string {
 }
 
 /** GET /admin/workspace/member: the people to act as, the installed apps, the conversations the member sees. */
-export function readWorkspaceMember(target: AdminTarget, who: Member): Promise<WorkspaceMember> {
-  return callEmulatorAdmin(target, `workspace/member${query({ ...who })}`, WorkspaceMemberWire);
+export function readWorkspaceMember(target: AdminTarget, who: Member & { people?: number }): Promise<WorkspaceMember> {
+  const { people, ...rest } = who;
+  return callEmulatorAdmin(target, `workspace/member${query({ ...rest, people: people === undefined ? undefined : String(people) })}`, WorkspaceMemberWire);
 }
 
 /** GET /admin/workspace/history: a conversation's messages with their threads, and the member's ephemerals there. */

@@ -2,13 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/access/viewer";
 import { getConfig } from "@/lib/config";
-import { configuredEmulator } from "@/lib/emulator-admin/transport";
 import { openWorkspaceStream } from "@/lib/emulator-admin/workspace";
 import { personStreamKey, StreamLimits, STREAM_RETRY_AFTER_S } from "@/lib/events/viewers";
 import { AppError } from "@/lib/http/app-error";
 import { clientAddress } from "@/lib/http/client-address";
 import { processSingleton } from "@/lib/process-singleton";
 import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";
+import { requireWorkspaceEmulator } from "./target";
 
 /**
  * GET /api/workspace/stream: the emulator's live stream of one member's workspace changes, passed on to the
@@ -27,7 +27,7 @@ export const StreamQuery = z.object({ user: Id.optional(), team: Id.optional() }
 
 export async function relayWorkspaceStream(request: Request, query: z.infer<typeof StreamQuery>): Promise<Response> {
   await requireAdmin("watch the emulated workspace: it reads every conversation");
-  const target = configuredEmulator();
+  const target = await requireWorkspaceEmulator();
   const address = clientAddress(request.headers, getConfig().trustedProxyHops);
   const admission = limits().admit(personStreamKey(await readSignedInPerson()), address, false);
   if (!admission.ok) {

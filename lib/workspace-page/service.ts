@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/access/viewer";
-import { configuredEmulator } from "@/lib/emulator-admin/transport";
 import { readMemberViews, readWorkspaceHistory, readWorkspaceMember } from "@/lib/emulator-admin/workspace";
 import { AppError } from "@/lib/http/app-error";
 import { ACTS, runAct, type ActName } from "./acts";
+import { requireWorkspaceEmulator } from "./target";
 
 /**
  * The Workspace page's server side: a person of the console acts as a member of the emulated workspace.
@@ -16,15 +16,16 @@ const WHY = "act as a member of the emulated workspace: it reads every conversat
 
 const Id = z.string().regex(/^[A-Z][A-Z0-9]{1,31}$/, "an id such as U0123ABCD");
 export const MemberQuery = z.object({ user: Id.optional(), team: Id.optional() });
+export const PeopleQuery = MemberQuery.extend({ people: z.coerce.number().int().min(1).max(200).optional() });
 export const HistoryQuery = MemberQuery.extend({ channel: Id });
 
 async function target() {
   await requireAdmin(WHY);
-  return configuredEmulator();
+  return requireWorkspaceEmulator();
 }
 
-export async function loadWorkspaceMember(query: z.infer<typeof MemberQuery>) {
-  return readWorkspaceMember(await target(), { user: query.user, team_id: query.team });
+export async function loadWorkspaceMember(query: z.infer<typeof PeopleQuery>) {
+  return readWorkspaceMember(await target(), { user: query.user, team_id: query.team, people: query.people });
 }
 
 export async function loadWorkspaceHistory(query: z.infer<typeof HistoryQuery>) {

@@ -1,7 +1,7 @@
 /**
  * What a member sees of a workspace, for the console's Workspace page (what GET {base}/admin/state lacks):
  *
- * - GET {base}/admin/workspace/member?team_id=&user=: the member, the people the page offers to act as, the
+ * - GET {base}/admin/workspace/member?team_id=&user=&people=: the member, the people the page offers to act as (the first 12, or `people` of them), the
  *   installed apps (bot user, slash commands with their usage hints, shortcuts), and the conversations the
  *   member sees: public channels, and the private ones, DMs and group DMs they are in
  * - GET {base}/admin/workspace/history?team_id=&user=&channel=: a conversation's messages with their thread
@@ -25,6 +25,7 @@ import type { Channel, Workspace } from "../workspace/workspace";
 
 /** How many people the page offers to act as at first (more are added one by one). */
 const PEOPLE_OFFERED = 12;
+const MAX_PEOPLE_OFFERED = 200;
 /** How many of a conversation's latest messages (replies included) one read returns. */
 const HISTORY_LIMIT = 1000;
 /** How many conversations one read lists at most. */
@@ -73,7 +74,10 @@ function describeMember(ctx: RequestContext) {
   const query = new URL(ctx.request.url).searchParams;
   const ws = adminWorkspace(ctx.state, query.get("team_id"));
   const user = actingMember(ws, query.get("user") ?? undefined);
-  const people = Array.from({ length: Math.min(PEOPLE_OFFERED, ws.userCount) }, (_, i) => memberIdAt(ws, i));
+  // `people=N` offers more (the page's "Add a member"), up to MAX_PEOPLE_OFFERED.
+  const asked = Number(query.get("people") ?? PEOPLE_OFFERED);
+  const offered = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MAX_PEOPLE_OFFERED) : PEOPLE_OFFERED;
+  const people = Array.from({ length: Math.min(offered, ws.userCount) }, (_, i) => memberIdAt(ws, i));
   if (!people.includes(user)) people.push(user);
   const conversations = ws.channels
     .filter((c) => canSee(ctx.state, ws, c, user))
