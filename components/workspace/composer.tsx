@@ -117,7 +117,7 @@ export function Composer({
           ))}
         </ul>
       )}
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <input
           aria-label={label}
           role={onCommand ? "combobox" : undefined}
@@ -134,7 +134,7 @@ export function Composer({
           }}
           onKeyDown={onKeyDown}
           placeholder={onCommand ? `${label} (type / for commands)` : label}
-          className={INPUT}
+          className={`${INPUT} min-w-48 flex-1 basis-64`}
         />
         {mentionable.length > 0 && (
           <select

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { MemberActAnswerWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import {
   actAsMember,
@@ -34,6 +34,9 @@ export function WorkspaceConsole() {
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
   const member = useWorkspaceMember(user, people);
+  const scroller = useRef<HTMLDivElement>(null);
+  /** Whether the list was at its end before it changed: then it follows new messages, as a chat client does. */
+  const atEnd = useRef(true);
   const me = member.data?.user;
   const general = member.data?.conversations.find((c) => c.name === "general");
   const current: Place | null = place ?? (general ? { kind: "conversation", id: general.id } : null);
@@ -60,11 +63,21 @@ export function WorkspaceConsole() {
     },
   );
 
+  const messageCount = (history.data?.messages.length ?? 0) + (history.data?.ephemerals.length ?? 0) + live.length;
+  useEffect(() => {
+    const list = scroller.current;
+    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
+  }, [messageCount, channelId]);
+  useEffect(() => {
+    atEnd.current = true;
+  }, [channelId]);
+
   const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
     setBusy(true);
     try {
       const answer = await actAsMember(name, { ...body, ...(me ? { user: me } : {}) });
-      setRecord({ what, answer });
+      // A post or a reaction shows in the conversation itself; what reaches an app (an interaction) says how it went.
+      setRecord(name === "post" || name === "react" ? null : { what, answer });
       return answer;
     } catch (error) {
       setRecord({ what, error: error instanceof Error ? error.message : String(error) });
@@ -168,7 +181,7 @@ export function WorkspaceConsole() {
       </div>
 
       <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
-        <aside className="rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh] md:overflow-y-auto">
+        <aside className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
           <Sidebar member={data} place={current} onPlace={onPlace} />
         </aside>
         <section
@@ -181,7 +194,14 @@ export function WorkspaceConsole() {
                 {conversation.type === "public" ? "#" : conversation.type === "private" ? "🔒 " : ""}
                 {conversation.name}
               </h2>
-              <div className="min-h-0 flex-1 overflow-y-auto md:max-h-[52vh]">
+              <div
+                ref={scroller}
+                onScroll={(e) => {
+                  const list = e.currentTarget;
+                  atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+                }}
+                className="max-h-[60vh] min-h-0 flex-1 overflow-y-auto md:max-h-[52vh]"
+              >
                 {history.error ? (
                   <p role="alert" className="text-sm text-rose-800">
                     {history.error.message}
