@@ -95,7 +95,10 @@ function Message({ message, handlers, children }: { message: WorkspaceMessageWir
                     <button
                       type="button"
                       className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                      onClick={() => handlers.onShortcut(message.ts, s.app_id, s.callback_id)}
+                      onClick={(e) => {
+                        e.currentTarget.closest("details")?.removeAttribute("open");
+                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
+                      }}
                     >
                       {s.name}
                     </button>

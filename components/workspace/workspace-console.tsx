@@ -169,7 +169,11 @@ export function WorkspaceConsole() {
                   <button
                     type="button"
                     className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                    onClick={() => void act(`Shortcut “${s.name}”`, "shortcut", { callback_id: s.callback_id, app_id: s.app_id })}
+                    onClick={(e) => {
+                      // The menu closes once a shortcut is picked, as a menu does (not left open under the app's modal).
+                      e.currentTarget.closest("details")?.removeAttribute("open");
+                      void act(`Shortcut “${s.name}”`, "shortcut", { callback_id: s.callback_id, app_id: s.app_id });
+                    }}
                   >
                     {s.name} <span className="text-slate-600">· {s.app}</span>
                   </button>

@@ -165,6 +165,7 @@ test("a modal's static select and date picker reach the app as the platform's st
     await openWorkspace(page);
     await page.getByText("Shortcuts", { exact: true }).click();
     await page.getByRole("button", { name: /New ticket/ }).click();
+    await expect(page.getByRole("button", { name: /New ticket/ })).toBeHidden();
     const modal = page.getByRole("dialog", { name: "Triage" });
     await expect(modal).toBeVisible();
     await modal.getByLabel("Priority").selectOption({ label: "HIGH" });
