@@ -176,7 +176,7 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppCon
  * an unknown one. They are changed by admins only: an app is shared by every workspace it is installed in,
  * and anyone can install it into a workspace of their own, so having installed it gives no right over it.
  */
-async function requireAppReader(appId: string): Promise<void> {
+export async function requireAppReader(appId: string): Promise<void> {
   if (isAdmin(await currentViewer())) return;
   if (!(await getSessionInstallations()).some((installation) => installation.appId === appId)) throw new AppError("app_not_found");
 }
