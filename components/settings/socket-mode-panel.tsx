@@ -115,7 +115,7 @@ function Connections({ data, busy, mayChange, onAction }: PartProps) {
           <span className="font-normal text-slate-500"> (at most 10)</span>
         </h3>
         {mayChange && open.length > 0 && (
-          <label className="flex items-center gap-2 text-xs text-slate-600">
+          <label className="flex items-center gap-2 whitespace-nowrap text-xs text-slate-600">
             Disconnect reason
             <select value={reason} onChange={(e) => setReason(e.target.value as DisconnectReason)} className={`${INPUT} w-auto py-1 text-xs`}>
               {DISCONNECT_REASONS.map((r) => (
