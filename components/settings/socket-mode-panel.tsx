@@ -242,7 +242,7 @@ function AppTokens({
         <form onSubmit={submit} className="space-y-2" aria-label="Generate an app-level token">
           <label className="block text-xs font-medium text-slate-700">
             Token name
-            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="socket" className={`${INPUT} mt-1`} />
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. socket-mode" className={`${INPUT} mt-1`} />
           </label>
           <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
             <legend className="mb-1 font-medium">Scopes</legend>
