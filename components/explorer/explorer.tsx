@@ -9,6 +9,7 @@ import { requestParams } from "@/lib/explorer/params";
 import { formatBytes } from "@/lib/format";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { AnswerNotes } from "./answer-notes";
+import { BlocksPreview } from "./blocks-preview";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";
 import { HistoryPanel } from "./history-panel";
@@ -98,8 +99,11 @@ export function Explorer() {
         maxPages={form.maxPages}
         onMaxPagesChange={form.setMaxPages}
         busy={form.busy}
+        typing={form.typing}
         walking={form.walking}
       />
+
+      <BlocksPreview request={form.request} appName={form.installations.find((i) => i.id === form.request.installation)?.view.app.name ?? "Your app"} />
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_25rem]">
         <div className="min-w-0 space-y-4">

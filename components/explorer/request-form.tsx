@@ -2,6 +2,7 @@
 
 import { useId, useMemo } from "react";
 import { INPUT } from "@/components/ui/primitives";
+import type { ArgumentTyping } from "@/lib/explorer/argument-typing";
 import type { CatalogMethod } from "@/lib/explorer/catalog";
 import type { UpstreamKind } from "@/lib/explorer/method-suggestions";
 import { isValidMethod, type ExplorerRequest } from "@/lib/explorer/params";
@@ -42,6 +43,8 @@ interface Props {
   maxPages: string;
   onMaxPagesChange(value: string): void;
   busy: boolean;
+  /** How a call would type its arguments now: while the catalog has not said, nothing is sent. */
+  typing: ArgumentTyping;
   walking: boolean;
 }
 
@@ -60,10 +63,12 @@ export function RequestForm({
   maxPages,
   onMaxPagesChange,
   busy,
+  typing,
   walking,
 }: Props) {
   const ids = useId();
-  const canCall = isValidMethod(request.method) && request.installation !== "";
+  const waiting = typing.status === "waiting";
+  const canCall = isValidMethod(request.method) && request.installation !== "" && !waiting;
   const selected = installations.find((i) => i.id === request.installation)?.view;
   const argValues = useMemo(() => new Map(request.extra.map((p) => [p.key, p.value])), [request.extra]);
   // Every field's change goes through the form's reducer (request-form-state.ts) and up to the page.
@@ -117,8 +122,15 @@ export function RequestForm({
           installation={selected}
           onChoose={(tokenKind) => edit({ type: "token_chosen", tokenKind })}
         />
-        <SendButtons canCall={canCall} busy={busy} paginated={paginated} walking={walking} onFetchAll={onFetchAll} />
+        <SendButtons canCall={canCall} busy={busy} waiting={waiting} paginated={paginated} walking={walking} onFetchAll={onFetchAll} />
       </div>
+
+      {typing.status === "untyped" && typing.reason === "no_catalog" && (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The platform&apos;s method catalog did not load: arguments are sent as written, each as a string (a JSON body&apos;s{" "}
+          <code className="font-mono">false</code> goes as <code className="font-mono">&quot;false&quot;</code>).
+        </p>
+      )}
 
       {catalogMethod && <ScopeWarning method={catalogMethod} request={request} installation={selected} />}
 

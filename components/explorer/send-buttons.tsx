@@ -20,16 +20,22 @@ function useSendShortcut(): string {
   return useSyncExternalStore(noSubscription, platformShortcut, () => DEFAULT_SHORTCUT);
 }
 
-/** The two ways to call: Send (one call, the form's submit, with its shortcut) and, for a method that pages, Fetch all. */
+/**
+ * The two ways to call: Send (one call, the form's submit, with its shortcut) and, for a method that pages,
+ * Fetch all. While the method catalog loads, Send says it waits for it: the catalog types the arguments.
+ */
 export function SendButtons({
   canCall,
   busy,
+  waiting,
   paginated,
   walking,
   onFetchAll,
 }: {
   canCall: boolean;
   busy: boolean;
+  /** The method catalog has not loaded yet. */
+  waiting: boolean;
   paginated: boolean;
   walking: boolean;
   onFetchAll: () => void;
@@ -38,7 +44,7 @@ export function SendButtons({
   return (
     <div className="flex items-end gap-2">
       <button type="submit" className={BUTTON.primary} disabled={!canCall || busy} title={`Send (${shortcut})`}>
-        Send
+        {waiting ? "Loading method…" : "Send"}
         <kbd aria-hidden className="rounded bg-emerald-900/40 px-1 font-mono text-[10px] font-normal">
           {shortcut}
         </kbd>

@@ -2,6 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { argumentTyping, CATALOG_PATIENCE_MS, typesForSend, type CatalogState } from "@/lib/explorer/argument-typing";
 import { findMethod, isPaginated } from "@/lib/explorer/catalog";
 import { defaultInstallation } from "@/lib/explorer/default-installation";
 import { exportFileName, toCsv, toJsonExport } from "@/lib/explorer/export";
@@ -50,7 +51,19 @@ export function useExplorer() {
   const history = useRequestHistory();
   // The installations to call with: the most one page of the list holds (the dashboard pages through the rest).
   const session = useSession({ limit: MAX_PAGE_SIZE });
-  const { data: catalog } = useMethodCatalog();
+  const { data: catalog, error: catalogError } = useMethodCatalog();
+  // A catalog that fails, or has not come after a while, no longer holds calls back: they go untyped, said so.
+  const [catalogLate, setCatalogLate] = useState(false);
+  useEffect(() => {
+    if (catalog) return;
+    const timer = setTimeout(() => setCatalogLate(true), CATALOG_PATIENCE_MS);
+    return () => clearTimeout(timer);
+  }, [catalog]);
+  const catalogState: CatalogState = useMemo(
+    () => ({ methods: catalog, unavailable: catalogError !== undefined || catalogLate }),
+    [catalog, catalogError, catalogLate],
+  );
+  const typing = argumentTyping(catalogState, request.method);
   const { data: emulated } = useEmulatorMethods(session.data?.upstream.kind);
 
   const installations: InstallationOption[] = useMemo(
@@ -66,8 +79,9 @@ export function useExplorer() {
   const catalogMethod = catalog ? findMethod(catalog, request.method) : undefined;
   // Paginated as the catalog says, or (for a method outside it) as the emulator describes it.
   const paginated = catalogMethod ? isPaginated(catalogMethod) : (emulated?.get(request.method)?.paginated ?? false);
-  const methodKnown = catalogMethod !== undefined || (catalog !== undefined && (session.data?.upstream.kind !== "emulator" || emulated !== undefined));
-  const argTypes = useMemo(() => new Map((catalogMethod?.args ?? []).map((a) => [a.name, a.type] as const)), [catalogMethod]);
+  const methodKnown =
+    catalogMethod !== undefined ||
+    ((catalog !== undefined || catalogState.unavailable) && (session.data?.upstream.kind !== "emulator" || emulated !== undefined));
   // Until the catalog has said whether the method pages, what the request holds is sent as it is.
   const sendsPagingFields = !methodKnown || paginated;
 
@@ -96,20 +110,24 @@ export function useExplorer() {
 
   const send = useCallback(
     async (base: ExplorerRequest, cursor: string, nextStack: PageStack) => {
+      // Typed by the catalog entry of the method it sends (not the form's, which may have changed since).
+      const types = typesForSend(argumentTyping(catalogState, base.method));
+      if (!types) return;
       const sending = requestAsSent(base, cursor, sendsPagingFields);
       dispatch({ type: "sent", request: sending });
       window.history.replaceState(null, "", `?${toSearchParams(sending).toString()}`);
-      const answer = await trigger(buildCall(sending, argTypes));
+      const answer = await trigger(buildCall(sending, types));
       const collection = findCollection(answer.body, sending.method);
       const count = collection?.items.length;
       // Calls made before a history entry was put back: their answers go to the history, not on the page.
       dispatch({ type: "answered", generation, request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs, list: collection !== null });
       history.add(callRecord(sending, answer, count, `${answer.at}-${Math.random().toString(36).slice(2, 8)}`));
     },
-    [trigger, history, argTypes, sendsPagingFields, generation],
+    [trigger, history, catalogState, sendsPagingFields, generation],
   );
 
-  const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating;
+  // Send waits for the catalog to type the arguments (the button says so), whichever way it is pressed.
+  const canSend = isValidMethod(request.method) && request.installation !== "" && !isMutating && typing.status !== "waiting";
   const sendForm = useCallback(() => {
     if (!canSend) return;
     const from = stackForSend(stack, sent, request);
@@ -211,6 +229,7 @@ export function useExplorer() {
       maxPages: state.maxPages,
       setMaxPages: (value: string) => dispatch({ type: "max_pages_typed", value }),
       busy: isMutating,
+      typing,
       walking,
     },
     /** The walk by hand: the last answer, the request it answered, and its pages so far. */

@@ -4,7 +4,7 @@
  * never import it back (events/types.ts, workspace/workspace.ts, core/request-body.ts), so any module may import it.
  */
 import type { BodyLimits } from "./core/request-body";
-import type { EventLog, RequestUrlVerification } from "./events/types";
+import type { EventLog, EventsDisabled, RequestUrlVerification } from "./events/types";
 import type { Workspace } from "./workspace/workspace";
 
 export type { BodyLimits, Workspace };
@@ -163,6 +163,13 @@ export interface App {
   tokenRotationEnabled: boolean;
   eventsRequestUrl: string | undefined;
   botEvents: string[];
+  /** The manifest's user events (absent in apps saved before they were read: none). */
+  userEvents?: string[];
+  /**
+   * Set when the platform turned the app's event subscriptions off: fewer than 5% of its deliveries succeeded
+   * in 60 minutes (events/event-health.ts). Cleared from the admin surface, as from the app's settings.
+   */
+  eventsDisabled?: EventsDisabled;
   /** The latest url_verification of the app's event request URL (none without one). */
   requestUrlVerification?: RequestUrlVerification;
 }

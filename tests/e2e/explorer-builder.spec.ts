@@ -275,6 +275,86 @@ test("Copy as curl of a JSON POST runs against the standalone emulator with TOKE
   }
 });
 
+/** The catalog's own chunk (a dynamic import): the only script that holds a method's summary. */
+const CATALOG_TEXT = "Lists all users in a Slack team.";
+
+/**
+ * Every script the page loads goes through, except the method catalog's chunk: that one is held (answered
+ * only on `release()`) or, with `fail`, refused, as a slow or broken network would.
+ */
+async function interceptCatalog(page: Page, fail = false) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route(/\/_next\/static\/.*\.js(\?.*)?$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (!body.includes(CATALOG_TEXT)) return route.fulfill({ response, body });
+    asked();
+    if (fail) return route.abort("failed");
+    await released;
+    return route.fulfill({ response, body });
+  });
+  return { requested, release };
+}
+
+/** The JSON body of every call the explorer sends to /api/call/chat.postMessage, and what the console sent the platform for it. */
+function recordPostMessages(page: Page) {
+  const sent: unknown[] = [];
+  const upstream: unknown[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/call/chat.postMessage") sent.push(r.postDataJSON());
+  });
+  page.on("response", (r) => {
+    const wire = r.headers()["x-upstream-request"];
+    if (new URL(r.url()).pathname === "/api/call/chat.postMessage" && wire) upstream.push(JSON.parse((JSON.parse(wire) as { body: string }).body));
+  });
+  return { sent, upstream };
+}
+
+const SHARED_POST = (text: string) =>
+  `/explorer?method=chat.postMessage&verb=POST-json&p.channel=general&p.text=${encodeURIComponent(text)}&p.unfurl_links=false`;
+
+test("a shared JSON POST sent before the method catalog has come waits for it, and goes with its boolean as a boolean", async ({ page }) => {
+  await installApp(page);
+  const catalog = await interceptCatalog(page);
+  const calls = recordPostMessages(page);
+  const text = `race ${Date.now()}`;
+  await page.goto(SHARED_POST(text));
+  // The page asks for the catalog once it runs: from here, Send and its shortcut are live, the catalog is not.
+  await catalog.requested;
+  const send = page.getByRole("button", { name: "Send", exact: true });
+  // The quick person: a click and Ctrl+Enter before the catalog is there. Neither sends a request typed by guesswork.
+  await page.locator("form[aria-label=Request] button[type=submit]").click({ force: true });
+  await page.keyboard.press("Control+Enter");
+  await expect.soft(page.getByRole("button", { name: "Loading method…" })).toBeDisabled();
+  expect.soft(calls.sent).toEqual([]);
+
+  catalog.release();
+  await expect(page.getByText("Sends a message to a channel.")).toBeVisible();
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/call/chat.postMessage");
+  await send.click();
+  expect(((await (await answered).json()) as { ok: boolean }).ok).toBe(true);
+  expect(calls.sent).toEqual([{ channel: "general", text, unfurl_links: false }]);
+  // What the platform received: the emulator is the peer the console forwarded the body to.
+  expect(calls.upstream).toEqual([{ channel: "general", text, unfurl_links: false }]);
+});
+
+test("when the method catalog cannot load, Send still works and says the arguments go as written", async ({ page }) => {
+  await installApp(page);
+  const catalog = await interceptCatalog(page, true);
+  const calls = recordPostMessages(page);
+  const text = `no catalog ${Date.now()}`;
+  await page.goto(SHARED_POST(text));
+  await catalog.requested;
+  await expect(page.getByRole("status").filter({ hasText: "method catalog did not load" })).toContainText("each as a string");
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/call/chat.postMessage");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  expect(((await (await answered).json()) as { ok: boolean }).ok).toBe(true);
+  expect(calls.sent).toEqual([{ channel: "general", text, unfurl_links: "false" }]);
+});
+
 test("the history keeps each answer's summary and Fetch all runs, and puts a request back with its summary", async ({ page }) => {
   await installApp(page);
   await openExplorer(page, "?method=auth.test", "Checks authentication & identity.");

@@ -18,6 +18,7 @@ import type { EmulatorState, RequestContext, ResolvedOptions } from "../types";
 import { describeDeliveries } from "../events/deliveries";
 import { describeAssistantThreads, describeUsergroups } from "./workspace-contents";
 import { describeVerification, verifyRequestUrl } from "../events/url-verification";
+import { dispatchChannelArchive } from "../events/workspace-change-events";
 import { METHODS } from "../web-api/methods";
 import { deleteChannel, findChannel } from "../workspace/channels";
 import { installingUserId, memberCount, memberIndexOf } from "../workspace/members";
@@ -260,8 +261,11 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
       deleteChannel(ws, channel);
       return ok({ channel: { id: channel.id, name: channel.name, deleted: true } });
     }
+    const changed = channel.isArchived !== body.archived;
     channel.isArchived = body.archived;
     touch(channel);
+    // Done by the workspace's primary owner, as an admin would in the client.
+    if (changed) dispatchChannelArchive(ctx, ws, channel, { user: installingUserId(ws), archived: body.archived });
     return ok({ channel: { id: channel.id, name: channel.name, is_archived: channel.isArchived } });
   });
 

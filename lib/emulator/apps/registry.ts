@@ -94,6 +94,7 @@ export function buildApp(manifest: AppManifest, seed: string): App {
     tokenRotationEnabled: manifest.settings?.token_rotation_enabled === true,
     eventsRequestUrl: manifest.settings?.event_subscriptions?.request_url,
     botEvents: manifest.settings?.event_subscriptions?.bot_events ?? [],
+    userEvents: manifest.settings?.event_subscriptions?.user_events ?? [],
   };
 }
 
@@ -186,6 +187,8 @@ export function applyManifest(state: EmulatorState, manifest: AppManifest, optio
     clientSecret: existing.clientSecret,
     signingSecret: existing.signingSecret,
   };
+  // A new manifest does not turn back on what the platform turned off (re-enabling is a separate step).
+  if (existing.eventsDisabled) app.eventsDisabled = existing.eventsDisabled;
   const previous = existing.requestUrlVerification;
   if (previous && previous.url === eventRequestUrlOf(app, options)) app.requestUrlVerification = previous;
   else void verifyRequestUrl(app, options);
@@ -250,6 +253,16 @@ export function describeApp(app: App, baseUrl: string) {
     event_subscriptions: {
       request_url: app.eventsRequestUrl ?? null,
       bot_events: app.botEvents,
+      user_events: app.userEvents ?? [],
+      // The platform turned the app's event subscriptions off (events/event-health.ts): when, and the hour it judged.
+      disabled: app.eventsDisabled
+        ? {
+            at: new Date(app.eventsDisabled.at).toISOString(),
+            reason: app.eventsDisabled.reason,
+            attempted: app.eventsDisabled.attempted,
+            delivered: app.eventsDisabled.delivered,
+          }
+        : null,
       request_url_verification: describeVerification(app.requestUrlVerification),
     },
     authorize_url: authorizeUrl(app, baseUrl),

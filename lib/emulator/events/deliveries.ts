@@ -128,15 +128,28 @@ async function runDelivery(state: EmulatorState, delivery: EventDelivery, app: A
   touch(delivery);
 }
 
-function keep(log: EventLog, delivery: EventDelivery): void {
+/** Records a delivery in its workspace's log (the last few hundred are kept). */
+export function recordDelivery(log: EventLog, delivery: EventDelivery): void {
   log.deliveries.push(delivery);
   if (log.deliveries.length > KEPT_DELIVERIES) log.deliveries.splice(0, log.deliveries.length - KEPT_DELIVERIES);
 }
 
-/** Records a delivery in its workspace's log and runs it in the background (retries included). */
-export function startDelivery(state: EmulatorState, log: EventLog, delivery: EventDelivery, app: App, deliverEvent: DeliverEvent): void {
-  keep(log, delivery);
-  const running = runDelivery(state, delivery, app, deliverEvent).finally(() => log.inFlight.delete(running));
+/**
+ * Records a delivery in its workspace's log and runs it in the background (retries included); `onDone` hears
+ * its outcome before settleEventDeliveries does.
+ */
+export function startDelivery(
+  state: EmulatorState,
+  log: EventLog,
+  delivery: EventDelivery,
+  app: App,
+  deliverEvent: DeliverEvent,
+  onDone?: (delivery: EventDelivery) => void,
+): void {
+  recordDelivery(log, delivery);
+  const running = runDelivery(state, delivery, app, deliverEvent)
+    .then(() => onDone?.(delivery))
+    .finally(() => log.inFlight.delete(running));
   log.inFlight.add(running);
 }
 
@@ -148,7 +161,7 @@ export async function settleEventDeliveries(state: EmulatorState): Promise<void>
 
 /** Records an interaction, already made (interactivity/), in its workspace's log beside the events: kept and saved alike. */
 export function recordInteraction(state: EmulatorState, delivery: EventDelivery & { interaction: object }): void {
-  keep(eventLogOf(state, delivery.teamId), delivery);
+  recordDelivery(eventLogOf(state, delivery.teamId), delivery);
 }
 
 /** A workspace's recent event deliveries for the admin state, newest first (the payload's verification token left out). */

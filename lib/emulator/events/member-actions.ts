@@ -7,6 +7,10 @@
  * - POST {base}/admin/act/dm `{"app_id", "text", "user"?, "team_id"?}`: a member writes to the app in their DM
  * - POST {base}/admin/act/react `{"channel", "ts", "name", "user"?, "team_id"?}`: a member reacts (again: removes)
  * - POST {base}/admin/act/open-home `{"app_id", "tab"?, "user"?, "team_id"?}`: a member opens the App Home
+ * - POST {base}/admin/act/join-team `{"real_name", "email"?, "team_id"?}`: a person joins the workspace (team_join);
+ *   they are in #general, as every member is
+ * - POST {base}/admin/act/profile `{"real_name"?, "display_name"?, "title"?, "phone"?, "status_text"?, "status_emoji"?, "user"?, "team_id"?}`:
+ *   a member changes their profile (user_change)
  *
  * `user` defaults to the workspace's primary owner. Each answers what it made and the event ids it started.
  */
@@ -19,19 +23,37 @@ import { workspaceOf } from "../store";
 import type { EmulatorState, RequestContext } from "../types";
 import { postToChannel } from "../web-api/methods/chat";
 import { generalChannel, resolveChannel, createConversation, findDirect } from "../workspace/channels";
-import { installingUserId, memberIndexOf } from "../workspace/members";
+import { addJoinedMember, botByUserId, installingUserId, memberAt, memberIndexOf } from "../workspace/members";
 import { addMember, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { appUserKey } from "../workspace/views";
 import type { Channel, Workspace } from "../workspace/workspace";
-import type { EventLog } from "./types";
+import type { EventDelivery, EventLog } from "./types";
 import { dispatchAppHomeOpened, dispatchReaction, eventTsAt } from "./workspace-events";
+import { dispatchTeamJoin, dispatchUserChange } from "./workspace-change-events";
+import { EDITABLE_PROFILE_FIELDS, editProfile } from "../workspace/profile-edits";
 
 const Who = { user: z.string().optional(), team_id: z.string().optional() };
 const PostBody = z.strictObject({ ...Who, channel: z.string().optional(), text: z.string().min(1).max(40_000), thread_ts: z.string().optional() });
 const DmBody = z.strictObject({ ...Who, app_id: z.string(), text: z.string().min(1).max(40_000) });
 const ReactBody = z.strictObject({ ...Who, channel: z.string(), ts: z.string(), name: z.string().regex(/^[a-z0-9_+'-]+$/, "an emoji name, without colons") });
 const OpenHomeBody = z.strictObject({ ...Who, app_id: z.string(), tab: z.enum(["home", "messages"]).optional() });
+const JoinTeamBody = z.strictObject({ team_id: z.string().optional(), real_name: z.string().trim().min(1).max(250), email: z.email().max(254).optional() });
+const ProfileField = z.string().max(250).optional();
+const ProfileBody = z
+  .strictObject({
+    ...Who,
+    real_name: ProfileField,
+    display_name: ProfileField,
+    title: ProfileField,
+    phone: ProfileField,
+    status_text: z.string().max(100).optional(),
+    status_emoji: z
+      .string()
+      .regex(/^(:[a-z0-9_+'-]+:)?$/, "an emoji as :name:, or empty")
+      .optional(),
+  })
+  .refine((body) => EDITABLE_PROFILE_FIELDS.some((field) => body[field] !== undefined), "name at least one profile field to change");
 
 function member(ws: Workspace, user: string | undefined): string {
   const id = user ?? installingUserId(ws);
@@ -57,15 +79,24 @@ function directWithBot(ctx: RequestContext, ws: Workspace, user: string, botUser
   return channel;
 }
 
-/** The event ids a call started: those the workspace's log gained. */
-function startedSince(log: EventLog | undefined, before: number): string[] {
-  return (log?.deliveries.slice(before) ?? []).map((d) => d.eventId);
+/**
+ * The event ids a call started: the events the workspace's log gained after the last delivery it held before
+ * (the log keeps its last few hundred, so a full log drops from its front as it gains). A callback that is no
+ * event (app_rate_limited) has no event id to give.
+ */
+function startedSince(log: EventLog | undefined, last: EventDelivery | undefined): string[] {
+  const deliveries = log?.deliveries ?? [];
+  const from = last ? deliveries.lastIndexOf(last) + 1 : 0;
+  return deliveries
+    .slice(from)
+    .filter((d) => d.payload.type === "event_callback")
+    .map((d) => d.eventId);
 }
 
 async function withEvents(state: EmulatorState, teamId: string, act: () => Record<string, unknown>): Promise<Response> {
-  const before = state.eventLogs.get(teamId)?.deliveries.length ?? 0;
+  const last = state.eventLogs.get(teamId)?.deliveries.at(-1);
   const result = act();
-  return jsonResponse({ ok: true, ...result, event_ids: startedSince(state.eventLogs.get(teamId), before) });
+  return jsonResponse({ ok: true, ...result, event_ids: startedSince(state.eventLogs.get(teamId), last) });
 }
 
 async function read<T>(ctx: RequestContext, schema: z.ZodType<T>, parse: (text: string) => unknown): Promise<T> {
@@ -133,6 +164,33 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
       const tab = body.tab ?? "home";
       dispatchAppHomeOpened(ctx, installation, { user, channel: channel.id, tab, view: view?.view, eventTs: eventTsAt(ctx.clock.now()) });
       return { channel: channel.id, tab };
+    });
+  });
+
+  router.post("/admin/act/profile", async (ctx) => {
+    const body = await read(ctx, ProfileBody, parse);
+    const ws = workspaceOf(ctx.state, body.team_id);
+    const user = member(ws, body.user);
+    // A person edits their profile; a bot user's is its app's.
+    if (botByUserId(ws, user)) throw new WebApiError("cannot_edit_bot_user", {}, { status: 409 });
+    return withEvents(ctx.state, ws.team.id, () => {
+      const changes = Object.fromEntries(EDITABLE_PROFILE_FIELDS.flatMap((field) => (body[field] === undefined ? [] : [[field, body[field]]])));
+      editProfile(ws, user, changes, Math.floor(ctx.clock.now() / 1000));
+      const record = memberAt(ws, memberIndexOf(ws, user), ctx.baseUrl);
+      dispatchUserChange(ctx, ws, record);
+      return { user: record };
+    });
+  });
+
+  router.post("/admin/act/join-team", async (ctx) => {
+    const body = await read(ctx, JoinTeamBody, parse);
+    const ws = workspaceOf(ctx.state, body.team_id);
+    return withEvents(ctx.state, ws.team.id, () => {
+      const person = addJoinedMember(ws, { realName: body.real_name, ...(body.email ? { email: body.email } : {}) }, ctx.clock.now());
+      addMember(ctx.state, ws, generalChannel(ws), person.userId);
+      const record = memberAt(ws, person.index, ctx.baseUrl);
+      dispatchTeamJoin(ctx, ws, record);
+      return { user: record };
     });
   });
 }

@@ -51,8 +51,11 @@ export interface EventDelivery {
   /** How it travels: the app's choice (settings.socket_mode_enabled). Absent in deliveries from before Socket Mode: http. */
   via?: "http" | "socket";
   state: "pending" | "delivered" | "failed";
-  /** Why nothing was sent: the request URL's verification, under way when the event happened, failed. */
-  notSent?: "request_url_not_verified";
+  /**
+   * Why nothing was sent: the request URL's verification, under way when the event happened, failed; the
+   * app's event subscriptions are disabled; the app is past 30,000 events from this workspace in the hour.
+   */
+  notSent?: "request_url_not_verified" | "app_disabled" | "app_rate_limited";
   attempts: DeliveryAttempt[];
   payload: Record<string, unknown>;
   /** Set on an interaction (interactivity/), recorded in the same log: who acted, the app's answer, what came of it. */
@@ -78,4 +81,13 @@ export interface EventLog {
   /** Deliveries still being attempted (retries included). */
   inFlight: Set<Promise<void>>;
   seq: number;
+}
+
+/** The platform turned an app's event subscriptions off: when (the emulator's clock, epoch ms) and what it judged. */
+export interface EventsDisabled {
+  at: number;
+  reason: "delivery_failures";
+  /** Deliveries finished in the 60 minutes judged, and how many of them succeeded. */
+  attempted: number;
+  delivered: number;
 }

@@ -7,11 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import { workspaceOf } from "../store";
-import type { App, EmulatorState, Installation, RequestContext } from "../types";
-import { conversationType, isMember } from "../workspace/membership";
+import type { Installation, RequestContext } from "../types";
+import { conversationType } from "../workspace/membership";
 import type { Channel, ConversationType, Message, Workspace } from "../workspace/workspace";
-import { emitEvent } from "./emit";
-import { deliveryRouteOf, type DeliveryRoute } from "./routing";
+import { needOf } from "./event-catalog";
+import { send, targets, type Target } from "./targets";
 import type { EventDelivery } from "./types";
 
 /** An event's own ts (for changes that make no message): the clock's time, to the microsecond. */
@@ -19,38 +19,13 @@ export function eventTsAt(nowMs: number): string {
   return (nowMs / 1000).toFixed(6);
 }
 
-/** The subscription and scope a conversation's messages need, and the `channel_type` they carry. */
-const MESSAGE_KINDS: Record<ConversationType, { event: string; scope: string; channelType: string }> = {
-  public: { event: "message.channels", scope: "channels:history", channelType: "channel" },
-  private: { event: "message.groups", scope: "groups:history", channelType: "group" },
-  im: { event: "message.im", scope: "im:history", channelType: "im" },
-  mpim: { event: "message.mpim", scope: "mpim:history", channelType: "mpim" },
+/** The subscription a conversation's messages come under (its scope: event-catalog.ts), and the `channel_type` they carry. */
+const MESSAGE_KINDS: Record<ConversationType, { event: string; channelType: string }> = {
+  public: { event: "message.channels", channelType: "channel" },
+  private: { event: "message.groups", channelType: "group" },
+  im: { event: "message.im", channelType: "im" },
+  mpim: { event: "message.mpim", channelType: "mpim" },
 };
-
-interface Target {
-  app: App;
-  installation: Installation;
-  route: DeliveryRoute;
-}
-
-/** The installations of a workspace that receive an event: subscribed, granted one of `scopes` (none: no scope needed), in the conversation. */
-function targets(state: EmulatorState, ctx: RequestContext, ws: Workspace, need: { event: string; scopes: string[]; channel?: Channel }): Target[] {
-  const found: Target[] = [];
-  for (const installation of state.installations.values()) {
-    if (installation.teamId !== ws.team.id || installation.uninstalled) continue;
-    const app = state.apps.get(installation.appId);
-    if (!app || !app.botEvents.includes(need.event)) continue;
-    if (need.scopes.length > 0 && !need.scopes.some((s) => installation.botScopes.includes(s))) continue;
-    if (need.channel && !isMember(state, ws, need.channel, installation.botUserId)) continue;
-    const route = deliveryRouteOf(app, ctx.options);
-    if (route) found.push({ app, installation, route });
-  }
-  return found;
-}
-
-function send(ctx: RequestContext, ws: Workspace, found: Target[], event: (target: Target) => Record<string, unknown>): EventDelivery[] {
-  return found.map((target) => emitEvent(ctx, ws, target, event(target)));
-}
 
 /** The same id for the same message, whichever app and event carry it (uuid-shaped, as the clients make them). */
 function clientMsgId(channel: Channel, message: Message): string {
@@ -90,7 +65,7 @@ function messageFields(ws: Workspace, channel: Channel, message: Message): Recor
 
 function messageTargets(ctx: RequestContext, ws: Workspace, channel: Channel): { found: Target[]; channelType: string } {
   const kind = MESSAGE_KINDS[conversationType(channel)];
-  return { found: targets(ctx.state, ctx, ws, { event: kind.event, scopes: [kind.scope], channel }), channelType: kind.channelType };
+  return { found: targets(ctx, ws, needOf(kind.event, channel)), channelType: kind.channelType };
 }
 
 /** A new message in a conversation. */
@@ -147,7 +122,7 @@ export function dispatchReaction(
   change: { user: string; reaction: string; added: boolean; eventTs: string },
 ): EventDelivery[] {
   const type = change.added ? "reaction_added" : "reaction_removed";
-  const found = targets(ctx.state, ctx, ws, { event: type, scopes: ["reactions:read"], channel });
+  const found = targets(ctx, ws, needOf(type, channel));
   return send(ctx, ws, found, () => ({
     type,
     user: change.user,
@@ -171,8 +146,7 @@ export function dispatchMembership(
   const type = change.joined ? "member_joined_channel" : "member_left_channel";
   const kind = conversationType(channel);
   if (kind === "im" || kind === "mpim") return [];
-  const scopes = kind === "private" ? ["groups:read"] : ["channels:read"];
-  const found = targets(ctx.state, ctx, ws, { event: type, scopes, channel });
+  const found = targets(ctx, ws, needOf(type, channel, kind === "private"));
   return send(ctx, ws, found, () => ({
     type,
     user: change.user,
@@ -191,7 +165,7 @@ export function dispatchAppHomeOpened(
   opened: { user: string; channel: string; tab: "home" | "messages"; view?: unknown; eventTs: string },
 ): EventDelivery[] {
   const ws = workspaceOf(ctx.state, installation.teamId);
-  const found = targets(ctx.state, ctx, ws, { event: "app_home_opened", scopes: [] }).filter((t) => t.installation === installation);
+  const found = targets(ctx, ws, needOf("app_home_opened")).filter((t) => t.installation === installation);
   return send(ctx, ws, found, () => ({
     type: "app_home_opened",
     user: opened.user,

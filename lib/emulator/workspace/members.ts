@@ -6,12 +6,13 @@
  */
 import { hex, pick, rng, scrambleId, unscrambleId } from "./ids";
 import { COLORS, EPOCH_2019, FIRST_NAMES, LAST_NAMES, SPAN_2019_2025, STATUSES, TIME_ZONES, TITLES } from "./vocabulary";
-import type { BotUser, Workspace } from "./workspace";
+import { applyProfileEdit } from "./profile-edits";
+import type { BotUser, JoinedMember, Workspace } from "./workspace";
 import { touch } from "../core/change-tracking";
 
-/** Every member: the generated ones, then the bot users of installed apps. */
+/** Every member: the generated ones, then the bot users of installed apps and the people who joined, in the order they came. */
 export function memberCount(ws: Workspace): number {
-  return ws.userCount + ws.bots.length;
+  return ws.userCount + ws.bots.length + (ws.joined?.length ?? 0);
 }
 
 export function memberIdAt(ws: Workspace, index: number): string {
@@ -31,7 +32,14 @@ export function installingUserId(ws: Workspace): string {
 
 export function botByUserId(ws: Workspace, userId: string): BotUser | undefined {
   const index = memberIndexOf(ws, userId);
-  return index >= ws.userCount ? ws.bots[index - ws.userCount] : undefined;
+  return index >= ws.userCount ? botAt(ws, index) : undefined;
+}
+
+/** The bot user at a position past the generated members (bots and people who joined share those positions). */
+function botAt(ws: Workspace, index: number): BotUser | undefined {
+  // Before anyone joined, the bots are those positions in order.
+  const direct = ws.bots[index - ws.userCount];
+  return direct?.index === index ? direct : ws.bots.find((b) => b.index === index);
 }
 
 /** What an avatar image shows: initials on the member's color. */
@@ -131,7 +139,10 @@ function displayAndStatus(ws: Workspace, index: number, first: Name, last: Name,
  * members; image URLs point at `baseUrl`, the emulator's base as this request reached it.
  */
 export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<string, unknown> {
-  if (index >= ws.userCount) return botMember(ws, ws.bots[index - ws.userCount] as BotUser, baseUrl);
+  if (index >= ws.userCount) {
+    const bot = botAt(ws, index);
+    return bot ? botMember(ws, bot, baseUrl) : joinedMember(ws, ws.joined?.find((j) => j.index === index) as JoinedMember, baseUrl);
+  }
   const r = rng(ws.keys.seedHash, 10, index);
   const id = memberIdAt(ws, index);
   const first = FIRST[(index + (ws.keys.seedHash % FIRST.length)) % FIRST.length] as (typeof FIRST)[number];
@@ -200,6 +211,7 @@ export function memberAt(ws: Workspace, index: number, baseUrl: string): Record<
   // has_2fa is not on every record (spec 2.4): the platform omits it where it does not apply.
   const twoFactor = r();
   if (twoFactor < 0.75) member.has_2fa = twoFactor < 0.45;
+  applyProfileEdit(ws, member, normalize);
   return member;
 }
 
@@ -245,6 +257,69 @@ function botMember(ws: Workspace, bot: BotUser, baseUrl: string): Record<string,
     is_app_user: false,
     updated: bot.created,
   };
+}
+
+/** A person who joined, as users.list shows them: a full member, neither admin nor guest. */
+function joinedMember(ws: Workspace, person: JoinedMember, baseUrl: string): Record<string, unknown> {
+  const [first = person.realName, ...rest] = person.realName.split(/\s+/);
+  const member: Record<string, unknown> = {
+    id: person.userId,
+    team_id: ws.team.id,
+    name: person.name,
+    deleted: false,
+    color: pick(COLORS, rng(ws.keys.seedHash, 14, person.index)()),
+    real_name: person.realName,
+    tz: "America/Los_Angeles",
+    tz_label: "Pacific Standard Time",
+    tz_offset: -28800,
+    profile: {
+      avatar_hash: person.avatarHash,
+      real_name: person.realName,
+      real_name_normalized: normalize(person.realName),
+      display_name: "",
+      display_name_normalized: "",
+      status_text: "",
+      status_emoji: "",
+      status_expiration: 0,
+      first_name: first,
+      last_name: rest.join(" "),
+      title: "",
+      phone: "",
+      skype: "",
+      ...(person.email ? { email: person.email } : {}),
+      ...images(baseUrl, person.userId, person.avatarHash, false),
+      always_active: false,
+      fields: null,
+      team: ws.team.id,
+    },
+    is_admin: false,
+    is_owner: false,
+    is_primary_owner: false,
+    is_restricted: false,
+    is_ultra_restricted: false,
+    is_bot: false,
+    is_app_user: false,
+    updated: person.created,
+  };
+  applyProfileEdit(ws, member, normalize);
+  return member;
+}
+
+/** A person joins the workspace (`now` epoch ms): the next position of users.list, a handle made from their name. */
+export function addJoinedMember(ws: Workspace, person: { realName: string; email?: string }, now: number): JoinedMember {
+  const index = memberCount(ws);
+  const joined: JoinedMember = {
+    userId: memberIdAt(ws, index),
+    index,
+    realName: person.realName,
+    name: `${slug(person.realName) || "member"}${index}`,
+    ...(person.email ? { email: person.email } : {}),
+    avatarHash: `g${hex(rng(ws.keys.seedHash, 15, index), 11)}`,
+    created: Math.floor(now / 1000),
+  };
+  ws.joined = [...(ws.joined ?? []), joined];
+  touch(ws);
+  return joined;
 }
 
 /**

@@ -116,6 +116,35 @@ export interface BotUser {
   deleted: boolean;
 }
 
+/**
+ * A person who joined the workspace after it was generated (the admin surface: `POST {base}/admin/act/join-team`):
+ * kept whole, at the next position of users.list, as a bot user is.
+ */
+export interface JoinedMember {
+  userId: string;
+  /** Position in users.list. */
+  index: number;
+  realName: string;
+  /** The handle (`name`). */
+  name: string;
+  email?: string;
+  avatarHash: string;
+  /** Epoch seconds. */
+  created: number;
+}
+
+/** A member's own changes to their profile (profile-edits.ts), laid over their generated record. */
+export interface ProfileEdit {
+  real_name?: string;
+  display_name?: string;
+  title?: string;
+  phone?: string;
+  status_text?: string;
+  status_emoji?: string;
+  /** Epoch seconds of the last change: the record's `updated`. */
+  updated: number;
+}
+
 export interface Workspace {
   team: Team;
   seed: string;
@@ -141,6 +170,10 @@ export interface Workspace {
   /** Assistant threads' status, title and prompts, and streamed messages, by `channel:ts` (assistant.ts). */
   assistantThreads: Map<string, AssistantThread>;
   streams: Map<string, MessageStream>;
+  /** People who joined after the workspace was generated, in the order they joined; absent until the first. */
+  joined?: JoinedMember[];
+  /** Members' changes to their profiles, by user id (profile-edits.ts); absent until the first. */
+  profileEdits?: Record<string, ProfileEdit>;
 }
 
 export interface CreateWorkspaceOptions {

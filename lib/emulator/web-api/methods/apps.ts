@@ -1,6 +1,6 @@
 /** apps.uninstall: the app's credentials plus a token of the installation; every token is revoked. */
 import { WebApiError } from "../../core/errors";
-import { uninstall } from "../../oauth/installations";
+import { uninstallWithEvents } from "../../events/app-lifecycle-events";
 import { readClientCredentials, requireClientApp } from "../request-params";
 import type { Caller, MethodDefinition } from "../../types";
 
@@ -12,7 +12,7 @@ const appsUninstall: MethodDefinition = {
     const { installation, app } = ctx.caller as Caller;
     const clientApp = requireClientApp(ctx.state, readClientCredentials(ctx.request, ctx.params));
     if (clientApp.id !== app.id) throw new WebApiError("client_id_token_mismatch");
-    uninstall(ctx.state, installation, ctx.clock.now());
+    uninstallWithEvents(ctx, installation);
     return {};
   },
 };

@@ -1,6 +1,6 @@
 /** auth.test and auth.revoke (spec 3 and 4.3, docs/spec/web-api.md). */
 import { WebApiError } from "../../core/errors";
-import { uninstall } from "../../oauth/installations";
+import { dispatchTokensRevoked, uninstallWithEvents } from "../../events/app-lifecycle-events";
 import { isRefreshGraceOver, revokeToken, secondsUntilExpiry, tokenState } from "../../tokens/tokens";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
 import { memberAt, memberIndexOf } from "../../workspace/members";
@@ -70,8 +70,11 @@ const authRevoke: MethodDefinition = {
 
     const testOnly = ctx.params.test === "1" || ctx.params.test === "true";
     if (testOnly) return { revoked: false };
-    if (current === "exchanged" || !app.tokenRotationEnabled) uninstall(ctx.state, installation, now);
-    else revokeToken(record, now);
+    if (current === "exchanged" || !app.tokenRotationEnabled) uninstallWithEvents(ctx, installation);
+    else {
+      revokeToken(record, now);
+      dispatchTokensRevoked(ctx, installation, [record]);
+    }
     return { revoked: true };
   },
 };

@@ -1,10 +1,11 @@
 import { WebApiError } from "../../core/errors";
 import { dispatchMembership, eventTsAt } from "../../events/workspace-events";
+import { dispatchChannelArchive, dispatchChannelCreated, dispatchChannelRename } from "../../events/workspace-change-events";
 import { resolvePage } from "../../pagination/pagination";
 import type { Caller, EmulatorState, MethodContext, MethodDefinition } from "../../types";
 import { createConversation } from "../../workspace/channels";
 import { openDirect } from "../../workspace/direct";
-import { memberAt, memberIndexOf } from "../../workspace/members";
+import { botByUserId, memberAt, memberIndexOf } from "../../workspace/members";
 import {
   addMember,
   callerUserId,
@@ -200,7 +201,7 @@ function isDeactivated(ctx: MethodContext, userId: string): boolean {
 
 /** A bot user of an app that is not installed (any more) cannot be added anywhere. */
 function isAbsentBot(ctx: MethodContext, userId: string): boolean {
-  return memberIndexOf(ctx.ws, userId) >= ctx.ws.userCount && !installationOfBotUser(ctx.state, ctx.ws, userId);
+  return botByUserId(ctx.ws, userId) !== undefined && !installationOfBotUser(ctx.state, ctx.ws, userId);
 }
 
 /** A message ts as the platform writes it (`1700000000.000100`); `oldest` and `latest` may also be whole seconds. */
@@ -338,6 +339,7 @@ export const conversationsMethods: MethodDefinition[] = [
       });
       // The creator is the first member: a bot's installation joins it.
       addMember(ctx.state, ctx.ws, channel, me);
+      dispatchChannelCreated(ctx, ctx.ws, channel);
       return {
         channel: {
           ...conversationRecord(ctx, channel),
@@ -488,6 +490,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (channel.isArchived) throw new WebApiError("already_archived");
       channel.isArchived = true;
       touch(channel);
+      dispatchChannelArchive(ctx, ctx.ws, channel, { user: callerUserId(requireCaller(ctx)), archived: true });
       return {};
     },
   },
@@ -502,6 +505,7 @@ export const conversationsMethods: MethodDefinition[] = [
       if (!channel.isArchived) throw new WebApiError("not_archived");
       channel.isArchived = false;
       touch(channel);
+      dispatchChannelArchive(ctx, ctx.ws, channel, { user: callerUserId(requireCaller(ctx)), archived: false });
       return {};
     },
   },
@@ -523,6 +527,7 @@ export const conversationsMethods: MethodDefinition[] = [
         channel.previousNames = [...(channel.previousNames ?? []), channel.name];
         channel.name = name;
         touch(channel);
+        dispatchChannelRename(ctx, ctx.ws, channel);
       }
       return { channel: conversationRecord(ctx, channel) };
     },

@@ -10,6 +10,7 @@
  * https://docs.slack.dev/reference/methods/files.completeUploadExternal (the workflow:
  * https://docs.slack.dev/messaging/working-with-files#uploading_files).
  */
+import { dispatchFileShared } from "../../events/workspace-change-events";
 import { WebApiError } from "../../core/errors";
 import { parseJsonWithin } from "../../core/json-depth";
 import type { Caller, MethodContext, MethodDefinition } from "../../types";
@@ -330,6 +331,7 @@ function shareInChannel(ctx: MethodContext, caller: Caller, channel: Channel, fi
   for (const file of files) {
     file.shares.set(channel.id, [...(file.shares.get(channel.id) ?? []), message.ts]);
     touch(file);
+    dispatchFileShared(ctx, ws, channel, { fileId: file.id, user: author });
   }
   message.files = files.map((file) => wireFile(ws, file, ctx.baseUrl));
   touch(message);

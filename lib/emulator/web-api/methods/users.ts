@@ -21,7 +21,9 @@ function indexOfEmail(ws: Workspace, baseUrl: string, email: string): number {
     }
     emailIndexes.set(ws, index);
   }
-  return index.get(email.trim().toLowerCase()) ?? -1;
+  const wanted = email.trim().toLowerCase();
+  // People who joined later are few, and not in the index built once.
+  return index.get(wanted) ?? ws.joined?.find((person) => person.email?.toLowerCase() === wanted)?.index ?? -1;
 }
 
 /**

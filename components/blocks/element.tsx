@@ -1,0 +1,46 @@
+"use client";
+
+import { actionFor, stateValueFor, type Choice } from "./actions";
+import type { Placement } from "./element-props";
+import { useBlockHandlers } from "./block-context";
+import { BlockButton } from "./button";
+import { ChoiceGroup } from "./choice-group";
+import { OverflowMenu } from "./overflow-menu";
+import { DatePicker } from "./pickers";
+import { SelectMenu, isSelectMenu } from "./select-menu";
+import { asString, textOf, type Json } from "./shape";
+import { TextInput } from "./text-input";
+import { Unsupported } from "./unsupported";
+
+/** The name a control has outside an input block, where nothing labels it. */
+function looseName(element: Json): string {
+  const placeholder = textOf(element.placeholder);
+  if (placeholder) return placeholder;
+  const type = asString(element.type) ?? "element";
+  return type === "overflow" ? "More actions" : type.replaceAll("_", " ");
+}
+
+/** One interactive element: it reports a choice as a state value (in a view) and, outside inputs, as an action. */
+export function Element({ element, placement }: { element: Json; placement: Placement }) {
+  const handlers = useBlockHandlers();
+  const { blockId, input } = placement;
+  const type = asString(element.type) ?? "";
+  const actionId = asString(element.action_id) ?? "";
+  const onEdit = (choice: Choice) => handlers.onValue?.(blockId, actionId, stateValueFor(element, choice));
+  const acts = !input || input.dispatchAction;
+  const onChoice = (choice: Choice) => {
+    if (type !== "button" && type !== "overflow") onEdit(choice);
+    if (acts) handlers.onAction?.({ action: actionFor(element, blockId, choice), choice });
+  };
+  const naming = input ? { id: input.controlId, "aria-labelledby": input.labelId } : { "aria-label": looseName(element) };
+  const props = { element, naming, onChoice, onEdit };
+  if (type === "button") return <BlockButton {...props} />;
+  if (type === "overflow") return <OverflowMenu {...props} />;
+  if (isSelectMenu(type)) return <SelectMenu {...props} />;
+  if (type === "checkboxes" || type === "radio_buttons") return <ChoiceGroup {...props} />;
+  if (type === "datepicker" || type === "timepicker" || type === "datetimepicker") return <DatePicker {...props} />;
+  if (type === "plain_text_input" || type === "number_input" || type === "email_text_input" || type === "url_text_input") {
+    return <TextInput {...props} actsOnEnter={acts} />;
+  }
+  return <Unsupported what={`element: ${type || "(no type)"}`} />;
+}

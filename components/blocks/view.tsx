@@ -1,0 +1,90 @@
+"use client";
+
+import { useReducer } from "react";
+import { BUTTON } from "@/components/ui/primitives";
+import { initialStateValues, withStateValue, type StateValue, type StateValues } from "./actions";
+import { BlockContext, type BlockHandlers } from "./block-context";
+import { BlockList } from "./block-list";
+import { asArray, asObject, textOf, type Json } from "./shape";
+import { PlainText } from "./text";
+
+type ValueSet = { blockId: string; actionId: string; value: StateValue };
+
+interface Props {
+  view: Json;
+  /** The app's name, on the App Home's tab line. */
+  appName: string;
+  handlers?: Omit<BlockHandlers, "onValue">;
+  /** Every change of what the member entered, as the view's `state.values`. */
+  onStateChange?(values: StateValues): void;
+  /** Submit pressed, with what the member entered (`/admin/act/submit`'s view_submission). */
+  onSubmit?(values: StateValues): void;
+  onClose?(): void;
+}
+
+/**
+ * A modal or an App Home as the member sees it. A modal: its title, close and submit buttons around its
+ * blocks; what the member enters is kept as the view's `state.values` (a reducer over withStateValue), from
+ * the inputs' initial values on. Mount it with a `key` of the view's id and hash to start over when the app
+ * updates the view.
+ */
+export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSubmit, onClose }: Props) {
+  const [values, setValue] = useReducer(
+    (state: StateValues, set: ValueSet) => withStateValue(state, set.blockId, set.actionId, set.value),
+    view.blocks,
+    initialStateValues,
+  );
+  const context: BlockHandlers = {
+    ...handlers,
+    onValue(blockId, actionId, value) {
+      setValue({ blockId, actionId, value });
+      onStateChange?.(withStateValue(values, blockId, actionId, value));
+    },
+  };
+  const blocks = <BlockList blocks={asArray(view.blocks)} />;
+  if (view.type === "home") {
+    return (
+      <BlockContext.Provider value={context}>
+        <section aria-label={`${appName}: Home`} className="rounded-lg border border-slate-200 bg-white text-[15px] text-slate-800">
+          <header className="flex gap-4 border-b border-slate-200 px-4 pt-3 text-sm">
+            <bdi className="font-bold text-slate-900">{appName}</bdi>
+            <span className="border-b-2 border-emerald-700 pb-2 font-semibold text-slate-900">Home</span>
+            <span className="pb-2 text-slate-600">Messages</span>
+          </header>
+          <div className="p-4">{blocks}</div>
+        </section>
+      </BlockContext.Provider>
+    );
+  }
+  const title = asObject(view.title);
+  const submit = asObject(view.submit);
+  const close = asObject(view.close);
+  return (
+    <BlockContext.Provider value={context}>
+      <section
+        aria-label={`Modal: ${textOf(title) || "untitled"}`}
+        className="mx-auto max-w-lg rounded-xl border border-slate-200 bg-white text-[15px] text-slate-800 shadow-lg"
+      >
+        <header className="flex items-center justify-between gap-3 border-b border-slate-200 px-5 py-3">
+          <h3 className="text-lg font-bold text-slate-900">
+            <PlainText text={textOf(title)} emoji={title?.emoji !== false} />
+          </h3>
+          <button type="button" aria-label="Close" onClick={onClose} className="rounded p-1 text-slate-600 hover:bg-slate-100">
+            <span aria-hidden>✕</span>
+          </button>
+        </header>
+        <div className="max-h-[32rem] overflow-y-auto px-5 py-4">{blocks}</div>
+        <footer className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
+          <button type="button" className={BUTTON.secondary} onClick={onClose}>
+            <PlainText text={textOf(close) || "Cancel"} />
+          </button>
+          {submit && (
+            <button type="button" className={BUTTON.primary} onClick={() => onSubmit?.(values)}>
+              <PlainText text={textOf(submit)} />
+            </button>
+          )}
+        </footer>
+      </section>
+    </BlockContext.Provider>
+  );
+}
