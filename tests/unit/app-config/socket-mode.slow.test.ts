@@ -210,6 +210,27 @@ describe("app-level tokens and Socket Mode through the console's settings routes
     expect(await callApi("apps.connections.open", token)).toMatchObject({ ok: false, error: "invalid_auth" });
   });
 
+  it("lists an interaction that failed, with why: a global shortcut in Socket Mode with no connection open", async () => {
+    const { apps } = (await (
+      await fetch(`${testConsole.origin}/emulator/admin/apps`, { headers: { authorization: `Bearer ${process.env.EMULATOR_ADMIN_TOKEN}` } })
+    ).json()) as {
+      apps: Array<{ app_id: string; manifest: Record<string, Record<string, unknown>> }>;
+    };
+    const manifest = apps.find((a) => a.app_id === appId)!.manifest;
+    const shortcuts = [{ name: "Go", type: "global", callback_id: "go", description: "Goes" }];
+    const saved = await adminSurface("apps", {
+      app_id: appId,
+      manifest: { ...manifest, features: { ...manifest.features, shortcuts }, settings: { ...manifest.settings, interactivity: { is_enabled: true } } },
+    });
+    expect(saved).toMatchObject({ ok: true });
+    const acted = await adminSurface("act/shortcut", { callback_id: "go", app_id: appId });
+    expect(acted).toMatchObject({ outcome: "dispatch_failed", via: "socket" });
+    const { body } = await read<{ records: EmulatorRecordWire[] }>("records", await admin.send(recordsRoute, "/api/emulator/records"));
+    expect(body.records[0]).toMatchObject({ kind: "interaction", type: "shortcut", via: "socket", outcome: "dispatch_failed", app_id: appId });
+    // The deprecated verification token stays out of what is listed.
+    expect(body.records[0]!.kind === "interaction" && body.records[0]!.payload).not.toHaveProperty("token");
+  });
+
   it("never put an app-level token in any answer but the one that generated it", () => {
     const leaking = bodies.filter((b) => b.route !== "app-tokens" && /xapp-1-[A-Za-z0-9-]{10,}/.test(b.text));
     expect(leaking).toEqual([]);
