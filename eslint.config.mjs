@@ -22,7 +22,6 @@ const DOMAINS = [
   "oauth",
   "ops",
   "platform-clock",
-  "rotation",
   "session",
   "signin",
   "store",

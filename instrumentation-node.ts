@@ -5,7 +5,11 @@ import { recordPeerAddresses } from "@/lib/http/client-address";
 import { countRefusals } from "@/lib/ops/refusal-metrics";
 import { guardRequests } from "@/lib/ops/request-guard";
 import { installGracefulShutdown } from "@/lib/ops/shutdown";
-import { startRefresher } from "@/lib/rotation/refresher";
+import { startRefresher } from "@/lib/installations/rotation/refresher";
+import { replayAtStart } from "@/lib/installations/rotation/replay";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
+import { getStore } from "@/lib/store";
+import { sendAlertToWebhook } from "@/lib/webhooks/alert";
 
 // Every request passes the Node server's own guard before Next.js sees it (lib/ops/request-guard.ts): too many
 // cookies answer 431, and a server listening wider than HOST says serves nothing (503, saying why).
@@ -48,9 +52,18 @@ getEventSink();
 // console's own calls to it are function calls from the first one (lib/emulator-admin/transport.ts).
 if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();
 
+// The refreshes a process that stopped mid-refresh left unsettled are replayed now, before anything uses a
+// token (lib/installations/rotation/replay.ts): a call must not use an access token the platform already
+// replaced while the pair that replaced it is still to be stored. A store out of reach is no reason not to
+// start: each refresh replays its own under its lock. instrumentation.ts awaits it before the first request.
+export async function replayUnsettledRefreshes(): Promise<void> {
+  const store = await getStore().catch(() => null);
+  if (store) await replayAtStart(store, getRotationRuntime());
+}
+
 // The background refresher (BACKGROUND_REFRESH, on by default): every rotating token refreshed before it
-// expires, whether or not anyone has the console open.
-startRefresher();
+// expires, whether or not anyone has the console open. Its needs-reinstall alert goes out through lib/webhooks.
+startRefresher({ sendAlert: sendAlertToWebhook });
 
 // SIGTERM and SIGINT end the instance gracefully (lib/ops/shutdown.ts): readiness 503, no new connections,
 // work in flight finished, event streams closed with a reconnect hint, within SHUTDOWN_TIMEOUT_S.

@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/explorer", label: "API explorer" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/events", label: "Events" },
+  { href: "/workspace", label: "Workspace", adminOnly: true },
   { href: "/settings", label: "App settings" },
   { href: "/api-keys", label: "API keys", adminOnly: true },
 ] as const;

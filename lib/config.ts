@@ -130,7 +130,7 @@ function parseAuth(e: Env, appOrigin: string, whyExposed: string | undefined, pr
 const ROTATING_TOKEN_LIFETIME_S = 43_200;
 
 /**
- * The background refresher's settings (lib/rotation/refresher.ts). A token handed to a backend must outlive
+ * The background refresher's settings (lib/installations/rotation/refresher.ts). A token handed to a backend must outlive
  * the next refresh (the platform revokes the oldest when more than two exist after one), so the token API's
  * margin and the refresh horizon together stay within a token's 12 hours.
  */
@@ -283,7 +283,7 @@ export function parseConfig(source: Readonly<Record<string, string | undefined>>
      */
     refreshGraceS: e.REFRESH_GRACE_S ?? (upstream.kind === "emulator" ? e.EMULATOR_REFRESH_GRACE_S : DEFAULT_REFRESH_GRACE_S),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    /** The background refresher (lib/rotation/refresher.ts). */
+    /** The background refresher (lib/installations/rotation/refresher.ts). */
     refresher,
     /** The token API for the app's own backend (GET /api/v1/installations/{team_id}/token). */
     tokenApi: { marginS: e.TOKEN_API_MARGIN_S, ratePerS: e.TOKEN_API_RATE_PER_S },

@@ -132,7 +132,7 @@ const SERVER_VARIABLES = {
    */
   REFRESH_GRACE_S: z.coerce.number().int().min(0).max(86_400).optional(),
   UPSTREAM_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
-  /** The background refresher (lib/rotation/refresher.ts): keeps every rotating token alive with nobody watching. */
+  /** The background refresher (lib/installations/rotation/refresher.ts): keeps every rotating token alive with nobody watching. */
   BACKGROUND_REFRESH: boolWithDefault(true),
   /** It refreshes a rotating token this many seconds before it expires (one refresh per 12-hour lifetime). */
   REFRESH_HORIZON_S: intWithDefault(7_200, 300, 36_000),

@@ -1,17 +1,18 @@
+import { currentViewer } from "@/lib/access/viewer";
 import type { Metadata } from "next";
 import { EmulatorRecords } from "@/components/events/emulator-records";
 import { EventInspector, type MentionTarget } from "@/components/events/event-inspector";
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { eventAppNames } from "@/lib/events/app-names";
-import { getSessionInstallationViews } from "@/lib/installations/list-installations";
+import { getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
 
 export default async function EventsPage() {
   const { appOrigin, upstream, redisUrl, eventSigners } = getConfig();
-  const installations = await getSessionInstallationViews();
+  const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
     label: i.name,

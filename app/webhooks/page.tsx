@@ -1,15 +1,16 @@
+import { currentViewer } from "@/lib/access/viewer";
 import type { Metadata } from "next";
 import { InstallationScopes } from "@/components/scopes-panel";
 import { WebhooksConsole } from "@/components/webhooks/webhooks-console";
 import { getConfig } from "@/lib/config";
-import { getSessionInstallationViews } from "@/lib/installations/list-installations";
+import { getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
   const { upstream, webhookHosts } = getConfig();
-  const installations = await getSessionInstallationViews();
+  const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
   return (
     <div className="space-y-6">
       <header>

@@ -3,7 +3,7 @@
 import type { KnownRotation, InstallationPhase, LifecycleTransition } from "@/lib/installations/universal/lifecycle";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
-import { plannedRefreshAt, type RefresherView } from "@/lib/rotation/universal/schedule";
+import { plannedRefreshAt, type RefresherView } from "@/lib/installations/universal/refresh-schedule";
 import type { ActionOutcome } from "./action-outcome";
 import type { HeldToken } from "./held-tokens";
 import { IncomingWebhook } from "./incoming-webhook";

@@ -4,7 +4,7 @@ import { useId } from "react";
 import { useClientNow } from "@/components/use-now";
 import { installationPhase, type InstallationView } from "@/lib/installations/universal/view";
 import { installationTransitions } from "@/lib/installations/universal/lifecycle";
-import type { RefresherView } from "@/lib/rotation/universal/schedule";
+import type { RefresherView } from "@/lib/installations/universal/refresh-schedule";
 import { CardDialogs } from "./card-dialogs";
 import { CardHeader } from "./card-header";
 import { CardTokens } from "./card-tokens";

@@ -8,7 +8,7 @@ import { InstallationCard } from "./installation-card";
 import { InstallationListControls, useListQuery } from "./installation-list-controls";
 import { PasteTokenPanel } from "./paste-token-panel";
 import { PlatformClockControl } from "./platform-clock-control";
-import type { RefresherView } from "@/lib/rotation/universal/schedule";
+import type { RefresherView } from "@/lib/installations/universal/refresh-schedule";
 
 /** The console's home: the installations on the server (a page at a time, searched on the server), "Add to workspace", and token exchange. */
 export function InstallationsConsole({ emulator, installedId }: { emulator: boolean; installedId: string | null }) {

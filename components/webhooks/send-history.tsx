@@ -1,12 +1,12 @@
 "use client";
 
-import type { WebhookSendRecord } from "@/lib/webhooks/universal/types";
+import type { WebhookSend } from "@/lib/webhooks/universal/types";
 import { LocalTime } from "@/components/local-time";
 import { PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
 
 /** The latest sends (the newest 50 of those the store keeps): what was sent and what came back, never a URL. */
-export function SendHistory({ history }: { history: WebhookSendRecord[] }) {
+export function SendHistory({ history }: { history: WebhookSend[] }) {
   return (
     <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <h2 id="history-heading" className="border-b border-slate-100 px-4 py-3 text-sm font-semibold">

@@ -1,5 +1,4 @@
 import "server-only";
-import { currentOwner } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/http/sealed-cookie";
@@ -11,7 +10,7 @@ import { getStore, RefreshLockTimeoutError } from "@/lib/store";
  * workspace, not to an installation, and it manages the apps, not a workspace's data.
  */
 
-// Each person keeps their own pair (lib/access currentOwner: the member signed in, or null for the operator):
+// Each person keeps their own pair (`owner`, runtime.ts configTokenOwner: the member signed in, or null for the operator):
 // a configuration token is a person's credential for the apps they manage.
 
 export const storedConfigTokenSchema = z.object({
@@ -36,32 +35,32 @@ export const LEGACY_CONFIG_TOKEN_COOKIE = "sb_appcfg";
  * password no longer configured) is cleared, and when the store holds no pair either the person is asked
  * for a new paste (400 `config_token_unreadable`) rather than silently given another backend.
  */
-async function importLegacyConfigToken(): Promise<void> {
+async function importLegacyConfigToken(owner: string | null): Promise<void> {
   if (!(await listCookieNames(LEGACY_CONFIG_TOKEN_COOKIE)).includes(LEGACY_CONFIG_TOKEN_COOKIE)) return;
   const value = await readSealedCookie(LEGACY_CONFIG_TOKEN_COOKIE, storedConfigTokenSchema);
   const store = await getStore();
-  const kept = await store.getConfigToken(await currentOwner());
-  if (value && (!kept || kept.rotatedAt < value.rotatedAt)) await store.putConfigToken(await currentOwner(), value);
+  const kept = await store.configTokens.get(owner);
+  if (value && (!kept || kept.rotatedAt < value.rotatedAt)) await store.configTokens.put(owner, value);
   await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
   if (!value && !kept) throw new AppError("config_token_unreadable");
 }
 
 /** The kept pair, or undefined when there is none (an earlier version's cookie imported first). */
-export async function readConfigToken(): Promise<StoredConfigToken | undefined> {
-  await importLegacyConfigToken();
-  const kept = await (await getStore()).getConfigToken(await currentOwner());
+export async function readConfigToken(owner: string | null): Promise<StoredConfigToken | undefined> {
+  await importLegacyConfigToken(owner);
+  const kept = await (await getStore()).configTokens.get(owner);
   if (!kept) return undefined;
   const parsed = storedConfigTokenSchema.safeParse(kept);
   return parsed.success ? parsed.data : undefined;
 }
 
 /** Keeps a pair, replacing the one kept (sealed with the newest key). */
-export async function writeConfigToken(value: StoredConfigToken): Promise<void> {
-  await (await getStore()).putConfigToken(await currentOwner(), value);
+export async function writeConfigToken(owner: string | null, value: StoredConfigToken): Promise<void> {
+  await (await getStore()).configTokens.put(owner, value);
 }
 
-export async function deleteConfigToken(): Promise<void> {
-  await (await getStore()).deleteConfigToken(await currentOwner());
+export async function deleteConfigToken(owner: string | null): Promise<void> {
+  await (await getStore()).configTokens.delete(owner);
   await deleteCookie(LEGACY_CONFIG_TOKEN_COOKIE);
 }
 
@@ -70,9 +69,9 @@ export async function deleteConfigToken(): Promise<void> {
  * configuration refresh token is single use, so one rotation at a time, each re-reading the pair under the
  * lock. 503 `refresh_in_progress` when another holds it past the wait.
  */
-export async function withConfigTokenLock<T>(fn: () => Promise<T>): Promise<T> {
+export async function withConfigTokenLock<T>(owner: string | null, fn: () => Promise<T>): Promise<T> {
   try {
-    return await (await getStore()).withRefreshLock(`app-config:${(await currentOwner()) ?? "operator"}`, fn);
+    return await (await getStore()).withRefreshLock(`app-config:${owner ?? "operator"}`, fn);
   } catch (error) {
     if (error instanceof RefreshLockTimeoutError) throw new AppError("refresh_in_progress");
     throw error;

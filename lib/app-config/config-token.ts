@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError, isConsoleError } from "@/lib/http/app-error";
 import { callMethod, maskToken, platformErrorCode, throwIfRateLimited, type PlatformCallResult } from "@/lib/platform";
 import { deleteConfigToken, readConfigToken, withConfigTokenLock, writeConfigToken, type StoredConfigToken } from "./config-token-store";
-import type { AppConfigRuntime } from "./runtime";
+import { configTokenOwner, type AppConfigRuntime } from "./runtime";
 import type { ConfigTokenView } from "./universal/types";
 
 /**
@@ -79,16 +79,17 @@ async function callRotate(refreshToken: string, runtime: AppConfigRuntime): Prom
  * refresh token removes the pair (it can never work again).
  */
 async function rotateStored(seen: StoredConfigToken, runtime: AppConfigRuntime): Promise<StoredConfigToken> {
-  return withConfigTokenLock(async () => {
-    const current = await readConfigToken();
+  const owner = configTokenOwner(runtime);
+  return withConfigTokenLock(owner, async () => {
+    const current = await readConfigToken(owner);
     if (!current) throw new AppError("config_token_required", { message: "The app configuration token was forgotten meanwhile: paste one again." });
     if (current.refreshToken !== seen.refreshToken) return current;
     try {
       const next = await callRotate(current.refreshToken, runtime);
-      await writeConfigToken(next);
+      await writeConfigToken(owner, next);
       return next;
     } catch (error) {
-      if (isConsoleError(error, "config_token_refused")) await deleteConfigToken();
+      if (isConsoleError(error, "config_token_refused")) await deleteConfigToken(owner);
       throw error;
     }
   });
@@ -104,29 +105,33 @@ export async function pasteConfigToken(token: string, refreshToken: string, runt
   if (token === refreshToken) throw new AppError("invalid_config_token");
   const stored = await callRotate(refreshToken, runtime);
   // Under the lock, so that a rotation of the pair it replaces cannot write over it afterwards.
-  await withConfigTokenLock(() => writeConfigToken(stored));
+  const owner = configTokenOwner(runtime);
+  await withConfigTokenLock(owner, () => writeConfigToken(owner, stored));
   return toConfigTokenView(stored);
 }
 
 export async function rotateConfigTokenNow(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
-  const stored = await readConfigToken();
+  const stored = await readConfigToken(configTokenOwner(runtime));
   if (!stored) throw new AppError("config_token_required", { message: "No app configuration token is kept: paste one first." });
   return toConfigTokenView(await rotateStored(stored, runtime));
 }
 
-export async function currentConfigTokenView(): Promise<ConfigTokenView | null> {
-  const stored = await readConfigToken();
+export async function currentConfigTokenView(runtime: AppConfigRuntime): Promise<ConfigTokenView | null> {
+  const stored = await readConfigToken(configTokenOwner(runtime));
   return stored ? toConfigTokenView(stored) : null;
 }
 
-export { deleteConfigToken as forgetConfigToken, readConfigToken };
+/** DELETE /api/app-config/token: the pair forgets, the person's own. */
+export async function forgetConfigToken(runtime: AppConfigRuntime): Promise<void> {
+  await deleteConfigToken(configTokenOwner(runtime));
+}
 
 /**
  * A call with the configuration token, kept fresh: rotated first when it expires within the refresh window,
  * and rotated and retried once when the platform still says it is dead (its clock ran ahead of ours).
  */
 export async function callWithConfigToken(runtime: AppConfigRuntime, call: (token: string) => Promise<PlatformCallResult>): Promise<PlatformCallResult> {
-  let stored = await readConfigToken();
+  let stored = await readConfigToken(configTokenOwner(runtime));
   if (!stored) throw new AppError("config_token_required");
   if (stored.expiresAt - runtime.now() <= runtime.refreshWindowS * 1000) stored = await rotateStored(stored, runtime);
   let result = await call(stored.token);

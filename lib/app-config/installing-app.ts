@@ -1,12 +1,14 @@
 import "server-only";
+import { ownerOf } from "@/lib/access/viewer";
 import { logger } from "@/lib/log";
 import type { AppKey } from "@/lib/installations/universal/view";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { getSessionInstallations } from "@/lib/installations/actions/list-installations";
 import type { AppConfigBackend } from "./backend";
 import { readConfigToken } from "./config-token-store";
 import { emulatorAdminBackend } from "./emulator-admin-backend";
 import { manifestApiBackend } from "./manifest-api-backend";
 import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
+import type { Viewer } from "@/lib/viewer";
 import { reshapeManifest } from "./universal/manifest";
 
 /** What "Add to workspace" needs of the app's configuration: the scopes it asks for, and the name the installation goes by. */
@@ -24,18 +26,18 @@ export interface InstallingApp {
  * token and, against the platform, nothing can be read.
  */
 async function readableBackend(runtime: AppConfigRuntime): Promise<AppConfigBackend | undefined> {
-  // Nobody signed in (an outsider's install) has no token: currentOwner refuses, which here means none.
-  const token = await readConfigToken().catch(() => undefined);
+  // Nobody signed in (an outsider's install) has no token.
+  const token = runtime.viewer ? await readConfigToken(ownerOf(runtime.viewer)).catch(() => undefined) : undefined;
   if (token) return manifestApiBackend(runtime);
   return runtime.upstream.kind === "emulator" ? emulatorAdminBackend(runtime) : undefined;
 }
 
 /** The app's id: given, else listed by the backend under its client id, else recorded on an installation of it this person sees. */
-async function appIdOf(app: { key: AppKey; clientId: string; id?: string }, backend: AppConfigBackend): Promise<string | undefined> {
+async function appIdOf(app: { key: AppKey; clientId: string; id?: string }, backend: AppConfigBackend, viewer: Viewer | null): Promise<string | undefined> {
   if (app.id) return app.id;
   const listed = (await backend.listApps()).find((a) => a.clientId === app.clientId)?.appId;
   if (listed) return listed;
-  const installations = await getSessionInstallations().catch(() => []);
+  const installations = viewer ? await getSessionInstallations({ viewer }).catch(() => []) : [];
   return installations.find((i) => i.appKey === app.key && i.appId)?.appId;
 }
 
@@ -45,12 +47,13 @@ async function appIdOf(app: { key: AppKey; clientId: string; id?: string }, back
  * goes on without it, with the scopes and the name it can do without.
  */
 export async function readInstallingApp(
+  viewer: Viewer | null,
   app: { key: AppKey; clientId: string; id?: string },
-  runtime: AppConfigRuntime = getAppConfigRuntime(),
+  runtime: AppConfigRuntime = getAppConfigRuntime(viewer),
 ): Promise<InstallingApp | undefined> {
   try {
     const backend = await readableBackend(runtime);
-    const appId = backend && (await appIdOf(app, backend));
+    const appId = backend && (await appIdOf(app, backend, runtime.viewer));
     if (!backend || !appId) return undefined;
     const shape = reshapeManifest((await backend.readApp(appId)).manifest);
     return { appId, name: shape.name.trim() || null, scopes: shape.scopes };

@@ -1,24 +1,25 @@
 import "server-only";
-import { currentViewer, requireAdmin } from "@/lib/access/viewer";
-import { isAdmin } from "@/lib/access/rights";
+import { requireAdmin } from "@/lib/access/viewer";
+import { isAdmin } from "@/lib/viewer";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { issueEmulatorConfigTokens, readEmulatorState } from "@/lib/emulator-admin/client";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
-import { callAsInstallation } from "@/lib/installations/call-as-installation";
-import { exchangeSessionToken } from "@/lib/installations/exchange-token";
-import { getSessionInstallations, getSessionInstallationViews } from "@/lib/installations/list-installations";
+import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
+import { exchangeSessionToken } from "@/lib/installations/actions/exchange-token";
+import { getSessionInstallations, getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
+import { requireInstallation } from "@/lib/installations/visibility";
 import { requireLongLivedToken } from "@/lib/installations/record";
 import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/universal/token-kind";
 import { type InstallationView } from "@/lib/installations/universal/view";
 import { ManifestRefusedError, type AppConfigBackend, type AppRecord } from "./backend";
-import { currentConfigTokenView, readConfigToken } from "./config-token";
-import { withConfigTokenLock, writeConfigToken } from "./config-token-store";
+import { currentConfigTokenView } from "./config-token";
+import { readConfigToken, withConfigTokenLock, writeConfigToken } from "./config-token-store";
 import { adminTargetOf, emulatorAdminBackend } from "./emulator-admin-backend";
 import { reshapeManifest, scopeProblems, withScopes, withTokenRotation } from "./universal/manifest";
 import { manifestApiBackend } from "./manifest-api-backend";
-import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
+import { configTokenOwner, viewerOf, type AppConfigRuntime } from "./runtime";
 import { reinstallHref } from "@/lib/installations/universal/install-href";
 import type {
   AppChoice,
@@ -38,8 +39,8 @@ import type {
  * platform's App Manifest API (which the emulator implements too); without one, against the embedded
  * emulator, its admin surface; against the platform without one, nothing until a token is pasted.
  */
-export async function selectBackend(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppConfigBackend> {
-  if (await readConfigToken()) return manifestApiBackend(runtime);
+export async function selectBackend(runtime: AppConfigRuntime): Promise<AppConfigBackend> {
+  if (await readConfigToken(configTokenOwner(runtime))) return manifestApiBackend(runtime);
   if (runtime.upstream.kind === "emulator") return emulatorAdminBackend(runtime);
   throw new AppError("config_token_required");
 }
@@ -126,7 +127,7 @@ function installHrefOf(record: AppRecord, views: InstallationView[]): string | n
 
 async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime): Promise<AppSettingsView> {
   const shape = reshapeManifest(record.manifest);
-  const views = (await getSessionInstallationViews()).filter((v) => v.app.id === record.appId);
+  const views = (await getSessionInstallationViews({ viewer: viewerOf(runtime) })).filter((v) => v.app.id === record.appId);
   const emulatorTokens = await emulatorTokensByInstallation(runtime, record.appId, views);
   return {
     ok: true,
@@ -141,15 +142,15 @@ async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime:
     manifest: record.manifest,
     installations: views.map((v) => toAppInstallation(v, record.manifest, runtime.upstream.kind === "emulator" ? (emulatorTokens.get(v.id) ?? []) : null)),
     installHref: installHrefOf(record, views),
-    configToken: await currentConfigTokenView(),
+    configToken: await currentConfigTokenView(runtime),
   };
 }
 
 /** GET /api/app-config: which backend serves this browser, its configuration token, and the apps to open. */
-export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppConfigOverview> {
-  const configToken = await currentConfigTokenView();
+export async function getAppConfigOverview(runtime: AppConfigRuntime): Promise<AppConfigOverview> {
+  const configToken = await currentConfigTokenView(runtime);
   const backend = configToken ? "manifest-api" : runtime.upstream.kind === "emulator" ? "emulator-admin" : null;
-  const views = await getSessionInstallationViews();
+  const views = await getSessionInstallationViews({ viewer: viewerOf(runtime) });
   const listed = runtime.upstream.kind === "emulator" ? await emulatorAdminBackend(runtime).listApps() : [];
   const apps: AppChoice[] = [];
   for (const view of views) {
@@ -176,14 +177,15 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime = getAppCon
  * an unknown one. They are changed by admins only: an app is shared by every workspace it is installed in,
  * and anyone can install it into a workspace of their own, so having installed it gives no right over it.
  */
-export async function requireAppReader(appId: string): Promise<void> {
-  if (isAdmin(await currentViewer())) return;
-  if (!(await getSessionInstallations()).some((installation) => installation.appId === appId)) throw new AppError("app_not_found");
+export async function requireAppReader(appId: string, runtime: AppConfigRuntime): Promise<void> {
+  const viewer = viewerOf(runtime);
+  if (isAdmin(viewer)) return;
+  if (!(await getSessionInstallations({ viewer })).some((installation) => installation.appId === appId)) throw new AppError("app_not_found");
 }
 
 /** GET /api/app-config/apps/{appId} */
-export async function getAppSettings(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
-  await requireAppReader(appId);
+export async function getAppSettings(appId: string, runtime: AppConfigRuntime): Promise<AppSettingsView> {
+  await requireAppReader(appId, runtime);
   const backend = await selectBackend(runtime);
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
@@ -193,7 +195,7 @@ export async function getAppSettings(appId: string, runtime: AppConfigRuntime = 
  * is tier 3, update tier 1: a refusal should not spend the update's minute), then updated whole.
  */
 async function changeManifest(appId: string, change: (manifest: AppManifest) => AppManifest, runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
-  await requireAdmin("change an app's settings: they are every workspace's it is installed in");
+  requireAdmin(viewerOf(runtime), "change an app's settings: they are every workspace's it is installed in");
   const backend = await selectBackend(runtime);
   const before = await backend.readApp(appId);
   const next = change(before.manifest);
@@ -209,12 +211,7 @@ async function changeManifest(appId: string, change: (manifest: AppManifest) => 
 }
 
 /** POST /api/app-config/apps/{appId}/scopes: the app's bot and user scopes; installations get them by reinstalling. */
-export function changeAppScopes(
-  appId: string,
-  bot: string[],
-  user: string[],
-  runtime: AppConfigRuntime = getAppConfigRuntime(),
-): Promise<ManifestChangeResult> {
+export function changeAppScopes(appId: string, bot: string[], user: string[], runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
   if (bot.length === 0 && user.length === 0) throw new AppError("no_scopes");
   return changeManifest(
     appId,
@@ -229,13 +226,13 @@ export function changeAppScopes(
 }
 
 /** POST /api/app-config/apps/{appId}/rotation: token rotation on, for good (the platform cannot turn it off). */
-export function turnOnTokenRotation(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ManifestChangeResult> {
+export function turnOnTokenRotation(appId: string, runtime: AppConfigRuntime): Promise<ManifestChangeResult> {
   return changeManifest(appId, withTokenRotation, runtime);
 }
 
 /** POST /api/app-config/apps/{appId}/verify: a fresh url_verification challenge, where the backend can send one. */
-export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<AppSettingsView> {
-  await requireAdmin("send an app's request URL a new challenge");
+export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRuntime): Promise<AppSettingsView> {
+  requireAdmin(viewerOf(runtime), "send an app's request URL a new challenge");
   const backend = await selectBackend(runtime);
   if (!backend.verifyRequestUrl) throw new AppError("verify_not_available");
   await backend.verifyRequestUrl(appId);
@@ -247,8 +244,8 @@ export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRunti
  * Apps page (POST /admin/config-tokens). The pair goes straight into the sealed cookie: the browser never
  * sees it. The console's real path is the paste, which this only spares a copy and paste.
  */
-export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<ConfigTokenView> {
-  await requireAdmin("generate an app configuration token");
+export async function generateEmulatorConfigToken(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
+  requireAdmin(viewerOf(runtime), "generate an app configuration token");
   const pair = await issueEmulatorConfigTokens(adminTargetOf(runtime));
   const now = runtime.now();
   const stored = {
@@ -259,8 +256,9 @@ export async function generateEmulatorConfigToken(runtime: AppConfigRuntime = ge
     teamId: pair.team_id,
     userId: pair.user_id,
   };
-  await withConfigTokenLock(() => writeConfigToken(stored));
-  return (await currentConfigTokenView())!;
+  const owner = configTokenOwner(runtime);
+  await withConfigTokenLock(owner, () => writeConfigToken(owner, stored));
+  return (await currentConfigTokenView(runtime))!;
 }
 
 function authTestOutcome(result: { ok: boolean; body: unknown }): { ok: boolean; error: string | null } {
@@ -278,14 +276,16 @@ export async function exchangeForMigration(
   appId: string,
   installationId: string,
   kind: TokenKind,
-  runtime: AppConfigRuntime = getAppConfigRuntime(),
+  runtime: AppConfigRuntime,
 ): Promise<MigrationExchangeResult> {
-  const installation = (await getSessionInstallations()).find((i) => i.id === installationId && i.appId === appId);
+  const viewer = viewerOf(runtime);
+  const installation = (await getSessionInstallations({ viewer })).find((i) => i.id === installationId && i.appId === appId);
   if (!installation) throw new AppError("unknown_installation", { message: `This session holds no installation ${installationId} of app ${appId}.` });
   const original = requireLongLivedToken(installation, kind);
-  const view = await exchangeSessionToken({ installationId, tokenKind: kind });
+  const view = await exchangeSessionToken({ viewer, request: { installationId, tokenKind: kind } });
   const originalTest = await callMethod({ baseUrl: runtime.upstream.baseUrl, token: original.value, method: "auth.test", timeoutMs: runtime.timeoutMs });
-  const replacementTest = await callAsInstallation({ installationId, tokenKind: kind, method: "auth.test" });
+  const exchanged = await requireInstallation(viewer, installationId);
+  const replacementTest = await callAsInstallation({ viewer, installation: exchanged, tokenKind: kind, method: "auth.test" });
   const replacement = view[kind];
   return {
     ok: true,

@@ -11,7 +11,7 @@ import {
 import { AppError, isRelayedError } from "@/lib/http/app-error";
 import { appNotFound } from "./backend";
 import { adminTargetOf } from "./emulator-admin-backend";
-import { getAppConfigRuntime, type AppConfigRuntime } from "./runtime";
+import { viewerOf, type AppConfigRuntime } from "./runtime";
 import { requireAppReader } from "./service";
 import type { DisconnectReason, NewAppTokenAnswer, SocketModeView } from "./universal/socket-mode";
 
@@ -52,15 +52,15 @@ async function viewOf(appId: string, runtime: AppConfigRuntime): Promise<SocketM
 }
 
 /** GET /api/app-config/apps/{appId}/socket-mode */
-export async function getSocketMode(appId: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<SocketModeView> {
-  await requireAppReader(appId);
+export async function getSocketMode(appId: string, runtime: AppConfigRuntime): Promise<SocketModeView> {
+  await requireAppReader(appId, runtime);
   if (!emulatorOnly(runtime)) return { available: false, appId };
   return viewOf(appId, runtime);
 }
 
 /** Admins only, and only against the emulator: the platform's own pages are where these are changed. */
-async function requireChange(action: string, runtime: AppConfigRuntime): Promise<void> {
-  await requireAdmin(action);
+function requireChange(action: string, runtime: AppConfigRuntime): void {
+  requireAdmin(viewerOf(runtime), action);
   if (!emulatorOnly(runtime)) throw new AppError("not_emulator");
 }
 
@@ -68,26 +68,22 @@ async function requireChange(action: string, runtime: AppConfigRuntime): Promise
  * POST /api/app-config/apps/{appId}/app-tokens: a new app-level token. Its value is in this one answer to the
  * admin who asked, never stored by the console nor listed again (the emulator lists it masked).
  */
-export async function generateAppToken(
-  appId: string,
-  request: { name: string; scopes: string[] },
-  runtime: AppConfigRuntime = getAppConfigRuntime(),
-): Promise<NewAppTokenAnswer> {
-  await requireChange("generate an app-level token", runtime);
+export async function generateAppToken(appId: string, request: { name: string; scopes: string[] }, runtime: AppConfigRuntime): Promise<NewAppTokenAnswer> {
+  requireChange("generate an app-level token", runtime);
   const made = await generateEmulatorAppToken(adminTargetOf(runtime), appId, request).catch(relayed(appId));
   return { ok: true, name: made.name, scopes: made.scopes, token: made.token, socketMode: await viewOf(appId, runtime) };
 }
 
 /** POST /api/app-config/apps/{appId}/app-tokens/revoke */
-export async function revokeAppToken(appId: string, name: string, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<SocketModeView> {
-  await requireChange("revoke an app-level token", runtime);
+export async function revokeAppToken(appId: string, name: string, runtime: AppConfigRuntime): Promise<SocketModeView> {
+  requireChange("revoke an app-level token", runtime);
   await revokeEmulatorAppToken(adminTargetOf(runtime), appId, name).catch(relayed(appId));
   return viewOf(appId, runtime);
 }
 
 /** POST /api/app-config/apps/{appId}/socket-mode: HTTP or Socket Mode for every event and interaction. */
-export async function switchSocketMode(appId: string, enabled: boolean, runtime: AppConfigRuntime = getAppConfigRuntime()): Promise<SocketModeView> {
-  await requireChange("switch an app's Socket Mode", runtime);
+export async function switchSocketMode(appId: string, enabled: boolean, runtime: AppConfigRuntime): Promise<SocketModeView> {
+  requireChange("switch an app's Socket Mode", runtime);
   await switchEmulatorSocketMode(adminTargetOf(runtime), appId, enabled).catch(relayed(appId));
   return viewOf(appId, runtime);
 }
@@ -96,9 +92,9 @@ export async function switchSocketMode(appId: string, enabled: boolean, runtime:
 export async function disconnectConnections(
   appId: string,
   request: { reason: DisconnectReason; connectionId?: string },
-  runtime: AppConfigRuntime = getAppConfigRuntime(),
+  runtime: AppConfigRuntime,
 ): Promise<SocketModeView> {
-  await requireChange("disconnect an app's Socket Mode connections", runtime);
+  requireChange("disconnect an app's Socket Mode connections", runtime);
   const body = { reason: request.reason, ...(request.connectionId ? { connection_id: request.connectionId } : {}) };
   await disconnectEmulatorConnections(adminTargetOf(runtime), appId, body).catch(relayed(appId));
   return viewOf(appId, runtime);

@@ -2,10 +2,9 @@ import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { MAX_JSON_BODY_DEPTH, nestsDeeperThan } from "@/lib/http/json-body";
 import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited, type CallBody, type HttpMethod } from "@/lib/platform";
-import { requireManager, requireTokenManager } from "@/lib/access/viewer";
-import { callAsInstallation } from "@/lib/installations/call-as-installation";
-import { requireInstallation } from "@/lib/installations/store";
-import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import type { Viewer } from "@/lib/viewer";
+import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
+import { requireCallableInstallation } from "./call-rights";
 import { parseCallQuery } from "./call-query";
 import { wireHeader } from "@/lib/platform/wire-header";
 
@@ -41,41 +40,12 @@ function isForwardedHeader(name: string, value: string): boolean {
 }
 
 /**
- * Methods that end an authorization (or hand out one that replaces it): through the explorer they are what
- * Revoke, Uninstall and Exchange are, so they are for the same people (lib/access): admins and the member
- * who installed.
- */
-const AUTHORIZATION_METHODS = /^(auth\.revoke|apps\.uninstall|oauth\.v2\.exchange|oauth\.v2\.access|tooling\.tokens\.rotate)$/;
-
-/**
- * What a member may call through the explorer: any method with the installation's bot token, and with their
- * own user token (user tokens belong to people: lib/installations/user-tokens.ts), which a member without one
- * does not have; a method that ends an authorization is a manager's (auth.revoke of one's own user token, one's own).
- * A foreign or unknown installation answers 404 first (requireInstallation).
- */
-export async function requireCallRights(installationId: string, kind: TokenKind, method: string): Promise<void> {
-  const installation = await requireInstallation(installationId);
-  // Without one of their own while others hold theirs, a member is told why (else requireToken's no_token says it).
-  if (kind === "user" && !installation.user && Object.keys(installation.userTokens ?? {}).length > 0) throw noOwnUserToken();
-  if (method === "auth.revoke") await requireTokenManager(installation, kind, `call ${method} with its ${kind} token`);
-  else if (AUTHORIZATION_METHODS.test(method)) await requireManager(installation, `call ${method} with its tokens`);
-}
-
-/** A member asked to act with a user token of this installation and holds none of their own. */
-function noOwnUserToken(): AppError {
-  return new AppError("no_token", {
-    message:
-      "You have no user token in this installation: user tokens belong to the people who installed with user scopes. Install the app yourself (Reinstall) to get your own.",
-  });
-}
-
-/**
  * GET and POST /api/call/{method}: the method called with the chosen installation's token, its parameters
  * forwarded (URL-encoded again, so a cursor's `=` travels as %3D), and the platform's JSON answered byte for
  * byte, with the platform's headers on the allowlist above (named in x-upstream-headers), the upstream
  * time, whether a refresh happened, and the masked request that went out.
  */
-export async function proxyMethodCall(request: Request, method: string): Promise<Response> {
+export async function proxyMethodCall(request: Request, method: string, viewer: Viewer): Promise<Response> {
   assertValidMethodName(method);
   const url = new URL(request.url);
   const { installationId, tokenKind } = parseCallQuery(url.searchParams);
@@ -83,10 +53,12 @@ export async function proxyMethodCall(request: Request, method: string): Promise
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
   const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
   const args = callArguments(url.searchParams, body);
-  await requireCallRights(installationId, tokenKind, method);
+  // The installation read once, as this viewer may see it (404 for a foreign or unknown one), for the rights and the call.
+  const installation = await requireCallableInstallation(viewer, installationId, tokenKind, method);
 
   const result = await callAsInstallation({
-    installationId,
+    viewer,
+    installation,
     tokenKind,
     method,
     ...args,

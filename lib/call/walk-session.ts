@@ -1,12 +1,14 @@
 import "server-only";
-import { requireCallRights } from "@/lib/call/call-proxy";
+import type { Viewer } from "@/lib/viewer";
 import { getCookieJar, isAppError, runWithCookieJar } from "@/lib/http";
 import { assertValidMethodName } from "@/lib/platform";
-import { callAsInstallation } from "@/lib/installations/call-as-installation";
-import { requireInstallation } from "@/lib/installations/store";
-import { refreshSessionToken } from "@/lib/installations/refresh-token";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import { needsProactiveRefresh } from "@/lib/rotation/freshness";
+import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
+import { refreshSessionToken } from "@/lib/installations/actions/refresh-token";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
+import { needsProactiveRefresh } from "@/lib/installations/rotation/freshness";
+import type { InstallationRecord } from "@/lib/installations/record";
+import { requireInstallation } from "@/lib/installations/visibility";
+import { requireCallableInstallation } from "./call-rights";
 import { type TokenKind } from "@/lib/installations/universal/token-kind";
 import { streamAllPages } from "./fetch-all";
 import type { WalkQuery } from "./call-query";
@@ -21,11 +23,9 @@ import { getWalkLimits } from "./walk-limits";
 const WALK_TOKEN_MARGIN_S = 30 * 60;
 
 /** `nowMs` is the platform's time (the session runtime's clock), which token expiry follows. */
-export async function settleTokenForWalk(installationId: string, kind: TokenKind, nowMs = getRotationRuntime().now()): Promise<void> {
-  // An unknown (or malformed) id answers 404 here, before the stream starts, as /api/call answers it.
-  const installation = await requireInstallation(installationId);
+export async function settleTokenForWalk(viewer: Viewer, installation: InstallationRecord, kind: TokenKind, nowMs = getRotationRuntime().now()): Promise<void> {
   const token = installation[kind];
-  if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken(installationId, kind);
+  if (token && needsProactiveRefresh(token, nowMs, WALK_TOKEN_MARGIN_S)) await refreshSessionToken({ viewer, installationId: installation.id, kind });
 }
 
 /**
@@ -34,7 +34,7 @@ export async function settleTokenForWalk(installationId: string, kind: TokenKind
  * away (Cancel, a closed tab) aborts `signal` and so the walk. A walk holds one of its session's and the
  * process's places (walk-limits.ts) until its stream ends, or answers 429 too_many_walks.
  */
-export async function streamSessionWalk(method: string, query: WalkQuery, signal: AbortSignal): Promise<Response> {
+export async function streamSessionWalk(viewer: Viewer, method: string, query: WalkQuery, signal: AbortSignal): Promise<Response> {
   assertValidMethodName(method);
   // Pages after the first are fetched while the body streams, outside the route's async context: they
   // read the installation from this request's cookies all the same.
@@ -42,19 +42,22 @@ export async function streamSessionWalk(method: string, query: WalkQuery, signal
   // Installations now belong to the console, not to a browser, so no browser holds a set of its own to be
   // counted by: the walks are counted per installation walked (and for the whole process).
   // Who may walk with which token first (a foreign or unknown id answers 404 before it takes a walk's place).
-  await requireCallRights(query.installationId, query.tokenKind, method);
+  // An unknown (or malformed) id answers 404 here, before the stream starts, as /api/call answers it.
+  const installation = await requireCallableInstallation(viewer, query.installationId, query.tokenKind, method);
   const release = getWalkLimits().admit(`installation:${query.installationId}`);
   try {
-    await settleTokenForWalk(query.installationId, query.tokenKind);
+    await settleTokenForWalk(viewer, installation, query.tokenKind);
     return await streamAllPages({
       params: query.params,
       maxPages: query.maxPages,
       signal,
       onClose: release,
       call: (pageParams, pageSignal) =>
-        runWithCookieJar(jar, () =>
+        runWithCookieJar(jar, async () =>
           callAsInstallation({
-            installationId: query.installationId,
+            viewer,
+            // Read again for each page: a page may follow a refresh another request made.
+            installation: await requireInstallation(viewer, query.installationId),
             tokenKind: query.tokenKind,
             method,
             params: pageParams,

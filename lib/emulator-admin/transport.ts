@@ -36,8 +36,12 @@ export function configuredEmulator(): AdminTarget {
 export type AdminAnswer =
   { ok: true; path: string; body: unknown } | { ok: false; path: string; status: number; code: string; detail: string | undefined; body: unknown };
 
-/** One request to the admin surface; any answer is returned, only no answer (emulator_unreachable) or a refused credential throws. */
-export async function askEmulatorAdmin(target: AdminTarget, path: string, body?: unknown): Promise<AdminAnswer> {
+/**
+ * One request to the admin surface as it is sent: to the embedded emulator a function call, to another one
+ * over HTTP; with the admin token, and (over HTTP) the emulator's own origin. `signal` ends it early (a
+ * stream the browser left); emulator_unreachable when no answer came.
+ */
+export async function fetchEmulatorAdmin(target: AdminTarget, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   const config = getConfig();
   // The embedded emulator answers only for itself: a standalone one (PLATFORM_BASE_URL) is called over HTTP.
   const embedded = config.upstream.kind === "emulator" ? findEmbeddedEmulator() : undefined;
@@ -53,14 +57,24 @@ export async function askEmulatorAdmin(target: AdminTarget, path: string, body?:
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   };
   const url = `${target.baseUrl}/admin/${path}`;
-  let response: Response;
+  // An answer is waited for timeoutMs; a stream (given `signal`) too, but then lasts as long as `signal` lets it.
+  const waiting = new AbortController();
+  const timer = setTimeout(() => waiting.abort(), target.timeoutMs);
+  const ended = signal ? AbortSignal.any([signal, waiting.signal]) : AbortSignal.timeout(target.timeoutMs);
   try {
-    response = embedded
-      ? await embedded.fetch(new Request(url, init))
-      : await fetch(url, { ...init, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs) });
+    return embedded
+      ? await embedded.fetch(new Request(url, { ...init, ...(signal ? { signal } : {}) }))
+      : await fetch(url, { ...init, cache: "no-store", redirect: "manual", signal: ended });
   } catch {
     throw new AppError("emulator_unreachable");
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** One request to the admin surface; any answer is returned, only no answer (emulator_unreachable) or a refused credential throws. */
+export async function askEmulatorAdmin(target: AdminTarget, path: string, body?: unknown): Promise<AdminAnswer> {
+  const response = await fetchEmulatorAdmin(target, path, body);
   if (response.status === 401) {
     throw new AppError("emulator_admin_refused", {
       message:

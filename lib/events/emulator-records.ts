@@ -1,6 +1,6 @@
 import "server-only";
-import { canSee } from "@/lib/access/rights";
-import { currentViewer } from "@/lib/access/viewer";
+import { canSee } from "@/lib/installations/universal/rights";
+import type { Viewer } from "@/lib/viewer";
 import { readEmulatorRecords } from "@/lib/emulator-admin/records";
 import { configuredEmulator } from "@/lib/emulator-admin/transport";
 import type { EmulatorRecordWire } from "@/lib/emulator-admin/universal/schemas";
@@ -22,8 +22,7 @@ interface EmulatorRecords {
  * received. A member reads their own workspace's; an admin (or the operator) the one asked for, else the
  * first. Tokens and response_url tails come masked from the emulator; not_emulator against the platform.
  */
-export async function readRecordsFor(teamId?: string): Promise<EmulatorRecords> {
-  const viewer = await currentViewer();
+export async function readRecordsFor(viewer: Viewer, teamId?: string): Promise<EmulatorRecords> {
   const team = teamId ?? (viewer.kind === "member" ? viewer.teamId : undefined);
   if (team !== undefined && !canSee(viewer, { team: { id: team } })) return { teamId: null, records: [] };
   const records = await readEmulatorRecords(configuredEmulator(), team).catch((error: unknown) => {

@@ -3,7 +3,8 @@ import { mentionEmulatorApp, verifyEmulatorRequestUrl } from "@/lib/emulator-adm
 import { configuredEmulator, type AdminTarget } from "@/lib/emulator-admin/transport";
 import type { MentionResult } from "@/lib/emulator-admin/universal/schemas";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
-import { requireInstallation } from "@/lib/installations/store";
+import type { Viewer } from "@/lib/viewer";
+import { requireInstallation } from "@/lib/installations/visibility";
 
 /**
  * A member of the emulated workspace mentions the bot user of one of this session's installations in a
@@ -13,8 +14,8 @@ import { requireInstallation } from "@/lib/installations/store";
  * its route takes longer than the 3 seconds the platform waits), so an unverified URL, which is this
  * console's own, is verified again once.
  */
-export async function mentionInstallationApp(installationId: string, text: string | undefined): Promise<MentionResult> {
-  const installation = await requireInstallation(installationId);
+export async function mentionInstallationApp(viewer: Viewer, installationId: string, text: string | undefined): Promise<MentionResult> {
+  const installation = await requireInstallation(viewer, installationId);
   if (!installation.appId) throw new AppError("no_app_id");
   const appId = installation.appId;
   const target = configuredEmulator();

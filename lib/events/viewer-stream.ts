@@ -2,7 +2,8 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/http/app-error";
 import { clientAddress } from "@/lib/http/client-address";
-import { listVisibleSummaries } from "@/lib/installations/store";
+import type { Viewer } from "@/lib/viewer";
+import { listVisibleSummaries } from "@/lib/installations/visibility";
 import { getEventFeed } from "./feed";
 import { getEventSink } from "./sink";
 import { eventFeedStream, visibleToTeams } from "./stream";
@@ -20,11 +21,11 @@ const REFUSALS = {
   process: undefined,
 } as const;
 
-export async function openEventStream(request: Request): Promise<Response> {
+export async function openEventStream(request: Request, viewer: Viewer): Promise<Response> {
   // With Redis, this instance must be subscribed to hear what the others receive (normally done at start).
   getEventSink();
   // Names and ids only: no secret is unsealed to open a stream. An uninstalled installation sends no events.
-  const installations = (await listVisibleSummaries()).filter((summary) => summary.state === "active" || summary.tokens.length > 0);
+  const installations = (await listVisibleSummaries(viewer)).filter((summary) => summary.state === "active" || summary.tokens.length > 0);
   const address = clientAddress(request.headers, getConfig().trustedProxyHops);
   const admission = getStreamLimits().admit(personStreamKey(await readSignedInPerson()), address, installations.length === 0);
   if (!admission.ok) {

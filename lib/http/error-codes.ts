@@ -69,7 +69,7 @@ export const CONSOLE_ERRORS = {
   // Fetch all (lib/explorer)
   too_many_walks: { status: 429, message: "The server runs as many Fetch all walks as it can at once: try again shortly." },
 
-  // Installations and their tokens (lib/installations, lib/rotation, lib/oauth)
+  // Installations and their tokens (lib/installations with its rotation/, lib/oauth)
   unknown_installation: { status: 404, message: "No installation with this id." },
   no_token: { status: 400, message: "This installation has no token of this kind." },
   not_rotating: { status: 400, message: "This token is long-lived: exchange it first to get a refresh token." },

@@ -34,8 +34,6 @@ export interface RouteContext {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response> | Response;
-
 const NO_PARAMS: RouteContext = { params: Promise.resolve({}) };
 
 /** What a browser's Fetch Metadata says of a navigation, or of a page embedding the route, rather than a fetch. */
@@ -91,17 +89,21 @@ async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint
 /**
  * A check every route passes after the Host check and before anything else: who may reach the API at all.
  * The caller supplies it (the console's is the sign-in gate, lib/access/handle-route.ts), so the wire knows
- * nothing of sessions. It throws an AppError to refuse.
+ * nothing of sessions. It throws an AppError to refuse, and answers what it found (the console's: who asks),
+ * which the handler is handed: read once per request.
  */
-export type RouteGate = (request: Request) => Promise<void>;
+export type RouteGate<A> = (request: Request) => Promise<A>;
+
+/** A route's handler behind a gate: the request, its parameters, and what the gate answered. */
+export type GatedHandler<A> = (request: Request, context: RouteContext, access: A) => Promise<Response> | Response;
 
 /**
  * Makes the route wrapper: what every console route needs, the Host check (host-check.ts) and the Origin check, the gate, the body
  * size limit, the request's cookie jar (Set-Cookie applied to whatever the handler answers, errors
  * included), and the one error mapper, so no handler leaks a stack trace or a secret.
  */
-export function createRouteWrapper(gate: RouteGate) {
-  return (handler: RouteHandler, options: RouteOptions = {}) =>
+export function createRouteWrapper<A>(gate: RouteGate<A>) {
+  return (handler: GatedHandler<A>, options: RouteOptions = {}) =>
     async (request: Request, context: RouteContext = NO_PARAMS): Promise<Response> => {
       // First, and as a page to a browser: a name the console does not answer at learns nothing more (host-check.ts).
       const refusedHost = hostRefusal(request);
@@ -110,7 +112,7 @@ export function createRouteWrapper(gate: RouteGate) {
       const response = await runWithCookieJar(jar, async () => {
         try {
           const mutating = options.mutating ?? false;
-          await gate(request);
+          const access = await gate(request);
           // A NUL in the address (`/api/api-keys/%00`) would reach the store's text columns: 400, as in a body.
           refuseNulInPath(await context.params);
           if (!options.navigable) refuseNavigation(request);
@@ -125,7 +127,7 @@ export function createRouteWrapper(gate: RouteGate) {
               signal: request.signal,
             });
           }
-          return await handler(forwarded, context);
+          return await handler(forwarded, context, access);
         } catch (error) {
           return toErrorResponse(error);
         }

@@ -1,4 +1,4 @@
 export { AppError, isAppError } from "./app-error";
-export { createRouteWrapper, type RouteHandler } from "./handle-route";
+export { createRouteWrapper } from "./handle-route";
 export { getCookieJar, runWithCookieJar } from "./cookie-jar";
 export { parseJsonBody, parseQuery } from "./json-body";

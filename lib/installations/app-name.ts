@@ -4,7 +4,7 @@ import { listEmulatorApps } from "@/lib/emulator-admin/client";
 import { emulatorTarget } from "@/lib/emulator-admin/transport";
 import { logger } from "@/lib/log";
 import { MAX_APP_NAME_CHARS } from "./record";
-import type { RotationRuntime } from "@/lib/rotation/runtime";
+import type { RotationRuntime } from "@/lib/installations/rotation/runtime";
 
 /**
  * The name of an installed app, to name the installation by ("Switchboard Rotation in Emulated Workspace 2"),

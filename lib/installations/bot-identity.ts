@@ -1,6 +1,6 @@
 import "server-only";
 import { callMethod } from "@/lib/platform";
-import type { RotationRuntime } from "@/lib/rotation/runtime";
+import type { RotationRuntime } from "@/lib/installations/rotation/runtime";
 import type { InstallationRecord } from "./record";
 
 const BOT_ID = /^B[A-Z0-9]{1,31}$/;

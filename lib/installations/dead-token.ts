@@ -1,6 +1,6 @@
 import "server-only";
 import { callMethod, platformErrorCode, type PlatformCallResult } from "@/lib/platform";
-import type { RotationRuntime } from "@/lib/rotation/runtime";
+import type { RotationRuntime } from "@/lib/installations/rotation/runtime";
 import { verdictForError, type DeadTokenVerdict } from "./universal/lifecycle";
 import type { InstallationRecord, StoredToken } from "./record";
 import { prependEntry, timelineErrorCode, type TimelineEntry } from "./universal/timeline";

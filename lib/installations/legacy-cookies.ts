@@ -3,7 +3,7 @@ import { inflateRawSync } from "node:zlib";
 import { z } from "zod";
 import { getCookieJar, type CookieJar } from "@/lib/http/cookie-jar";
 import { logger } from "@/lib/log";
-import type { Store } from "@/lib/store";
+import { getStore } from "@/lib/store";
 import { deleteCookie, listCookieNames, readSealedCookie } from "@/lib/http/sealed-cookie";
 import { installationSchema, type InstallationRecord } from "./record";
 import { toStoreEntries, toStoreInstallation } from "./store-mapping";
@@ -11,7 +11,7 @@ import { toStoreEntries, toStoreInstallation } from "./store-mapping";
 /**
  * Installations that earlier versions sealed in the browser, one `sb_inst_<id>` cookie each (`__Host-` over
  * https), their JSON deflated ({v: 2, z}) or, before that, as it was. The first request that carries one
- * imports it into the store (store.importInstallation: per token kind the token issued later wins, so a
+ * (the route wrapper, lib/access/handle-route.ts, runs this step before every handler) imports it into the store (store.importInstallation: per token kind the token issued later wins, so a
  * second browser holding an older copy never overwrites a newer token), then clears the cookie: nothing is
  * lost on upgrade. A cookie's token has no issue time: store-mapping.ts derives it (a rotating token's
  * expiry less the 12 hours it lives; a long-lived token's record's last update). A cookie that does not
@@ -50,19 +50,24 @@ async function currentJar(): Promise<CookieJar | undefined> {
   }
 }
 
-/** Imports (then clears) the installation cookies this request carries; answers how many were imported. */
-export async function importLegacyCookies(store: Store): Promise<number> {
+/**
+ * Imports (then clears) the installation cookies this request carries; answers how many were imported. A
+ * request without one opens nothing (a probe works with the store out of reach).
+ */
+export async function importLegacyCookies(): Promise<number> {
   const jar = await currentJar();
   if (!jar || SEEN.has(jar)) return 0;
   SEEN.add(jar);
   const names = await listCookieNames(LEGACY_INSTALLATION_COOKIE_PREFIX);
+  if (names.length === 0) return 0;
+  const store = await getStore();
   let imported = 0;
   for (const name of names) {
     const record = await readSealedCookie(name, legacyCookieSchema);
     if (record && name === `${LEGACY_INSTALLATION_COOKIE_PREFIX}${record.id}`) {
       // The cookie's timeline was newest first; the store appends in the order things happened.
       const timeline = toStoreEntries([...(record.timeline ?? [])].reverse());
-      const { outcome } = await store.importInstallation(toStoreInstallation(record), { timeline });
+      const { outcome } = await store.installations.import(toStoreInstallation(record), { timeline });
       logger.info({ installation: record.id, outcome }, "an installation cookie of an earlier version was imported into the store");
       imported++;
     }

@@ -1,4 +1,4 @@
-import { isAdmin, type Viewer } from "@/lib/access/rights";
+import type { Viewer } from "@/lib/viewer";
 /**
  * What these rules read of a record and its tokens (record.ts's InstallationRecord and StoredToken have
  * it; said here structurally, so record.ts can use the rules without an import cycle).
@@ -56,7 +56,7 @@ export function holderFor<T extends Token>(viewer: Viewer, tokens: Record<string
     if (viewer.userId === authedUserId && tokens[NOBODY]) return NOBODY;
     if (!viewer.admin) return undefined;
   }
-  return isAdmin(viewer) ? installationHolder(tokens, authedUserId) : undefined;
+  return viewer.admin ? installationHolder(tokens, authedUserId) : undefined;
 }
 
 /** The record acting with `holder`'s user token (none when holder is undefined or holds none). */

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { callMethod } from "@/lib/platform";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 
 /** A profile image as users.info answers it: an http(s) URL short enough to keep in the page's sealed cookie. */
 const imageUrl = z

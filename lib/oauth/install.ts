@@ -7,11 +7,13 @@ import { readInstallingApp } from "@/lib/app-config/installing-app";
 import { installationFromGrant, installationIdFor, MAX_APP_NAME_CHARS, toInstallationView } from "@/lib/installations/record";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
-import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import type { Viewer } from "@/lib/viewer";
+import { findInstallation, saveInstallation } from "@/lib/installations/repository";
+import { personOf } from "@/lib/installations/who-did-it";
 import { noneIfUnreadable } from "@/lib/installations/unreadable";
 import { installScopes } from "./install-scopes";
 import { consumeOAuthState, createOAuthState, type StateProblem } from "./state";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { prependEntry } from "@/lib/installations/universal/timeline";
 import { withBotId } from "@/lib/installations/bot-identity";
 import { onCurrentUpstream } from "@/lib/installations/upstream-instance";
@@ -29,7 +31,7 @@ export interface InstallRequest {
 }
 
 /** Starts "Add to workspace": a fresh state bound to this browser, and the platform's authorize URL. */
-export async function beginInstall(request: InstallRequest): Promise<string> {
+export async function beginInstall(request: InstallRequest, viewer: Viewer | null): Promise<string> {
   const config = getConfig();
   const runtime = getRotationRuntime();
   const appKey = request.app ?? "console";
@@ -37,7 +39,7 @@ export async function beginInstall(request: InstallRequest): Promise<string> {
   const scopes = await installScopes({
     link: { bot: request.scope, user: request.userScope },
     configured: { bot: config.botScopes, user: config.userScopes },
-    app: () => readInstallingApp({ key: appKey, clientId }),
+    app: () => readInstallingApp(viewer, { key: appKey, clientId }),
   });
   const state = await createOAuthState(appKey, runtime.now());
   const url = new URL(`${config.upstream.baseUrl}/oauth/v2/authorize`);
@@ -64,7 +66,7 @@ export type InstallOutcome =
  * The OAuth callback: the state is checked and consumed first (so nothing that fails it can touch the
  * stored installations), then the code is exchanged with oauth.v2.access and the installation sealed.
  */
-export async function completeInstall(query: URLSearchParams): Promise<InstallOutcome> {
+export async function completeInstall(query: URLSearchParams, viewer: Viewer | null): Promise<InstallOutcome> {
   const runtime = getRotationRuntime();
   const check = await consumeOAuthState(query.get("state"), runtime.now());
   const platformError = query.get("error");
@@ -85,13 +87,15 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
     const where = grant.team ?? (grant.isEnterpriseInstall ? grant.enterprise : undefined);
     if (!where) throw new AppError("upstream_bad_answer", { message: "The platform's answer named no team." });
     // One stored with secrets this server cannot open is replaced whole: a reinstall is what its card advises.
-    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey)).catch(noneIfUnreadable);
+    const previous = await findInstallation(installationIdFor(where.id, grant.appId, check.appKey), viewer ? { holder: { viewer } } : {}).catch(
+      noneIfUnreadable,
+    );
     // A reinstall replaces the bot token (and the installer's own user token, when it issues one) but keeps the
     // record's identity, install time, timeline and the other people's user tokens.
     const now = runtime.now();
     // The app's name from its configuration (the emulator's admin surface, or the person's configuration token);
     // when it cannot be read, installationFromGrant keeps the name the record had: never the id where a name is known.
-    const app = await readInstallingApp({ key: check.appKey, clientId: credentials.clientId, ...(grant.appId ? { id: grant.appId } : {}) });
+    const app = await readInstallingApp(viewer, { key: check.appKey, clientId: credentials.clientId, ...(grant.appId ? { id: grant.appId } : {}) });
     const appName = app?.name?.slice(0, MAX_APP_NAME_CHARS) ?? undefined;
     const granted = installationFromGrant(
       grant,
@@ -115,7 +119,8 @@ export async function completeInstall(query: URLSearchParams): Promise<InstallOu
       }),
     };
     // On the server, for every browser of the console: the installer's browser gets nothing but the redirect.
-    const saved = await saveInstallation(installation);
+    const who = personOf(viewer);
+    const saved = await saveInstallation(installation, who ? { who } : {});
     logger.info({ installation: saved.id, team: saved.team.id }, "installed");
     return { ok: true, installation: toInstallationView(saved) };
   } catch (error) {

@@ -1,12 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import { canSee } from "@/lib/access/rights";
-import { signedInViewer } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
+import { canSee } from "@/lib/installations/universal/rights";
 import type { AppKey, InstallationView } from "@/lib/installations/universal/view";
 import { deleteCookie, readSealedCookie, writeSealedCookie } from "@/lib/http/sealed-cookie";
 import { readInstallingApp } from "@/lib/app-config/installing-app";
 import { getConfig } from "@/lib/config";
-import { credentialsFor } from "@/lib/rotation/runtime";
+import { credentialsFor } from "@/lib/installations/rotation/runtime";
 import { readAppIcon } from "./app-icon";
 import { appPageUrl } from "./app-links";
 
@@ -35,14 +35,12 @@ export type InstalledNotice = z.infer<typeof noticeSchema>;
  * `team` parameter preselects it on the consent page. None for the operator or someone not signed in, whose
  * consent page opens on the workspace the platform picks (the one they are signed in to there).
  */
-export async function signedInTeam(): Promise<string | undefined> {
-  const viewer = await signedInViewer();
+export function signedInTeam(viewer: Viewer | null): string | undefined {
   return viewer?.kind === "member" ? viewer.teamId : undefined;
 }
 
 /** Where the callback sends the installer: the dashboard if they may see the installation there, else the stand-alone page. */
-export async function afterInstallLocation(installation: InstallationView): Promise<string> {
-  const viewer = await signedInViewer();
+export async function afterInstallLocation(installation: InstallationView, viewer: Viewer | null): Promise<string> {
   if (viewer && canSee(viewer, installation)) return `/?installed=${encodeURIComponent(installation.id)}`;
   const icon = await readAppIcon(installation.id);
   const notice: InstalledNotice = {
@@ -75,10 +73,10 @@ export interface CallbackNextSteps {
  * A failed or cancelled install's way on. Someone outside the team did not come from the console and cannot
  * use it (its sign-in is for the app's team): they get the install again and the app's own page instead.
  */
-export async function callbackNextSteps(appKey: AppKey | undefined): Promise<CallbackNextSteps> {
+export async function callbackNextSteps(appKey: AppKey | undefined, viewer: Viewer | null): Promise<CallbackNextSteps> {
   const key = appKey ?? "console";
   const retryHref = key === "legacy" ? "/oauth/install?app=legacy" : "/oauth/install";
-  if (await signedInViewer()) return { retryHref, console: true };
-  const app = await readInstallingApp({ key, clientId: credentialsFor(key).clientId });
+  if (viewer) return { retryHref, console: true };
+  const app = await readInstallingApp(viewer, { key, clientId: credentialsFor(key).clientId });
   return { retryHref, console: false, ...(app ? { appPage: { name: app.name, url: appPageUrl(getConfig().upstream, app.appId) } } : {}) };
 }

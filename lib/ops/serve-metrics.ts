@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { getStreamLimits } from "@/lib/events/viewers";
 import { AppError } from "@/lib/http/app-error";
 import { toErrorResponse } from "@/lib/http/error-response";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { getStore } from "@/lib/store";
 import { metrics } from "@/lib/metrics";
 
@@ -23,10 +23,10 @@ async function updateScrapeGauges(): Promise<void> {
   if (!getConfig().refresher.enabled) m.refresherLastSuccess.set(Number.NaN);
   try {
     const store = await getStore();
-    const nearest = await store.nearestTokenExpiry();
+    const nearest = await store.installations.nearestTokenExpiry();
     m.nearestExpiry.set(nearest === null ? Number.NaN : (nearest - getRotationRuntime().now()) / 1000);
     // The summaries unseal nothing and are cached until an installation changes: a scrape costs no query most times.
-    const summaries = await store.listInstallationSummaries();
+    const summaries = await store.installations.listSummaries();
     m.needingReinstall.set(summaries.filter((s) => s.state === "needs_reinstall").length);
   } catch {
     // The store is down: counted by switchboard_store_errors_total; the scrape itself still answers.

@@ -2,13 +2,14 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { advanceEmulatorClock } from "@/lib/emulator-admin/client";
+import type { Viewer } from "@/lib/viewer";
 import { requireAdmin } from "@/lib/access/viewer";
 import { AppError } from "@/lib/http/app-error";
 import { platformClockFor } from "@/lib/platform";
 import { getConsoleSession, type ConsoleSession } from "@/lib/session/console-session";
 import type { InstallationView } from "@/lib/installations/universal/view";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { TOKEN_KINDS, type TokenKind } from "@/lib/installations/universal/token-kind";
 
 /** POST /api/platform-clock: by how much, or to when (epoch ms, the platform's time). */
@@ -62,9 +63,9 @@ function tokenChanges(installations: InstallationView[], keep: (expiresAt: numbe
  * changed. Only when the upstream says it is an emulator (the embedded one, or a standalone one through
  * PLATFORM_BASE_URL); the real platform's clock is not the console's to move.
  */
-export async function movePlatformClock(move: ClockMove): Promise<ClockMoveAnswer> {
+export async function movePlatformClock(viewer: Viewer, move: ClockMove): Promise<ClockMoveAnswer> {
   // Every workspace's tokens move with the clock: admins only (lib/access).
-  await requireAdmin("move the emulator's clock: it moves every workspace's tokens at once");
+  requireAdmin(viewer, "move the emulator's clock: it moves every workspace's tokens at once");
   const runtime = getRotationRuntime();
   const about = await describeUpstream(runtime, true);
   const { upstream, refreshWindowS, upstreamTimeoutMs } = getConfig();
@@ -86,13 +87,13 @@ export async function movePlatformClock(move: ClockMove): Promise<ClockMoveAnswe
       message: `The emulator's clock may be at most ${about.maxOffsetS} s (ten years) ahead in all and is ${about.offsetS} s ahead: it can move ${Math.max(0, Math.floor(leftS))} s more. Its admin reset sets it back.`,
     });
   }
-  const before = await getConsoleSession();
+  const before = await getConsoleSession({ viewer });
   const sentAt = Date.now();
   // The upstream's own emulator, embedded or standalone (PLATFORM_BASE_URL): it said it is one above.
   const emulatorNow = await advanceEmulatorClock({ baseUrl: upstream.baseUrl, timeoutMs: upstreamTimeoutMs }, advanceS);
   platformClockFor(upstream.baseUrl).observeTime(emulatorNow, sentAt, Date.now());
   const movedBy = `clock moved +${describeDuration(advanceS)}`;
-  const session = await getConsoleSession(movedBy);
+  const session = await getConsoleSession({ viewer, by: movedBy });
   const to = session.serverTime;
   const lifetimes = about.lifetimesS;
   const stale = [

@@ -75,7 +75,7 @@ export class PlatformClock {
 /**
  * The process's clock for the platform at `baseUrl`: every upstream answer (lib/platform/call-method.ts)
  * and every read of the emulator's clock feed it, and the session's expiry checks, refresh window,
- * countdowns and timelines read it (lib/rotation/runtime.ts). One per upstream, shared by every route bundle.
+ * countdowns and timelines read it (lib/installations/rotation/runtime.ts). One per upstream, shared by every route bundle.
  */
 export function platformClockFor(baseUrl: string): PlatformClock {
   return processSingleton(`platformClock:${baseUrl.replace(/\/+$/, "")}`, () => new PlatformClock());

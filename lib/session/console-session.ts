@@ -1,23 +1,24 @@
 import "server-only";
-import { canManage, isAdmin } from "@/lib/access/rights";
-import { currentViewer } from "@/lib/access/viewer";
+import { isAdmin, type Viewer } from "@/lib/viewer";
 import { getConfig, type Upstream } from "@/lib/config";
-import { save } from "@/lib/installations/save";
+import { saveInstallation } from "@/lib/installations/repository";
+import { canManage } from "@/lib/installations/universal/rights";
+import { personOf } from "@/lib/installations/who-did-it";
 import { toInstallationView, withCappedExpiries, type InstallationRecord } from "@/lib/installations/record";
-import { pageVisibleInstallations } from "@/lib/installations/store";
+import { pageVisibleInstallations } from "@/lib/installations/visibility";
 import { withUpstreamInstance } from "@/lib/installations/upstream-instance";
 import type { ListPage, ListQuery } from "@/lib/installations/universal/list-query";
 import { UNREADABLE_SECRETS } from "@/lib/installations/universal/lifecycle";
 import { TOKEN_KINDS } from "@/lib/installations/universal/token-kind";
 import type { InstallationView } from "@/lib/installations/universal/view";
 import { describeUpstream, toPlatformClockView, type PlatformClockView } from "@/lib/platform/platform-time";
-import { withNoticedExpiry } from "@/lib/rotation/freshness";
-import { refresherView } from "@/lib/rotation/refresher";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
-import type { RefresherView } from "@/lib/rotation/universal/schedule";
+import { withNoticedExpiry } from "@/lib/installations/rotation/freshness";
+import { refresherView } from "@/lib/installations/rotation/refresher";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
+import type { RefresherView } from "@/lib/installations/universal/refresh-schedule";
 import { VersionConflictError } from "@/lib/store";
 
-/** What this person may do on the dashboard (lib/access/rights.ts). */
+/** What this person may do on the dashboard (lib/viewer.ts, lib/installations/universal/rights.ts). */
 export interface SessionAccess {
   /** The operator of a console without sign-in, or a member listed in ADMIN_USERS: may do everything. */
   admin: boolean;
@@ -61,17 +62,25 @@ const keepOnConflict = (read: InstallationRecord) => (error: unknown) => {
   throw error;
 };
 
-export async function getConsoleSession(by = "GET /api/session", query?: ListQuery): Promise<ConsoleSession> {
+export async function getConsoleSession({
+  viewer,
+  by = "GET /api/session",
+  query,
+}: {
+  viewer: Viewer;
+  by?: string;
+  query?: ListQuery;
+}): Promise<ConsoleSession> {
   const { upstream, refreshWindowS } = getConfig();
   // Asks the upstream again when it has said nothing for a while, so a clock moved elsewhere shows.
   const runtime = getRotationRuntime();
   const about = await describeUpstream(runtime);
   const platformClock = toPlatformClockView(about);
   const now = runtime.now();
-  const viewer = await currentViewer();
   const views: InstallationView[] = [];
   const manageable: string[] = [];
-  const { installations, page } = await pageVisibleInstallations(query, now);
+  const { installations, page } = await pageVisibleInstallations(viewer, query, now);
+  const who = personOf(viewer);
   for (const installation of installations) {
     if (canManage(viewer, installation)) manageable.push(installation.id);
     // Its secrets do not open here (unreadable.ts): shown as it is, never written, so that the record is there
@@ -90,7 +99,7 @@ export async function getConsoleSession(by = "GET /api/session", query?: ListQue
     }
     // The note is a read's by-product: when every retry lost to other writers (a crowd looking at one
     // installation the moment its token expires, each noting it), it shows as read and another request notes it.
-    if (noticed !== installation) noticed = await save(noticed).catch(keepOnConflict(installation));
+    if (noticed !== installation) noticed = await saveInstallation(noticed, who ? { who } : {}).catch(keepOnConflict(installation));
     views.push(withCappedExpiries(toInstallationView(noticed), now));
   }
   const access: SessionAccess = {

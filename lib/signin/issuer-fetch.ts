@@ -14,7 +14,7 @@ interface IssuerRequestInit {
 /**
  * One request to the sign-in's issuer (its discovery document, keys and token endpoint), at the URL the
  * discovery named: openid-client's fetch. When the issuer is the emulator this process serves, the request
- * is a function call to it, as every other call to it is (lib/rotation/runtime.ts says why); otherwise it
+ * is a function call to it, as every other call to it is (lib/installations/rotation/runtime.ts says why); otherwise it
  * goes over the network, bounded by UPSTREAM_TIMEOUT_MS. Every answer's Date feeds the platform's clock,
  * which the ID token's expiry is judged by.
  */

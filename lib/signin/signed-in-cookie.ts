@@ -40,14 +40,14 @@ const personKey = (person: SignedInPerson) => `${person.teamId}:${person.userId}
 export async function readSignedInPerson(): Promise<SignedInPerson | undefined> {
   const sealed = await readSealedCookie(SIGNED_IN_COOKIE, cookieSchema, SIGNED_IN_TTL_S);
   if (!sealed) return undefined;
-  const current = await (await getStore()).signOutGeneration(personKey(sealed.person));
+  const current = await (await getStore()).signOuts.generation(personKey(sealed.person));
   if (sealed.signOuts >= current) return sealed.person;
   await forgetCookie();
   return undefined;
 }
 
 export async function writeSignedInPerson(person: SignedInPerson, nowMs: number): Promise<void> {
-  const signOuts = await (await getStore()).signOutGeneration(personKey(person));
+  const signOuts = await (await getStore()).signOuts.generation(personKey(person));
   await writeSealedCookie(SIGNED_IN_COOKIE, { person, signedInAt: nowMs, signOuts }, SIGNED_IN_TTL_S);
 }
 
@@ -66,6 +66,6 @@ async function forgetCookie(): Promise<void> {
  */
 export async function signOut(nowMs: number): Promise<void> {
   const sealed = await readSealedCookie(SIGNED_IN_COOKIE, cookieSchema, SIGNED_IN_TTL_S);
-  if (sealed) await (await getStore()).recordSignOut(personKey(sealed.person), nowMs);
+  if (sealed) await (await getStore()).signOuts.record(personKey(sealed.person), nowMs);
   await deleteCookie(SIGNED_IN_COOKIE);
 }

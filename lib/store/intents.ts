@@ -4,7 +4,7 @@ import { announceChange, type StoreContext } from "./context";
 import { insertTimeline, PURPOSE, readInstallation, resealStale, tokenValues } from "./installations";
 import { installations, refreshIntents, tokens } from "./schema";
 import { secretHash } from "./sealing";
-import type { RefreshIntent, RefreshOutcome, StoredInstallation, StoreTimelineEntry, StoreToken, StoreTokenKind } from "./types";
+import type { RefreshIntent, IntentOutcome, StoredInstallation, StoreTimelineEntry, StoreToken, StoreTokenKind } from "./types";
 
 /**
  * Refresh intents: before a refresher calls the platform with a refresh token, it records which token and
@@ -66,7 +66,7 @@ export async function listUnsettledIntents(ctx: StoreContext, options: { started
 export async function findIntentByRefreshToken(
   ctx: StoreContext,
   refreshToken: string,
-): Promise<(RefreshIntent & { settledAt?: number; outcome?: RefreshOutcome }) | null> {
+): Promise<(RefreshIntent & { settledAt?: number; outcome?: IntentOutcome }) | null> {
   const [row] = await ctx.db
     .select()
     .from(refreshIntents)
@@ -77,7 +77,7 @@ export async function findIntentByRefreshToken(
   return {
     ...fromRow(ctx, row),
     ...(row.settledAt !== null ? { settledAt: row.settledAt } : {}),
-    ...(row.outcome !== null ? { outcome: row.outcome as RefreshOutcome } : {}),
+    ...(row.outcome !== null ? { outcome: row.outcome as IntentOutcome } : {}),
   };
 }
 
@@ -92,7 +92,7 @@ export interface SettleInput {
 }
 
 export interface SettleResult {
-  outcome: RefreshOutcome;
+  outcome: IntentOutcome;
   /** The installation as stored after the settlement (null when it was deleted meanwhile). */
   installation: StoredInstallation | null;
 }
@@ -110,9 +110,9 @@ export async function settleRefresh(ctx: StoreContext, input: SettleInput): Prom
       if (!intent) throw new Error(`no refresh intent ${input.intentId}`);
       installationId = intent.installationId;
       if (intent.settledAt !== null) {
-        return { outcome: intent.outcome as RefreshOutcome, installation: await readInstallation(ctx, tx, intent.installationId) };
+        return { outcome: intent.outcome as IntentOutcome, installation: await readInstallation(ctx, tx, intent.installationId) };
       }
-      let outcome: RefreshOutcome = `failed:${input.failure ?? "unknown"}`;
+      let outcome: IntentOutcome = `failed:${input.failure ?? "unknown"}`;
       const [owner] = await tx.select({ version: installations.version }).from(installations).where(eq(installations.id, intent.installationId)).for("update");
       if (input.token && owner) {
         const [current] = await tx

@@ -21,7 +21,7 @@ import type {
   StoreTokenApiUse,
   InstallationSummary,
   RefreshIntent,
-  RefreshOutcome,
+  IntentOutcome,
   StoreConfigToken,
   StoredInstallation,
   StoreInstallation,
@@ -29,40 +29,30 @@ import type {
   StoreTimelineEntry,
   StoreTokenKind,
   StoreTokenRow,
-  StoreWebhookSend,
+  WebhookSend,
   TimelinePage,
 } from "./types";
 import * as webhooks from "./webhooks";
 import type { OwnerFilter } from "./webhooks";
 
-/**
- * The store's API: installations with their tokens and webhooks, timelines, refresh intents and the
- * refresh lock, pasted webhooks and their send history, app configuration tokens. Plain objects in and
- * out; secrets in clear only in this process's memory. Every method is one short transaction (or one
- * statement): none is ever held across a call to the platform, so a refresher reads, records its intent,
- * calls the platform with nothing open, then settles. A database that cannot be reached answers 503
- * `store_unavailable` (an AppError) and changes nothing. `owner` null is the console's operator (today the
- * only person); the next issue's people are strings.
- */
-export interface Store {
-  readonly kind: "pglite" | "postgres";
-
+/** Installations with their tokens and webhooks, and their timelines. */
+export interface InstallationsStore {
   /** The installation, or null. Served from the cache unless `fresh`: anything that spends a refresh token asks `fresh: true` under the refresh lock. */
-  getInstallation(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
+  get(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
-  listInstallations(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
+  list(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
   /** Every installation's names, ids, state and token facts, oldest first, in one query and without unsealing a secret (for lists). */
-  listInstallationSummaries(): Promise<InstallationSummary[]>;
+  listSummaries(): Promise<InstallationSummary[]>;
   /**
    * Writes an installation, its bot and user tokens and its webhook in one transaction (with timeline
    * entries if given), every secret sealed with the newest key; answers it with its new version. With
    * `expectVersion`, only over that version (0: only a new one), else VersionConflictError.
    */
-  putInstallation(record: StoreInstallation, options?: installations.PutOptions): Promise<StoredInstallation>;
+  put(record: StoreInstallation, options?: installations.PutOptions): Promise<StoredInstallation>;
   /** Forgets an installation with everything of it (tokens, timeline, intents); false when there was none. */
-  deleteInstallation(id: string): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
   /** Imports an earlier version's record: per token kind the one issued later wins; other fields from the later-updated record. */
-  importInstallation(
+  import(
     record: StoreInstallation,
     options?: { timeline?: StoreTimelineEntry[] },
   ): Promise<{ installation: StoredInstallation; outcome: installations.ImportOutcome }>;
@@ -70,7 +60,8 @@ export interface Store {
   listTokens(installationId: string): Promise<StoreTokenRow[]>;
   /** Rotating, unrevoked tokens expiring at or before `before` (epoch ms), soonest first, no secrets: for a background refresher. */
   tokensExpiringBefore(before: number, limit?: number): Promise<ExpiringToken[]>;
-
+  /** The expiry (epoch ms) of the rotating token of an active installation that expires first, or null when none rotates. */
+  nearestTokenExpiry(): Promise<number | null>;
   /** Appends timeline entries in the order given (oldest first); does not change the installation's version. */
   appendTimeline(installationId: string, entries: StoreTimelineEntry[]): Promise<void>;
   /** A page of the timeline, newest first; `before` is the last page's nextBefore; limit 1 to 200 (default 50). */
@@ -78,72 +69,96 @@ export interface Store {
     installationId: string,
     options?: { before?: number; limit?: number },
   ): Promise<TimelinePage<E>>;
-
   /** The newest `limit` entries of each installation's timeline (default 50), in one query; none for an installation without. */
   newestTimelines<E extends StoreTimelineEntry = StoreTimelineEntry>(
     installationIds: readonly string[],
     options?: { limit?: number },
   ): Promise<Map<string, TimelinePage<E>>>;
+}
 
+/** Refresh intents: a refresh token about to be spent, recorded before the platform call and settled after it. */
+export interface IntentsStore {
   /** Records, in its own transaction committed before the platform call, that a refresh token is about to be spent. */
-  recordRefreshIntent(intent: {
-    installationId: string;
-    kind: StoreTokenKind;
-    userId?: string;
-    refreshToken: string;
-    startedAt: number;
-  }): Promise<RefreshIntent>;
+  record(intent: { installationId: string; kind: StoreTokenKind; userId?: string; refreshToken: string; startedAt: number }): Promise<RefreshIntent>;
   /** Unsettled intents started at or after `startedAfter` (younger than the grace period), oldest first: to replay. */
-  listUnsettledIntents(options: { startedAfter: number; installationId?: string }): Promise<RefreshIntent[]>;
+  listUnsettled(options: { startedAfter: number; installationId?: string }): Promise<RefreshIntent[]>;
   /** The newest intent for a refresh token, with its outcome once settled: was this refresh token spent, and how did it end. */
-  findIntentByRefreshToken(refreshToken: string): Promise<(RefreshIntent & { settledAt?: number; outcome?: RefreshOutcome }) | null>;
+  findByRefreshToken(refreshToken: string): Promise<(RefreshIntent & { settledAt?: number; outcome?: IntentOutcome }) | null>;
   /** Settles an intent in one transaction: the new pair stored (unless a newer one already is: superseded), the old one spent, timeline entries. */
-  settleRefresh(input: intents.SettleInput): Promise<intents.SettleResult>;
+  settle(input: intents.SettleInput): Promise<intents.SettleResult>;
   /** Forgets intents settled before `settledBefore` (past the grace period); unsettled ones stay. Answers how many. */
-  pruneSettledIntents(settledBefore: number): Promise<number>;
+  pruneSettled(settledBefore: number): Promise<number>;
+}
+
+/** Pasted webhooks and the proxy's send history; `owner` EVERY_OWNER (for admins) reads, renames and removes whoever's. */
+export interface WebhooksStore {
+  list(owner: OwnerFilter): Promise<StorePastedWebhook[]>;
+  get(owner: OwnerFilter, id: string): Promise<StorePastedWebhook | null>;
+  /** Keeps a checked webhook URL (sealed); the same URL pasted again by the same owner answers the one kept. */
+  add(hook: { owner: string | null; url: string; label: string; maskedUrl: string; createdAt: number; id?: string }): Promise<StorePastedWebhook>;
+  rename(owner: OwnerFilter, id: string, label: string): Promise<StorePastedWebhook | null>;
+  remove(owner: OwnerFilter, id: string): Promise<boolean>;
+  /** Records a send; the owner's history keeps the newest `keep` (default 200). */
+  recordSend(owner: string | null, send: WebhookSend, options?: { keep?: number }): Promise<void>;
+  /** The owner's sends, newest first (default 50). */
+  listSends(owner: string | null, limit?: number): Promise<WebhookSend[]>;
+}
+
+/** App configuration token pairs, one per owner. */
+export interface ConfigTokensStore {
+  get(owner: string | null): Promise<StoreConfigToken | null>;
+  put(owner: string | null, value: StoreConfigToken): Promise<void>;
+  delete(owner: string | null): Promise<boolean>;
+}
+
+/** Token API keys (lib/token-api): kept by hash, never the key; and the audit of their uses. */
+export interface ApiKeysStore {
+  create(key: StoreApiKey & { keyHash: string }): Promise<StoreApiKey>;
+  list(): Promise<StoreApiKey[]>;
+  findByHash(keyHash: string): Promise<StoreApiKey | null>;
+  revoke(id: string, at: number): Promise<StoreApiKey | null>;
+  /** Audits uses of the token API (a batch, oldest first) and marks each key's last use. */
+  recordUses(uses: StoreTokenApiUse[]): Promise<void>;
+  listUses(keyId: string, options?: { limit?: number; before?: number }): Promise<Array<StoreTokenApiUse & { seq: number }>>;
+  /** Forgets uses audited before `before` (epoch ms); answers how many. */
+  pruneUses(before: number): Promise<number>;
+}
+
+/** Sign-outs: how many times each person (`<team id>:<user id>`) signed out. */
+export interface SignOutsStore {
+  /** A sign-in sealed with a lower count is over. Cached per process, kept in step across instances by NOTIFY. */
+  generation(person: string): Promise<number>;
+  /** Counts a sign-out of the person, on every instance, and answers the new count. */
+  record(person: string, at: number): Promise<number>;
+}
+
+/**
+ * The store's API, grouped by what it keeps: installations (with their tokens, webhooks and timelines),
+ * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys and
+ * sign-outs; beside them the refresh lock and what an operator asks of the store itself. Plain objects in
+ * and out; secrets in clear only in this process's memory. Every method is one short transaction (or one
+ * statement): none is ever held across a call to the platform, so a refresher reads, records its intent,
+ * calls the platform with nothing open, then settles. A database that cannot be reached answers 503
+ * `store_unavailable` (an AppError, the one guard every method passes) and changes nothing. `owner` null is
+ * the console's operator; a signed-in person's is `<team id>:<user id>`.
+ */
+export interface Store {
+  readonly kind: "pglite" | "postgres";
+  readonly installations: InstallationsStore;
+  readonly intents: IntentsStore;
+  readonly webhooks: WebhooksStore;
+  readonly configTokens: ConfigTokensStore;
+  readonly apiKeys: ApiKeysStore;
+  readonly signOuts: SignOutsStore;
+
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
-
-  /** `owner` EVERY_OWNER (for admins) reads, renames and removes whoever's. */
-  listPastedWebhooks(owner: OwnerFilter): Promise<StorePastedWebhook[]>;
-  getPastedWebhook(owner: OwnerFilter, id: string): Promise<StorePastedWebhook | null>;
-  /** Keeps a checked webhook URL (sealed); the same URL pasted again by the same owner answers the one kept. */
-  addPastedWebhook(hook: { owner: string | null; url: string; label: string; maskedUrl: string; createdAt: number; id?: string }): Promise<StorePastedWebhook>;
-  renamePastedWebhook(owner: OwnerFilter, id: string, label: string): Promise<StorePastedWebhook | null>;
-  removePastedWebhook(owner: OwnerFilter, id: string): Promise<boolean>;
-  /** Records a send; the owner's history keeps the newest `keep` (default 200). */
-  recordWebhookSend(owner: string | null, send: StoreWebhookSend, options?: { keep?: number }): Promise<void>;
-  /** The owner's sends, newest first (default 50). */
-  listWebhookSends(owner: string | null, limit?: number): Promise<StoreWebhookSend[]>;
-
-  getConfigToken(owner: string | null): Promise<StoreConfigToken | null>;
-  putConfigToken(owner: string | null, value: StoreConfigToken): Promise<void>;
-  deleteConfigToken(owner: string | null): Promise<boolean>;
-
-  /** Token API keys (lib/token-api): kept by hash, never the key. */
-  createApiKey(key: StoreApiKey & { keyHash: string }): Promise<StoreApiKey>;
-  listApiKeys(): Promise<StoreApiKey[]>;
-  findApiKeyByHash(keyHash: string): Promise<StoreApiKey | null>;
-  revokeApiKey(id: string, at: number): Promise<StoreApiKey | null>;
-  /** Audits uses of the token API (a batch, oldest first) and marks each key's last use. */
-  recordTokenApiUses(uses: StoreTokenApiUse[]): Promise<void>;
-  listTokenApiUses(keyId: string, options?: { limit?: number; before?: number }): Promise<Array<StoreTokenApiUse & { seq: number }>>;
-  /** Forgets uses audited before `before` (epoch ms); answers how many. */
-  pruneTokenApiUses(before: number): Promise<number>;
-
-  /** How many times the person (`<team id>:<user id>`) signed out: a sign-in sealed with a lower count is over. Cached per process, kept in step across instances by NOTIFY. */
-  signOutGeneration(person: string): Promise<number>;
-  /** Counts a sign-out of the person, on every instance, and answers the new count. */
-  recordSignOut(person: string, at: number): Promise<number>;
-
   /** Asks the database for one row (readiness): resolves when it answers, 503 store_unavailable when it cannot be reached. */
   ping(): Promise<void>;
   /** Which keys the stored secrets are sealed with (one query, no secret opened): whether every one opens, which keys are still needed. */
   sealingStatus(): Promise<SealingStatus>;
   /** Re-seals with the current key every secret an older key sealed (the background pass at start; reseal.ts). */
   resealOlderSecrets(): Promise<ResealOutcome>;
-  /** The expiry (epoch ms) of the rotating token of an active installation that expires first, or null when none rotates. */
-  nearestTokenExpiry(): Promise<number | null>;
   /** The installation cache's counters (hits, misses, invalidations) and whether it serves reads now. */
   cacheStats(): { hits: number; misses: number; invalidations: number; active: boolean };
   close(): Promise<void>;
@@ -189,50 +204,62 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
 
   return {
     kind: backend.kind,
-    getInstallation: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
-    listInstallations: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
-    listInstallationSummaries: guard(() => installations.listInstallationSummaries(ctx)),
-    putInstallation: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
-    deleteInstallation: guard((id: string) => installations.deleteInstallation(ctx, id)),
-    importInstallation: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),
-    listTokens: guard((id: string) => installations.listTokens(ctx, id)),
-    tokensExpiringBefore: guard((before: number, limit?: number) => installations.tokensExpiringBefore(ctx, before, limit)),
-    appendTimeline: guard((id: string, entries: StoreTimelineEntry[]) => installations.appendTimeline(ctx, id, entries)),
-    pageTimeline: <E extends StoreTimelineEntry = StoreTimelineEntry>(id: string, o?: { before?: number; limit?: number }) =>
-      guard(() => installations.pageTimeline<E>(ctx, id, o))(),
-    newestTimelines: <E extends StoreTimelineEntry = StoreTimelineEntry>(ids: readonly string[], o?: { limit?: number }) =>
-      guard(() => installations.newestTimelines<E>(ctx, ids, o))(),
-    recordRefreshIntent: guard((intent: Parameters<Store["recordRefreshIntent"]>[0]) => intents.recordRefreshIntent(ctx, intent)),
-    listUnsettledIntents: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
-    findIntentByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),
-    settleRefresh: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),
-    pruneSettledIntents: guard((settledBefore: number) => intents.pruneSettledIntents(ctx, settledBefore)),
+    installations: {
+      get: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
+      list: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
+      listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
+      put: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
+      delete: guard((id: string) => installations.deleteInstallation(ctx, id)),
+      import: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),
+      listTokens: guard((id: string) => installations.listTokens(ctx, id)),
+      tokensExpiringBefore: guard((before: number, limit?: number) => installations.tokensExpiringBefore(ctx, before, limit)),
+      nearestTokenExpiry: guard(async () => (await installations.tokensExpiringBefore(ctx, Number.MAX_SAFE_INTEGER, 1))[0]?.expiresAt ?? null),
+      appendTimeline: guard((id: string, entries: StoreTimelineEntry[]) => installations.appendTimeline(ctx, id, entries)),
+      pageTimeline: <E extends StoreTimelineEntry = StoreTimelineEntry>(id: string, o?: { before?: number; limit?: number }) =>
+        guard(() => installations.pageTimeline<E>(ctx, id, o))(),
+      newestTimelines: <E extends StoreTimelineEntry = StoreTimelineEntry>(ids: readonly string[], o?: { limit?: number }) =>
+        guard(() => installations.newestTimelines<E>(ctx, ids, o))(),
+    },
+    intents: {
+      record: guard((intent: Parameters<IntentsStore["record"]>[0]) => intents.recordRefreshIntent(ctx, intent)),
+      listUnsettled: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
+      findByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),
+      settle: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),
+      pruneSettled: guard((settledBefore: number) => intents.pruneSettledIntents(ctx, settledBefore)),
+    },
+    webhooks: {
+      list: guard((owner: OwnerFilter) => webhooks.listPastedWebhooks(ctx, owner)),
+      get: guard((owner: OwnerFilter, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),
+      add: guard((hook: Parameters<WebhooksStore["add"]>[0]) => webhooks.addPastedWebhook(ctx, hook)),
+      rename: guard((owner: OwnerFilter, id: string, label: string) => webhooks.renamePastedWebhook(ctx, owner, id, label)),
+      remove: guard((owner: OwnerFilter, id: string) => webhooks.removePastedWebhook(ctx, owner, id)),
+      recordSend: guard((owner: string | null, send: WebhookSend, o?: { keep?: number }) => webhooks.recordWebhookSend(ctx, owner, send, o)),
+      listSends: guard((owner: string | null, limit?: number) => webhooks.listWebhookSends(ctx, owner, limit)),
+    },
+    configTokens: {
+      get: guard((owner: string | null) => configTokens.getConfigToken(ctx, owner)),
+      put: guard((owner: string | null, value: StoreConfigToken) => configTokens.putConfigToken(ctx, owner, value)),
+      delete: guard((owner: string | null) => configTokens.deleteConfigToken(ctx, owner)),
+    },
+    apiKeys: {
+      create: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
+      list: guard(() => apiKeys.listApiKeys(ctx)),
+      findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(ctx, keyHash)),
+      revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
+      recordUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
+      listUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
+      pruneUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
+    },
+    signOuts: {
+      generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
+      record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
+    },
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
-    listPastedWebhooks: guard((owner: OwnerFilter) => webhooks.listPastedWebhooks(ctx, owner)),
-    getPastedWebhook: guard((owner: OwnerFilter, id: string) => webhooks.getPastedWebhook(ctx, owner, id)),
-    addPastedWebhook: guard((hook: Parameters<Store["addPastedWebhook"]>[0]) => webhooks.addPastedWebhook(ctx, hook)),
-    renamePastedWebhook: guard((owner: OwnerFilter, id: string, label: string) => webhooks.renamePastedWebhook(ctx, owner, id, label)),
-    removePastedWebhook: guard((owner: OwnerFilter, id: string) => webhooks.removePastedWebhook(ctx, owner, id)),
-    recordWebhookSend: guard((owner: string | null, send: StoreWebhookSend, o?: { keep?: number }) => webhooks.recordWebhookSend(ctx, owner, send, o)),
-    listWebhookSends: guard((owner: string | null, limit?: number) => webhooks.listWebhookSends(ctx, owner, limit)),
-    getConfigToken: guard((owner: string | null) => configTokens.getConfigToken(ctx, owner)),
-    putConfigToken: guard((owner: string | null, value: StoreConfigToken) => configTokens.putConfigToken(ctx, owner, value)),
-    deleteConfigToken: guard((owner: string | null) => configTokens.deleteConfigToken(ctx, owner)),
-    createApiKey: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
-    listApiKeys: guard(() => apiKeys.listApiKeys(ctx)),
-    findApiKeyByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(ctx, keyHash)),
-    revokeApiKey: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
-    recordTokenApiUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
-    listTokenApiUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
-    pruneTokenApiUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
-    signOutGeneration: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
-    recordSignOut: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
     ping: guard(async () => {
       await backend.db.execute(sql`select 1`);
     }),
     sealingStatus: guard(() => sealingStatus(ctx)),
     resealOlderSecrets: guard(() => resealOlderSecrets(ctx)),
-    nearestTokenExpiry: guard(async () => (await installations.tokensExpiringBefore(ctx, Number.MAX_SAFE_INTEGER, 1))[0]?.expiresAt ?? null),
     cacheStats: () => ({ ...cache.stats, active: cache.active }),
     async close() {
       await cache.close();

@@ -108,8 +108,8 @@ export interface RefreshIntent {
   startedAt: number;
 }
 
-/** How a refresh ended: refreshed (the new pair stored), superseded (a newer token was already stored), failed. */
-export type RefreshOutcome = "refreshed" | "superseded" | `failed:${string}`;
+/** How a refresh intent was settled: refreshed (the new pair stored), superseded (a newer token was already stored), failed (lib/installations/rotation/refresh.ts's RefreshOutcome is what the refresh answers). */
+export type IntentOutcome = "refreshed" | "superseded" | `failed:${string}`;
 
 export interface StorePastedWebhook {
   id: string;
@@ -120,15 +120,19 @@ export interface StorePastedWebhook {
   createdAt: number;
 }
 
-/** One send of the webhook proxy (lib/webhooks/history.ts's WebhookSendRecord). */
-export interface StoreWebhookSend {
+/** One send of the webhook proxy, as its history keeps and shows it: what was sent and what came back, never the URL. */
+export interface WebhookSend {
   id: string;
   webhookId: string;
+  /** The webhook's label at the time of sending (its channel, or what the developer named it). */
   webhookLabel: string;
   sentAt: number;
+  /** The start of the message text (or of the raw payload). */
   preview: string;
+  /** The platform's HTTP status, or the proxy's own (400, 413, 502, 504) when there was no answer. */
   status: number;
   ok: boolean;
+  /** The platform's plain-text answer, or the proxy's reason. */
   result: string;
   durationMs: number | null;
 }

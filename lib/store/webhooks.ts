@@ -6,7 +6,7 @@ import type { StoreContext } from "./context";
 import { PURPOSE } from "./installations";
 import { pastedWebhooks, webhookSends } from "./schema";
 import { secretHash } from "./sealing";
-import type { StorePastedWebhook, StoreWebhookSend } from "./types";
+import type { StorePastedWebhook, WebhookSend } from "./types";
 
 /** Pasted incoming webhooks (the URL sealed) and the webhook proxy's send history, per owner (null: the operator). */
 
@@ -107,7 +107,7 @@ export const DEFAULT_SENDS_KEPT = 200;
 
 type SendRow = typeof webhookSends.$inferSelect;
 
-function sendFromRow(row: SendRow): StoreWebhookSend {
+function sendFromRow(row: SendRow): WebhookSend {
   return {
     id: row.id,
     webhookId: row.webhookId,
@@ -122,7 +122,7 @@ function sendFromRow(row: SendRow): StoreWebhookSend {
 }
 
 /** Records a send and drops the owner's oldest beyond `keep` (default 200), in one transaction. */
-export async function recordWebhookSend(ctx: StoreContext, owner: string | null, send: StoreWebhookSend, options: { keep?: number } = {}): Promise<void> {
+export async function recordWebhookSend(ctx: StoreContext, owner: string | null, send: WebhookSend, options: { keep?: number } = {}): Promise<void> {
   const keep = Math.max(1, options.keep ?? DEFAULT_SENDS_KEPT);
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -147,7 +147,7 @@ export async function recordWebhookSend(ctx: StoreContext, owner: string | null,
 }
 
 /** The owner's sends, newest first (at most `limit`, default 50). */
-export async function listWebhookSends(ctx: StoreContext, owner: string | null, limit = 50): Promise<StoreWebhookSend[]> {
+export async function listWebhookSends(ctx: StoreContext, owner: string | null, limit = 50): Promise<WebhookSend[]> {
   const rows = await ctx.db.select().from(webhookSends).where(ownedBy(webhookSends.owner, owner)).orderBy(desc(webhookSends.seq)).limit(Math.max(1, limit));
   return rows.map(sendFromRow);
 }

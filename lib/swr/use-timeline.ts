@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import useSWRInfinite from "swr/infinite";
-import type { TimelinePageAnswer } from "@/lib/installations/page-timeline";
+import type { TimelinePageAnswer } from "@/lib/installations/actions/page-timeline";
 import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { fetchJson, type ConsoleRequestError } from "./console-fetch";
 

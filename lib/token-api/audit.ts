@@ -1,7 +1,7 @@
 import "server-only";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
-import { storeOf } from "@/lib/installations/store";
+import { getStore } from "@/lib/store";
 import type { StoreTokenApiUse } from "@/lib/store";
 
 /** How long audited uses wait to be written together (one transaction for many answers). */
@@ -40,24 +40,24 @@ export function flushAudit(): Promise<void> {
   const batch = buffer.pending.splice(0);
   buffer.flushing = buffer.flushing.then(async () => {
     if (batch.length === 0) return;
-    const store = await storeOf();
+    const store = await getStore();
     if (Date.now() - buffer.prunedAt > PRUNE_EVERY_MS) {
       buffer.prunedAt = Date.now();
-      await store.pruneTokenApiUses(Date.now() - AUDIT_KEPT_MS).catch(() => 0);
+      await store.apiKeys.pruneUses(Date.now() - AUDIT_KEPT_MS).catch(() => 0);
     }
     // One use the store cannot take must not sink the others of its moment (a batch is one transaction):
     // after a failed batch each use is written alone, and one that still fails is written without what a
     // request chose (its team id, user id and error code), so the audit keeps that it was asked, by which key.
-    const failed = await store.recordTokenApiUses(batch).then(
+    const failed = await store.apiKeys.recordUses(batch).then(
       () => false,
       () => true,
     );
     if (!failed) return;
     let lost = 0;
     for (const use of batch) {
-      const written = await store
-        .recordTokenApiUses([use])
-        .catch(() => store.recordTokenApiUses([withoutRequestedText(use)]))
+      const written = await store.apiKeys
+        .recordUses([use])
+        .catch(() => store.apiKeys.recordUses([withoutRequestedText(use)]))
         .then(
           () => true,
           () => false,

@@ -1,6 +1,6 @@
 import "server-only";
 import { processSingleton } from "@/lib/process-singleton";
-import { storeOf } from "@/lib/installations/store";
+import { getStore } from "@/lib/store";
 import type { StoreApiKey } from "@/lib/store";
 
 /**
@@ -16,7 +16,7 @@ export async function findKey(hash: string): Promise<StoreApiKey | null> {
   const cache = keyCache();
   const cached = cache.get(hash);
   if (cached && Date.now() - cached.readAt < KEY_CACHE_MS) return cached.key;
-  const key = await (await storeOf()).findApiKeyByHash(hash);
+  const key = await (await getStore()).apiKeys.findByHash(hash);
   if (cache.size > 10_000) cache.clear();
   // Unknown keys are not kept: a guesser must not fill the cache.
   if (key) cache.set(hash, { key, readAt: Date.now() });

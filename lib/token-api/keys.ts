@@ -1,8 +1,10 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { requireAdmin, actingPerson } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
+import { requireAdmin } from "@/lib/access/viewer";
+import { personOf } from "@/lib/installations/who-did-it";
 import { AppError } from "@/lib/http/app-error";
-import { storeOf } from "@/lib/installations/store";
+import { getStore } from "@/lib/store";
 import { secretHash } from "@/lib/store/sealing";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { flushAudit } from "./audit";
@@ -37,13 +39,13 @@ export function apiKeyHash(key: string): string {
 }
 
 /** Creates a key (admins only); answers it in clear this once, with its view. */
-export async function createApiKey(input: NewApiKey): Promise<{ key: string; apiKey: ApiKeyView }> {
-  await requireAdmin("create API keys");
+export async function createApiKey(viewer: Viewer, input: NewApiKey): Promise<{ key: string; apiKey: ApiKeyView }> {
+  requireAdmin(viewer, "create API keys");
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const person = await actingPerson();
+  const person = personOf(viewer);
   const apiKey = await (
-    await storeOf()
-  ).createApiKey({
+    await getStore()
+  ).apiKeys.create({
     id: `key_${randomBytes(9).toString("base64url")}`,
     name: input.name,
     keyHash: apiKeyHash(key),
@@ -58,24 +60,28 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; api
   return { key, apiKey };
 }
 
-export async function listApiKeys(): Promise<ApiKeyView[]> {
-  await requireAdmin("see API keys");
+export async function listApiKeys(viewer: Viewer): Promise<ApiKeyView[]> {
+  requireAdmin(viewer, "see API keys");
   await flushAudit();
-  return (await storeOf()).listApiKeys();
+  return (await getStore()).apiKeys.list();
 }
 
-export async function revokeApiKey(id: string): Promise<ApiKeyView> {
-  await requireAdmin("revoke API keys");
-  const revoked = await (await storeOf()).revokeApiKey(id, Date.now());
+export async function revokeApiKey(viewer: Viewer, id: string): Promise<ApiKeyView> {
+  requireAdmin(viewer, "revoke API keys");
+  const revoked = await (await getStore()).apiKeys.revoke(id, Date.now());
   forgetApiKeys();
   if (!revoked) throw new AppError("unknown_api_key");
   return revoked;
 }
 
 /** A key's audit, newest first. */
-export async function listApiKeyUses(id: string, options: { limit?: number; before?: number } = {}): Promise<Array<StoreTokenApiUse & { seq: number }>> {
-  await requireAdmin("see how API keys are used");
+export async function listApiKeyUses(
+  viewer: Viewer,
+  id: string,
+  options: { limit?: number; before?: number } = {},
+): Promise<Array<StoreTokenApiUse & { seq: number }>> {
+  requireAdmin(viewer, "see how API keys are used");
   // What this process still holds is written first: the audit shows every answer given.
   await flushAudit();
-  return (await storeOf()).listTokenApiUses(id, options);
+  return (await getStore()).apiKeys.listUses(id, options);
 }

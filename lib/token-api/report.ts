@@ -3,10 +3,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { answerError, judgeDeadToken, withVerdict } from "@/lib/installations/dead-token";
-import { fromStoreInstallation, saveInstallation, storeOf } from "@/lib/installations/store";
+import { saveInstallation } from "@/lib/installations/repository";
+import { fromStoreInstallation } from "@/lib/installations/store-mapping";
+import { getStore } from "@/lib/store";
 import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { callMethod, maskToken } from "@/lib/platform";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import type { StoreApiKey } from "@/lib/store";
 import { actingFor, tokenFor, upToDate, type TokenAnswer } from "./token-for";
 
@@ -55,7 +57,7 @@ function sameSecret(a: string, b: string): boolean {
 export async function reportFailure(id: string, report: FailureReport, key: StoreApiKey): Promise<TokenAnswer & { report: ReportOutcome }> {
   const current = async (outcome: ReportOutcome) => ({ ...(await tokenFor(id, report.kind, report.user_id, key)), report: outcome });
   const runtime = getRotationRuntime();
-  const stored = await (await storeOf()).getInstallation(id, { fresh: true });
+  const stored = await (await getStore()).installations.get(id, { fresh: true });
   if (!stored) throw new AppError("unknown_installation");
   const record = actingFor(await upToDate(fromStoreInstallation(stored, [], false, { holder: undefined }), runtime), report.kind, report.user_id);
   const token = record[report.kind];

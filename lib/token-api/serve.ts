@@ -7,7 +7,7 @@ import { toErrorResponse } from "@/lib/http/error-response";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { readBounded } from "@/lib/read-bounded";
-import { storeOf } from "@/lib/installations/store";
+import { getStore } from "@/lib/store";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { audit } from "./audit";
 import { failureReportSchema, reportFailure, REPORT_MAX_BYTES, type FailureReport } from "./report";
@@ -190,7 +190,7 @@ export async function serveToken(request: Request, teamIdParam: string, action: 
  * else the one installation of its app key there. From the store's summaries (cached, no secret unsealed).
  */
 async function installationOf(teamId: string, key: StoreApiKey): Promise<string> {
-  const summaries = await (await storeOf()).listInstallationSummaries();
+  const summaries = await (await getStore()).installations.listSummaries();
   const found = summaries.filter((s) => s.team.id === teamId && s.appKey === key.appKey && (!key.appId || s.appId === key.appId));
   if (found.length !== 1) throw new AppError("unknown_installation");
   return found[0]!.id;

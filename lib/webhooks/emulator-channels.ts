@@ -1,6 +1,6 @@
 import "server-only";
-import { canSee } from "@/lib/access/rights";
-import { currentViewer } from "@/lib/access/viewer";
+import { canSee } from "@/lib/installations/universal/rights";
+import type { Viewer } from "@/lib/viewer";
 import { readEmulatorState } from "@/lib/emulator-admin/client";
 import { configuredEmulator } from "@/lib/emulator-admin/transport";
 import { AppError } from "@/lib/http/app-error";
@@ -19,8 +19,7 @@ const SHOWN_MESSAGES = 20;
  * first workspace), newest first. A person who does not see that workspace (lib/access) finds none of its
  * channels, as for a channel or a workspace that does not exist.
  */
-export async function readEmulatorChannel(channelId: string, teamId?: string): Promise<EmulatorChannelMessages> {
-  const viewer = await currentViewer();
+export async function readEmulatorChannel(viewer: Viewer, channelId: string, teamId?: string): Promise<EmulatorChannelMessages> {
   const state =
     teamId !== undefined && !canSee(viewer, { team: { id: teamId } })
       ? null

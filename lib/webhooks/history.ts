@@ -1,25 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { deleteCookie, readSealedCookie } from "@/lib/http/sealed-cookie";
-import { getStore } from "@/lib/store";
-import { currentOwner } from "@/lib/access/viewer";
-
-/** One send, as the history shows it: what was sent and what came back, never the URL. */
-export interface WebhookSendRecord {
-  id: string;
-  webhookId: string;
-  /** The webhook's label at the time of sending (its channel, or what the developer named it). */
-  webhookLabel: string;
-  sentAt: number;
-  /** The start of the message text (or of the raw payload). */
-  preview: string;
-  /** The platform's HTTP status, or the proxy's own (400, 413, 502, 504) when there was no answer. */
-  status: number;
-  ok: boolean;
-  /** The platform's plain-text answer, or the proxy's reason. */
-  result: string;
-  durationMs: number | null;
-}
+import { getStore, type WebhookSend } from "@/lib/store";
+import type { Viewer } from "@/lib/viewer";
+import { ownerOf } from "@/lib/access/viewer";
 
 /** How many sends the store keeps per owner, and how many GET /api/webhooks shows of them. */
 export const HISTORY_KEPT = 200;
@@ -51,37 +35,39 @@ const legacyHistorySchema = z.object({
       durationMs: z.number().nullable(),
     }),
   ),
-}) satisfies z.ZodType<{ entries: WebhookSendRecord[] }>;
+}) satisfies z.ZodType<{ entries: WebhookSend[] }>;
 
 /**
  * Moves the sends an earlier version sealed in this browser's cookie into the store (oldest first, so the
  * history keeps its order), then clears the cookie. A send the store already has (the same cookie sent by
  * two tabs) is not recorded twice.
  */
-async function importLegacyHistory(): Promise<void> {
+async function importLegacyHistory(owner: string | null): Promise<void> {
   const legacy = await readSealedCookie(LEGACY_HISTORY_COOKIE, legacyHistorySchema);
   if (!legacy) return;
   const store = await getStore();
-  const known = new Set((await store.listWebhookSends(await currentOwner(), HISTORY_KEPT)).map((send) => send.id));
+  const known = new Set((await store.webhooks.listSends(owner, HISTORY_KEPT)).map((send) => send.id));
   for (const record of [...legacy.entries].reverse()) {
-    if (!known.has(record.id)) await store.recordWebhookSend(await currentOwner(), shortenRecord(record), { keep: HISTORY_KEPT });
+    if (!known.has(record.id)) await store.webhooks.recordSend(owner, shortenRecord(record), { keep: HISTORY_KEPT });
   }
   await deleteCookie(LEGACY_HISTORY_COOKIE);
 }
 
-/** The newest sends, newest first. */
-export async function readSendHistory(): Promise<WebhookSendRecord[]> {
-  await importLegacyHistory();
-  return (await getStore()).listWebhookSends(await currentOwner(), HISTORY_SHOWN);
+/** The viewer's newest sends, newest first. */
+export async function readSendHistory(viewer: Viewer): Promise<WebhookSend[]> {
+  const owner = ownerOf(viewer);
+  await importLegacyHistory(owner);
+  return (await getStore()).webhooks.listSends(owner, HISTORY_SHOWN);
 }
 
 /** Records a send, its long texts cut short; the store keeps the newest HISTORY_KEPT. */
-export async function recordSend(record: WebhookSendRecord): Promise<void> {
-  await importLegacyHistory();
-  await (await getStore()).recordWebhookSend(await currentOwner(), shortenRecord(record), { keep: HISTORY_KEPT });
+export async function recordSend(viewer: Viewer, record: WebhookSend): Promise<void> {
+  const owner = ownerOf(viewer);
+  await importLegacyHistory(owner);
+  await (await getStore()).webhooks.recordSend(owner, shortenRecord(record), { keep: HISTORY_KEPT });
 }
 
-function shortenRecord(record: WebhookSendRecord): WebhookSendRecord {
+function shortenRecord(record: WebhookSend): WebhookSend {
   return {
     ...record,
     webhookLabel: clip(record.webhookLabel, LABEL),

@@ -4,12 +4,14 @@ import { getConfig } from "@/lib/config";
 import { readEmulatorWebhookChannels } from "./emulator-channels";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
-import { findInstallation, listVisibleInstallations } from "@/lib/installations/store";
-import { canSee } from "@/lib/access/rights";
-import { currentViewer } from "@/lib/access/viewer";
+import { findInstallation } from "@/lib/installations/repository";
+import { canSee } from "@/lib/installations/universal/rights";
+import { listVisibleInstallations } from "@/lib/installations/visibility";
+import type { Viewer } from "@/lib/viewer";
 import type { InstallationRecord } from "@/lib/installations/record";
 import { installationName } from "@/lib/installations/universal/view";
-import { recordSend, type WebhookSendRecord } from "./history";
+import type { WebhookSend } from "@/lib/store";
+import { recordSend } from "./history";
 import { maskWebhookUrl } from "@/lib/platform/mask";
 import { webhookUrlPolicy } from "./policy";
 import { sendToWebhook, webhookTimeoutMs } from "./send";
@@ -55,15 +57,15 @@ export function pastedWebhookView(hook: PastedWebhook): WebhookView {
   };
 }
 
-async function resolveAll(): Promise<ResolvedWebhook[]> {
-  const installed = (await listVisibleInstallations()).flatMap((i) => fromInstallation(i) ?? []);
-  const pasted = (await readPastedWebhooks()).map<ResolvedWebhook>((hook) => ({ url: hook.url, view: pastedWebhookView(hook) }));
+async function resolveAll(viewer: Viewer): Promise<ResolvedWebhook[]> {
+  const installed = (await listVisibleInstallations(viewer)).flatMap((i) => fromInstallation(i) ?? []);
+  const pasted = (await readPastedWebhooks(viewer)).map<ResolvedWebhook>((hook) => ({ url: hook.url, view: pastedWebhookView(hook) }));
   return [...installed, ...pasted];
 }
 
 /** The session's webhooks, as the browser may see them: from installations first, then pasted ones. */
-export async function listWebhookViews(): Promise<WebhookView[]> {
-  return withEmulatorChannels(await resolveAll());
+export async function listWebhookViews(viewer: Viewer): Promise<WebhookView[]> {
+  return withEmulatorChannels(await resolveAll(viewer));
 }
 
 /** The hook id (B…) of a URL on the embedded emulator's /services/, or null for any other URL. */
@@ -85,13 +87,13 @@ async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<Webhoo
 }
 
 /** One webhook by its id: the installation's (one point read, from the store's cache) or a pasted one, never a list. */
-async function resolveWebhook(id: string): Promise<ResolvedWebhook> {
+async function resolveWebhook(viewer: Viewer, id: string): Promise<ResolvedWebhook> {
   let found: ResolvedWebhook | null = null;
   if (id.startsWith(INSTALLATION_PREFIX)) {
-    const installation = await findInstallation(id.slice(INSTALLATION_PREFIX.length));
-    found = installation && canSee(await currentViewer(), installation) ? fromInstallation(installation) : null;
+    const installation = await findInstallation(id.slice(INSTALLATION_PREFIX.length), { holder: { viewer } });
+    found = installation && canSee(viewer, installation) ? fromInstallation(installation) : null;
   } else {
-    const hook = await readPastedWebhook(id);
+    const hook = await readPastedWebhook(viewer, id);
     found = hook ? { url: hook.url, view: pastedWebhookView(hook) } : null;
   }
   if (!found) throw new AppError("unknown_webhook");
@@ -105,11 +107,11 @@ export type WebhookMessage = { text: string } | { payload: string };
  * a raw payload goes out exactly as typed, so the platform's answer to a malformed one can be seen too.
  * The platform's answer comes back whatever its status; the proxy's own refusals are AppErrors.
  */
-export async function sendWebhookMessage(webhookId: string, message: WebhookMessage): Promise<WebhookSendResponse> {
-  const webhook = await resolveWebhook(webhookId);
+export async function sendWebhookMessage(viewer: Viewer, webhookId: string, message: WebhookMessage): Promise<WebhookSendResponse> {
+  const webhook = await resolveWebhook(viewer, webhookId);
   const body = "text" in message ? JSON.stringify({ text: message.text }) : message.payload;
   const outcome = await sendToWebhook(webhook.url, body, { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(getConfig().upstreamTimeoutMs) });
-  const record: WebhookSendRecord = {
+  const record: WebhookSend = {
     id: randomBytes(6).toString("base64url"),
     webhookId,
     webhookLabel: webhook.view.label,
@@ -120,7 +122,7 @@ export async function sendWebhookMessage(webhookId: string, message: WebhookMess
     result: outcome.kind === "answered" ? outcome.answer.body : outcome.reason,
     durationMs: outcome.kind === "answered" ? outcome.answer.durationMs : null,
   };
-  await recordSendSafely(record);
+  await recordSendSafely(viewer, record);
   if (outcome.kind === "refused") throw new AppError(outcome.status === 413 ? "payload_too_large" : "webhook_refused", { message: outcome.reason });
   if (outcome.kind === "failed") throw new AppError(outcome.status === 504 ? "webhook_timeout" : "webhook_unreachable", { message: outcome.reason });
   return { ...outcome.answer, record };
@@ -130,9 +132,9 @@ export async function sendWebhookMessage(webhookId: string, message: WebhookMess
  * The message is out by the time the history is written: a history that cannot be saved is logged and the
  * send still answers what the platform said, since a send reported as failed would be retried and posted twice.
  */
-async function recordSendSafely(record: WebhookSendRecord): Promise<void> {
+async function recordSendSafely(viewer: Viewer, record: WebhookSend): Promise<void> {
   try {
-    await recordSend(record);
+    await recordSend(viewer, record);
   } catch (error) {
     logger.warn({ err: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" }, "webhook send history not saved");
   }

@@ -1,5 +1,6 @@
 import "server-only";
-import { currentOwner, readableOwners } from "@/lib/access/viewer";
+import type { Viewer } from "@/lib/viewer";
+import { ownerOf, readableOwners } from "@/lib/access/viewer";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { maskWebhookUrl } from "@/lib/platform/mask";
@@ -14,8 +15,8 @@ import { checkWebhookUrl } from "./url-guard";
  * webhook by an opaque id.
  */
 
-// A pasted webhook belongs to whoever pasted it (lib/access currentOwner: the member signed in, or null for
-// the operator); admins read, send through and remove everyone's (readableOwners).
+// A pasted webhook belongs to whoever pasted it (lib/access ownerOf: the member signed in, or null for the
+// operator); admins read, send through and remove everyone's (readableOwners). Each function is handed the viewer.
 
 /**
  * A bound against abuse (a script pasting without end fills the database and the page's list), not a size
@@ -45,28 +46,28 @@ const legacyPastedSchema = z.object({
  * repeat paste by the URL's hash), and an id another webhook already holds gets a new one. A cookie that does
  * not unseal (tampered, or sealed with a password no longer configured) is cleared, as it always was.
  */
-export async function importLegacyPastedWebhooks(): Promise<void> {
+async function importLegacyPastedWebhooks(viewer: Viewer): Promise<void> {
   const legacy = await readSealedCookie(LEGACY_PASTED_COOKIE, legacyPastedSchema);
   if (!legacy) return;
   const store = await getStore();
   for (const hook of legacy.hooks) {
     const label = displayLabel(hook.label).slice(0, MAX_LABEL_CHARS) || maskWebhookUrl(hook.url);
-    const kept = { owner: await currentOwner(), url: hook.url, label, maskedUrl: maskWebhookUrl(hook.url), createdAt: hook.addedAt };
+    const kept = { owner: ownerOf(viewer), url: hook.url, label, maskedUrl: maskWebhookUrl(hook.url), createdAt: hook.addedAt };
     try {
-      await store.addPastedWebhook({ ...kept, id: hook.id });
+      await store.webhooks.add({ ...kept, id: hook.id });
     } catch (error) {
       if (error instanceof AppError) throw error;
       // The id is another webhook's (another browser's cookie): the store gives this one an id of its own.
-      await store.addPastedWebhook(kept);
+      await store.webhooks.add(kept);
     }
   }
   // Cleared only once every webhook it held is in the store: a failed import leaves it for the next request.
   await deleteCookie(LEGACY_PASTED_COOKIE);
 }
 
-export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
-  await importLegacyPastedWebhooks();
-  const hooks = await (await getStore()).listPastedWebhooks(await readableOwners());
+export async function readPastedWebhooks(viewer: Viewer): Promise<PastedWebhook[]> {
+  await importLegacyPastedWebhooks(viewer);
+  const hooks = await (await getStore()).webhooks.list(readableOwners(viewer));
   return hooks.map((hook) => ({ id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt }));
 }
 
@@ -75,16 +76,16 @@ export async function readPastedWebhooks(): Promise<PastedWebhook[]> {
  * URL pasted again answers the webhook kept; past MAX_PASTED_WEBHOOKS, 409 `too_many_webhooks`.
  */
 /** One pasted webhook of this request's owner, or null (an id of another owner names none). */
-export async function readPastedWebhook(id: string): Promise<PastedWebhook | null> {
-  await importLegacyPastedWebhooks();
-  const hook = await (await getStore()).getPastedWebhook(await readableOwners(), id);
+export async function readPastedWebhook(viewer: Viewer, id: string): Promise<PastedWebhook | null> {
+  await importLegacyPastedWebhooks(viewer);
+  const hook = await (await getStore()).webhooks.get(readableOwners(viewer), id);
   return hook ? { id: hook.id, url: hook.url, label: hook.label, addedAt: hook.createdAt } : null;
 }
 
-export async function addPastedWebhook(url: string, label: string): Promise<PastedWebhook> {
+export async function addPastedWebhook(viewer: Viewer, url: string, label: string): Promise<PastedWebhook> {
   const check = checkWebhookUrl(url, webhookUrlPolicy());
   if (!check.ok) throw new AppError("invalid_webhook_url", { message: check.reason });
-  const hooks = await readPastedWebhooks();
+  const hooks = await readPastedWebhooks(viewer);
   const existing = hooks.find((h) => h.url === url);
   if (existing) return existing;
   if (hooks.length >= MAX_PASTED_WEBHOOKS) {
@@ -92,8 +93,8 @@ export async function addPastedWebhook(url: string, label: string): Promise<Past
   }
   const kept = await (
     await getStore()
-  ).addPastedWebhook({
-    owner: await currentOwner(),
+  ).webhooks.add({
+    owner: ownerOf(viewer),
     url,
     label: displayLabel(label) || maskWebhookUrl(url),
     maskedUrl: maskWebhookUrl(url),
@@ -114,7 +115,7 @@ function displayLabel(label: string): string {
 }
 
 /** Forgets a pasted webhook; false when there was none with that id. */
-export async function removePastedWebhook(id: string): Promise<boolean> {
-  await importLegacyPastedWebhooks();
-  return (await getStore()).removePastedWebhook(await readableOwners(), id);
+export async function removePastedWebhook(viewer: Viewer, id: string): Promise<boolean> {
+  await importLegacyPastedWebhooks(viewer);
+  return (await getStore()).webhooks.remove(readableOwners(viewer), id);
 }

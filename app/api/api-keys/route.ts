@@ -19,14 +19,17 @@ const NewKeySchema = z.object({
   teamIds: z.array(z.string().regex(TEAM_ID, "must be a workspace id (T…) or an organisation id (E…)")).max(100).optional(),
 });
 
-export const GET = handleRoute(async () => Response.json({ ok: true, apiKeys: await listApiKeys() }, { headers: { "cache-control": "no-store" } }), {
-  rejectCrossSite: true,
-});
+export const GET = handleRoute(
+  async (_request, _context, viewer) => Response.json({ ok: true, apiKeys: await listApiKeys(viewer) }, { headers: { "cache-control": "no-store" } }),
+  {
+    rejectCrossSite: true,
+  },
+);
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const body = await parseJsonBody(request, NewKeySchema);
-    const created = await createApiKey({
+    const created = await createApiKey(viewer, {
       name: body.name,
       appKey: body.app,
       ...(body.appId ? { appId: body.appId } : {}),

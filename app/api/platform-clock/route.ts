@@ -5,6 +5,9 @@ import { ClockMoveSchema, movePlatformClock } from "@/lib/platform-clock/move-pl
 
 export const dynamic = "force-dynamic";
 
-export const POST = handleRoute(async (request) => Response.json(await movePlatformClock(await parseJsonBody(request, ClockMoveSchema))), {
-  mutating: true,
-});
+export const POST = handleRoute(
+  async (request, _context, viewer) => Response.json(await movePlatformClock(viewer, await parseJsonBody(request, ClockMoveSchema))),
+  {
+    mutating: true,
+  },
+);

@@ -7,10 +7,10 @@ import { getConsoleSession } from "@/lib/session/console-session";
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     // A ZodError answers 422 invalid_request with what is wrong (lib/http).
     const query = parseQuery(request, listQuerySchema);
-    return Response.json(await getConsoleSession("GET /api/session", query), { headers: { "cache-control": "no-store" } });
+    return Response.json(await getConsoleSession({ viewer, query }), { headers: { "cache-control": "no-store" } });
   },
   { rejectCrossSite: true },
 );

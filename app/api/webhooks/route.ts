@@ -11,10 +11,10 @@ import type { PastedWebhookAnswer, WebhookListResponse } from "@/lib/webhooks/un
 
 export const dynamic = "force-dynamic";
 
-export const GET = handleRoute(async () => {
+export const GET = handleRoute(async (_request, _context, viewer) => {
   const body: WebhookListResponse = {
-    webhooks: await listWebhookViews(),
-    history: await readSendHistory(),
+    webhooks: await listWebhookViews(viewer),
+    history: await readSendHistory(viewer),
     emulator: getConfig().upstream.kind === "emulator",
   };
   return Response.json(body, { headers: { "cache-control": "no-store" } });
@@ -28,9 +28,9 @@ const PasteWebhook = z.object({
 });
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const { url, label } = await parseJsonBody(request, PasteWebhook);
-    const answer: PastedWebhookAnswer = { webhook: pastedWebhookView(await addPastedWebhook(url, label)) };
+    const answer: PastedWebhookAnswer = { webhook: pastedWebhookView(await addPastedWebhook(viewer, url, label)) };
     return Response.json(answer, { status: 201 });
   },
   { mutating: true, maxBodyBytes: 8 * 1024 },

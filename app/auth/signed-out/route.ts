@@ -1,7 +1,7 @@
 // GET /auth/signed-out - Where sign-out lands: a page of its own with "Sign in again"
-import { handleRoute } from "@/lib/access/handle-route";
+import { handleOpenRoute } from "@/lib/access/handle-route";
 import { renderSignedOutPage } from "@/lib/signin/sign-in-pages";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handleRoute(() => renderSignedOutPage(), { navigable: true });
+export const GET = handleOpenRoute(() => renderSignedOutPage(), { navigable: true });

@@ -1,11 +1,11 @@
 // POST /auth/signout - Ends the person's sign-in (on every instance, copies of the cookie included), 303 to the signed-out page
-import { handleRoute } from "@/lib/access/handle-route";
+import { handleOpenRoute } from "@/lib/access/handle-route";
 import { signOut } from "@/lib/signin/signed-in-cookie";
 import { clearSignInStates } from "@/lib/signin/sign-in-state";
 
 export const dynamic = "force-dynamic";
 
-export const POST = handleRoute(
+export const POST = handleOpenRoute(
   async () => {
     await signOut(Date.now());
     // Sign-ins started and never completed go too: nothing of the sign-in stays in this browser.

@@ -215,3 +215,99 @@ const InteractionRecordWire = z.object({
 /** GET /admin/records: a workspace's event deliveries and interactions, newest first. */
 export const RecordsAnswerWire = z.object({ records: z.array(z.discriminatedUnion("kind", [EventRecordWire, InteractionRecordWire])) });
 export type EmulatorRecordWire = z.infer<typeof RecordsAnswerWire>["records"][number];
+
+/*
+ * The Workspace page (GET {base}/admin/workspace/*, /admin/views, /admin/act/*): what a member sees and what
+ * their acts gave. Messages and views are read loosely: their blocks go to the page's renderer as they are.
+ */
+
+const WorkspaceConversationWire = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(["public", "private", "im", "mpim"]),
+  is_member: z.boolean(),
+  is_archived: z.boolean(),
+  with: z.array(z.string()).optional(),
+});
+export type WorkspaceConversationWire = z.infer<typeof WorkspaceConversationWire>;
+
+const WorkspaceAppWire = z.object({
+  app_id: z.string(),
+  name: z.string(),
+  bot_user_id: z.string(),
+  commands: z.array(z.object({ command: z.string(), description: z.string(), usage_hint: z.string() })),
+  shortcuts: z.array(z.object({ name: z.string(), type: z.enum(["global", "message"]), callback_id: z.string(), description: z.string() })),
+});
+export type WorkspaceAppWire = z.infer<typeof WorkspaceAppWire>;
+
+/** GET /admin/workspace/member */
+export const WorkspaceMemberWire = z.object({
+  team: z.object({ id: z.string(), name: z.string() }),
+  user: z.string(),
+  people: z.array(z.object({ id: z.string(), name: z.string() })),
+  member_count: z.number(),
+  apps: z.array(WorkspaceAppWire),
+  conversations: z.array(WorkspaceConversationWire),
+});
+export type WorkspaceMemberWire = z.infer<typeof WorkspaceMemberWire>;
+
+export const WorkspaceMessageWire = z.looseObject({
+  ts: z.string(),
+  text: z.string().default(""),
+  user: z.string().optional(),
+  bot_id: z.string().optional(),
+  app_id: z.string().optional(),
+  subtype: z.string().optional(),
+  thread_ts: z.string().optional(),
+  reply_count: z.number().optional(),
+  reactions: z.array(z.object({ name: z.string(), users: z.array(z.string()), count: z.number() })).optional(),
+  blocks: z.array(z.unknown()).optional(),
+  edited: z.unknown().optional(),
+});
+export type WorkspaceMessageWire = z.infer<typeof WorkspaceMessageWire>;
+
+/** GET /admin/workspace/history */
+export const WorkspaceHistoryWire = z.object({
+  channel: WorkspaceConversationWire,
+  messages: z.array(WorkspaceMessageWire),
+  ephemerals: z.array(WorkspaceMessageWire),
+  names: z.record(z.string(), z.string()),
+});
+export type WorkspaceHistoryWire = z.infer<typeof WorkspaceHistoryWire>;
+
+const MemberViewWire = z.looseObject({
+  id: z.string(),
+  app_id: z.string(),
+  type: z.enum(["modal", "home"]),
+  blocks: z.array(z.unknown()).default([]),
+  title: z.unknown().optional(),
+  submit: z.unknown().optional(),
+  close: z.unknown().optional(),
+  errors: z.record(z.string(), z.string()).nullable().default(null),
+});
+export type MemberViewWire = z.infer<typeof MemberViewWire>;
+
+/** GET /admin/views */
+export const MemberViewsWire = z.object({ user: z.string(), modals: z.array(MemberViewWire), homes: z.array(MemberViewWire) });
+export type MemberViewsWire = z.infer<typeof MemberViewsWire>;
+
+/**
+ * What a member's act gave (POST /admin/act/*): for an interaction, its record (outcome, timing, what the
+ * emulator made of the answer); for a post, the message and the event ids it started. The payload sent and
+ * the response_url are left out: a response_url posts for 30 minutes, and the browser never holds one.
+ */
+export const MemberActAnswerWire = z.object({
+  interaction_id: z.string().optional(),
+  type: z.string().optional(),
+  via: z.string().optional(),
+  at: z.string().nullable().optional(),
+  duration_ms: z.number().nullable().optional(),
+  status: z.number().nullable().optional(),
+  outcome: z.string().nullable().optional(),
+  result: z.record(z.string(), z.unknown()).nullable().optional(),
+  channel: z.string().nullable().optional(),
+  ts: z.string().optional(),
+  event_ids: z.array(z.string()).optional(),
+  options: z.array(z.unknown()).optional(),
+});
+export type MemberActAnswerWire = z.infer<typeof MemberActAnswerWire>;

@@ -122,6 +122,8 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
     res.end();
     return;
   }
+  // A long answer (the workspace stream) learns that its client went away: its source is cancelled.
+  res.once("close", () => void reader.cancel().catch(() => {}));
   try {
     let chunk = first;
     while (!chunk.done) {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { workspaceOf } from "../store";
 import type { Installation, RequestContext } from "../types";
+import { announceChange } from "../workspace/changes";
 import { conversationType } from "../workspace/membership";
 import type { Channel, ConversationType, Message, Workspace } from "../workspace/workspace";
 import { needOf } from "./event-catalog";
@@ -70,6 +71,7 @@ function messageTargets(ctx: RequestContext, ws: Workspace, channel: Channel): {
 
 /** A new message in a conversation. */
 export function dispatchMessagePosted(ctx: RequestContext, ws: Workspace, channel: Channel, message: Message): EventDelivery[] {
+  announceChange(ws, { type: "message_posted", channel: channel.id, message });
   const { found, channelType } = messageTargets(ctx, ws, channel);
   return send(ctx, ws, found, () => ({ ...messageFields(ws, channel, message), channel: channel.id, event_ts: message.ts, channel_type: channelType }));
 }
@@ -83,6 +85,7 @@ export function dispatchMessageChanged(
   message: Message,
   eventTs: string,
 ): EventDelivery[] {
+  announceChange(ws, { type: "message_changed", channel: channel.id, message });
   const { found, channelType } = messageTargets(ctx, ws, channel);
   return send(ctx, ws, found, () => ({
     type: "message",
@@ -99,6 +102,7 @@ export function dispatchMessageChanged(
 
 /** A deletion: `message_deleted`, with the message as it was. */
 export function dispatchMessageDeleted(ctx: RequestContext, ws: Workspace, channel: Channel, previous: Message, eventTs: string): EventDelivery[] {
+  announceChange(ws, { type: "message_deleted", channel: channel.id, ts: previous.ts });
   const { found, channelType } = messageTargets(ctx, ws, channel);
   return send(ctx, ws, found, () => ({
     type: "message",
@@ -121,6 +125,7 @@ export function dispatchReaction(
   message: Message,
   change: { user: string; reaction: string; added: boolean; eventTs: string },
 ): EventDelivery[] {
+  announceChange(ws, { type: "reaction", channel: channel.id, ts: message.ts, user: change.user, reaction: change.reaction, added: change.added });
   const type = change.added ? "reaction_added" : "reaction_removed";
   const found = targets(ctx, ws, needOf(type, channel));
   return send(ctx, ws, found, () => ({

@@ -5,6 +5,7 @@
  * in the history); `replace_original` and `delete_original` change or remove the message the interaction came
  * from, ephemeral or not.
  */
+import { announceChange } from "../workspace/changes";
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError } from "../core/errors";
@@ -59,6 +60,7 @@ function showEphemeral(ctx: RequestContext, ws: Workspace, target: AnswerTarget,
     ...body,
   };
   interactivityOf(ctx.state).ephemerals.set(`${ephemeral.channel}:${ephemeral.ts}`, ephemeral);
+  announceChange(ws, { type: "ephemeral", channel: ephemeral.channel, user: ephemeral.user, message: describeEphemeral(ephemeral) });
   return ephemeral;
 }
 
@@ -84,6 +86,12 @@ function changeOriginal(ctx: RequestContext, ws: Workspace, target: AnswerTarget
   if (ephemeral && ephemeral.user === target.userId) {
     if (remove) ephemeral.deleted = true;
     else Object.assign(ephemeral, { blocks: undefined, attachments: undefined }, content(answer));
+    announceChange(ws, {
+      type: "ephemeral",
+      channel: channel.id,
+      user: ephemeral.user,
+      message: { ...describeEphemeral(ephemeral), ...(remove ? { deleted: true } : {}) },
+    });
     return { outcome: remove ? "deleted" : "replaced", ...(remove ? {} : { message: describeEphemeral(ephemeral) }) };
   }
   const message = findMessage(ws, channel.id, originalTs);

@@ -9,6 +9,7 @@
  * - POST {base}/admin/act/close-view `{"view_id", "clear"?, "user"?, "team_id"?}`: the member closes it
  *   (`clear`: the whole stack); the app hears `view_closed` only if the view asked (`notify_on_close`).
  */
+import { announceChange } from "../workspace/changes";
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError, jsonResponse } from "../core/errors";
@@ -57,6 +58,11 @@ function openModal(ctx: RequestContext, ws: Workspace, user: string, viewId: str
 }
 
 function closeTop(ws: Workspace, key: string, stack: string[], all: boolean): void {
+  const gone = all ? [...stack] : stack.slice(-1);
+  for (const id of gone) {
+    const view = ws.views.views.get(id);
+    if (view) announceChange(ws, { type: "view", user: view.userId, app_id: view.appId, view_id: id, view_type: "modal", closed: true });
+  }
   if (all || stack.length <= 1) ws.views.stacks.delete(key);
   else {
     stack.pop();
@@ -96,6 +102,7 @@ function pushView(ctx: RequestContext, ws: Workspace, installation: Installation
   ws.views.views.set(id, stored);
   stack.push(id);
   touch(stack);
+  announceChange(ws, { type: "view", user: stored.userId, app_id: stored.appId, view_id: id, view_type: "modal", closed: false });
   return stored;
 }
 
@@ -131,6 +138,7 @@ function applyResponseAction(
   if (action === "update") {
     const updated: StoredView = { ...place.view, view, hash: viewHash(ctx.clock.now()) };
     ws.views.views.set(updated.id, updated);
+    announceChange(ws, { type: "view", user: updated.userId, app_id: updated.appId, view_id: updated.id, view_type: updated.type, closed: false });
     // What the member entered stays for the blocks that keep their ids (as on the platform); the errors go.
     delete viewEntries(ctx.state, updated.id).errors;
     return { outcome: "update", result: { view: wireView(updated) } };

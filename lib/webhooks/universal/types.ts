@@ -1,4 +1,4 @@
-import type { WebhookSendRecord } from "../history";
+import type { WebhookSend } from "@/lib/store/types";
 
 /** A webhook as the browser sees it: an opaque id and a masked URL, never the URL itself. */
 export interface WebhookView {
@@ -18,7 +18,7 @@ export interface WebhookView {
 /** GET /api/webhooks. */
 export interface WebhookListResponse {
   webhooks: WebhookView[];
-  history: WebhookSendRecord[];
+  history: WebhookSend[];
   /** The embedded emulator is the upstream: its channels can be shown. */
   emulator: boolean;
 }
@@ -38,7 +38,7 @@ export interface WebhookSendResponse {
   hint: string | null;
   retryAfterS: number | null;
   durationMs: number;
-  record: WebhookSendRecord;
+  record: WebhookSend;
 }
 
 /** A channel's latest messages in the embedded emulator (GET /api/emulator/messages). */
@@ -54,4 +54,4 @@ export interface EmulatorChannelMessages {
   messages: Array<{ ts: string; text: string; via: string; author: string }>;
 }
 
-export type { WebhookSendRecord };
+export type { WebhookSend };

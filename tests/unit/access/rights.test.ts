@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canManage, canSee, isAdmin, OPERATOR, type Viewer } from "@/lib/access/rights";
-import { timelineName } from "@/lib/access/viewer";
+import { isAdmin, OPERATOR, type Viewer } from "@/lib/viewer";
+import { canManage, canSee } from "@/lib/installations/universal/rights";
+import { timelineName } from "@/lib/installations/who-did-it";
 
 const member = (overrides: Partial<Extract<Viewer, { kind: "member" }>> = {}): Viewer => ({
   kind: "member",

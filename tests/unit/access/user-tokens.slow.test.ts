@@ -10,7 +10,7 @@ import type { Workspace } from "@/lib/emulator/types";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock, pickMemberAt, returnToConsole, SIGN_IN_REDIRECT_URI, startSignIn } from "../signin/support";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 
 /**
  * Issue 26: user tokens belong to people. Against the emulator with sign-in on, three members of one

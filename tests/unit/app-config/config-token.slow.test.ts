@@ -62,7 +62,7 @@ describe("pasting a configuration token", () => {
     expect((await configTokens()).find((t) => t.masked === `xoxe-…${tail(pair.refresh_token)}`)?.used_at).not.toBeNull();
 
     expect(response.headers.getSetCookie()).toEqual([]);
-    const kept = await (await getStore()).getConfigToken(null);
+    const kept = await (await getStore()).configTokens.get(null);
     expect(kept && maskToken(kept.token)).toBe(configToken.maskedToken);
 
     // Another browser of the console's operator finds it kept.
@@ -84,7 +84,7 @@ describe("pasting a configuration token", () => {
     const response = await paste(b, pair);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: "config_token_refused", message: expect.stringContaining("Paste a new app configuration token") });
-    expect(await (await getStore()).getConfigToken(null)).toBeNull();
+    expect(await (await getStore()).configTokens.get(null)).toBeNull();
   });
 
   it("refuses what is not a configuration token pair before asking the platform anything", async () => {
@@ -95,7 +95,7 @@ describe("pasting a configuration token", () => {
       json: { token: ["xoxb", "1234567890", "abcdefghij"].join("-"), refreshToken: "xoxe-1-abcdefghijkl" },
     });
     expect(response.status).toBe(422);
-    expect(await (await getStore()).getConfigToken(null)).toBeNull();
+    expect(await (await getStore()).configTokens.get(null)).toBeNull();
   });
 });
 
@@ -146,7 +146,7 @@ describe("a kept configuration token", () => {
     const response = await b.send(rotateRoute, "/api/app-config/token/rotate", { method: "POST" });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: "config_token_refused", message: expect.stringContaining("invalid_refresh_token") });
-    expect(await (await getStore()).getConfigToken(null)).toBeNull();
+    expect(await (await getStore()).configTokens.get(null)).toBeNull();
   });
 
   it("rotates on request, and is forgotten on request", async () => {
@@ -157,7 +157,7 @@ describe("a kept configuration token", () => {
     expect(((await rotated.json()) as { configToken: ConfigTokenView }).configToken.maskedToken).not.toBe(pasted.maskedToken);
 
     expect((await b.send(forgetRoute, "/api/app-config/token", { method: "DELETE" })).status).toBe(200);
-    expect(await (await getStore()).getConfigToken(null)).toBeNull();
+    expect(await (await getStore()).configTokens.get(null)).toBeNull();
     expect(((await (await b.send(overviewRoute, "/api/app-config")).json()) as AppConfigOverview).backend).toBe("emulator-admin");
   });
 });
@@ -171,7 +171,7 @@ describe("the emulator's Generate Token helper", () => {
     expect(text).not.toMatch(RAW_TOKEN);
     expect(JSON.parse(text)).toMatchObject({ configToken: { maskedToken: expect.stringMatching(/^xoxe\.xoxp-…/) } });
     expect(b.cookies.size).toBe(0);
-    expect(await (await getStore()).getConfigToken(null)).not.toBeNull();
+    expect(await (await getStore()).configTokens.get(null)).not.toBeNull();
     expect((await openSettings(b)).status).toBe(200);
   });
 });

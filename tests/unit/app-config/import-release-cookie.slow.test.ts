@@ -43,7 +43,7 @@ describe("a configuration token sealed in a cookie by the previous release", () 
     expect(response.headers.getSetCookie().some((c) => c.startsWith("sb_appcfg=;") && /Max-Age=0/.test(c))).toBe(true);
     expect(browser.cookies.has("sb_appcfg")).toBe(false);
     expect(await response.json()).toMatchObject({ backend: "manifest-api", configToken: { maskedToken: maskToken(pair.token) } });
-    expect((await (await getStore()).getConfigToken(null))?.refreshToken).toBe(pair.refreshToken);
+    expect((await (await getStore()).configTokens.get(null))?.refreshToken).toBe(pair.refreshToken);
   });
 
   it("never replaces a pair rotated later with an older browser's", async () => {

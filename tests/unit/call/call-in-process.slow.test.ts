@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callGet } from "@/app/api/call/[method]/route";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { handleEmbeddedEmulatorRequest } from "@/lib/embedded-emulator";
 import { TestBrowser } from "../support/console";

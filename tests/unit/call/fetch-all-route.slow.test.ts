@@ -3,7 +3,8 @@ import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
 import { settleTokenForWalk } from "@/lib/call/walk-session";
-import { findInstallation } from "@/lib/installations/store";
+import { OPERATOR } from "@/lib/viewer";
+import { findInstallation } from "@/lib/installations/repository";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 
@@ -129,7 +130,7 @@ describe("GET /api/call/{method}/all", () => {
     /** Whether settling the token for a walk at `nowMs` refreshed it. */
     const settle = async (nowMs: number) => {
       const before = await botToken();
-      await settleTokenForWalk(installation, "bot", nowMs);
+      await settleTokenForWalk(OPERATOR, (await findInstallation(installation))!, "bot", nowMs);
       return (await botToken()) !== before;
     };
     // Times are the platform's (the emulator's clock, moved by the tests above), as the session says them.

@@ -1,3 +1,4 @@
+import { OPERATOR } from "@/lib/viewer";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -138,7 +139,7 @@ describe("mention the app, end to end", () => {
 
 /** The installation installed last (installations live in the server's store, not in the browser's cookies). */
 async function newestInstallationId(): Promise<string> {
-  const { getSessionInstallations } = await import("@/lib/installations/list-installations");
-  const all = await getSessionInstallations();
+  const { getSessionInstallations } = await import("@/lib/installations/actions/list-installations");
+  const all = await getSessionInstallations({ viewer: OPERATOR });
   return [...all].sort((a, b) => a.updatedAt - b.updatedAt).at(-1)?.id ?? "";
 }

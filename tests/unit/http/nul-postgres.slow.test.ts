@@ -68,8 +68,8 @@ describe("a NUL character sent to a console on PostgreSQL", () => {
 
   it("a query that fails logs the statement and the database's reason, never the values it was sent (a key's hash and prefix)", async () => {
     const store = await getStore();
-    const failure = await store
-      .createApiKey({
+    const failure = await store.apiKeys
+      .create({
         id: "key_nul",
         name: "a\u0000b",
         prefix: "sbk_PREFIXVALUE",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { getConfig } from "@/lib/config";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { getStore, VersionConflictError, type Store } from "@/lib/store";
 import { passwordsNewestFirst, sealingKeys } from "@/lib/store/sealing";
 import { openStore } from "@/lib/store/store";
@@ -45,7 +45,7 @@ const press = (route: typeof testRoute, path: string, kind: "bot" | "user" = "bo
   operator.fork().send(route, path, { method: "POST", json: { installation: id, token: kind } });
 
 async function entries(): Promise<Array<Record<string, unknown>>> {
-  const page = await (await getStore()).pageTimeline(id, { limit: 200 });
+  const page = await (await getStore()).installations.pageTimeline(id, { limit: 200 });
   return page.entries.map((e) => e.entry);
 }
 
@@ -59,19 +59,21 @@ describe("concurrent writes to one installation on PostgreSQL", () => {
 
   it("answers Test presses while a second instance writes the installation, and loses no entry of either", async () => {
     const before = await entries();
-    const stored = (await second.getInstallation(id, { fresh: true }))!;
+    const stored = (await second.installations.get(id, { fresh: true }))!;
     // The second instance: a real change of the record (a rename, version bumped) and its own timeline entries, over and over.
     const writes = (async () => {
       let current = stored;
       for (let i = 0; i < 10; i++) {
         const { version, ...record } = current;
-        current = await second.putInstallation({ ...record, appName: `Renamed ${i}` }, { expectVersion: version }).catch(async (error: unknown) => {
+        current = await second.installations.put({ ...record, appName: `Renamed ${i}` }, { expectVersion: version }).catch(async (error: unknown) => {
           // A refresh on the first instance wrote meanwhile: read again and rename that (as the console's save merges).
           if (!(error instanceof VersionConflictError)) throw error;
-          const { version: latest, ...again } = (await second.getInstallation(id, { fresh: true }))!;
-          return second.putInstallation({ ...again, appName: `Renamed ${i}` }, { expectVersion: latest });
+          const { version: latest, ...again } = (await second.installations.get(id, { fresh: true }))!;
+          return second.installations.put({ ...again, appName: `Renamed ${i}` }, { expectVersion: latest });
         });
-        await second.appendTimeline(id, [{ at: Date.now(), type: "tested", token: "bot", masked: "xoxe.xoxb-1-…", ok: true, by: `other instance ${i}` }]);
+        await second.installations.appendTimeline(id, [
+          { at: Date.now(), type: "tested", token: "bot", masked: "xoxe.xoxb-1-…", ok: true, by: `other instance ${i}` },
+        ]);
       }
     })();
     const answers = await Promise.all(Array.from({ length: 30 }, () => press(testRoute, "/api/tokens/test")));

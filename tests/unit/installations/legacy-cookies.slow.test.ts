@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
-import { findInstallation, removeInstallation, withTimeline } from "@/lib/installations/store";
+import { findInstallation, removeInstallation, withTimeline } from "@/lib/installations/repository";
 import { sealValue } from "@/lib/http/sealed-cookie";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";

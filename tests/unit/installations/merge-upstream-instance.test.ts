@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { installationFromGrant } from "@/lib/installations/record";
-import { mergeWrite } from "@/lib/installations/store";
+import { mergeWrite } from "@/lib/installations/merge-write";
 import { reshapeTokenGrant } from "@/lib/platform/oauth";
 
 /**

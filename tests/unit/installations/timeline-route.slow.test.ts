@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as timelineRoute } from "@/app/api/installations/[id]/timeline/route";
-import type { TimelinePageAnswer } from "@/lib/installations/page-timeline";
+import type { TimelinePageAnswer } from "@/lib/installations/actions/page-timeline";
 import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
@@ -28,8 +28,15 @@ beforeAll(async () => {
   testConsole = await startTestConsole();
   await openTestStore();
   const store = await getStore();
-  await store.putInstallation({ id: ID, appKey: "console", team: { id: "T0TIMELINE", name: "Paging" }, state: "active", installedAt: START, updatedAt: START });
-  await store.appendTimeline(
+  await store.installations.put({
+    id: ID,
+    appKey: "console",
+    team: { id: "T0TIMELINE", name: "Paging" },
+    state: "active",
+    installedAt: START,
+    updatedAt: START,
+  });
+  await store.installations.appendTimeline(
     ID,
     Array.from({ length: 45 }, (_, i) => tested(i + 1)),
   );
@@ -76,9 +83,9 @@ describe("GET /api/installations/{id}/timeline", () => {
   it("leaves out an entry that is not masked, rather than showing a token", async () => {
     const store = await getStore();
     const id = "T0LEAK-A0LEAK";
-    await store.putInstallation({ id, appKey: "console", team: { id: "T0LEAK", name: "Leak" }, state: "active", installedAt: START, updatedAt: START });
+    await store.installations.put({ id, appKey: "console", team: { id: "T0LEAK", name: "Leak" }, state: "active", installedAt: START, updatedAt: START });
     const unmasked = ["xoxb", "1234567890", "abcdefghijklmnop"].join("-");
-    await store.appendTimeline(id, [tested(1), { ...tested(2), masked: unmasked }]);
+    await store.installations.appendTimeline(id, [tested(1), { ...tested(2), masked: unmasked }]);
     const response = await page(new TestBrowser(testConsole.origin), "", id);
     const text = await response.text();
     expect(text).not.toContain(unmasked);

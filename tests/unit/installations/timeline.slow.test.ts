@@ -7,7 +7,7 @@ import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
 import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { type TimelineEntry } from "@/lib/installations/universal/timeline";
-import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { findInstallation, saveInstallation } from "@/lib/installations/repository";
 import { MAX_TIMELINE_ENTRIES, timelineSchema } from "@/lib/installations/universal/timeline";
 import { getStore } from "@/lib/store";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
@@ -71,7 +71,7 @@ async function storedTimeline(id: string): Promise<TimelineEntry[]> {
   const entries: TimelineEntry[] = [];
   let before: number | undefined;
   do {
-    const page = await store.pageTimeline(id, { limit: 10, ...(before !== undefined ? { before } : {}) });
+    const page = await store.installations.pageTimeline(id, { limit: 10, ...(before !== undefined ? { before } : {}) });
     entries.push(...page.entries.map((e) => e.entry as unknown as TimelineEntry));
     before = page.nextBefore;
   } while (before !== undefined);

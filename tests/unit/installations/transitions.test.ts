@@ -6,8 +6,8 @@ import type { InstallationRecord, StoredToken } from "@/lib/installations/record
 import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { factsOfStored, takeTransition, takeVerdict, type RecordTransition } from "@/lib/installations/transitions";
 import { installationPhase } from "@/lib/installations/universal/view";
-import { refreshInstallationToken } from "@/lib/rotation/freshness";
-import type { RotationRuntime } from "@/lib/rotation/runtime";
+import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
+import type { RotationRuntime } from "@/lib/installations/rotation/runtime";
 
 /**
  * What the actions do to an installation record, taken through the lifecycle model (lifecycle.ts): the

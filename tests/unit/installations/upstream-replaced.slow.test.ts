@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
-import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
+import { findInstallation, readTimeline } from "@/lib/installations/repository";
+import { getStore } from "@/lib/store";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { refreshDueTokens } from "@/lib/rotation/refresher";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { refreshDueTokens } from "@/lib/installations/rotation/refresher";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import type { InstallationView } from "@/lib/installations/universal/view";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -83,7 +84,7 @@ describe("an emulator that was reset or replaced", () => {
     expect(card.timeline[0]).toMatchObject({ type: "upstream_replaced", was: installedOn, now: await instanceId() });
     // Said once, however often it is read.
     await dashboard();
-    const { entries } = await readTimeline(await storeOf(), id);
+    const { entries } = await readTimeline(await getStore(), id);
     expect(entries.filter((e) => e.type === "upstream_replaced")).toHaveLength(1);
   });
 
@@ -105,9 +106,9 @@ describe("an emulator that was reset or replaced", () => {
 
   it("fills in the instance of an installation stored before the console kept it, on its next read", async () => {
     const id = await install();
-    const store = await storeOf();
-    const { version, upstreamInstanceId: _kept, ...older } = (await store.getInstallation(id, { fresh: true }))!;
-    await store.putInstallation(older, { expectVersion: version });
+    const store = await getStore();
+    const { version, upstreamInstanceId: _kept, ...older } = (await store.installations.get(id, { fresh: true }))!;
+    await store.installations.put(older, { expectVersion: version });
     expect((await findInstallation(id, { fresh: true }))!.upstreamInstanceId).toBeUndefined();
     const card = (await dashboard()).installations.find((i) => i.id === id)!;
     expect(card.state).toBe("active");
@@ -118,12 +119,12 @@ describe("an emulator that was reset or replaced", () => {
 describe("a token's expiry", () => {
   it("is never said to be more than the platform's 12 hours away, whatever the store holds", async () => {
     const id = await install();
-    const store = await storeOf();
-    const stored = (await store.getInstallation(id, { fresh: true }))!;
+    const store = await getStore();
+    const stored = (await store.installations.get(id, { fresh: true }))!;
     // What a platform clock that went back leaves behind: an expiry 37 h 56 min ahead of the platform's now.
     const now = getRotationRuntime().now();
     const { version, ...record } = stored;
-    await store.putInstallation({ ...record, bot: { ...record.bot!, expiresAt: now + (37 * 60 + 56) * 60_000 } }, { expectVersion: version });
+    await store.installations.put({ ...record, bot: { ...record.bot!, expiresAt: now + (37 * 60 + 56) * 60_000 } }, { expectVersion: version });
     await describeUpstream(getRotationRuntime(), true);
     const answer = (await (await askToken(record.team.id)).json()) as { expires_in: number; expires_at: number };
     expect(answer.expires_in).toBeLessThanOrEqual(43_200);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { canSee, OPERATOR, type Viewer } from "@/lib/access/rights";
+import { OPERATOR, type Viewer } from "@/lib/viewer";
+import { canSee } from "@/lib/installations/universal/rights";
 import { installationFromGrant, toInstallationView, type InstallationRecord } from "@/lib/installations/record";
-import { mergeWrite } from "@/lib/installations/store";
+import { mergeWrite } from "@/lib/installations/merge-write";
 import { fromStoreInstallation, toStoreInstallation } from "@/lib/installations/store-mapping";
 import { chooseUserToken } from "@/lib/installations/user-tokens";
 import { reshapeTokenGrant } from "@/lib/platform/oauth";

@@ -23,7 +23,7 @@ describe("lint boundaries", () => {
   it("refuses a component that loads a server-only module", async () => {
     const found = await problems(
       "components/installations/leaky-card.tsx",
-      `import { storeOf } from "@/lib/installations/store";\nexport const leak = storeOf;\n`,
+      `import { findInstallation } from "@/lib/installations/repository";\nexport const leak = findInstallation;\n`,
     );
     expect(found).toContainEqual(expect.objectContaining({ rule: "boundaries/no-server-only-in-browser" }));
   });
@@ -50,7 +50,7 @@ describe("lint boundaries", () => {
   it("refuses a universal module that starts loading the store, where the browser would reach it", async () => {
     const found = await problems(
       "lib/installations/universal/leaky.ts",
-      `import { storeOf } from "@/lib/installations/store";\nexport const leak = storeOf;\n`,
+      `import { findInstallation } from "@/lib/installations/repository";\nexport const leak = findInstallation;\n`,
     );
     expect(found).toContainEqual(expect.objectContaining({ rule: "boundaries/no-server-only-in-browser" }));
   });
@@ -76,7 +76,10 @@ describe("lint boundaries", () => {
       `import { readSignedInPerson } from "@/lib/signin/signed-in-cookie";\nexport const leak = readSignedInPerson;\n`,
     );
     expect(http).toContainEqual(expect.objectContaining({ rule: "import-x/no-restricted-paths" }));
-    const platform = await problems("lib/platform/leaky.ts", `import { storeOf } from "@/lib/installations/store";\nexport const leak = storeOf;\n`);
+    const platform = await problems(
+      "lib/platform/leaky.ts",
+      `import { findInstallation } from "@/lib/installations/repository";\nexport const leak = findInstallation;\n`,
+    );
     expect(platform).toContainEqual(expect.objectContaining({ rule: "import-x/no-restricted-paths" }));
   });
 

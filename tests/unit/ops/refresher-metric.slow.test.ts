@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
-import { runRefresherPass } from "@/lib/rotation/refresher";
+import { runRefresherPass } from "@/lib/installations/rotation/refresher";
 import { startTestConsole, type TestConsole } from "../support/console";
 
 /**

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { defaultAppCredentials } from "@/lib/emulator";
-import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
-import { refreshDueTokens, runRefresherPass } from "@/lib/rotation/refresher";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { findInstallation, readTimeline } from "@/lib/installations/repository";
+import { getStore } from "@/lib/store";
+import { sendAlertToWebhook } from "@/lib/webhooks/alert";
+import { refreshDueTokens, runRefresherPass } from "@/lib/installations/rotation/refresher";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { plannedRefreshAt } from "@/lib/rotation/universal/schedule";
+import { plannedRefreshAt } from "@/lib/installations/universal/refresh-schedule";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";
@@ -67,7 +69,7 @@ describe("the background refresher", () => {
     // One refresh per token lifetime: the new tokens live 12 hours from now, so the next pass has nothing due.
     expect(await runRefresherPass()).toMatchObject({ due: 0 });
     expect(emulatorInstallations()[0]!.refreshGrants).toBe(2);
-    const { entries } = await readTimeline(await storeOf(), id);
+    const { entries } = await readTimeline(await getStore(), id);
     const refreshed = entries.filter((e) => e.type === "refreshed");
     expect(refreshed.map((e) => ("reason" in e ? e.reason : null))).toEqual(["scheduled", "scheduled"]);
     expect(refreshed[0]?.by).toBe("the background refresher");
@@ -101,12 +103,12 @@ describe("the background refresher", () => {
     });
     expect(((await uninstall.json()) as { ok: boolean }).ok).toBe(true);
     await advanceEmulatorClock(testConsole.origin, 43_200 - HORIZON_S + 60);
-    const summary = await refreshDueTokens(getRotationRuntime(), { ...settings, alert: { kind: "webhook", url: hook.url } });
+    const summary = await refreshDueTokens(getRotationRuntime(), { ...settings, alert: { kind: "webhook", url: hook.url }, sendAlert: sendAlertToWebhook });
     expect(summary.needsReinstall).toBeGreaterThanOrEqual(1);
     const marked = (await findInstallation(id, { fresh: true }))!;
     expect(marked.state).toBe("needs_reinstall");
     expect(marked.problem).toBe("invalid_refresh_token");
-    const { entries } = await readTimeline(await storeOf(), id);
+    const { entries } = await readTimeline(await getStore(), id);
     expect(entries.find((e) => e.type === "refresh_failed")).toMatchObject({ reinstall: true, error: "invalid_refresh_token", by: "the background refresher" });
     // The other workspace's channel was told, naming the workspace and never a token.
     const posted = [...two!.messages.values()].flat().map((m) => String(m.text));
@@ -131,7 +133,7 @@ describe("the background refresher", () => {
     expect(first).toMatchObject({ due: 2, failed: 2, refreshed: 0 });
     // Backing off: the next pass does not try them again at once.
     expect(await refreshDueTokens(unreachable, settings)).toMatchObject({ due: 0 });
-    const { entries } = await readTimeline(await storeOf(), id);
+    const { entries } = await readTimeline(await getStore(), id);
     const failures = entries.filter((e) => e.type === "refresh_failed");
     expect(failures).toHaveLength(2);
     expect(failures[0]).toMatchObject({ reinstall: false, by: "the background refresher" });

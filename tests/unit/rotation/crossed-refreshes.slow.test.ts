@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { maskToken } from "@/lib/platform";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { forgetAllInstallations, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 

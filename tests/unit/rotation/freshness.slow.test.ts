@@ -1,12 +1,14 @@
+import { OPERATOR } from "@/lib/viewer";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { callWithFreshToken, needsProactiveRefresh, refreshInstallationToken } from "@/lib/rotation/freshness";
-import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { callWithFreshToken, needsProactiveRefresh } from "@/lib/installations/rotation/freshness";
+import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
+import { findInstallation, saveInstallation } from "@/lib/installations/repository";
 import { refreshAccessToken } from "@/lib/platform";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { getSessionInstallations } from "@/lib/installations/actions/list-installations";
 import type { InstallationRecord } from "@/lib/installations/record";
-import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime, type RotationRuntime } from "@/lib/installations/rotation/runtime";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
@@ -36,7 +38,7 @@ async function installedBrowser() {
 
 /** The installation as the store holds it (the browser holds none of it). */
 async function storedIn(_browser: TestBrowser): Promise<InstallationRecord> {
-  const [installation] = await getSessionInstallations();
+  const [installation] = await getSessionInstallations({ viewer: OPERATOR });
   if (!installation) throw new Error("no installation");
   return installation;
 }

@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
+import { replayAtStart } from "@/lib/installations/rotation/replay";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { getStore } from "@/lib/store";
 import { emulatorState, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -42,7 +44,6 @@ async function stopThisConsole() {
   await (await getStore()).close();
   const symbols = globalThis as Record<symbol, unknown>;
   delete symbols[Symbol.for("switchboard.store")];
-  delete symbols[Symbol.for("switchboard.refreshReplayAtStart")];
 }
 
 describe("a console process killed mid-refresh", () => {
@@ -50,7 +51,7 @@ describe("a console process killed mid-refresh", () => {
     const browser = new TestBrowser(testConsole.origin);
     expect((await installIn(browser)).status).toBe(303);
     const id = ((await (await browser.send(sessionRoute, "/api/session")).json()) as { installations: { id: string }[] }).installations[0]!.id;
-    const before = (await (await getStore()).getInstallation(id, { fresh: true }))!.bot!;
+    const before = (await (await getStore()).installations.get(id, { fresh: true }))!.bot!;
     await stopThisConsole();
 
     // Another console process on the same DATA_DIR refreshes; the platform spends the token and answers late.
@@ -73,13 +74,15 @@ describe("a console process killed mid-refresh", () => {
     expect(await grants()).toBe(1);
     await admin("faults", { latency_ms: 0, methods: [] });
 
-    // The restart: this process opens the DATA_DIR again (the dead pid's lock taken over) and serves a call.
+    // The restart: this process opens the DATA_DIR again (the dead pid's lock taken over), replays the dead
+    // process's refresh as a console's start-up does (instrumentation-node.ts), and serves a call.
+    await replayAtStart(await getStore(), getRotationRuntime());
     const call = await browser.send(callRoute, `/api/call/auth.test?installation=${id}&token=bot`, { params: { method: "auth.test" } });
     expect(call.status).toBe(200);
     expect(((await call.json()) as { ok: boolean }).ok).toBe(true);
     expect(await grants()).toBe(1);
-    const after = (await (await getStore()).getInstallation(id, { fresh: true }))!.bot!;
+    const after = (await (await getStore()).installations.get(id, { fresh: true }))!.bot!;
     expect(after.refreshToken).not.toBe(before.refreshToken);
-    expect(await (await getStore()).listUnsettledIntents({ startedAfter: 0 })).toEqual([]);
+    expect(await (await getStore()).intents.listUnsettled({ startedAfter: 0 })).toEqual([]);
   }, 90_000);
 });

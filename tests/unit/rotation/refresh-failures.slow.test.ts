@@ -1,11 +1,12 @@
+import { OPERATOR } from "@/lib/viewer";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { refreshAccessToken } from "@/lib/platform";
 import { AppError } from "@/lib/http/app-error";
-import { callWithFreshToken } from "@/lib/rotation/freshness";
-import { getSessionInstallations } from "@/lib/installations/list-installations";
+import { callWithFreshToken } from "@/lib/installations/rotation/freshness";
+import { getSessionInstallations } from "@/lib/installations/actions/list-installations";
 import { type InstallationRecord } from "@/lib/installations/record";
-import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime, type RotationRuntime } from "@/lib/installations/rotation/runtime";
 import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";
 
@@ -28,7 +29,7 @@ async function installed(): Promise<InstallationRecord> {
   const browser = new TestBrowser(testConsole.origin);
   expect((await installIn(browser)).status).toBe(303);
   expect((await browser.send(sessionRoute, "/api/session")).status).toBe(200);
-  const [installation] = await getSessionInstallations();
+  const [installation] = await getSessionInstallations({ viewer: OPERATOR });
   if (!installation) throw new Error("no installation");
   return installation;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { findInstallation } from "@/lib/installations/store";
-import { refreshLockKey } from "@/lib/rotation/replay";
+import { findInstallation } from "@/lib/installations/repository";
+import { refreshLockKey } from "@/lib/installations/rotation/lock";
 import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";

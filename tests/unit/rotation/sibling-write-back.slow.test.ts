@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as callRoute } from "@/app/api/call/[method]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { findInstallation, saveInstallation } from "@/lib/installations/store";
+import { findInstallation, saveInstallation } from "@/lib/installations/repository";
 import type { TimelineEntry } from "@/lib/installations/universal/timeline";
 import { startTestConsole, TestBrowser, type TestConsole, forgetAllInstallations } from "../support/console";
 import { installIn } from "../support/install";

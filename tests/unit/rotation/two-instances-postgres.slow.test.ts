@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { getConfig } from "@/lib/config";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { maskToken } from "@/lib/platform";
-import { refreshInstallationToken } from "@/lib/rotation/freshness";
-import { refreshDueTokens } from "@/lib/rotation/refresher";
+import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
+import { refreshDueTokens } from "@/lib/installations/rotation/refresher";
 import { describeUpstream } from "@/lib/platform/platform-time";
 import { advanceEmulatorClock } from "../signin/support";
-import { getRotationRuntime, type RotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime, type RotationRuntime } from "@/lib/installations/rotation/runtime";
 import { getStore, type Store } from "@/lib/store";
 import { passwordsNewestFirst, sealingKeys } from "@/lib/store/sealing";
 import { openStore } from "@/lib/store/store";

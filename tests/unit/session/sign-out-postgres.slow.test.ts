@@ -51,24 +51,24 @@ async function eventually<T>(read: () => Promise<T>, expected: T, what: string):
 describe("sign-out across instances on PostgreSQL", () => {
   it("serves a person's count from the instance's cache, and hears another instance's sign-out", async () => {
     const person = "T1:U-cache";
-    expect(await a.signOutGeneration(person)).toBe(0);
-    expect(await b.signOutGeneration(person)).toBe(0);
-    expect(await a.recordSignOut(person, Date.now())).toBe(1);
-    await eventually(() => b.signOutGeneration(person), 1, "instance b to hear the sign-out");
+    expect(await a.signOuts.generation(person)).toBe(0);
+    expect(await b.signOuts.generation(person)).toBe(0);
+    expect(await a.signOuts.record(person, Date.now())).toBe(1);
+    await eventually(() => b.signOuts.generation(person), 1, "instance b to hear the sign-out");
 
     // A change behind the store's back (no NOTIFY) is not seen: b answers from its cache, without asking.
     await admin.query("update sign_outs set generation = 7 where person = $1", [person]);
-    expect(await b.signOutGeneration(person)).toBe(1);
+    expect(await b.signOuts.generation(person)).toBe(1);
     // Announced, it is.
     await admin.query("select pg_notify('switchboard_sign_outs', $1)", [`7 ${person}`]);
-    await eventually(() => b.signOutGeneration(person), 7, "instance b to hear the announcement");
+    await eventually(() => b.signOuts.generation(person), 7, "instance b to hear the announcement");
     // A count never goes back, whatever is announced (announcements arrive in order: the sentinel's comes after).
     await admin.query("select pg_notify('switchboard_sign_outs', $1)", [`2 ${person}`]);
     await admin.query("select pg_notify('switchboard_sign_outs', $1)", ["3 T1:U-sentinel"]);
-    await eventually(() => b.signOutGeneration("T1:U-sentinel"), 3, "instance b to hear the sentinel");
-    expect(await b.signOutGeneration(person)).toBe(7);
-    expect(await b.recordSignOut(person, Date.now())).toBe(8);
-    await eventually(() => a.signOutGeneration(person), 8, "instance a to hear b's sign-out");
+    await eventually(() => b.signOuts.generation("T1:U-sentinel"), 3, "instance b to hear the sentinel");
+    expect(await b.signOuts.generation(person)).toBe(7);
+    expect(await b.signOuts.record(person, Date.now())).toBe(8);
+    await eventually(() => a.signOuts.generation(person), 8, "instance a to hear b's sign-out");
   });
 
   it("refuses a replayed cookie on this instance once the person signed out on another", async () => {
@@ -82,7 +82,7 @@ describe("sign-out across instances on PostgreSQL", () => {
     expect((await copy.send(sessionRoute, "/api/session")).status).toBe(200);
 
     // The sign-out lands on the other instance (a load balancer's choice), as POST /auth/signout records it.
-    await a.recordSignOut(`${person.teamId}:${person.userId}`, Date.now());
+    await a.signOuts.record(`${person.teamId}:${person.userId}`, Date.now());
 
     await eventually(async () => (await copy.fork().send(meRoute, "/api/me")).status, 401, "the copy to be refused");
     expect((await copy.send(sessionRoute, "/api/session")).status).toBe(401);

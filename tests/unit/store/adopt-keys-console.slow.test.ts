@@ -31,8 +31,8 @@ let testConsole: TestConsole;
 
 beforeAll(async () => {
   const before = await openStore({ kind: "pglite", dataDir, keys: sealingKeys([], [sessionPassword]) });
-  await before.putInstallation(record);
-  await before.addPastedWebhook({
+  await before.installations.put(record);
+  await before.webhooks.add({
     owner: null,
     url: `https://hooks.example.test/services/T1/B1/${randomBytes(8).toString("hex")}`,
     label: "idle",

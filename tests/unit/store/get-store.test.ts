@@ -12,8 +12,8 @@ describe("the process's store", () => {
     const [one, two] = await Promise.all([getStore(), getStore()]);
     expect(one).toBe(two);
     expect(one.kind).toBe("pglite");
-    await one.putInstallation({ id: "T1-A1", appKey: "rotation", team: { id: "T1", name: "Acme" }, state: "active", installedAt: 1, updatedAt: 1 });
-    expect((await (await getStore()).getInstallation("T1-A1"))?.version).toBe(1);
+    await one.installations.put({ id: "T1-A1", appKey: "rotation", team: { id: "T1", name: "Acme" }, state: "active", installedAt: 1, updatedAt: 1 });
+    expect((await (await getStore()).installations.get("T1-A1"))?.version).toBe(1);
     await one.close();
   }, 60_000);
 });

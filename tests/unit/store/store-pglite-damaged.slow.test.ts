@@ -26,7 +26,7 @@ beforeEach(() => void logLines.splice(0));
 async function storeWithData(name: string): Promise<string> {
   const dir = path.join(base, name);
   const store = await openStore({ kind: "pglite", dataDir: dir, keys });
-  await store.putInstallation(installation());
+  await store.installations.put(installation());
   await store.close();
   return dir;
 }

@@ -69,8 +69,8 @@ describe("the embedded store's data directory", () => {
     try {
       expect(readFileSync(path.join(dir, LOCK_FILE), "utf8")).toBe(String(process.pid));
       const record = installation();
-      await store.putInstallation(record);
-      expect((await store.getInstallation(record.id, { fresh: true }))?.bot).toEqual(record.bot);
+      await store.installations.put(record);
+      expect((await store.installations.get(record.id, { fresh: true }))?.bot).toEqual(record.bot);
       // The same process opening it twice is refused too: PGlite is one connection.
       await expect(openStore({ kind: "pglite", dataDir: dir, keys })).rejects.toMatchObject({ code: "store_unavailable" });
     } finally {
@@ -83,12 +83,12 @@ describe("the embedded store's data directory", () => {
     const dir = dataDir();
     const record = installation();
     const first = await openStore({ kind: "pglite", dataDir: dir, keys });
-    await first.putInstallation(record, { timeline: [{ at: 1, type: "installed" }] });
+    await first.installations.put(record, { timeline: [{ at: 1, type: "installed" }] });
     await first.close();
     const second = await openStore({ kind: "pglite", dataDir: dir, keys });
     try {
-      expect(await second.getInstallation(record.id)).toEqual({ ...record, version: 1 });
-      expect((await second.pageTimeline(record.id)).entries).toHaveLength(1);
+      expect(await second.installations.get(record.id)).toEqual({ ...record, version: 1 });
+      expect((await second.installations.pageTimeline(record.id)).entries).toHaveLength(1);
     } finally {
       await second.close();
     }
@@ -101,13 +101,13 @@ describe("the embedded store's data directory", () => {
     const committed = Math.max(...[...writer.output().matchAll(/committed (\d+)/g)].map((m) => Number(m[1])));
     const store = await openStore({ kind: "pglite", dataDir: dir, keys });
     try {
-      const read = await store.getInstallation("T0001-written", { fresh: true });
+      const read = await store.installations.get("T0001-written", { fresh: true });
       // The write under way when it died either happened whole or not at all.
       expect(read!.version).toBeGreaterThanOrEqual(committed);
       expect(read!.version).toBeLessThanOrEqual(committed + 1);
       expect(read!.bot).toMatchObject({ value: "xoxb-1-written", issuedAt: read!.version, refreshToken: "xoxe-1-written" });
       expect(read!.updatedAt).toBe(read!.version);
-      expect((await store.pageTimeline("T0001-written", { limit: 1 })).entries[0]?.entry.at).toBe(read!.version);
+      expect((await store.installations.pageTimeline("T0001-written", { limit: 1 })).entries[0]?.entry.at).toBe(read!.version);
     } finally {
       await store.close();
     }

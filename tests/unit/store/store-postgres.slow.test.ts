@@ -104,30 +104,30 @@ describe("the store on PostgreSQL, across instances", () => {
 
   it("drops another instance's cached installation when one writes it (NOTIFY)", async () => {
     const record = installation();
-    await a.putInstallation(record);
-    expect((await b.getInstallation(record.id))?.version).toBe(1);
+    await a.installations.put(record);
+    expect((await b.installations.get(record.id))?.version).toBe(1);
     const hits = b.cacheStats().hits;
-    expect((await b.getInstallation(record.id))?.version).toBe(1);
+    expect((await b.installations.get(record.id))?.version).toBe(1);
     expect(b.cacheStats().hits).toBe(hits + 1);
     const newer = token({ issuedAt: record.bot!.issuedAt + 1 });
-    await a.putInstallation({ ...record, bot: newer });
-    await waitFor(async () => (await b.getInstallation(record.id))?.version === 2, "b to see version 2 without asking fresh");
-    expect((await b.getInstallation(record.id))?.bot).toEqual(newer);
-    await a.deleteInstallation(record.id);
-    await waitFor(async () => (await b.getInstallation(record.id)) === null, "b to see the installation gone");
+    await a.installations.put({ ...record, bot: newer });
+    await waitFor(async () => (await b.installations.get(record.id))?.version === 2, "b to see version 2 without asking fresh");
+    expect((await b.installations.get(record.id))?.bot).toEqual(newer);
+    await a.installations.delete(record.id);
+    await waitFor(async () => (await b.installations.get(record.id)) === null, "b to see the installation gone");
   });
 
   it("serves nothing from the cache while its LISTEN connection is down, and clears it once back", async () => {
     const record = installation();
-    await a.putInstallation(record);
-    await b.getInstallation(record.id);
+    await a.installations.put(record);
+    await b.installations.get(record.id);
     await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN %' and datname = current_database()");
     await waitFor(() => !b.cacheStats().active, "b's cache to stop serving");
     // Written while b cannot hear it:
-    await a.putInstallation({ ...record, appName: "Written unheard" });
-    expect((await b.getInstallation(record.id))?.appName).toBe("Written unheard");
+    await a.installations.put({ ...record, appName: "Written unheard" });
+    expect((await b.installations.get(record.id))?.appName).toBe("Written unheard");
     await waitFor(() => b.cacheStats().active, "b's listener to reconnect");
-    expect((await b.getInstallation(record.id))?.appName).toBe("Written unheard");
+    expect((await b.installations.get(record.id))?.appName).toBe("Written unheard");
   });
 
   it("migrates a new database once when two instances start at the same moment", async () => {
@@ -141,8 +141,8 @@ describe("the store on PostgreSQL, across instances", () => {
       // Every migration once (the journal lists them), not once per instance.
       expect(applied.rows[0].n).toBe(MIGRATION_COUNT);
       const record = installation();
-      await both[0].putInstallation(record);
-      expect((await both[1].getInstallation(record.id))?.id).toBe(record.id);
+      await both[0].installations.put(record);
+      expect((await both[1].installations.get(record.id))?.id).toBe(record.id);
     } finally {
       await Promise.all(both.map((s) => s.close()));
     }
@@ -168,14 +168,14 @@ describe("the store on PostgreSQL, when the database goes away", () => {
     const store = await openStore({ kind: "postgres", url: own.url, keys });
     try {
       const record = installation();
-      await store.putInstallation(record);
-      await store.getInstallation(record.id);
+      await store.installations.put(record);
+      await store.installations.get(record.id);
       await own.stop();
-      await expect(store.getInstallation(record.id, { fresh: true })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
+      await expect(store.installations.get(record.id, { fresh: true })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
       // Once its LISTEN connection is gone the cache cannot know of changes, so it serves nothing.
       await waitFor(() => !store.cacheStats().active, "the cache to stop serving");
-      await expect(store.getInstallation(record.id)).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
-      await expect(store.putInstallation({ ...record, appName: "lost" })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
+      await expect(store.installations.get(record.id)).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
+      await expect(store.installations.put({ ...record, appName: "lost" })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
       await expect(store.withRefreshLock("k", async () => 1)).rejects.toMatchObject({ code: "store_unavailable" });
     } finally {
       await store.close();

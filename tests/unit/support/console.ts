@@ -142,5 +142,5 @@ export async function consentAt(authorizeUrl: string, decision: "allow" | "deny"
 export async function forgetAllInstallations(): Promise<void> {
   const { getStore } = await import("@/lib/store");
   const store = await getStore();
-  for (const installation of await store.listInstallations()) await store.deleteInstallation(installation.id);
+  for (const installation of await store.installations.list()) await store.installations.delete(installation.id);
 }

@@ -8,12 +8,12 @@ import { getStore } from "@/lib/store";
 /** Forgets every webhook the console's operator pasted: a console with none, as a new person would find it. */
 export async function forgetPastedWebhooks(): Promise<void> {
   const store = await getStore();
-  for (const hook of await store.listPastedWebhooks(null)) await store.removePastedWebhook(null, hook.id);
+  for (const hook of await store.webhooks.list(null)) await store.webhooks.remove(null, hook.id);
 }
 
 /** Forgets the operator's app configuration token. */
 export async function forgetConfigToken(): Promise<void> {
-  await (await getStore()).deleteConfigToken(null);
+  await (await getStore()).configTokens.delete(null);
 }
 
 /**

@@ -5,7 +5,7 @@ import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";

@@ -4,7 +4,7 @@ import { App, directMention, LogLevel } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { documentedAuthorize } from "./support/documented-authorize";

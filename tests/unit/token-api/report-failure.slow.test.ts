@@ -3,7 +3,8 @@ import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { POST as reportRoute } from "@/app/api/v1/installations/[teamId]/token/report/route";
 import { POST as refreshRoute } from "@/app/api/tokens/refresh/route";
-import { findInstallation, readTimeline, storeOf } from "@/lib/installations/store";
+import { findInstallation, readTimeline } from "@/lib/installations/repository";
+import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 
@@ -65,7 +66,7 @@ async function platform(method: string, token: string): Promise<{ ok: boolean; e
   return (await response.json()) as { ok: boolean; error?: string };
 }
 
-const deaths = async (id: string) => (await readTimeline(await storeOf(), id)).entries.filter((e) => e.type === "found_dead");
+const deaths = async (id: string) => (await readTimeline(await getStore(), id)).entries.filter((e) => e.type === "found_dead");
 
 describe("a backend's report that its token failed", () => {
   it("changes nothing when the platform still accepts the token, and answers it", async () => {

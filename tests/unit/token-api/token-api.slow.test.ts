@@ -5,10 +5,10 @@ import { DELETE as revokeKeyRoute } from "@/app/api/api-keys/[id]/route";
 import { GET as usesRoute } from "@/app/api/api-keys/[id]/uses/route";
 import { GET as listKeysRoute, POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
-import { findInstallation } from "@/lib/installations/store";
+import { findInstallation } from "@/lib/installations/repository";
 import { getStore } from "@/lib/store";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import { getRotationRuntime } from "@/lib/rotation/runtime";
+import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { apiKeyHash } from "@/lib/token-api/keys";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -69,7 +69,7 @@ describe("the token API", () => {
     expect(JSON.stringify(listed)).not.toContain(key);
     expect(JSON.stringify(listed)).not.toContain(apiKeyHash(key));
     // The store finds it by its hash.
-    expect((await (await getStore()).findApiKeyByHash(apiKeyHash(key)))?.id).toBe(keyId);
+    expect((await (await getStore()).apiKeys.findByHash(apiKeyHash(key)))?.id).toBe(keyId);
   });
 
   it("answers the installation's bot token with its expiry and scopes, valid for at least the margin, and audits it", async () => {
@@ -132,14 +132,14 @@ describe("the token API", () => {
 
   it("answers who the bot is (bot_user_id, bot_id: what Bolt compares), learning the bot id of a record stored without it", async () => {
     const store = await getStore();
-    const { version, botId: _learned, ...older } = (await store.getInstallation(installationId, { fresh: true }))!;
-    await store.putInstallation(older, { expectVersion: version });
+    const { version, botId: _learned, ...older } = (await store.installations.get(installationId, { fresh: true }))!;
+    await store.installations.put(older, { expectVersion: version });
     const body = (await (await askToken(key, teamId)).json()) as Record<string, unknown>;
     const identity = (await (
       await fetch(`${testConsole.origin}/emulator/api/auth.test`, { method: "POST", headers: { authorization: `Bearer ${body.access_token as string}` } })
     ).json()) as { user_id: string; bot_id: string };
     expect(body).toMatchObject({ bot_user_id: identity.user_id, bot_id: identity.bot_id, enterprise_id: null, is_enterprise_install: false });
-    expect((await store.getInstallation(installationId, { fresh: true }))!.botId).toBe(identity.bot_id);
+    expect((await store.installations.get(installationId, { fresh: true }))!.botId).toBe(identity.bot_id);
   });
 
   it("answers a person's user token by user_id, and 404 for someone who has none", async () => {

@@ -53,7 +53,7 @@ describe("pasted webhooks sealed in a cookie by the previous release", () => {
       ["wh_oldAAAAAAAAAAA", "Alerts", "hooks.slack.com/…uv11"],
       ["wh_oldBBBBBBBBBBB", "Deploys", "hooks.slack.com/…uv22"],
     ]);
-    expect((await (await getStore()).listPastedWebhooks(null)).map((h) => h.url)).toEqual([hookUrl(1), hookUrl(2)]);
+    expect((await (await getStore()).webhooks.list(null)).map((h) => h.url)).toEqual([hookUrl(1), hookUrl(2)]);
     // A browser with no cookie (a new laptop) sees them too, and can forget one.
     const other = new TestBrowser(testConsole.origin);
     expect((await other.send(deleteRoute, "/api/webhooks/wh_oldAAAAAAAAAAA", { method: "DELETE", params: { id: "wh_oldAAAAAAAAAAA" } })).status).toBe(200);

@@ -5,9 +5,9 @@ import { revokeApiKey } from "@/lib/token-api/keys";
 export const dynamic = "force-dynamic";
 
 export const DELETE = handleRoute(
-  async (_request, context) => {
+  async (_request, context, viewer) => {
     const { id } = await context.params;
-    return Response.json({ ok: true, apiKey: await revokeApiKey(typeof id === "string" ? id : "") });
+    return Response.json({ ok: true, apiKey: await revokeApiKey(viewer, typeof id === "string" ? id : "") });
   },
   { mutating: true },
 );

@@ -19,17 +19,17 @@ const Body = z.object({
 });
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const { token, refreshToken } = await parseJsonBody(request, Body);
-    const answer: ConfigTokenAnswer = { ok: true, configToken: await pasteConfigToken(token, refreshToken, getAppConfigRuntime()) };
+    const answer: ConfigTokenAnswer = { ok: true, configToken: await pasteConfigToken(token, refreshToken, getAppConfigRuntime(viewer)) };
     return Response.json(answer);
   },
   { mutating: true, maxBodyBytes: 4 * 1024 },
 );
 
 export const DELETE = handleRoute(
-  async () => {
-    await forgetConfigToken();
+  async (_request, _context, viewer) => {
+    await forgetConfigToken(getAppConfigRuntime(viewer));
     return Response.json({ ok: true });
   },
   { mutating: true },

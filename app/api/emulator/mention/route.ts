@@ -12,9 +12,9 @@ const MentionRequest = z.object({
 });
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const { installationId, text } = await parseJsonBody(request, MentionRequest);
-    return Response.json(await mentionInstallationApp(installationId, text));
+    return Response.json(await mentionInstallationApp(viewer, installationId, text));
   },
   { mutating: true, maxBodyBytes: 4 * 1024 },
 );

@@ -14,7 +14,7 @@ const Query = z.object({
     .optional(),
 });
 
-export const GET = handleRoute(async (request) => {
+export const GET = handleRoute(async (request, _context, viewer) => {
   const { channel, team } = parseQuery(request, Query);
-  return Response.json(await readEmulatorChannel(channel, team), { headers: { "cache-control": "no-store" } });
+  return Response.json(await readEmulatorChannel(viewer, channel, team), { headers: { "cache-control": "no-store" } });
 });

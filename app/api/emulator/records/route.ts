@@ -15,9 +15,9 @@ const Query = z.object({
 
 // Payloads of a workspace's messages: refused to other sites, as the settings read is.
 export const GET = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const { team } = parseQuery(request, Query);
-    return Response.json(await readRecordsFor(team), { headers: { "cache-control": "no-store" } });
+    return Response.json(await readRecordsFor(viewer, team), { headers: { "cache-control": "no-store" } });
   },
   { rejectCrossSite: true },
 );

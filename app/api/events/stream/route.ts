@@ -5,6 +5,6 @@ import { handleRoute } from "@/lib/access/handle-route";
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  (request) => openEventStream(request),
+  (request, _context, viewer) => openEventStream(request, viewer),
   // A read only: another site cannot read the stream (same-origin policy), and it changes nothing.
 );

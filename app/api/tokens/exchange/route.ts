@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
-import { exchangeSessionToken } from "@/lib/installations/exchange-token";
+import { exchangeSessionToken } from "@/lib/installations/actions/exchange-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { appKeySchema } from "@/lib/installations/record";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
@@ -27,11 +27,15 @@ const Body = z
   .refine((b) => (b.installation === undefined) !== (b.pastedToken === undefined), "give either an installation or a pastedToken");
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const body = await parseJsonBody(request, Body);
     const installation = body.installation
-      ? await exchangeSessionToken({ installationId: body.installation, tokenKind: body.token }, actionCause(request, "Exchange button"))
-      : await exchangeSessionToken({ pastedToken: body.pastedToken ?? "", appKey: body.app }, "Exchange a long-lived token (pasted)");
+      ? await exchangeSessionToken({
+          viewer,
+          request: { installationId: body.installation, tokenKind: body.token },
+          by: actionCause(request, "Exchange button"),
+        })
+      : await exchangeSessionToken({ viewer, request: { pastedToken: body.pastedToken ?? "", appKey: body.app }, by: "Exchange a long-lived token (pasted)" });
     return Response.json({ ok: true, installation } satisfies InstallationActionAnswer);
   },
   { mutating: true },

@@ -2,7 +2,7 @@
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
 import { throwIfRateLimited } from "@/lib/platform";
-import { revokeSessionToken } from "@/lib/installations/revoke-token";
+import { revokeSessionToken } from "@/lib/installations/actions/revoke-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 import { actionCause } from "@/lib/console-request";
@@ -10,9 +10,14 @@ import { actionCause } from "@/lib/console-request";
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, installation } = await revokeSessionToken(body.installation, body.token, actionCause(request, "Revoke button"));
+    const { result, installation } = await revokeSessionToken({
+      viewer,
+      installationId: body.installation,
+      kind: body.token,
+      by: actionCause(request, "Revoke button"),
+    });
     throwIfRateLimited("auth.revoke", result);
     const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs) } });

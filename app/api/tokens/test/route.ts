@@ -2,7 +2,7 @@
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
 import { throwIfRateLimited } from "@/lib/platform";
-import { testSessionToken } from "@/lib/installations/test-token";
+import { testSessionToken } from "@/lib/installations/actions/test-token";
 import { type InstallationActionAnswer } from "@/lib/installations/universal/view";
 import { TokenActionSchema } from "@/lib/installations/route-schemas";
 import { actionCause } from "@/lib/console-request";
@@ -10,9 +10,14 @@ import { actionCause } from "@/lib/console-request";
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const body = await parseJsonBody(request, TokenActionSchema);
-    const { result, refreshed, identity, installation } = await testSessionToken(body.installation, body.token, actionCause(request, "Test button"));
+    const { result, refreshed, identity, installation } = await testSessionToken({
+      viewer,
+      installationId: body.installation,
+      kind: body.token,
+      by: actionCause(request, "Test button"),
+    });
     throwIfRateLimited("auth.test", result);
     const answer: InstallationActionAnswer = { ok: result.ok, platform: result.body ?? null, refreshed, identity, installation };
     return Response.json(answer, { headers: { "x-upstream-time-ms": String(result.durationMs), "x-token-refreshed": refreshed ? "1" : "0" } });

@@ -6,9 +6,9 @@ import { removePastedWebhook } from "@/lib/webhooks/store";
 export const dynamic = "force-dynamic";
 
 export const DELETE = handleRoute(
-  async (_request, { params }) => {
+  async (_request, { params }, viewer) => {
     const { id } = await params;
-    if (typeof id !== "string" || !(await removePastedWebhook(id))) {
+    if (typeof id !== "string" || !(await removePastedWebhook(viewer, id))) {
       throw new AppError("unknown_webhook", { message: "No pasted webhook with this id." });
     }
     return Response.json({ ok: true });

@@ -13,9 +13,9 @@ const SendRequest = z.union([
 ]);
 
 export const POST = handleRoute(
-  async (request) => {
+  async (request, _context, viewer) => {
     const { webhookId, ...message } = await parseJsonBody(request, SendRequest);
-    return Response.json(await sendWebhookMessage(webhookId, message));
+    return Response.json(await sendWebhookMessage(viewer, webhookId, message));
   },
   // Room for a 40 KB payload inside the JSON envelope: the proxy answers 413 itself above 40 KB.
   { mutating: true, maxBodyBytes: MAX_WEBHOOK_BODY_BYTES * 2 + 1024 },

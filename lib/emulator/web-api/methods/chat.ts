@@ -1,3 +1,4 @@
+import { announceChange } from "../../workspace/changes";
 import { WebApiError } from "../../core/errors";
 import { parseJsonWithin } from "../../core/json-depth";
 import { dispatchMentions } from "../../events/app-mention";
@@ -291,11 +292,20 @@ export const chatMethods: MethodDefinition[] = [
       const caller = ctx.caller as Caller;
       const channel = requireChannel(ctx);
       if (channel.isArchived) throw new WebApiError("is_archived");
-      const { truncated } = messageContent(ctx.params);
+      const { content, truncated } = messageContent(ctx.params);
       requirePostable(caller, channel);
       const user = ctx.params.user ?? "";
       if (!isMember(ctx.state, ctx.ws, channel, user)) throw new WebApiError("user_not_in_channel");
-      return { message_ts: nextMessageTs(ctx.ws, ctx.clock.now()), ...(truncated ? TRUNCATION_WARNING : {}) };
+      const ts = nextMessageTs(ctx.ws, ctx.clock.now());
+      // Never stored: only a member watching (the console's Workspace page) sees it, as their client would.
+      const from = caller.token.family === "bot" ? { bot_id: caller.installation.botId, app_id: caller.app.id } : { user: actingUserId(caller) };
+      announceChange(ctx.ws, {
+        type: "ephemeral",
+        channel: channel.id,
+        user,
+        message: { type: "message", subtype: "ephemeral", channel: channel.id, ts, ...from, ...content },
+      });
+      return { message_ts: ts, ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },
   {

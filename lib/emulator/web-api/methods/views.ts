@@ -10,6 +10,7 @@
  * (`expired_trigger_id`), for the app it was issued to; a malformed or unknown one is `invalid_trigger_id`.
  * Every interaction mints one (interactivity/); `POST {base}/admin/triggers` (admin/triggers.ts) issues one alone.
  */
+import { announceChange } from "../../workspace/changes";
 import { randomBytes } from "node:crypto";
 import { WebApiError } from "../../core/errors";
 import { parseJsonWithin } from "../../core/json-depth";
@@ -158,6 +159,7 @@ function storeView(ws: Workspace, stored: StoredView, previousExternalId = ""): 
   if (previousExternalId && previousExternalId !== stored.externalId) views.externalIds.delete(appUserKey(stored.appId, previousExternalId));
   if (stored.externalId) views.externalIds.set(appUserKey(stored.appId, stored.externalId), stored.id);
   views.views.set(stored.id, stored);
+  announceChange(ws, { type: "view", user: stored.userId, app_id: stored.appId, view_id: stored.id, view_type: stored.type, closed: false });
   return stored;
 }
 

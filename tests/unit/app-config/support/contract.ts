@@ -5,6 +5,7 @@
  * token), or the App Manifest API with a pasted configuration token, against the emulator as the embedded
  * upstream or as the platform (PLATFORM_BASE_URL), where nothing emulator-only may be used.
  */
+import { OPERATOR } from "@/lib/viewer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as overviewRoute } from "@/app/api/app-config/route";
 import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
@@ -68,8 +69,8 @@ export function runAppConfigContract(setup: ContractSetup) {
 
     // Installations live in the server's store (not in the browser's cookies): the newest one of the legacy app.
     const installationId = async (_b: TestBrowser) => {
-      const { getSessionInstallations } = await import("@/lib/installations/list-installations");
-      return (await getSessionInstallations()).filter((i) => i.appKey === "legacy").at(-1)!.id;
+      const { getSessionInstallations } = await import("@/lib/installations/actions/list-installations");
+      return (await getSessionInstallations({ viewer: OPERATOR })).filter((i) => i.appKey === "legacy").at(-1)!.id;
     };
 
     it("opens the app of this session's installation: name, redirect URLs, scopes, event request URL, rotation on, credentials masked", async () => {

@@ -4,11 +4,12 @@
  * first. The test kills it (SIGKILL) while the platform's answer is delayed.
  * Run as: node --conditions=react-server --import tsx refresh-and-die.ts <installation id>
  */
-import { refreshSessionToken } from "@/lib/installations/refresh-token";
+import { OPERATOR } from "@/lib/viewer";
+import { refreshSessionToken } from "@/lib/installations/actions/refresh-token";
 
 async function main() {
   process.stdout.write("refreshing\n");
-  await refreshSessionToken(process.argv[2]!, "bot", "a process killed mid-refresh");
+  await refreshSessionToken({ viewer: OPERATOR, installationId: process.argv[2]!, kind: "bot", by: "a process killed mid-refresh" });
   process.stdout.write("refreshed\n");
 }
 

@@ -30,15 +30,15 @@ export function adoptKeysSuite(engine: string, where: () => Promise<Omit<OpenSto
 
     it("keeps opening what SESSION_PASSWORD's key sealed, re-seals it all with the new key, then no longer needs the old one", async () => {
       await withStore(sealingKeys([], [sessionPassword]), async (store) => {
-        await store.putInstallation(record);
-        await store.addPastedWebhook({ owner: null, url: pastedUrl, label: "idle", maskedUrl: "…", createdAt: 1 });
-        await store.putConfigToken(null, config);
+        await store.installations.put(record);
+        await store.webhooks.add({ owner: null, url: pastedUrl, label: "idle", maskedUrl: "…", createdAt: 1 });
+        await store.configTokens.put(null, config);
         expect((await store.sealingStatus()).summary).toMatch(/^Every secret in the store is sealed with SESSION_PASSWORD \(derived\)/);
       });
 
       // Restarted with ENCRYPTION_KEYS=K1 (SESSION_PASSWORD unchanged, as the cookies need it).
       await withStore(sealingKeys([k1], [sessionPassword]), async (store) => {
-        expect((await store.getInstallation(record.id))?.bot?.value).toBe(record.bot!.value);
+        expect((await store.installations.get(record.id))?.bot?.value).toBe(record.bot!.value);
         const before = await store.sealingStatus();
         expect(before.missing).toEqual([]);
         expect(before.older).toEqual([{ keyId: expect.any(String), source: "SESSION_PASSWORD (derived)", secrets: 10 }]);
@@ -54,15 +54,15 @@ export function adoptKeysSuite(engine: string, where: () => Promise<Omit<OpenSto
 
       // The old key gone for good (another SESSION_PASSWORD): every secret still opens, idle ones included.
       await withStore(sealingKeys([k1], [randomBytes(32).toString("base64url")]), async (store) => {
-        const read = await store.getInstallation(record.id);
+        const read = await store.installations.get(record.id);
         expect([read?.bot?.value, read?.user?.value, read?.people?.U0002?.value, read?.incomingWebhook?.url]).toEqual([
           record.bot!.value,
           record.user!.value,
           record.people!.U0002!.value,
           record.incomingWebhook!.url,
         ]);
-        expect((await store.listPastedWebhooks(null)).map((h) => h.url)).toContain(pastedUrl);
-        expect(await store.getConfigToken(null)).toMatchObject({ token: config.token, refreshToken: config.refreshToken });
+        expect((await store.webhooks.list(null)).map((h) => h.url)).toContain(pastedUrl);
+        expect(await store.configTokens.get(null)).toMatchObject({ token: config.token, refreshToken: config.refreshToken });
         expect((await store.sealingStatus()).missing).toEqual([]);
       });
       // Three opens, as three restarts: PGlite compiles its WebAssembly at each.
@@ -71,25 +71,25 @@ export function adoptKeysSuite(engine: string, where: () => Promise<Omit<OpenSto
     it("follows the old advice too: a SESSION_PASSWORD put into ENCRYPTION_KEYS opens what it sealed", async () => {
       const password = `${randomBytes(24).toString("base64url")}-a-session-password`;
       const other = installation();
-      await withStore(sealingKeys([], [password]), (store) => store.putInstallation(other));
+      await withStore(sealingKeys([], [password]), (store) => store.installations.put(other));
       await withStore(sealingKeys([k1, password], [randomBytes(32).toString("base64url")]), async (store) => {
-        expect((await store.getInstallation(other.id))?.bot?.value).toBe(other.bot!.value);
-        await store.deleteInstallation(other.id);
+        expect((await store.installations.get(other.id))?.bot?.value).toBe(other.bot!.value);
+        await store.installations.delete(other.id);
       });
     }, 60_000);
 
     it("says which secrets cannot be opened and with which key, and leaves them as they are", async () => {
       const stranger = installation();
       const strangerKeys = sealingKeys([], [randomBytes(32).toString("base64url")]);
-      await withStore(strangerKeys, (store) => store.putInstallation(stranger));
+      await withStore(strangerKeys, (store) => store.installations.put(stranger));
       await withStore(sealingKeys([k1], [sessionPassword]), async (store) => {
         const status = await store.sealingStatus();
         expect(status.missing).toEqual([{ keyId: strangerKeys[0]!.id, source: null, secrets: 5 }]);
         expect(status.summary).toContain(`cannot be opened`);
         expect(status.summary).toContain(strangerKeys[0]!.id);
         expect((await store.resealOlderSecrets()).unreadable).toBe(5);
-        await expect(store.getInstallation(stranger.id)).rejects.toMatchObject({ code: "store_unavailable", keyId: strangerKeys[0]!.id });
-        await store.deleteInstallation(stranger.id);
+        await expect(store.installations.get(stranger.id)).rejects.toMatchObject({ code: "store_unavailable", keyId: strangerKeys[0]!.id });
+        await store.installations.delete(stranger.id);
         expect((await store.sealingStatus()).missing).toEqual([]);
       });
     }, 60_000);

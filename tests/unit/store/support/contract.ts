@@ -93,91 +93,91 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
 
     it("gives back an installation as it was put: names, state, both tokens and the webhook, at version 1", async () => {
       const record = installation();
-      const put = await store.putInstallation(record);
+      const put = await store.installations.put(record);
       expect(put).toEqual({ ...record, version: 1 });
-      expect(await store.getInstallation(record.id, { fresh: true })).toEqual({ ...record, version: 1 });
-      expect(await store.getInstallation(record.id)).toEqual({ ...record, version: 1 });
+      expect(await store.installations.get(record.id, { fresh: true })).toEqual({ ...record, version: 1 });
+      expect(await store.installations.get(record.id)).toEqual({ ...record, version: 1 });
       const bare = installation({ enterprise: undefined, bot: undefined, user: undefined, incomingWebhook: undefined, appId: undefined });
       for (const key of Object.keys(bare) as Array<keyof StoreInstallation>) if (bare[key] === undefined) delete bare[key];
-      await store.putInstallation(bare);
-      expect(await store.getInstallation(bare.id, { fresh: true })).toEqual({ ...bare, version: 1 });
-      expect(await store.getInstallation("T0001-nobody")).toBeNull();
+      await store.installations.put(bare);
+      expect(await store.installations.get(bare.id, { fresh: true })).toEqual({ ...bare, version: 1 });
+      expect(await store.installations.get("T0001-nobody")).toBeNull();
     });
 
     it("lists installations by who installed them, with their tokens", async () => {
       const person = unique("U-person");
       const a = installation({ installedBy: person, installedAt: 1 });
       const b = installation({ installedBy: person, installedAt: 2 });
-      await store.putInstallation(b);
-      await store.putInstallation(a);
-      const listed = await store.listInstallations({ installedBy: person });
+      await store.installations.put(b);
+      await store.installations.put(a);
+      const listed = await store.installations.list({ installedBy: person });
       expect(listed.map((i) => i.id)).toEqual([a.id, b.id]);
       expect(listed[0]!.bot?.value).toBe(a.bot!.value);
-      expect((await store.listInstallations()).length).toBeGreaterThanOrEqual(2);
+      expect((await store.installations.list()).length).toBeGreaterThanOrEqual(2);
     });
 
     it("bumps the version on each write and refuses a write over another version, leaving the stored one", async () => {
       const record = installation();
-      await expect(store.putInstallation(record, { expectVersion: 1 })).rejects.toBeInstanceOf(VersionConflictError);
-      expect(await store.getInstallation(record.id, { fresh: true })).toBeNull();
-      const first = await store.putInstallation(record, { expectVersion: 0 });
+      await expect(store.installations.put(record, { expectVersion: 1 })).rejects.toBeInstanceOf(VersionConflictError);
+      expect(await store.installations.get(record.id, { fresh: true })).toBeNull();
+      const first = await store.installations.put(record, { expectVersion: 0 });
       expect(first.version).toBe(1);
-      const second = await store.putInstallation({ ...record, problem: "token_revoked", state: "needs_reinstall" }, { expectVersion: 1 });
+      const second = await store.installations.put({ ...record, problem: "token_revoked", state: "needs_reinstall" }, { expectVersion: 1 });
       expect(second.version).toBe(2);
-      const stale = store.putInstallation({ ...record, appName: "lost update" }, { expectVersion: 1 });
+      const stale = store.installations.put({ ...record, appName: "lost update" }, { expectVersion: 1 });
       await expect(stale).rejects.toMatchObject({ name: "VersionConflictError", expected: 1, actual: 2 });
-      expect(await store.getInstallation(record.id)).toMatchObject({ version: 2, state: "needs_reinstall", appName: record.appName });
+      expect(await store.installations.get(record.id)).toMatchObject({ version: 2, state: "needs_reinstall", appName: record.appName });
     });
 
     it("never keeps half an installation: a write that fails part-way leaves nothing of it", async () => {
       const record = installation();
-      await expect(store.putInstallation(record, { timeline: [{ at: Number.NaN, type: "installed" }] })).rejects.toThrow();
-      expect(await store.getInstallation(record.id, { fresh: true })).toBeNull();
-      expect(await store.listTokens(record.id)).toEqual([]);
+      await expect(store.installations.put(record, { timeline: [{ at: Number.NaN, type: "installed" }] })).rejects.toThrow();
+      expect(await store.installations.get(record.id, { fresh: true })).toBeNull();
+      expect(await store.installations.listTokens(record.id)).toEqual([]);
     });
 
     it("forgets an installation with its tokens, timeline and refresh intents", async () => {
       const record = installation();
-      await store.putInstallation(record, { timeline: [{ at: 1, type: "installed" }] });
-      await store.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 5 });
-      expect(await store.deleteInstallation(record.id)).toBe(true);
-      expect(await store.getInstallation(record.id)).toBeNull();
-      expect(await store.listTokens(record.id)).toEqual([]);
-      expect((await store.pageTimeline(record.id)).entries).toEqual([]);
-      expect(await store.listUnsettledIntents({ startedAfter: 0, installationId: record.id })).toEqual([]);
-      expect(await store.findIntentByRefreshToken(record.bot!.refreshToken!)).toBeNull();
-      expect(await store.deleteInstallation(record.id)).toBe(false);
+      await store.installations.put(record, { timeline: [{ at: 1, type: "installed" }] });
+      await store.intents.record({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 5 });
+      expect(await store.installations.delete(record.id)).toBe(true);
+      expect(await store.installations.get(record.id)).toBeNull();
+      expect(await store.installations.listTokens(record.id)).toEqual([]);
+      expect((await store.installations.pageTimeline(record.id)).entries).toEqual([]);
+      expect(await store.intents.listUnsettled({ startedAfter: 0, installationId: record.id })).toEqual([]);
+      expect(await store.intents.findByRefreshToken(record.bot!.refreshToken!)).toBeNull();
+      expect(await store.installations.delete(record.id)).toBe(false);
     });
 
     it("lists tokens and finds the rotating ones about to expire, without their secrets", async () => {
       const record = installation({ bot: token({ expiresAt: 1_000 }), user: token({ expiresAt: 3_000, revoked: true }) });
-      await store.putInstallation(record);
-      const listed = await store.listTokens(record.id);
+      await store.installations.put(record);
+      const listed = await store.installations.listTokens(record.id);
       expect(listed.map((t) => [t.kind, t.value])).toEqual([
         ["bot", record.bot!.value],
         ["user", record.user!.value],
       ]);
-      const expiring = await store.tokensExpiringBefore(2_000, 1_000);
+      const expiring = await store.installations.tokensExpiringBefore(2_000, 1_000);
       expect(expiring.filter((t) => t.installationId === record.id)).toEqual([{ installationId: record.id, kind: "bot", expiresAt: 1_000 }]);
       // An installation that needs reinstalling keeps its rows but has nothing to refresh: never listed (its
       // long-expired tokens would otherwise come first in every batch).
       const dead = installation({ bot: token({ expiresAt: 500 }), state: "needs_reinstall", problem: "invalid_refresh_token" });
-      await store.putInstallation(dead);
-      expect((await store.tokensExpiringBefore(2_000, 1_000)).filter((t) => t.installationId === dead.id)).toEqual([]);
+      await store.installations.put(dead);
+      expect((await store.installations.tokensExpiringBefore(2_000, 1_000)).filter((t) => t.installationId === dead.id)).toEqual([]);
     });
 
     it("keeps the timeline in full and pages it newest first", async () => {
       const record = installation();
-      await store.putInstallation(record, { timeline: [{ at: 100, type: "installed", tokens: [] }] });
-      await store.appendTimeline(
+      await store.installations.put(record, { timeline: [{ at: 100, type: "installed", tokens: [] }] });
+      await store.installations.appendTimeline(
         record.id,
         [1, 2, 3, 4, 5, 6].map((n) => ({ at: 100 + n, type: "tested", n })),
       );
-      const first = await store.pageTimeline(record.id, { limit: 3 });
+      const first = await store.installations.pageTimeline(record.id, { limit: 3 });
       expect(first.entries.map((e) => e.entry.at)).toEqual([106, 105, 104]);
-      const second = await store.pageTimeline(record.id, { limit: 3, before: first.nextBefore });
+      const second = await store.installations.pageTimeline(record.id, { limit: 3, before: first.nextBefore });
       expect(second.entries.map((e) => e.entry.at)).toEqual([103, 102, 101]);
-      const last = await store.pageTimeline(record.id, { limit: 3, before: second.nextBefore });
+      const last = await store.installations.pageTimeline(record.id, { limit: 3, before: second.nextBefore });
       expect(last.entries.map((e) => e.entry)).toEqual([{ at: 100, type: "installed", tokens: [] }]);
       expect(last.nextBefore).toBeUndefined();
     });
@@ -186,17 +186,17 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const { user: _rotatingUser, ...rotating } = installation({ bot: token({ expiresAt: 5_000 }), installedAt: 1 });
       const { bot: _legacyBot, ...legacy } = installation({ installedAt: 2 });
       legacy.user = { value: secret("xoxp-1-"), scopes: ["users:read"], revoked: true, issuedAt: 1 };
-      await store.putInstallation(rotating);
-      await store.putInstallation(legacy);
-      const summaries = (await store.listInstallationSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
+      await store.installations.put(rotating);
+      await store.installations.put(legacy);
+      const summaries = (await store.installations.listSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
       expect(summaries.map((s) => s.id)).toEqual([rotating.id, legacy.id]);
       expect(summaries[0]).toMatchObject({ team: rotating.team, state: "active", tokens: [{ kind: "bot", rotating: true, expiresAt: 5_000, revoked: false }] });
       expect(summaries[1]!.tokens).toEqual([{ kind: "user", rotating: false, expiresAt: null, revoked: true }]);
       expect(JSON.stringify(summaries)).not.toMatch(/xox[a-z]-1-/);
       // Kept between reads, and read again after any change: a refresh, an uninstall, a forget.
-      await store.putInstallation({ ...rotating, state: "needs_reinstall", bot: token({ expiresAt: 9_000 }) }, { expectVersion: 1 });
-      await store.deleteInstallation(legacy.id);
-      const again = (await store.listInstallationSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
+      await store.installations.put({ ...rotating, state: "needs_reinstall", bot: token({ expiresAt: 9_000 }) }, { expectVersion: 1 });
+      await store.installations.delete(legacy.id);
+      const again = (await store.installations.listSummaries()).filter((s) => s.id === rotating.id || s.id === legacy.id);
       expect(again).toEqual([expect.objectContaining({ id: rotating.id, state: "needs_reinstall", tokens: [expect.objectContaining({ expiresAt: 9_000 })] })]);
     });
 
@@ -204,29 +204,29 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const long = installation();
       const short = installation();
       const empty = installation();
-      await store.putInstallation(long, { timeline: [1, 2, 3, 4, 5].map((n) => ({ at: n, type: "tested", n })) });
-      await store.putInstallation(short, { timeline: [{ at: 9, type: "installed" }] });
-      await store.putInstallation(empty);
-      const pages = await store.newestTimelines([long.id, short.id, empty.id], { limit: 3 });
+      await store.installations.put(long, { timeline: [1, 2, 3, 4, 5].map((n) => ({ at: n, type: "tested", n })) });
+      await store.installations.put(short, { timeline: [{ at: 9, type: "installed" }] });
+      await store.installations.put(empty);
+      const pages = await store.installations.newestTimelines([long.id, short.id, empty.id], { limit: 3 });
       expect(pages.get(long.id)?.entries.map((e) => e.entry.n)).toEqual([5, 4, 3]);
       // The next page of the long one starts where this one stopped.
-      const older = await store.pageTimeline(long.id, { before: pages.get(long.id)!.nextBefore, limit: 3 });
+      const older = await store.installations.pageTimeline(long.id, { before: pages.get(long.id)!.nextBefore, limit: 3 });
       expect(older.entries.map((e) => e.entry.n)).toEqual([2, 1]);
       expect(pages.get(short.id)).toEqual({ entries: [expect.objectContaining({ entry: { at: 9, type: "installed" } })] });
       expect(pages.has(empty.id)).toBe(false);
-      expect((await store.newestTimelines([])).size).toBe(0);
+      expect((await store.installations.newestTimelines([])).size).toBe(0);
     });
 
     it("keeps the timeline in the order it was written, when the platform's clock moved back between entries", async () => {
       const record = installation();
-      await store.putInstallation(record, { timeline: [{ at: 5_000, type: "installed", tokens: [] }] });
+      await store.installations.put(record, { timeline: [{ at: 5_000, type: "installed", tokens: [] }] });
       // The emulator was reset: its clock, which stamps each entry, starts over below the entries already kept.
-      await store.appendTimeline(record.id, [
+      await store.installations.appendTimeline(record.id, [
         { at: 1_000, type: "tested", n: 1 },
         { at: 900, type: "tested", n: 2 },
       ]);
-      await store.appendTimeline(record.id, [{ at: 1_100, type: "refreshed" }]);
-      const page = await store.pageTimeline(record.id);
+      await store.installations.appendTimeline(record.id, [{ at: 1_100, type: "refreshed" }]);
+      const page = await store.installations.pageTimeline(record.id);
       expect(page.entries.map((e) => `${String(e.entry.type)}${String(e.entry.n ?? "")}`)).toEqual(["refreshed", "tested2", "tested1", "installed"]);
     });
 
@@ -234,88 +234,88 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const newerBot = token({ issuedAt: 2_000 });
       const olderUser = token({ value: secret("xoxe.xoxp-1-"), issuedAt: 1_000 });
       const stored = installation({ bot: token({ issuedAt: 1_000 }), user: token({ value: secret("xoxe.xoxp-1-"), issuedAt: 3_000 }), updatedAt: 10 });
-      const created = await store.importInstallation(stored, { timeline: [{ at: 5, type: "installed" }] });
+      const created = await store.installations.import(stored, { timeline: [{ at: 5, type: "installed" }] });
       expect(created.outcome).toBe("created");
       const fromOtherBrowser = { ...stored, bot: newerBot, user: olderUser, appName: "Renamed", updatedAt: 20 };
-      const merged = await store.importInstallation(fromOtherBrowser, {
+      const merged = await store.installations.import(fromOtherBrowser, {
         timeline: [
           { at: 5, type: "installed" },
           { at: 7, type: "refreshed" },
         ],
       });
       expect(merged.outcome).toBe("merged");
-      const read = await store.getInstallation(stored.id, { fresh: true });
+      const read = await store.installations.get(stored.id, { fresh: true });
       expect(read?.bot).toEqual(newerBot);
       expect(read?.user).toEqual(stored.user);
       expect(read?.appName).toBe("Renamed");
       expect(read?.version).toBe(2);
-      expect((await store.pageTimeline(stored.id)).entries.map((e) => e.entry.at)).toEqual([7, 5]);
+      expect((await store.installations.pageTimeline(stored.id)).entries.map((e) => e.entry.at)).toEqual([7, 5]);
       // An older cookie imported again changes nothing.
-      expect((await store.importInstallation({ ...stored, updatedAt: 1 })).outcome).toBe("unchanged");
-      expect((await store.getInstallation(stored.id, { fresh: true }))?.bot).toEqual(newerBot);
+      expect((await store.installations.import({ ...stored, updatedAt: 1 })).outcome).toBe("unchanged");
+      expect((await store.installations.get(stored.id, { fresh: true }))?.bot).toEqual(newerBot);
     });
 
     it("settles a refresh in one step: the new pair stored, the intent settled, the old refresh token known spent", async () => {
       const record = installation();
-      await store.putInstallation(record);
+      await store.installations.put(record);
       const spent = record.bot!.refreshToken!;
-      const intent = await store.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: spent, startedAt: 50_000 });
+      const intent = await store.intents.record({ installationId: record.id, kind: "bot", refreshToken: spent, startedAt: 50_000 });
       expect(intent).toMatchObject({ installationId: record.id, kind: "bot", refreshToken: spent, startedAt: 50_000 });
-      expect((await store.listUnsettledIntents({ startedAfter: 40_000, installationId: record.id })).map((i) => i.id)).toEqual([intent.id]);
-      expect(await store.listUnsettledIntents({ startedAfter: 60_000, installationId: record.id })).toEqual([]);
-      expect(await store.findIntentByRefreshToken(spent)).toMatchObject({ id: intent.id });
+      expect((await store.intents.listUnsettled({ startedAfter: 40_000, installationId: record.id })).map((i) => i.id)).toEqual([intent.id]);
+      expect(await store.intents.listUnsettled({ startedAfter: 60_000, installationId: record.id })).toEqual([]);
+      expect(await store.intents.findByRefreshToken(spent)).toMatchObject({ id: intent.id });
 
       const fresh = token({ issuedAt: record.bot!.issuedAt + 1 });
-      const settled = await store.settleRefresh({ intentId: intent.id, settledAt: 51_000, token: fresh, timeline: [{ at: 51_000, type: "refreshed" }] });
+      const settled = await store.intents.settle({ intentId: intent.id, settledAt: 51_000, token: fresh, timeline: [{ at: 51_000, type: "refreshed" }] });
       expect(settled.outcome).toBe("refreshed");
       expect(settled.installation).toMatchObject({ version: 2, updatedAt: 51_000, bot: fresh, user: record.user });
-      expect(await store.getInstallation(record.id)).toMatchObject({ version: 2, bot: fresh });
-      expect(await store.listUnsettledIntents({ startedAfter: 0, installationId: record.id })).toEqual([]);
-      expect(await store.findIntentByRefreshToken(spent)).toMatchObject({ id: intent.id, settledAt: 51_000, outcome: "refreshed" });
-      expect((await store.pageTimeline(record.id)).entries.map((e) => e.entry.type)).toEqual(["refreshed"]);
+      expect(await store.installations.get(record.id)).toMatchObject({ version: 2, bot: fresh });
+      expect(await store.intents.listUnsettled({ startedAfter: 0, installationId: record.id })).toEqual([]);
+      expect(await store.intents.findByRefreshToken(spent)).toMatchObject({ id: intent.id, settledAt: 51_000, outcome: "refreshed" });
+      expect((await store.installations.pageTimeline(record.id)).entries.map((e) => e.entry.type)).toEqual(["refreshed"]);
       // Settling again (a replay that also got its answer) changes nothing.
-      const again = await store.settleRefresh({ intentId: intent.id, settledAt: 52_000, token: token({ issuedAt: fresh.issuedAt + 5 }) });
+      const again = await store.intents.settle({ intentId: intent.id, settledAt: 52_000, token: token({ issuedAt: fresh.issuedAt + 5 }) });
       expect(again.outcome).toBe("refreshed");
-      expect((await store.getInstallation(record.id, { fresh: true }))?.bot).toEqual(fresh);
+      expect((await store.installations.get(record.id, { fresh: true }))?.bot).toEqual(fresh);
       // Once past the grace period a settled intent can go; an unsettled one stays to be replayed.
-      const pending = await store.recordRefreshIntent({ installationId: record.id, kind: "user", refreshToken: record.user!.refreshToken!, startedAt: 51_500 });
-      expect(await store.pruneSettledIntents(51_001)).toBeGreaterThanOrEqual(1);
-      expect(await store.findIntentByRefreshToken(spent)).toBeNull();
-      expect((await store.listUnsettledIntents({ startedAfter: 0, installationId: record.id })).map((i) => i.id)).toEqual([pending.id]);
+      const pending = await store.intents.record({ installationId: record.id, kind: "user", refreshToken: record.user!.refreshToken!, startedAt: 51_500 });
+      expect(await store.intents.pruneSettled(51_001)).toBeGreaterThanOrEqual(1);
+      expect(await store.intents.findByRefreshToken(spent)).toBeNull();
+      expect((await store.intents.listUnsettled({ startedAfter: 0, installationId: record.id })).map((i) => i.id)).toEqual([pending.id]);
     });
 
     it("does not let a refresh's late answer overwrite a newer token stored meanwhile", async () => {
       const record = installation();
-      await store.putInstallation(record);
-      const intent = await store.recordRefreshIntent({ installationId: record.id, kind: "user", refreshToken: record.user!.refreshToken!, startedAt: 1 });
+      await store.installations.put(record);
+      const intent = await store.intents.record({ installationId: record.id, kind: "user", refreshToken: record.user!.refreshToken!, startedAt: 1 });
       const newer = token({ issuedAt: record.user!.issuedAt + 100 });
-      await store.putInstallation({ ...record, user: newer });
-      const late = await store.settleRefresh({ intentId: intent.id, settledAt: 2, token: token({ issuedAt: record.user!.issuedAt + 10 }) });
+      await store.installations.put({ ...record, user: newer });
+      const late = await store.intents.settle({ intentId: intent.id, settledAt: 2, token: token({ issuedAt: record.user!.issuedAt + 10 }) });
       expect(late.outcome).toBe("superseded");
-      expect((await store.getInstallation(record.id, { fresh: true }))?.user).toEqual(newer);
-      const failedIntent = await store.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 3 });
-      expect((await store.settleRefresh({ intentId: failedIntent.id, settledAt: 4, failure: "invalid_refresh_token" })).outcome).toBe(
+      expect((await store.installations.get(record.id, { fresh: true }))?.user).toEqual(newer);
+      const failedIntent = await store.intents.record({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 3 });
+      expect((await store.intents.settle({ intentId: failedIntent.id, settledAt: 4, failure: "invalid_refresh_token" })).outcome).toBe(
         "failed:invalid_refresh_token",
       );
-      expect((await store.getInstallation(record.id, { fresh: true }))?.bot).toEqual(record.bot);
+      expect((await store.installations.get(record.id, { fresh: true }))?.bot).toEqual(record.bot);
     });
 
     it("keeps a user token per person: written and read with the record, refreshed one person at a time, gone with an uninstall", async () => {
       const ana = token({ value: secret("xoxe.xoxp-1-"), issuedAt: 1_800_000_000_001 });
       const ben = token({ value: secret("xoxe.xoxp-1-"), issuedAt: 1_800_000_000_002 });
       const record = installation({ user: undefined, people: { U0ANA: ana, U0BEN: ben }, isEnterpriseInstall: true });
-      await store.putInstallation(record);
-      expect(await store.getInstallation(record.id, { fresh: true })).toEqual({ ...record, version: 1 });
-      expect((await store.listInstallations()).find((i) => i.id === record.id)?.people).toEqual({ U0ANA: ana, U0BEN: ben });
-      expect((await store.listInstallationSummaries()).find((i) => i.id === record.id)).toMatchObject({ isEnterpriseInstall: true });
+      await store.installations.put(record);
+      expect(await store.installations.get(record.id, { fresh: true })).toEqual({ ...record, version: 1 });
+      expect((await store.installations.list()).find((i) => i.id === record.id)?.people).toEqual({ U0ANA: ana, U0BEN: ben });
+      expect((await store.installations.listSummaries()).find((i) => i.id === record.id)).toMatchObject({ isEnterpriseInstall: true });
       expect(
-        (await store.listTokens(record.id))
+        (await store.installations.listTokens(record.id))
           .filter((t) => t.kind === "user")
           .map((t) => t.userId)
           .sort(),
       ).toEqual(["U0ANA", "U0BEN"]);
       // One person's refresh settles their row only.
-      const intent = await store.recordRefreshIntent({
+      const intent = await store.intents.record({
         installationId: record.id,
         kind: "user",
         userId: "U0ANA",
@@ -323,42 +323,42 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
         startedAt: 1,
       });
       const renewed = token({ value: secret("xoxe.xoxp-1-"), issuedAt: ana.issuedAt + 10 });
-      expect((await store.settleRefresh({ intentId: intent.id, settledAt: 2, token: renewed })).outcome).toBe("refreshed");
-      const after = await store.getInstallation(record.id, { fresh: true });
+      expect((await store.intents.settle({ intentId: intent.id, settledAt: 2, token: renewed })).outcome).toBe("refreshed");
+      const after = await store.installations.get(record.id, { fresh: true });
       expect(after?.people).toEqual({ U0ANA: renewed, U0BEN: ben });
       expect(after?.user).toBeUndefined();
       // A record is written whole: the people it no longer holds (an uninstall) are gone.
       const { people: _people, bot: _bot, ...ended } = after!;
-      await store.putInstallation({ ...ended, state: "needs_reinstall", uninstalledAt: 3 }, { expectVersion: after!.version });
-      expect((await store.getInstallation(record.id, { fresh: true }))?.people).toBeUndefined();
-      expect(await store.listTokens(record.id)).toEqual([]);
+      await store.installations.put({ ...ended, state: "needs_reinstall", uninstalledAt: 3 }, { expectVersion: after!.version });
+      expect((await store.installations.get(record.id, { fresh: true }))?.people).toBeUndefined();
+      expect(await store.installations.listTokens(record.id)).toEqual([]);
     });
 
     it("keeps pasted webhooks per owner: add (a repeat answers the one kept), list, rename, remove", async () => {
       const owner = unique("U-owner");
       const url = `https://hooks.example.test/services/T1/B1/${secret("")}`;
-      const added = await store.addPastedWebhook({ owner, url, label: "Alerts", maskedUrl: "https://hooks.example.test/services/T1/B1/…abcd", createdAt: 10 });
+      const added = await store.webhooks.add({ owner, url, label: "Alerts", maskedUrl: "https://hooks.example.test/services/T1/B1/…abcd", createdAt: 10 });
       expect(added).toMatchObject({ owner, url, label: "Alerts", createdAt: 10 });
       expect(added.id).toMatch(/^wh_/);
-      expect((await store.addPastedWebhook({ owner, url, label: "Again", maskedUrl: "x", createdAt: 11 })).id).toBe(added.id);
-      const operators = await store.addPastedWebhook({ owner: null, url, label: "Operator's", maskedUrl: "x", createdAt: 12 });
+      expect((await store.webhooks.add({ owner, url, label: "Again", maskedUrl: "x", createdAt: 11 })).id).toBe(added.id);
+      const operators = await store.webhooks.add({ owner: null, url, label: "Operator's", maskedUrl: "x", createdAt: 12 });
       expect(operators.id).not.toBe(added.id);
-      expect(await store.listPastedWebhooks(owner)).toEqual([added]);
-      expect(await store.getPastedWebhook(unique("U-other"), added.id)).toBeNull();
+      expect(await store.webhooks.list(owner)).toEqual([added]);
+      expect(await store.webhooks.get(unique("U-other"), added.id)).toBeNull();
       // An admin's lookup names no owner: it finds whoever's.
-      expect((await store.getPastedWebhook(EVERY_OWNER, added.id))?.owner).toBe(owner);
-      expect((await store.listPastedWebhooks(EVERY_OWNER)).map((h) => h.id)).toEqual(expect.arrayContaining([added.id, operators.id]));
-      expect(await store.renamePastedWebhook(owner, added.id, "Pager")).toMatchObject({ label: "Pager", url });
-      expect(await store.removePastedWebhook(owner, added.id)).toBe(true);
-      expect(await store.removePastedWebhook(owner, added.id)).toBe(false);
-      expect(await store.listPastedWebhooks(owner)).toEqual([]);
-      expect(await store.removePastedWebhook(null, operators.id)).toBe(true);
+      expect((await store.webhooks.get(EVERY_OWNER, added.id))?.owner).toBe(owner);
+      expect((await store.webhooks.list(EVERY_OWNER)).map((h) => h.id)).toEqual(expect.arrayContaining([added.id, operators.id]));
+      expect(await store.webhooks.rename(owner, added.id, "Pager")).toMatchObject({ label: "Pager", url });
+      expect(await store.webhooks.remove(owner, added.id)).toBe(true);
+      expect(await store.webhooks.remove(owner, added.id)).toBe(false);
+      expect(await store.webhooks.list(owner)).toEqual([]);
+      expect(await store.webhooks.remove(null, operators.id)).toBe(true);
     });
 
     it("keeps each owner's newest webhook sends, newest first, up to the bound", async () => {
       const owner = unique("U-sender");
       for (let n = 1; n <= 5; n++) {
-        await store.recordWebhookSend(
+        await store.webhooks.recordSend(
           owner,
           {
             id: unique(`send${n}`),
@@ -374,38 +374,38 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
           { keep: 3 },
         );
       }
-      const sends = await store.listWebhookSends(owner);
+      const sends = await store.webhooks.listSends(owner);
       expect(sends.map((s) => s.preview)).toEqual(["text 5", "text 4", "text 3"]);
       expect(sends[0]).toMatchObject({ webhookId: "wh_1", status: 200, ok: true, durationMs: null });
-      expect(await store.listWebhookSends(owner, 1)).toHaveLength(1);
+      expect(await store.webhooks.listSends(owner, 1)).toHaveLength(1);
     });
 
     it("keeps one app configuration token pair per owner: put, replace, get, delete", async () => {
       const owner = unique("U-config");
-      expect(await store.getConfigToken(owner)).toBeNull();
+      expect(await store.configTokens.get(owner)).toBeNull();
       const pair = { token: secret("xoxe.xoxp-1-"), refreshToken: secret("xoxe-1-"), expiresAt: 100, rotatedAt: 50, teamId: "T1", userId: "U1" };
-      await store.putConfigToken(owner, pair);
-      expect(await store.getConfigToken(owner)).toEqual(pair);
+      await store.configTokens.put(owner, pair);
+      expect(await store.configTokens.get(owner)).toEqual(pair);
       const next = { token: secret("xoxe.xoxp-1-"), refreshToken: secret("xoxe-1-"), expiresAt: 200, rotatedAt: 150 };
-      await store.putConfigToken(owner, next);
-      expect(await store.getConfigToken(owner)).toEqual(next);
-      expect(await store.deleteConfigToken(owner)).toBe(true);
-      expect(await store.getConfigToken(owner)).toBeNull();
-      expect(await store.deleteConfigToken(owner)).toBe(false);
+      await store.configTokens.put(owner, next);
+      expect(await store.configTokens.get(owner)).toEqual(next);
+      expect(await store.configTokens.delete(owner)).toBe(true);
+      expect(await store.configTokens.get(owner)).toBeNull();
+      expect(await store.configTokens.delete(owner)).toBe(false);
     });
 
     it("serves repeated reads from its cache and drops an entry on its own writes", async () => {
       const record = installation();
-      await store.putInstallation(record);
-      await store.getInstallation(record.id);
+      await store.installations.put(record);
+      await store.installations.get(record.id);
       const before = store.cacheStats();
-      const read = await store.getInstallation(record.id);
+      const read = await store.installations.get(record.id);
       expect(store.cacheStats().hits).toBe(before.hits + 1);
       // A copy: changing what was read changes nothing stored.
       read!.team.name = "changed by a caller";
-      expect((await store.getInstallation(record.id))?.team.name).toBe("Acme");
-      await store.putInstallation({ ...record, appName: "New name" });
-      expect(await store.getInstallation(record.id)).toMatchObject({ appName: "New name", version: 2 });
+      expect((await store.installations.get(record.id))?.team.name).toBe("Acme");
+      await store.installations.put({ ...record, appName: "New name" });
+      expect(await store.installations.get(record.id)).toMatchObject({ appName: "New name", version: 2 });
     });
 
     it("lets one holder of a refresh lock run at a time, and a bounded waiter give up with RefreshLockTimeoutError", async () => {
@@ -438,8 +438,8 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       const rotated = [...testKeys("newer"), ...oldKeys];
       const before = await storeOn(backend, oldKeys, { ownsBackend: false });
       const record = installation();
-      await before.putInstallation(record);
-      await before.putConfigToken(record.id, { token: secret("xoxe.xoxp-1-"), refreshToken: secret("xoxe-1-"), expiresAt: 1, rotatedAt: 1 });
+      await before.installations.put(record);
+      await before.configTokens.put(record.id, { token: secret("xoxe.xoxp-1-"), refreshToken: secret("xoxe-1-"), expiresAt: 1, rotatedAt: 1 });
       const keyIdsOf = async () => {
         const rows = await rowsOf<{ v: string }>(
           backend.db,
@@ -449,35 +449,35 @@ export function storeContract(name: string, backendFor: () => ContractBackend) {
       };
       expect(await keyIdsOf()).toEqual([oldKeys[0]!.id]);
       const after = await storeOn(backend, rotated, { ownsBackend: false });
-      const read = await after.getInstallation(record.id, { fresh: true });
+      const read = await after.installations.get(record.id, { fresh: true });
       expect(read?.bot?.value).toBe(record.bot!.value);
       expect(read?.incomingWebhook?.url).toBe(record.incomingWebhook!.url);
-      expect((await after.getConfigToken(record.id))?.token).toMatch(/^xoxe\.xoxp-1-/);
-      await after.putInstallation({ ...read!, updatedAt: read!.updatedAt + 1 });
+      expect((await after.configTokens.get(record.id))?.token).toMatch(/^xoxe\.xoxp-1-/);
+      await after.installations.put({ ...read!, updatedAt: read!.updatedAt + 1 });
       expect(await keyIdsOf()).toEqual([rotated[0]!.id]);
       // A refresh settled re-seals the rest of the record too (its other token, its webhook).
       const third = [...testKeys("newest"), ...rotated];
       const latest = await storeOn(backend, third, { ownsBackend: false });
-      const intent = await latest.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: read!.bot!.refreshToken!, startedAt: 1 });
-      await latest.settleRefresh({ intentId: intent.id, settledAt: 2, token: token({ issuedAt: read!.bot!.issuedAt + 1 }) });
+      const intent = await latest.intents.record({ installationId: record.id, kind: "bot", refreshToken: read!.bot!.refreshToken!, startedAt: 1 });
+      await latest.intents.settle({ intentId: intent.id, settledAt: 2, token: token({ issuedAt: read!.bot!.issuedAt + 1 }) });
       expect(await keyIdsOf()).toEqual([third[0]!.id]);
-      expect((await latest.getInstallation(record.id, { fresh: true }))?.user).toEqual(record.user);
+      expect((await latest.installations.get(record.id, { fresh: true }))?.user).toEqual(record.user);
       await latest.close();
       // A store without the key that sealed a value says which key is missing, never answers an empty token.
       const forgetful = await storeOn(backend, testKeys("unrelated"), { ownsBackend: false });
-      await expect(forgetful.getInstallation(record.id, { fresh: true })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
+      await expect(forgetful.installations.get(record.id, { fresh: true })).rejects.toMatchObject({ code: "store_unavailable", status: 503 });
       await Promise.all([before.close(), after.close(), forgetful.close()]);
     });
 
     it("holds no token, refresh token or webhook secret in any row of any table (a dump through SQL)", async () => {
       const record = installation();
       const secrets = [record.bot!.value, record.bot!.refreshToken!, record.user!.value, record.user!.refreshToken!, record.incomingWebhook!.url];
-      await store.putInstallation(record, { timeline: [{ at: 1, type: "installed", tokens: ["xoxe.xoxb-…abcd"] }] });
-      await store.recordRefreshIntent({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 1 });
+      await store.installations.put(record, { timeline: [{ at: 1, type: "installed", tokens: ["xoxe.xoxb-…abcd"] }] });
+      await store.intents.record({ installationId: record.id, kind: "bot", refreshToken: record.bot!.refreshToken!, startedAt: 1 });
       const pasted = `https://hooks.example.test/services/T9/B9/${secret("")}`;
-      await store.addPastedWebhook({ owner: null, url: pasted, label: "Pasted", maskedUrl: "https://hooks.example.test/services/T9/B9/…", createdAt: 1 });
+      await store.webhooks.add({ owner: null, url: pasted, label: "Pasted", maskedUrl: "https://hooks.example.test/services/T9/B9/…", createdAt: 1 });
       const config = { token: secret("xoxe.xoxp-1-"), refreshToken: secret("xoxe-1-"), expiresAt: 1, rotatedAt: 1 };
-      await store.putConfigToken(unique("U-dump"), config);
+      await store.configTokens.put(unique("U-dump"), config);
       secrets.push(pasted, config.token, config.refreshToken);
 
       const dump = await dumpDatabase(backend);

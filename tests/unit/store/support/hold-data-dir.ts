@@ -29,7 +29,7 @@ async function main() {
     bot: { value: "xoxb-1-written", refreshToken: "xoxe-1-written", expiresAt: 10, scopes: ["chat:write"], issuedAt: 1 },
   };
   for (let n = 1; ; n++) {
-    const written = await store.putInstallation({ ...record, updatedAt: n, bot: { ...record.bot!, issuedAt: n } }, { timeline: [{ at: n, type: "tested" }] });
+    const written = await store.installations.put({ ...record, updatedAt: n, bot: { ...record.bot!, issuedAt: n } }, { timeline: [{ at: n, type: "tested" }] });
     process.stdout.write(`committed ${written.version}\n`);
   }
 }

@@ -37,10 +37,10 @@ export function unreadableRecordSuite(engine: string, origin: () => string, wher
       // Rewritten by a console that started with another SESSION_PASSWORD (one process per DATA_DIR: this one stops first).
       const strangerKeys = sealingKeys([], [randomBytes(32).toString("base64url")]);
       const rewriteElsewhere = async () => {
-        const record = (await (await getStore()).getInstallation(strange.id))!;
+        const record = (await (await getStore()).installations.get(strange.id))!;
         await closeStore();
         const stranger = await openStore({ ...where(), keys: strangerKeys } as OpenStoreOptions);
-        await stranger.putInstallation(record);
+        await stranger.installations.put(record);
         await stranger.close();
       };
       await rewriteElsewhere();

@@ -26,7 +26,7 @@ export function auditCannotBeErased(context: () => { origin: string; operator: T
     return tokenRoute(request, { params: Promise.resolve({ teamId: rawTeam }) });
   }
 
-  const usesOf = async (keyId: string) => (await getStore()).listTokenApiUses(keyId);
+  const usesOf = async (keyId: string) => (await getStore()).apiKeys.listUses(keyId);
 
   it("keeps every answer's audit when a revoked key asks for the team %00 and T%00 in the same moment", async () => {
     const { operator, teamId } = context();

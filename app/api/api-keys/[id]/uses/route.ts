@@ -12,11 +12,11 @@ const QuerySchema = z.object({
 });
 
 export const GET = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const { id } = await context.params;
     const query = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) throw new AppError("invalid_request", { message: "limit is 1 to 200, before a sequence number." });
-    const uses = await listApiKeyUses(typeof id === "string" ? id : "", {
+    const uses = await listApiKeyUses(viewer, typeof id === "string" ? id : "", {
       ...(query.data.limit ? { limit: query.data.limit } : {}),
       ...(query.data.before ? { before: query.data.before } : {}),
     });

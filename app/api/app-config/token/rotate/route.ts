@@ -6,8 +6,8 @@ import { handleRoute } from "@/lib/access/handle-route";
 export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
-  async () => {
-    const answer: ConfigTokenAnswer = { ok: true, configToken: await rotateConfigTokenNow(getAppConfigRuntime()) };
+  async (_request, _context, viewer) => {
+    const answer: ConfigTokenAnswer = { ok: true, configToken: await rotateConfigTokenNow(getAppConfigRuntime(viewer)) };
     return Response.json(answer);
   },
   { mutating: true },

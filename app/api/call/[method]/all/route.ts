@@ -6,7 +6,8 @@ import { handleRoute } from "@/lib/access/handle-route";
 export const dynamic = "force-dynamic";
 
 export const GET = handleRoute(
-  async (request, { params }) => streamSessionWalk(String((await params).method ?? ""), parseWalkQuery(new URL(request.url).searchParams), request.signal),
+  async (request, { params }, viewer) =>
+    streamSessionWalk(viewer, String((await params).method ?? ""), parseWalkQuery(new URL(request.url).searchParams), request.signal),
   // A method called through GET can still change state: only the console's own pages may start a walk.
   { rejectCrossSite: true },
 );

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { handleRoute } from "@/lib/access/handle-route";
 import { parseQuery } from "@/lib/http";
-import { MAX_TIMELINE_PAGE_SIZE, pageInstallationTimeline, TIMELINE_PAGE_SIZE } from "@/lib/installations/page-timeline";
+import { MAX_TIMELINE_PAGE_SIZE, pageInstallationTimeline, TIMELINE_PAGE_SIZE } from "@/lib/installations/actions/page-timeline";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +12,9 @@ const PageQuery = z.object({
 });
 
 export const GET = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const page = parseQuery(request, PageQuery);
-    const answer = await pageInstallationTimeline(String((await context.params).id ?? ""), page);
+    const answer = await pageInstallationTimeline({ viewer, id: String((await context.params).id ?? ""), page });
     return Response.json(answer, { headers: { "cache-control": "no-store" } });
   },
   // A read of what the session holds, refused to other sites as GET /api/session is.

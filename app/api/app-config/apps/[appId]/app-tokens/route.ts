@@ -4,6 +4,7 @@ import { generateAppToken } from "@/lib/app-config/socket-mode";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { APP_TOKEN_SCOPES } from "@/lib/app-config/universal/socket-mode";
 import { parseJsonBody } from "@/lib/http";
+import { getAppConfigRuntime } from "@/lib/app-config";
 import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
@@ -14,11 +15,13 @@ const Body = z.strictObject({
 });
 
 export const POST = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const appId = await appIdParam(context);
     const body = await parseJsonBody(request, Body);
     // The token in clear: to the admin who asked, never kept in any cache.
-    return Response.json(await generateAppToken(appId, { name: body.name, scopes: [...new Set(body.scopes)] }), { headers: { "cache-control": "no-store" } });
+    return Response.json(await generateAppToken(appId, { name: body.name, scopes: [...new Set(body.scopes)] }, getAppConfigRuntime(viewer)), {
+      headers: { "cache-control": "no-store" },
+    });
   },
   { mutating: true },
 );

@@ -1,6 +1,6 @@
 // POST /api/app-config/apps/{appId}/exchange - Migration guide: exchange one long-lived token, then auth.test the original
 import { z } from "zod";
-import { exchangeForMigration } from "@/lib/app-config";
+import { exchangeForMigration, getAppConfigRuntime } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
@@ -15,10 +15,10 @@ const Body = z.object({
 });
 
 export const POST = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const appId = await appIdParam(context);
     const body = await parseJsonBody(request, Body);
-    return Response.json(await exchangeForMigration(appId, body.installation, body.token));
+    return Response.json(await exchangeForMigration(appId, body.installation, body.token, getAppConfigRuntime(viewer)));
   },
   { mutating: true },
 );

@@ -1,6 +1,6 @@
 // POST /api/app-config/apps/{appId}/rotation - Turn token rotation on for the app, for good (confirm: true)
 import { z } from "zod";
-import { turnOnTokenRotation } from "@/lib/app-config";
+import { getAppConfigRuntime, turnOnTokenRotation } from "@/lib/app-config";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { parseJsonBody } from "@/lib/http";
 import { handleRoute } from "@/lib/access/handle-route";
@@ -13,10 +13,10 @@ const Body = z.object({
 });
 
 export const POST = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const appId = await appIdParam(context);
     await parseJsonBody(request, Body);
-    return Response.json(await turnOnTokenRotation(appId));
+    return Response.json(await turnOnTokenRotation(appId, getAppConfigRuntime(viewer)));
   },
   { mutating: true },
 );

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { revokeAppToken } from "@/lib/app-config/socket-mode";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { parseJsonBody } from "@/lib/http";
+import { getAppConfigRuntime } from "@/lib/app-config";
 import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
@@ -10,10 +11,10 @@ export const dynamic = "force-dynamic";
 const Body = z.strictObject({ name: z.string().min(1).max(100) });
 
 export const POST = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const appId = await appIdParam(context);
     const { name } = await parseJsonBody(request, Body);
-    return Response.json(await revokeAppToken(appId, name));
+    return Response.json(await revokeAppToken(appId, name, getAppConfigRuntime(viewer)));
   },
   { mutating: true },
 );

@@ -4,6 +4,7 @@ import { disconnectConnections } from "@/lib/app-config/socket-mode";
 import { appIdParam } from "@/lib/app-config/route-schemas";
 import { DISCONNECT_REASONS } from "@/lib/app-config/universal/socket-mode";
 import { parseJsonBody } from "@/lib/http";
+import { getAppConfigRuntime } from "@/lib/app-config";
 import { handleRoute } from "@/lib/access/handle-route";
 
 export const dynamic = "force-dynamic";
@@ -11,10 +12,10 @@ export const dynamic = "force-dynamic";
 const Body = z.strictObject({ reason: z.enum(DISCONNECT_REASONS), connectionId: z.string().min(1).max(100).optional() });
 
 export const POST = handleRoute(
-  async (request, context) => {
+  async (request, context, viewer) => {
     const appId = await appIdParam(context);
     const { reason, connectionId } = await parseJsonBody(request, Body);
-    return Response.json(await disconnectConnections(appId, { reason, ...(connectionId ? { connectionId } : {}) }));
+    return Response.json(await disconnectConnections(appId, { reason, ...(connectionId ? { connectionId } : {}) }, getAppConfigRuntime(viewer)));
   },
   { mutating: true },
 );

@@ -1,0 +1,275 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { MemberActAnswerWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
+import {
+  actAsMember,
+  useMemberViews,
+  useWorkspaceHistory,
+  useWorkspaceMember,
+  useWorkspaceStream,
+  type ActName,
+  type WorkspaceChange,
+} from "@/lib/swr/use-workspace";
+import { BUTTON } from "@/components/ui/primitives";
+import { ActNote, type ActRecord } from "./act-note";
+import { Composer } from "./composer";
+import { MessageBlocks } from "./message-blocks";
+import { MessageList } from "./message-list";
+import { ModalDialog } from "./modal-dialog";
+import { Sidebar, type Place } from "./sidebar";
+
+/**
+ * The emulated workspace as one of its members sees it: pick who you are, open a channel, a DM or an app's
+ * Home, post, mention, run slash commands and shortcuts, click, react, fill modals. Every act goes through
+ * the emulator to the app (HTTP or Socket Mode) and what the app does arrives live.
+ */
+export function WorkspaceConsole() {
+  const [user, setUser] = useState<string | undefined>(undefined);
+  const [people, setPeople] = useState<number | undefined>(undefined);
+  const [place, setPlace] = useState<Place | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [record, setRecord] = useState<ActRecord | null>(null);
+  /** Ephemeral messages streamed to this member (those an app sent with chat.postEphemeral are kept nowhere else). */
+  const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
+
+  const member = useWorkspaceMember(user, people);
+  const scroller = useRef<HTMLDivElement>(null);
+  /** Whether the list was at its end before it changed: then it follows new messages, as a chat client does. */
+  const atEnd = useRef(true);
+  const me = member.data?.user;
+  const general = member.data?.conversations.find((c) => c.name === "general");
+  const current: Place | null = place ?? (general ? { kind: "conversation", id: general.id } : null);
+  const channelId = current?.kind === "conversation" ? current.id : undefined;
+  const history = useWorkspaceHistory(me, channelId);
+  const views = useMemberViews(me);
+
+  useWorkspaceStream(
+    me,
+    me !== undefined,
+    (change: WorkspaceChange) => {
+      if (change.type === "view") return void views.mutate();
+      if (change.type === "ephemeral") {
+        const message = { ...change.message, channel: change.channel } as unknown as WorkspaceMessageWire;
+        setLive((list) => [...list.filter((m) => m.ts !== message.ts), ...(change.message.deleted ? [] : [message])].slice(-200));
+      }
+      if (!member.data?.conversations.some((c) => c.id === change.channel)) void member.mutate();
+      if (change.channel === channelId) void history.mutate();
+    },
+    () => {
+      void member.mutate();
+      void history.mutate();
+      void views.mutate();
+    },
+  );
+
+  const messageCount = (history.data?.messages.length ?? 0) + (history.data?.ephemerals.length ?? 0) + live.length;
+  useEffect(() => {
+    const list = scroller.current;
+    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
+  }, [messageCount, channelId]);
+  useEffect(() => {
+    atEnd.current = true;
+  }, [channelId]);
+
+  const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
+    setBusy(true);
+    try {
+      const answer = await actAsMember(name, { ...body, ...(me ? { user: me } : {}) });
+      // A post or a reaction shows in the conversation itself; what reaches an app (an interaction) says how it went.
+      setRecord(name === "post" || name === "react" ? null : { what, answer });
+      return answer;
+    } catch (error) {
+      setRecord({ what, error: error instanceof Error ? error.message : String(error) });
+      return null;
+    } finally {
+      setBusy(false);
+      void history.mutate();
+      void views.mutate();
+    }
+  };
+
+  if (member.error && !member.data) {
+    return (
+      <p role="alert" className="rounded-md border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900">
+        {member.error.message}
+      </p>
+    );
+  }
+  if (!member.data) return <p className="text-sm text-slate-600">Opening the workspace…</p>;
+  const data = member.data;
+  const conversation = data.conversations.find((c) => c.id === channelId);
+  const homeApp = current?.kind === "home" ? data.apps.find((a) => a.app_id === current.app_id) : undefined;
+  const home = homeApp ? views.data?.homes.find((v) => v.app_id === homeApp.app_id) : undefined;
+  const modal = views.data?.modals.at(-1);
+  const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
+  const stored = history.data ? [...history.data.messages, ...history.data.ephemerals] : [];
+  const streamed = live.filter((m) => (m as { channel?: string }).channel === channelId && !stored.some((s) => s.ts === m.ts));
+  const messages = [...stored, ...streamed].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  const globalShortcuts = data.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "global").map((s) => ({ ...s, app_id: a.app_id, app: a.name })));
+
+  const post = async (text: string, threadTs?: string) =>
+    channelId !== undefined &&
+    (await act(threadTs ? "Reply" : "Post", "post", { channel: channelId, text, ...(threadTs ? { thread_ts: threadTs } : {}) })) !== null;
+  const openHome = (app_id: string, tab: "home" | "messages") =>
+    act(tab === "home" ? "Open the App Home" : "Open the app's messages", "open-home", { app_id, tab });
+
+  const onPlace = (next: Place) => {
+    setPlace(next);
+    if (next.kind === "home") void openHome(next.app_id, "home");
+  };
+  const openAppMessages = async (app_id: string, botUserId: string) => {
+    await openHome(app_id, "messages");
+    const fresh = await member.mutate();
+    const dm = fresh?.conversations.find((c) => c.type === "im" && c.with?.includes(botUserId));
+    if (dm) setPlace({ kind: "conversation", id: dm.id });
+  };
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm">
+          <span className="block text-xs font-medium text-slate-700">You are</span>
+          <select
+            value={data.user}
+            onChange={(e) => {
+              setUser(e.target.value);
+              setLive([]);
+              setRecord(null);
+            }}
+            className="mt-0.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+          >
+            {data.people.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className={BUTTON.secondary}
+          disabled={data.people.length >= data.member_count}
+          onClick={() => {
+            setPeople(data.people.length + 1);
+          }}
+          title="Offers one more of the workspace's members to act as"
+        >
+          Add a member
+        </button>
+        {globalShortcuts.length > 0 && (
+          <details className="relative">
+            <summary className={`${BUTTON.secondary} cursor-pointer list-none`}>Shortcuts</summary>
+            <ul className="absolute z-10 mt-1 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+              {globalShortcuts.map((s) => (
+                <li key={`${s.app_id}${s.callback_id}`}>
+                  <button
+                    type="button"
+                    className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
+                    onClick={() => void act(`Shortcut “${s.name}”`, "shortcut", { callback_id: s.callback_id, app_id: s.app_id })}
+                  >
+                    {s.name} <span className="text-slate-600">· {s.app}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+        <p className="text-xs text-slate-600">
+          {data.team.name} · {data.member_count} members
+        </p>
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
+        <aside className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
+          <Sidebar member={data} place={current} onPlace={onPlace} />
+        </aside>
+        <section
+          aria-label={conversation ? `Conversation ${conversation.name}` : homeApp ? `${homeApp.name} Home` : "Workspace"}
+          className="flex min-h-[24rem] min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-3"
+        >
+          {conversation && (
+            <>
+              <h2 className="text-base font-semibold text-slate-900">
+                {conversation.type === "public" ? "#" : conversation.type === "private" ? "🔒 " : ""}
+                {conversation.name}
+              </h2>
+              <div
+                ref={scroller}
+                onScroll={(e) => {
+                  const list = e.currentTarget;
+                  atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+                }}
+                className="max-h-[60vh] min-h-0 flex-1 overflow-y-auto md:max-h-[52vh]"
+              >
+                {history.error ? (
+                  <p role="alert" className="text-sm text-rose-800">
+                    {history.error.message}
+                  </p>
+                ) : (
+                  <MessageList
+                    messages={messages}
+                    handlers={{
+                      me: data.user,
+                      names,
+                      apps: data.apps,
+                      busy,
+                      onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
+                      onAction: (ts, action) => void act(`Click ${action.action_id}`, "click", { ...action, channel: conversation.id, ts }),
+                      onShortcut: (ts, app_id, callback_id) =>
+                        void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
+                    }}
+                    renderReplyBox={(threadTs) => <Composer label="Reply in thread" apps={data.apps} busy={busy} onPost={(text) => post(text, threadTs)} />}
+                  />
+                )}
+              </div>
+              <Composer
+                label={`Message ${conversation.type === "public" || conversation.type === "private" ? "#" : ""}${conversation.name}`}
+                apps={data.apps}
+                busy={busy}
+                onPost={(text) => post(text)}
+                onCommand={async (choice, text) =>
+                  (await act(`${choice.command}`, "command", { command: choice.command, text, channel: conversation.id, app_id: choice.app_id })) !== null
+                }
+              />
+            </>
+          )}
+          {homeApp && (
+            <>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 className="text-base font-semibold text-slate-900">{homeApp.name}</h2>
+                <button type="button" className={BUTTON.secondary} onClick={() => void openAppMessages(homeApp.app_id, homeApp.bot_user_id)}>
+                  Messages
+                </button>
+              </div>
+              {home ? (
+                <MessageBlocks
+                  blocks={home.blocks}
+                  disabled={busy}
+                  onAction={(action) => void act(`Click ${action.action_id}`, "click", { ...action, view_id: home.id })}
+                />
+              ) : (
+                <p className="text-sm text-slate-600">
+                  This app has not published a Home for you yet: the platform sent it app_home_opened when you opened this tab.
+                </p>
+              )}
+            </>
+          )}
+          <ActNote record={record} />
+        </section>
+      </div>
+
+      {modal && (
+        <ModalDialog
+          key={modal.id}
+          view={modal}
+          depth={views.data?.modals.length ?? 1}
+          busy={busy}
+          onSubmit={(values) => void act("Submit", "submit", { view_id: modal.id, values })}
+          onClose={() => void act("Close the modal", "close-view", { view_id: modal.id })}
+          onAction={(action) => void act(`Click ${action.action_id}`, "click", { ...action, view_id: modal.id })}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * What a member sees of a workspace, for the console's Workspace page (what GET {base}/admin/state lacks):
+ *
+ * - GET {base}/admin/workspace/member?team_id=&user=&people=: the member, the people the page offers to act as (the first 12, or `people` of them), the
+ *   installed apps (bot user, slash commands with their usage hints, shortcuts), and the conversations the
+ *   member sees: public channels, and the private ones, DMs and group DMs they are in
+ * - GET {base}/admin/workspace/history?team_id=&user=&channel=: a conversation's messages with their thread
+ *   replies (oldest first, the latest HISTORY_LIMIT), the ephemeral messages shown to that member there, and
+ *   the names of everyone who wrote
+ *
+ * `user` defaults to the workspace's primary owner and must be a person of the workspace.
+ */
+import { jsonResponse, WebApiError } from "../core/errors";
+import type { Router } from "../core/router";
+import type { EmulatorState, RequestContext } from "../types";
+import { slashCommandsOf, shortcutsOf } from "../interactivity/app-config";
+import { actingMember, adminWorkspace } from "../interactivity/parts";
+import { interactivityOf } from "../interactivity/side-state";
+import { wireMessage } from "../web-api/methods/chat";
+import { findChannel } from "../workspace/channels";
+import { botByUserId, memberAt, memberIdAt, memberIndexOf } from "../workspace/members";
+import { canSee, conversationType, isMember } from "../workspace/membership";
+import { channelMessages } from "../workspace/messages";
+import type { Channel, Workspace } from "../workspace/workspace";
+
+/** How many people the page offers to act as at first (more are added one by one). */
+const PEOPLE_OFFERED = 12;
+const MAX_PEOPLE_OFFERED = 200;
+/** How many of a conversation's latest messages (replies included) one read returns. */
+const HISTORY_LIMIT = 1000;
+/** How many conversations one read lists at most. */
+const CONVERSATIONS_LIMIT = 500;
+
+function nameOf(ws: Workspace, userId: string, baseUrl: string): string {
+  const bot = botByUserId(ws, userId);
+  if (bot) return bot.appName;
+  const index = memberIndexOf(ws, userId);
+  return index < 0 ? userId : String(memberAt(ws, index, baseUrl).real_name);
+}
+
+function installedApps(state: EmulatorState, ws: Workspace) {
+  return [...state.installations.values()]
+    .filter((i) => i.teamId === ws.team.id && !i.uninstalled)
+    .flatMap((i) => {
+      const app = state.apps.get(i.appId);
+      if (!app) return [];
+      return [
+        {
+          app_id: app.id,
+          name: app.name,
+          bot_user_id: i.botUserId,
+          commands: slashCommandsOf(app).map((c) => ({ command: c.command, description: c.description ?? "", usage_hint: c.usage_hint ?? "" })),
+          shortcuts: shortcutsOf(app).map((s) => ({
+            name: s.name ?? s.callback_id,
+            type: s.type,
+            callback_id: s.callback_id,
+            description: s.description ?? "",
+          })),
+        },
+      ];
+    });
+}
+
+function describeConversation(state: EmulatorState, ws: Workspace, channel: Channel, user: string, baseUrl: string) {
+  const type = conversationType(channel);
+  const base = { id: channel.id, type, is_member: isMember(state, ws, channel, user), is_archived: channel.isArchived };
+  if (type !== "im" && type !== "mpim") return { ...base, name: channel.name };
+  // A DM is named by the others in it, as a client names it.
+  const others = (channel.directKey ?? "").split(",").filter((id) => id !== "" && id !== user);
+  return { ...base, name: others.map((id) => nameOf(ws, id, baseUrl)).join(", ") || "you", with: others };
+}
+
+function describeMember(ctx: RequestContext) {
+  const query = new URL(ctx.request.url).searchParams;
+  const ws = adminWorkspace(ctx.state, query.get("team_id"));
+  const user = actingMember(ws, query.get("user") ?? undefined);
+  // `people=N` offers more (the page's "Add a member"), up to MAX_PEOPLE_OFFERED.
+  const asked = Number(query.get("people") ?? PEOPLE_OFFERED);
+  const offered = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MAX_PEOPLE_OFFERED) : PEOPLE_OFFERED;
+  const people = Array.from({ length: Math.min(offered, ws.userCount) }, (_, i) => memberIdAt(ws, i));
+  if (!people.includes(user)) people.push(user);
+  const conversations = ws.channels
+    .filter((c) => canSee(ctx.state, ws, c, user))
+    .slice(0, CONVERSATIONS_LIMIT)
+    .map((c) => describeConversation(ctx.state, ws, c, user, ctx.baseUrl));
+  return {
+    team: { id: ws.team.id, name: ws.team.name },
+    user,
+    people: people.map((id) => ({ id, name: nameOf(ws, id, ctx.baseUrl) })),
+    member_count: ws.userCount,
+    apps: installedApps(ctx.state, ws),
+    conversations,
+  };
+}
+
+function describeHistory(ctx: RequestContext) {
+  const query = new URL(ctx.request.url).searchParams;
+  const ws = adminWorkspace(ctx.state, query.get("team_id"));
+  const user = actingMember(ws, query.get("user") ?? undefined);
+  const channel = findChannel(ws, query.get("channel") ?? "");
+  if (!channel || !canSee(ctx.state, ws, channel, user)) throw new WebApiError("channel_not_found", {}, { status: 404 });
+  const messages = channelMessages(ws, channel.id).slice(-HISTORY_LIMIT).map(wireMessage);
+  const ephemerals = [...interactivityOf(ctx.state).ephemerals.values()]
+    .filter((e) => e.channel === channel.id && e.user === user && !e.deleted)
+    .map((e) => ({
+      type: "message",
+      subtype: "ephemeral",
+      channel: e.channel,
+      user: e.user,
+      ts: e.ts,
+      bot_id: e.botId,
+      app_id: e.appId,
+      text: e.text,
+      ...(e.blocks ? { blocks: e.blocks } : {}),
+    }));
+  const writers = new Set<string>([user]);
+  for (const m of messages) {
+    if (m.user) writers.add(m.user);
+    for (const r of m.reactions ?? []) for (const u of r.users) writers.add(u);
+  }
+  return {
+    channel: describeConversation(ctx.state, ws, channel, user, ctx.baseUrl),
+    messages,
+    ephemerals,
+    names: Object.fromEntries([...writers].map((id) => [id, nameOf(ws, id, ctx.baseUrl)])),
+  };
+}
+
+export function registerWorkspaceViewRoutes(router: Router): void {
+  router.get("/admin/workspace/member", (ctx) => jsonResponse({ ok: true, ...describeMember(ctx) }));
+  router.get("/admin/workspace/history", (ctx) => jsonResponse({ ok: true, ...describeHistory(ctx) }));
+}

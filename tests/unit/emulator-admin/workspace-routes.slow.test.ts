@@ -1,0 +1,133 @@
+/**
+ * The Workspace page's console routes over real HTTP to the emulator: what a member sees, acts carried to the
+ * emulator (refused from another site, or with a bad body, before anything happens), and the live stream
+ * relayed as it comes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as memberRoute } from "@/app/api/workspace/route";
+import { GET as historyRoute } from "@/app/api/workspace/history/route";
+import { GET as streamRoute } from "@/app/api/workspace/stream/route";
+import { POST as actRoute } from "@/app/api/workspace/act/[action]/route";
+import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+
+let server: TestConsole;
+
+beforeAll(async () => {
+  server = await startTestConsole();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+interface Member {
+  user: string;
+  people: Array<{ id: string; name: string }>;
+  conversations: Array<{ id: string; name: string; type: string; is_member: boolean }>;
+  apps: Array<{ app_id: string; commands: unknown[] }>;
+}
+
+async function general(browser: TestBrowser) {
+  const response = await browser.send(memberRoute, "/api/workspace");
+  expect(response.status).toBe(200);
+  const member = (await response.json()) as Member;
+  const channel = member.conversations.find((c) => c.name === "general")!;
+  return { member, channel };
+}
+
+async function historyTexts(browser: TestBrowser, channel: string, user?: string): Promise<string[]> {
+  const response = await browser.send(historyRoute, `/api/workspace/history?channel=${channel}${user ? `&user=${user}` : ""}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { messages: Array<{ text: string }> }).messages.map((m) => m.text);
+}
+
+describe("the Workspace page's routes", () => {
+  it("shows what a member sees and posts as them; another site's post and a bad body change nothing", async () => {
+    const browser = new TestBrowser(server.origin);
+    const { member, channel } = await general(browser);
+    expect(member.people.length).toBeGreaterThan(1);
+    expect(channel).toMatchObject({ type: "public", is_member: true });
+
+    const posted = await browser.send(actRoute, "/api/workspace/act/post", {
+      method: "POST",
+      json: { channel: channel.id, text: "hello from the page" },
+      params: { action: "post" },
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.json()).toMatchObject({ channel: channel.id, ts: expect.any(String), event_ids: expect.any(Array) });
+    expect(await historyTexts(browser, channel.id)).toContain("hello from the page");
+
+    const forged = await browser.send(actRoute, "/api/workspace/act/post", {
+      method: "POST",
+      headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      json: { channel: channel.id, text: "from another site" },
+      params: { action: "post" },
+    });
+    expect(forged.status).toBe(403);
+    const empty = await browser.send(actRoute, "/api/workspace/act/post", {
+      method: "POST",
+      json: { channel: channel.id, text: "   " },
+      params: { action: "post" },
+    });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ error: "invalid_request", message: expect.stringContaining("text") });
+    const unknown = await browser.send(actRoute, "/api/workspace/act/explode", { method: "POST", json: {}, params: { action: "explode" } });
+    expect(unknown.status).toBe(422);
+    const texts = await historyTexts(browser, channel.id);
+    expect(texts).not.toContain("from another site");
+    expect(texts).not.toContain("   ");
+  });
+
+  it("relays an emulator's refusal with its code (a member who is not one of the workspace)", async () => {
+    const browser = new TestBrowser(server.origin);
+    const response = await browser.send(memberRoute, "/api/workspace?user=U0NOBODY1");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: "user_not_found" });
+  });
+
+  it("relays the member's live stream: another member's post arrives as it happens", async () => {
+    const browser = new TestBrowser(server.origin);
+    const { member, channel } = await general(browser);
+    const [me, other] = member.people.map((p) => p.id);
+    const controller = new AbortController();
+    const response = await streamRoute(new Request(`${server.origin}/api/workspace/stream?user=${me}`, { signal: controller.signal }), {
+      params: Promise.resolve({}),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    const until = async (needle: string) => {
+      while (!seen.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${needle}`);
+        seen += decoder.decode(value, { stream: true });
+      }
+    };
+    await until("event: ready");
+    await browser.send(actRoute, "/api/workspace/act/post", {
+      method: "POST",
+      json: { channel: channel.id, text: "live one", user: other },
+      params: { action: "post" },
+    });
+    await until('"text":"live one"');
+    expect(seen).toContain('"type":"message_posted"');
+    await reader.cancel();
+    controller.abort();
+  });
+
+  it("holds one viewer to a few live streams, and takes one again once a tab goes", async () => {
+    const open = async () => streamRoute(new Request(`${server.origin}/api/workspace/stream`), { params: Promise.resolve({}) });
+    const streams: Response[] = [];
+    for (let i = 0; i < 8; i++) streams.push(await open());
+    expect(streams.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const refused = await open();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("15");
+    await streams[0]!.body!.cancel();
+    const again = await open();
+    expect(again.status).toBe(200);
+    for (const r of [...streams.slice(1), again]) await r.body!.cancel();
+  });
+});
