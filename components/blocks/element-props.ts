@@ -5,14 +5,14 @@ import type { Json } from "./shape";
 export interface Placement {
   blockId: string;
   /** The input block's control id and label id; absent outside input blocks. */
-  input?: { controlId: string; labelId: string; dispatchAction: boolean };
+  input?: { controlId: string; labelId: string; dispatchAction: boolean; errorId?: string };
 }
 
 /** The props every interactive element gets: itself, and what to call with the member's choice. */
 export interface ElementProps {
   element: Json;
   /** Names the control: the input block's label, else the element's placeholder or kind. */
-  naming: { id?: string; "aria-labelledby"?: string; "aria-label"?: string };
+  naming: { id?: string; "aria-labelledby"?: string; "aria-label"?: string; "aria-invalid"?: true; "aria-describedby"?: string };
   /** The member's choice: the view's state and, outside an input block (or with dispatch_action), an action. */
   onChoice(choice: Choice): void;
   /** A change that is state only (a text field's keystrokes, before Enter). */

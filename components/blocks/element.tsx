@@ -32,7 +32,9 @@ export function Element({ element, placement }: { element: Json; placement: Plac
     if (type !== "button" && type !== "overflow") onEdit(choice);
     if (acts) handlers.onAction?.({ action: actionFor(element, blockId, choice), choice });
   };
-  const naming = input ? { id: input.controlId, "aria-labelledby": input.labelId } : { "aria-label": looseName(element) };
+  // The app's error under an input block marks its control invalid and describes it, for a screen reader too.
+  const invalid = input?.errorId ? { "aria-invalid": true as const, "aria-describedby": input.errorId } : {};
+  const naming = input ? { id: input.controlId, "aria-labelledby": input.labelId, ...invalid } : { "aria-label": looseName(element) };
   const props = { element, naming, onChoice, onEdit };
   if (type === "button") return <BlockButton {...props} />;
   if (type === "overflow") return <OverflowMenu {...props} />;

@@ -24,6 +24,7 @@ export function InputBlock({ block, blockId }: { block: Json; blockId: string })
   const element = asObject(block.element);
   const labelId = `${ids}-label`;
   const controlId = `${ids}-control`;
+  const errorId = `${ids}-error`;
   const label = asObject(block.label);
   return (
     <div className="space-y-1">
@@ -32,7 +33,10 @@ export function InputBlock({ block, blockId }: { block: Json; blockId: string })
         {block.optional === true && <span className="font-normal text-slate-600"> (optional)</span>}
       </label>
       {element ? (
-        <Element element={element} placement={{ blockId, input: { controlId, labelId, dispatchAction: block.dispatch_action === true } }} />
+        <Element
+          element={element}
+          placement={{ blockId, input: { controlId, labelId, dispatchAction: block.dispatch_action === true, ...(error ? { errorId } : {}) } }}
+        />
       ) : (
         <p className="text-xs text-slate-600">This input block has no element.</p>
       )}
@@ -42,7 +46,7 @@ export function InputBlock({ block, blockId }: { block: Json; blockId: string })
         </div>
       )}
       {error && (
-        <p role="alert" className="text-xs font-medium text-rose-700">
+        <p id={errorId} role="alert" className="text-xs font-medium text-rose-700">
           {error}
         </p>
       )}

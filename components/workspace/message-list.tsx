@@ -2,8 +2,10 @@
 
 import { useState } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
-import { formatClockTime } from "@/lib/format";
-import { MessageBlocks, type BlockAction } from "./message-blocks";
+import type { ActionEvent } from "@/components/blocks/actions";
+import { BlockContext } from "@/components/blocks/block-context";
+import { LocalTime } from "@/components/local-time";
+import { MessageContent } from "./message-content";
 
 /** The reactions offered on every message (their names, and how they show). */
 const QUICK_REACTIONS = [
@@ -14,17 +16,18 @@ const QUICK_REACTIONS = [
 ];
 const EMOJI = new Map(QUICK_REACTIONS.map((r) => [r.name, r.emoji]));
 
-function time(ts: string): string {
-  return formatClockTime(Number(ts.split(".")[0]) * 1000);
-}
+/** A message's ts as milliseconds: its seconds, before the dot. */
+const atOf = (ts: string): number => Number(ts.split(".")[0]) * 1000;
 
 export interface MessageHandlers {
   me: string;
   names: Record<string, string>;
   apps: WorkspaceAppWire[];
   busy: boolean;
+  /** A channel's name by its id, for the mentions in messages. */
+  channelName: (id: string) => string | undefined;
   onReact: (ts: string, name: string) => void;
-  onAction: (ts: string, action: BlockAction) => void;
+  onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void;
   onShortcut: (ts: string, app_id: string, callback_id: string) => void;
 }
 
@@ -38,11 +41,19 @@ function Message({ message, handlers, children }: { message: WorkspaceMessageWir
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="text-sm font-semibold text-slate-900">{author}</span>
         {app && <span className="rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">app</span>}
-        <span className="text-xs text-slate-600">{time(message.ts)}</span>
+        <LocalTime at={atOf(message.ts)} date="auto" className="text-xs text-slate-600" />
         {message.edited !== undefined && <span className="text-xs text-slate-600">(edited)</span>}
         {ephemeral && <span className="text-xs text-sky-800">Only visible to you</span>}
       </div>
-      <MessageBlocks text={message.text} blocks={message.blocks} onAction={(action) => handlers.onAction(message.ts, action)} disabled={handlers.busy} />
+      <BlockContext.Provider
+        value={{
+          onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
+          userName: (id) => handlers.names[id],
+          channelName: handlers.channelName,
+        }}
+      >
+        <MessageContent text={message.text} blocks={message.blocks} attachments={message.attachments} />
+      </BlockContext.Provider>
       {!ephemeral && (
         <div className="mt-1 flex flex-wrap items-center gap-1">
           {(message.reactions ?? []).map((r) => (
@@ -84,7 +95,10 @@ function Message({ message, handlers, children }: { message: WorkspaceMessageWir
                     <button
                       type="button"
                       className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                      onClick={() => handlers.onShortcut(message.ts, s.app_id, s.callback_id)}
+                      onClick={(e) => {
+                        e.currentTarget.closest("details")?.removeAttribute("open");
+                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
+                      }}
                     >
                       {s.name}
                     </button>

@@ -12,9 +12,10 @@ import {
   type WorkspaceChange,
 } from "@/lib/swr/use-workspace";
 import { BUTTON } from "@/components/ui/primitives";
+import { ViewSurface } from "@/components/blocks/view";
 import { ActNote, type ActRecord } from "./act-note";
+import { clickOf, submittedValues } from "./block-acts";
 import { Composer } from "./composer";
-import { MessageBlocks } from "./message-blocks";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
@@ -103,6 +104,8 @@ export function WorkspaceConsole() {
   const home = homeApp ? views.data?.homes.find((v) => v.app_id === homeApp.app_id) : undefined;
   const modal = views.data?.modals.at(-1);
   const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
+  const channelNames = new Map(data.conversations.filter((c) => c.type === "public" || c.type === "private").map((c) => [c.id, c.name]));
+  const nameHandlers = { userName: (id: string) => names[id], channelName: (id: string) => channelNames.get(id) };
   const stored = history.data ? [...history.data.messages, ...history.data.ephemerals] : [];
   const streamed = live.filter((m) => (m as { channel?: string }).channel === channelId && !stored.some((s) => s.ts === m.ts));
   const messages = [...stored, ...streamed].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
@@ -166,7 +169,11 @@ export function WorkspaceConsole() {
                   <button
                     type="button"
                     className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                    onClick={() => void act(`Shortcut “${s.name}”`, "shortcut", { callback_id: s.callback_id, app_id: s.app_id })}
+                    onClick={(e) => {
+                      // The menu closes once a shortcut is picked, as a menu does (not left open under the app's modal).
+                      e.currentTarget.closest("details")?.removeAttribute("open");
+                      void act(`Shortcut “${s.name}”`, "shortcut", { callback_id: s.callback_id, app_id: s.app_id });
+                    }}
                   >
                     {s.name} <span className="text-slate-600">· {s.app}</span>
                   </button>
@@ -215,7 +222,9 @@ export function WorkspaceConsole() {
                       apps: data.apps,
                       busy,
                       onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
-                      onAction: (ts, action) => void act(`Click ${action.action_id}`, "click", { ...action, channel: conversation.id, ts }),
+                      channelName: nameHandlers.channelName,
+                      onAction: (ts, event, blocks) =>
+                        void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: conversation.id, ts }),
                       onShortcut: (ts, app_id, callback_id) =>
                         void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
                     }}
@@ -243,10 +252,14 @@ export function WorkspaceConsole() {
                 </button>
               </div>
               {home ? (
-                <MessageBlocks
-                  blocks={home.blocks}
-                  disabled={busy}
-                  onAction={(action) => void act(`Click ${action.action_id}`, "click", { ...action, view_id: home.id })}
+                <ViewSurface
+                  key={home.id + String(home.hash)}
+                  view={home}
+                  appName={homeApp.name}
+                  handlers={{
+                    ...nameHandlers,
+                    onAction: (event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, home.blocks), view_id: home.id }),
+                  }}
                 />
               ) : (
                 <p className="text-sm text-slate-600">
@@ -264,10 +277,10 @@ export function WorkspaceConsole() {
           key={modal.id}
           view={modal}
           depth={views.data?.modals.length ?? 1}
-          busy={busy}
-          onSubmit={(values) => void act("Submit", "submit", { view_id: modal.id, values })}
+          names={nameHandlers}
+          onSubmit={(values) => void act("Submit", "submit", { view_id: modal.id, values: submittedValues(values) })}
           onClose={() => void act("Close the modal", "close-view", { view_id: modal.id })}
-          onAction={(action) => void act(`Click ${action.action_id}`, "click", { ...action, view_id: modal.id })}
+          onAction={(event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, modal.blocks), view_id: modal.id })}
         />
       )}
     </div>

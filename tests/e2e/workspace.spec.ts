@@ -87,6 +87,11 @@ test("a member files a ticket with the app's slash command, modal and button, an
       .filter({ hasText: "Broken login" })
       .filter({ has: page.getByRole("button", { name: "Close" }) });
     await expect(ticket).toBeVisible();
+    // The app's blocks as Block Kit draws them: mrkdwn bold, the mention by the member's name, a real button.
+    const me = ((await page.getByRole("combobox", { name: "You are" }).locator("option:checked").textContent()) ?? "").replace(/ \(.*\)$/, "");
+    await expect(ticket.locator("strong")).toHaveText("Broken login");
+    await expect(ticket).toContainText(`(none) filed by @${me}`);
+    await expect(ticket).not.toContainText("<@");
 
     // Another member, in another browser context, is in #general too and sees what happens there live.
     const other = await browser.newContext();
@@ -118,6 +123,66 @@ test("a member files a ticket with the app's slash command, modal and button, an
       }
       expect(await seriousViolations(page)).toEqual([]);
     }
+  } finally {
+    await bolt.stop();
+    await postEmulatorAdmin(request, "reset", {});
+  }
+});
+
+test("a modal's static select and date picker reach the app as the platform's state.values", async ({ page, request, baseURL }) => {
+  const { bolt } = await createTicketer(request, baseURL ?? "");
+  // The ticketer only acknowledges its global shortcut; this listener (Bolt runs every matching one) opens a triage modal.
+  const submitted: Json[] = [];
+  bolt.shortcut("new_ticket", async ({ shortcut, client }) => {
+    await client.views.open({
+      trigger_id: shortcut.trigger_id,
+      view: {
+        type: "modal",
+        callback_id: "triage",
+        title: { type: "plain_text", text: "Triage" },
+        submit: { type: "plain_text", text: "Save" },
+        blocks: [
+          {
+            type: "input",
+            block_id: "priority_block",
+            label: { type: "plain_text", text: "Priority" },
+            element: {
+              type: "static_select",
+              action_id: "priority",
+              options: ["low", "high"].map((p) => ({ text: { type: "plain_text", text: p.toUpperCase() }, value: p })),
+            },
+          },
+          { type: "input", block_id: "due_block", label: { type: "plain_text", text: "Due" }, element: { type: "datepicker", action_id: "due" } },
+        ],
+      },
+    });
+  });
+  bolt.view("triage", async ({ ack, view }) => {
+    submitted.push(view.state.values);
+    await ack();
+  });
+  try {
+    await openWorkspace(page);
+    await page.getByText("Shortcuts", { exact: true }).click();
+    await page.getByRole("button", { name: /New ticket/ }).click();
+    await expect(page.getByRole("button", { name: /New ticket/ })).toBeHidden();
+    const modal = page.getByRole("dialog", { name: "Triage" });
+    await expect(modal).toBeVisible();
+    await modal.getByLabel("Priority").selectOption({ label: "HIGH" });
+    await modal.getByLabel("Due").fill("2026-12-24");
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: test.info().outputPath(`workspace-modal-${scheme}-${width}.png`) });
+      }
+    }
+    await modal.getByRole("button", { name: "Save" }).click();
+    await expect(modal).toBeHidden();
+    expect(submitted).toHaveLength(1);
+    expect(submitted[0]?.priority_block?.priority?.selected_option?.value).toBe("high");
+    expect(submitted[0]?.due_block?.due?.selected_date).toBe("2026-12-24");
   } finally {
     await bolt.stop();
     await postEmulatorAdmin(request, "reset", {});

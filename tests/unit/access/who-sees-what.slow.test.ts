@@ -16,6 +16,8 @@ import { POST as revokeRoute } from "@/app/api/tokens/revoke/route";
 import { POST as testRoute } from "@/app/api/tokens/test/route";
 import { POST as webhookSendRoute } from "@/app/api/webhooks/send/route";
 import { GET as webhooksRoute, POST as pasteWebhookRoute } from "@/app/api/webhooks/route";
+import { POST as workspaceActRoute } from "@/app/api/workspace/act/[action]/route";
+import { GET as workspaceRoute } from "@/app/api/workspace/route";
 import { GET as installedPage } from "@/app/oauth/installed/route";
 import { canSignIn } from "@/lib/emulator/openid/claims";
 import { memberIdAt } from "@/lib/emulator/workspace/members";
@@ -245,6 +247,18 @@ describe("who sees what, signed in with the platform", () => {
     const send = await installerOne.send(webhookSendRoute, "/api/webhooks/send", { method: "POST", json: { webhookId: webhook.id, text: "hi" } });
     expect(send.status).toBe(404);
     expect(await send.json()).toMatchObject({ error: "unknown_webhook" });
+  });
+
+  it("keeps the Workspace page's routes to the admin: a member can neither look as another member nor act as one", async () => {
+    const looked = await memberOne.send(workspaceRoute, "/api/workspace");
+    expect(looked.status).toBe(403);
+    const acted = await memberOne.send(workspaceActRoute, "/api/workspace/act/post", {
+      method: "POST",
+      json: { channel: "C0123ABCD", text: "as someone else" },
+      params: { action: "post" },
+    });
+    expect(acted.status).toBe(403);
+    expect((await adminBrowser.send(workspaceRoute, "/api/workspace")).status).toBe(200);
   });
 
   it("lets the admin revoke what a member of another workspace installed", async () => {
