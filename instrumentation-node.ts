@@ -6,9 +6,6 @@ import { countRefusals } from "@/lib/ops/refusal-metrics";
 import { guardRequests } from "@/lib/ops/request-guard";
 import { installGracefulShutdown } from "@/lib/ops/shutdown";
 import { startRefresher } from "@/lib/installations/rotation/refresher";
-import { replayAtStart } from "@/lib/installations/rotation/replay";
-import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
-import { getStore } from "@/lib/store";
 import { sendAlertToWebhook } from "@/lib/webhooks/alert";
 
 // Every request passes the Node server's own guard before Next.js sees it (lib/ops/request-guard.ts): too many
@@ -53,13 +50,11 @@ getEventSink();
 if (getConfig().upstream.kind === "emulator") getEmbeddedEmulator();
 
 // The refreshes a process that stopped mid-refresh left unsettled are replayed now, before anything uses a
-// token (lib/installations/rotation/replay.ts): a call must not use an access token the platform already
-// replaced while the pair that replaced it is still to be stored. A store out of reach is no reason not to
-// start: each refresh replays its own under its lock. instrumentation.ts awaits it before the first request.
-export async function replayUnsettledRefreshes(): Promise<void> {
-  const store = await getStore().catch(() => null);
-  if (store) await replayAtStart(store, getRotationRuntime());
-}
+// token (lib/installations/rotation/start-up-replay.ts): a call must not use an access token the platform already
+// replaced while the pair that replaced it is still to be stored. instrumentation.ts awaits the first attempt
+// before the first request; a store out of reach is no reason not to start: the replay is tried again in the
+// background until it reaches the store (and each refresh replays its own token's under its lock meanwhile).
+export { replayUnsettledRefreshes } from "@/lib/installations/rotation/start-up-replay";
 
 // The background refresher (BACKGROUND_REFRESH, on by default): every rotating token refreshed before it
 // expires, whether or not anyone has the console open. Its needs-reinstall alert goes out through lib/webhooks.

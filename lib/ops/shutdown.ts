@@ -9,6 +9,7 @@ import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { refreshesSettled } from "@/lib/installations/rotation/refresh";
 import { stopRefresher } from "@/lib/installations/rotation/refresher";
+import { stopStartUpReplay } from "@/lib/installations/rotation/start-up-replay";
 import { closeStore } from "@/lib/store";
 import { flushAudit } from "@/lib/token-api/audit";
 import { metrics } from "@/lib/metrics";
@@ -23,8 +24,9 @@ import { metrics } from "@/lib/metrics";
  *    refuses a connection, as nginx does, needs no wait);
  * 2. stops listening (new connections are refused, so the balancer sends them to another instance) and
  *    answers every request still arriving on an open connection with `Connection: close`;
- * 3. stops the background refresher (a refresh under way finishes and is settled in the store), and closes
- *    every live event stream with a reconnect hint (each viewer's EventSource reconnects elsewhere);
+ * 3. stops the background refresher and the start-up replay's retries (a refresh under way finishes and is
+ *    settled in the store), and closes every live event stream with a reconnect hint (each viewer's
+ *    EventSource reconnects elsewhere);
  * 4. waits for the requests in flight (a refresh a request started included), writes the token API's audit,
  *    closes Redis and the store;
  * 5. exits 0, or 1 if all that took longer than SHUTDOWN_TIMEOUT_S (what was left is logged).
@@ -95,7 +97,7 @@ export async function shutDown(signal: string): Promise<boolean> {
     server.close();
     server.closeIdleConnections();
   }
-  const [streams] = await Promise.all([closeEventStreams(STREAM_RETRY_MS, Math.max(0, deadline - Date.now())), stopRefresher()]);
+  const [streams] = await Promise.all([closeEventStreams(STREAM_RETRY_MS, Math.max(0, deadline - Date.now())), stopRefresher(), stopStartUpReplay()]);
   const drained = await until(() => s.inFlight === 0, deadline);
   // A refresh whose request answered early (its first attempt lost) goes on after it: settled before the store closes.
   await refreshesSettled(deadline);

@@ -67,9 +67,10 @@ export async function replayRefreshIntents(
 /**
  * At the first use of the store in a process: every unsettled intent younger than the grace period is
  * replayed under its refresh lock (an intent whose lock another live instance holds is that instance's to
- * finish: after a bounded wait it is left to the next holder). Never fails the request that triggered it.
+ * finish: after a bounded wait it is left to the next holder). Never throws: answers false when the store failed
+ * on the way (start-up-replay.ts tries again).
  */
-export async function replayAtStart(store: Store, runtime: RotationRuntime): Promise<void> {
+export async function replayAtStart(store: Store, runtime: RotationRuntime): Promise<boolean> {
   try {
     const intents = await store.intents.listUnsettled({ startedAfter: Date.now() - runtime.refreshGraceS * 1000 });
     const keys = new Map(intents.map((i) => [refreshLockKey(i.installationId, i.kind, i.userId), i] as const));
@@ -83,7 +84,9 @@ export async function replayAtStart(store: Store, runtime: RotationRuntime): Pro
         });
     }
     if (await store.intents.pruneSettled(Date.now() - runtime.refreshGraceS * 1000)) logger.debug("settled refresh intents past the grace period forgotten");
+    return true;
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, "replaying unsettled refreshes at start failed: each refresh replays its own");
+    return false;
   }
 }
