@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { LocalTime } from "@/components/local-time";
 import { PlatformJson, PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
@@ -56,7 +57,11 @@ function RecordCard({ record }: { record: EmulatorRecordWire }) {
   const at = record.kind === "event" ? (first?.at ?? null) : record.at;
   const durations = record.kind === "event" ? record.attempts.map((a) => a.duration_ms) : record.duration_ms !== null ? [record.duration_ms] : [];
   return (
-    <article aria-label={`${type} ${record.kind} ${record.id}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+    <article
+      id={record.id}
+      aria-label={`${type} ${record.kind} ${record.id}`}
+      className="scroll-mt-20 rounded-lg border border-slate-200 bg-white shadow-sm target:ring-2 target:ring-emerald-500"
+    >
       <header className="flex flex-wrap items-center gap-2 px-4 pt-3 text-xs">
         <span className="rounded bg-sky-100 px-1.5 py-0.5 font-mono font-semibold text-sky-800">
           <PlatformText>{type}</PlatformText>
@@ -116,6 +121,20 @@ function RecordCard({ record }: { record: EmulatorRecordWire }) {
 }
 
 /**
+ * A link such as the Workspace page's "See the delivery" names a record by its id (`/events#Ev…`); the
+ * records arrive after the page, so the browser's own jump to the fragment found nothing: jump once they are there.
+ */
+function useScrollToLinkedRecord(loaded: boolean) {
+  const done = useRef(false);
+  useEffect(() => {
+    if (!loaded || done.current) return;
+    done.current = true;
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView({ block: "start" });
+  }, [loaded]);
+}
+
+/**
  * The emulator's own record of what it sent apps (events over HTTP or Socket Mode, slash commands, clicks,
  * submissions…), newest first, beside what the console itself received: a delivery to an app elsewhere (a
  * Socket Mode connection, another request URL) shows here only.
@@ -123,6 +142,7 @@ function RecordCard({ record }: { record: EmulatorRecordWire }) {
 export function EmulatorRecords() {
   const { data, error } = useEmulatorRecords();
   const records = data?.records ?? [];
+  useScrollToLinkedRecord(records.length > 0);
   return (
     <section aria-labelledby="records-heading" className="space-y-3">
       <header>

@@ -104,6 +104,16 @@ test("a member files a ticket with the app's slash command, modal and button, an
 
     await ticket.getByRole("button", { name: "Close" }).click();
     await expect(page.getByText(/Closed: Broken login by/)).toBeVisible();
+    // The act's note links to the click's record on the events page, which opens at that record.
+    const delivery = page.getByRole("link", { name: "See the delivery on the events page" });
+    const recordId = decodeURIComponent(new URL((await delivery.getAttribute("href")) ?? "", baseURL).hash.slice(1));
+    expect(recordId).not.toBe("");
+    const events = await page.context().newPage();
+    await events.goto(`/events#${encodeURIComponent(recordId)}`);
+    const record = events.locator(`article[id="${recordId}"]`);
+    await expect(record).toBeInViewport();
+    await expect(record).toContainText("block_actions");
+    await events.close();
     await expect(second.getByText(/Closed: Broken login by/)).toBeVisible();
 
     await second.getByRole("combobox", { name: "Message #general" }).fill("hello from the second member");
