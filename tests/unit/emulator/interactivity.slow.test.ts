@@ -47,7 +47,7 @@ function manifest(extra: Json = {}): Json {
     },
     oauth_config: {
       redirect_urls: ["http://localhost:3000/oauth/callback"],
-      scopes: { bot: ["chat:write", "channels:join", "channels:history", "channels:manage", "groups:write", "commands"] },
+      scopes: { bot: ["chat:write", "channels:join", "channels:history", "channels:manage", "commands"] },
     },
     settings: { interactivity: { is_enabled: true, request_url: `${APP_URL}/interactive`, message_menu_options_url: `${APP_URL}/options` }, ...extra },
   };
@@ -96,7 +96,7 @@ beforeEach(async () => {
   const created = await h.admin("apps", manifest());
   app = created.body.app as AdminApp;
   const access = await h.install(app, {
-    scope: ["chat:write", "channels:join", "channels:history", "channels:manage", "groups:write", "commands"],
+    scope: ["chat:write", "channels:join", "channels:history", "channels:manage", "commands"],
     userScope: [],
   });
   botToken = access.bot_user_id ? access.access_token : "";

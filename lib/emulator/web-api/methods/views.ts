@@ -20,7 +20,6 @@ import { appUserKey, randomPlatformId, viewHash, type StoredView, type Trigger, 
 import type { Workspace } from "../../workspace/workspace";
 import { touch } from "../../core/change-tracking";
 import { validateBlocks } from "../../blocks/validate";
-import { forgetClosedViews } from "../../interactivity/lifecycle";
 
 /** The platform refuses a view larger than 250 kB (view_too_large). */
 const MAX_VIEW_BYTES = 250 * 1024;
@@ -209,11 +208,8 @@ export const viewsMethods: MethodDefinition[] = [
       const stored = storeView(ctx.ws, newView(ctx, caller, trigger.userId, view));
       trigger.exchangedAt = ctx.clock.now();
       touch(trigger);
-      // A new modal replaces whatever the member had open from this app, which closes.
-      const key = appUserKey(caller.app.id, trigger.userId);
-      const replaced = ctx.ws.views.stacks.get(key) ?? [];
-      ctx.ws.views.stacks.set(key, [stored.id]);
-      forgetClosedViews(ctx.state, ctx.ws, replaced);
+      // A new modal replaces whatever the member had open from this app.
+      ctx.ws.views.stacks.set(appUserKey(caller.app.id, trigger.userId), [stored.id]);
       return { view: wireView(stored) };
     },
   },
