@@ -101,7 +101,7 @@ function describeHistory(ctx: RequestContext) {
   if (!channel || !canSee(ctx.state, ws, channel, user)) throw new WebApiError("channel_not_found", {}, { status: 404 });
   const messages = channelMessages(ws, channel.id).slice(-HISTORY_LIMIT).map(wireMessage);
   const ephemerals = [...interactivityOf(ctx.state).ephemerals.values()]
-    .filter((e) => e.channel === channel.id && e.user === user && !e.deleted)
+    .filter((e) => e.channel === channel.id && e.user === user)
     .map((e) => ({
       type: "message",
       subtype: "ephemeral",

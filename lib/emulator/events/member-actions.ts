@@ -24,8 +24,9 @@ import type { EmulatorState, RequestContext } from "../types";
 import { postToChannel } from "../web-api/methods/chat";
 import { generalChannel, resolveChannel, createConversation, findDirect } from "../workspace/channels";
 import { addJoinedMember, botByUserId, installingUserId, memberAt, memberIndexOf } from "../workspace/members";
-import { addMember, isMember } from "../workspace/membership";
+import { addMember, canSee, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
+import { memberPostContent } from "../workspace/rich-text";
 import { appUserKey } from "../workspace/views";
 import type { Channel, Workspace } from "../workspace/workspace";
 import type { EventDelivery, EventLog } from "./types";
@@ -111,7 +112,7 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
     const channel = conversation(ws, body.channel);
     if (!isMember(ctx.state, ws, channel, user)) throw new WebApiError("not_in_channel", {}, { status: 409 });
     return withEvents(ctx.state, ws.team.id, () => {
-      const message = postToChannel(ctx, ws, channel, { content: { text: body.text }, user, threadTs: body.thread_ts, via: "admin" }, ctx.clock.now());
+      const message = postToChannel(ctx, ws, channel, { content: memberPostContent(body.text), user, threadTs: body.thread_ts, via: "admin" }, ctx.clock.now());
       return { channel: channel.id, ts: message.ts, ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}) };
     });
   });
@@ -123,7 +124,7 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
     const user = member(ws, body.user);
     return withEvents(ctx.state, ws.team.id, () => {
       const channel = directWithBot(ctx, ws, user, installation.botUserId);
-      const message = postToChannel(ctx, ws, channel, { content: { text: body.text }, user, via: "admin" }, ctx.clock.now());
+      const message = postToChannel(ctx, ws, channel, { content: memberPostContent(body.text), user, via: "admin" }, ctx.clock.now());
       return { channel: channel.id, ts: message.ts };
     });
   });
@@ -133,6 +134,8 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
     const ws = workspaceOf(ctx.state, body.team_id);
     const user = member(ws, body.user);
     const channel = conversation(ws, body.channel);
+    // reactions.add for this member: a private channel, an im or an mpim they are not in is channel_not_found.
+    if (!canSee(ctx.state, ws, channel, user)) throw new WebApiError("channel_not_found", {}, { status: 404 });
     const message = findMessage(ws, channel.id, body.ts);
     if (!message) throw new WebApiError("message_not_found", {}, { status: 404 });
     return withEvents(ctx.state, ws.team.id, () => {

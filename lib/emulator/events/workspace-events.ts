@@ -43,7 +43,7 @@ function messageFields(ws: Workspace, channel: Channel, message: Message): Recor
     if (!message.user) fields.subtype = "bot_message";
   } else if (message.user) {
     // A person's post from a client carries its client_msg_id.
-    fields.client_msg_id = clientMsgId(channel, message);
+    fields.client_msg_id = message.client_msg_id ?? clientMsgId(channel, message);
   }
   if (message.subtype) fields.subtype = message.subtype;
   if (message.blocks) fields.blocks = message.blocks;

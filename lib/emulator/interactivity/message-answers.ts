@@ -14,6 +14,7 @@ import type { Installation, RequestContext } from "../types";
 import { postToChannel, wireMessage } from "../web-api/methods/chat";
 import { findMessage, nextMessageTs, removeMessage } from "../workspace/messages";
 import type { Channel, Workspace } from "../workspace/workspace";
+import { forgetEphemeral, rememberEphemeral } from "./lifecycle";
 import { interactivityOf, type EphemeralMessage } from "./side-state";
 
 export const MessageAnswer = z.looseObject({
@@ -59,7 +60,7 @@ function showEphemeral(ctx: RequestContext, ws: Workspace, target: AnswerTarget,
     botId: target.installation.botId,
     ...body,
   };
-  interactivityOf(ctx.state).ephemerals.set(`${ephemeral.channel}:${ephemeral.ts}`, ephemeral);
+  rememberEphemeral(ctx.state, ephemeral, ctx.clock.now());
   announceChange(ws, { type: "ephemeral", channel: ephemeral.channel, user: ephemeral.user, message: describeEphemeral(ephemeral) });
   return ephemeral;
 }
@@ -84,7 +85,7 @@ function changeOriginal(ctx: RequestContext, ws: Workspace, target: AnswerTarget
   const ephemeral = interactivityOf(ctx.state).ephemerals.get(`${channel.id}:${originalTs}`);
   const remove = yes(answer.delete_original);
   if (ephemeral && ephemeral.user === target.userId) {
-    if (remove) ephemeral.deleted = true;
+    if (remove) forgetEphemeral(ctx.state, ephemeral);
     else Object.assign(ephemeral, { blocks: undefined, attachments: undefined }, content(answer));
     announceChange(ws, {
       type: "ephemeral",

@@ -13,12 +13,13 @@ import { announceChange } from "../workspace/changes";
 import { z } from "zod";
 import { touch } from "../core/change-tracking";
 import { WebApiError, jsonResponse } from "../core/errors";
-import type { Installation, RequestContext } from "../types";
+import type { EmulatorState, Installation, RequestContext } from "../types";
 import { checkView, wireView } from "../web-api/methods/views";
 import { appUserKey, randomPlatformId, viewHash, type StoredView } from "../workspace/views";
 import type { Workspace } from "../workspace/workspace";
 import { interactivityUrlOf } from "./app-config";
 import { choiceFields, findElement } from "./block-walk";
+import { forgetClosedViews } from "./lifecycle";
 import { adminWorkspace, actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { viewWithState } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
@@ -57,7 +58,7 @@ function openModal(ctx: RequestContext, ws: Workspace, user: string, viewId: str
   return { place, key, stack };
 }
 
-function closeTop(ws: Workspace, key: string, stack: string[], all: boolean): void {
+function closeTop(state: EmulatorState, ws: Workspace, key: string, stack: string[], all: boolean): void {
   const gone = all ? [...stack] : stack.slice(-1);
   for (const id of gone) {
     const view = ws.views.views.get(id);
@@ -68,6 +69,7 @@ function closeTop(ws: Workspace, key: string, stack: string[], all: boolean): vo
     stack.pop();
     touch(stack);
   }
+  forgetClosedViews(state, ws, gone);
 }
 
 /**
@@ -116,11 +118,11 @@ function applyResponseAction(
   const { place, key, stack } = opened;
   const action = answer?.response_action;
   if (action === undefined) {
-    closeTop(ws, key, stack, false);
+    closeTop(ctx.state, ws, key, stack, false);
     return { outcome: "closed" };
   }
   if (action === "clear") {
-    closeTop(ws, key, stack, true);
+    closeTop(ctx.state, ws, key, stack, true);
     return { outcome: "clear" };
   }
   if (action === "errors") {
@@ -186,7 +188,7 @@ export async function closeView(ctx: RequestContext, body: z.infer<typeof CloseB
   const { place } = opened;
   const app = requireApp(ctx.state, place.installation.appId);
   const view = viewWithState(ctx, place);
-  closeTop(ws, opened.key, opened.stack, body.clear === true);
+  closeTop(ctx.state, ws, opened.key, opened.stack, body.clear === true);
   if (place.view.view.notify_on_close !== true) return jsonResponse({ ok: true, view_id: place.view.id, notified: false });
   const payload = { type: "view_closed", ...commonPart(ctx, ws, app, user), view, is_cleared: body.clear === true };
   const { entry } = await interact(ctx, {

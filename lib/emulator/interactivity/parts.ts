@@ -104,7 +104,7 @@ export function locate(ctx: RequestContext, ws: Workspace, userId: string, where
   }
   const channel = memberConversation(state, ws, userId, where.channel);
   const ephemeral = interactivityOf(state).ephemerals.get(`${channel.id}:${where.ts}`);
-  if (ephemeral && ephemeral.user === userId && !ephemeral.deleted) {
+  if (ephemeral && ephemeral.user === userId) {
     return { kind: "message", channel, message: ephemeral, ephemeral: true, installation: installationIn(state, ws, ephemeral.appId) };
   }
   const message = findMessage(ws, channel.id, where.ts);

@@ -3,7 +3,7 @@
  * interaction on a message (`…/actions/T…/…`). An app POSTs a message to it (JSON, or a form field `payload`
  * holding that JSON) up to 5 times within 30 minutes (message-answers.ts says what each does). Answers: 200
  * `{"ok": true}`; 404 `{"ok": false, "error": "used_url"}` after the fifth use, `expired_url` after 30 minutes
- * of the emulator's clock, `no_service` for a URL it never handed out; 400 `invalid_payload`, `no_text`.
+ * of the emulator's clock, `no_service` for a URL it never handed out (or forgot: lifecycle.ts); 400 `invalid_payload`, `no_text`.
  */
 import { randomBytes } from "node:crypto";
 import { WebApiError, jsonResponse } from "../core/errors";
@@ -11,12 +11,8 @@ import { MAX_JSON_DEPTH, parseJsonWithin } from "../core/json-depth";
 import { findChannel } from "../workspace/channels";
 import type { Installation, RequestContext } from "../types";
 import { applyMessageAnswer, MessageAnswer } from "./message-answers";
+import { RESPONSE_URL_LIFETIME_MS, RESPONSE_URL_USES, sweepResponseUrls } from "./lifecycle";
 import { interactivityOf, type ResponseUrl } from "./side-state";
-
-/** A response_url takes 5 messages… */
-export const RESPONSE_URL_USES = 5;
-/** …within 30 minutes. */
-export const RESPONSE_URL_LIFETIME_MS = 30 * 60 * 1000;
 
 /** Hands out a response_url for an interaction in a conversation (from a message: `messageTs`). */
 export function mintResponseUrl(
@@ -24,6 +20,7 @@ export function mintResponseUrl(
   init: { kind: ResponseUrl["kind"]; installation: Installation; channelId: string; userId: string; messageTs?: string },
 ): string {
   const { installation } = init;
+  sweepResponseUrls(ctx.state, ctx.clock.now());
   const id = `${installation.teamId}/${randomBytes(5).readUIntBE(0, 5)}/${randomBytes(12).toString("base64url")}`;
   interactivityOf(ctx.state).responseUrls.set(`${init.kind}/${id}`, {
     id,

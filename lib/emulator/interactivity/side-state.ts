@@ -28,11 +28,11 @@ export interface EphemeralMessage {
   user: string;
   ts: string;
   appId: string;
-  botId: string;
+  /** The app's bot, when its bot token posted it (a user token posts as its member). */
+  botId?: string;
   text: string;
   blocks?: unknown[];
   attachments?: unknown[];
-  deleted?: boolean;
 }
 
 export interface ViewEntries {

@@ -83,8 +83,25 @@ export function issueTrigger(state: ViewsState, init: { appId: string; userId: s
     expiresAt: now + TRIGGER_LIFETIME_MS,
     ...(init.viewId ? { viewId: init.viewId } : {}),
   };
+  // Spent and expired ones are forgotten as new ones are made (as Socket Mode's tickets are), a minute after
+  // they expire so that one used late is still told expired_trigger_id.
+  for (const [key, old] of state.triggers) if (now >= old.expiresAt + TRIGGER_FORGET_AFTER_MS) state.triggers.delete(key);
   state.triggers.set(id, trigger);
   return trigger;
+}
+
+/** How long past its expiry a trigger id is still known (answered expired_trigger_id rather than invalid). */
+export const TRIGGER_FORGET_AFTER_MS = 60_000;
+
+/** Forgets views that closed (a modal off its stack): nothing can show, update or submit them again. */
+export function forgetViews(state: ViewsState, ids: Iterable<string>): void {
+  for (const id of ids) {
+    const view = state.views.get(id);
+    if (!view || view.type !== "modal") continue;
+    state.views.delete(id);
+    const externalKey = appUserKey(view.appId, view.externalId);
+    if (view.externalId && state.externalIds.get(externalKey) === id) state.externalIds.delete(externalKey);
+  }
 }
 
 /** A view hash as the platform writes one (`1569262015.55b5e41b`): it changes with every update. */

@@ -74,6 +74,8 @@ export interface Message {
   /** Block Kit blocks and legacy attachments, kept and returned as posted. */
   blocks?: unknown[];
   attachments?: unknown[];
+  /** The UUID a member's client sends with a post (workspace/rich-text.ts). */
+  client_msg_id?: string;
   /** A reply's parent ts; on a parent, its own ts once it has replies. */
   thread_ts?: string;
   reply_count?: number;

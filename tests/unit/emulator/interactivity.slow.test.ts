@@ -95,7 +95,10 @@ beforeEach(async () => {
   });
   const created = await h.admin("apps", manifest());
   app = created.body.app as AdminApp;
-  const access = await h.install(app, { scope: ["chat:write", "channels:join", "channels:history", "channels:manage", "commands"], userScope: [] });
+  const access = await h.install(app, {
+    scope: ["chat:write", "channels:join", "channels:history", "channels:manage", "commands"],
+    userScope: [],
+  });
   botToken = access.bot_user_id ? access.access_token : "";
   member = access.authed_user.id;
   general = h.emulator.state.workspace.channels.find((c) => c.isGeneral)!.id;
@@ -173,12 +176,11 @@ describe("slash commands", () => {
   it("refuses a command no installed app declares, and a member outside the channel", async () => {
     expect(await h.admin("act/command", { command: "/nothing", channel: general })).toMatchObject({ status: 404, body: { error: "command_not_found" } });
     const privateChannel = await h.call("conversations.create", { name: "secret", is_private: "true" }, { token: botToken });
-    if (privateChannel.body.ok) {
-      expect(await h.admin("act/command", { command: "/echo", channel: privateChannel.body.channel.id })).toMatchObject({
-        status: 409,
-        body: { error: "not_in_channel" },
-      });
-    }
+    expect(privateChannel.body.ok).toBe(true);
+    expect(await h.admin("act/command", { command: "/echo", channel: privateChannel.body.channel.id })).toMatchObject({
+      status: 409,
+      body: { error: "not_in_channel" },
+    });
     expect(received).toEqual([]);
   });
 

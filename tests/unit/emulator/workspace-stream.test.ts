@@ -64,6 +64,8 @@ describe("the workspace as a member sees it (admin/workspace/*)", () => {
       ["a reply", parent.ts],
     ]);
     expect(ofSecond.names[second]).toEqual(expect.any(String));
+    // The ephemeral shows in its member's history read, and in no one else's.
+    expect((ofSecond.ephemerals as Json[]).map((e) => [e.text, e.user])).toEqual([["only for you", second]]);
     const ofOwner = (await h.admin(`workspace/history?channel=${general.id}&user=${owner}`)).body;
     expect(ofOwner.ephemerals).toEqual([]);
 

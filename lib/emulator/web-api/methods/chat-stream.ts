@@ -75,22 +75,28 @@ function requireStream(ctx: MethodContext): { channel: Channel; message: Message
   const message = findMessage(ctx.ws, channel.id, ts);
   if (!message) throw new WebApiError("message_not_found");
   const stream = ctx.ws.streams.get(messageKey(channel.id, ts));
-  if (stream) endIfIdle(stream, ctx.clock.now());
-  if (!stream || stream.state !== "streaming") throw new WebApiError("message_not_in_streaming_state");
+  if (!stream || stream.state !== "streaming" || isIdle(stream, ctx.clock.now())) {
+    // A stopped or idle stream is over: nothing of it is kept (a stopped stream answers as no stream does).
+    if (stream) ctx.ws.streams.delete(messageKey(channel.id, ts));
+    throw new WebApiError("message_not_in_streaming_state");
+  }
   const caller = ctx.caller as Caller;
   if (stream.appId !== caller.app.id || stream.userId !== actingUserId(caller)) throw new WebApiError("cant_update_message");
   return { channel, message, stream };
 }
 
 /**
- * Ends a stream nobody appended to for STREAM_IDLE_MS. Checked when the stream is next used, which is when
- * anyone could tell: the emulator's clock may jump (POST /admin/clock), so no timer would be right.
+ * A stream nobody appended to for STREAM_IDLE_MS has ended. Checked when the stream is next used, or when
+ * another starts, which is when anyone could tell: the emulator's clock may jump (POST /admin/clock), so no
+ * timer would be right.
  */
-function endIfIdle(stream: MessageStream, now: number): void {
-  if (stream.state === "streaming" && now - (stream.lastActivityAt ?? stream.startedAt) >= STREAM_IDLE_MS) {
-    stream.state = "stopped";
-    touch(stream);
-  }
+function isIdle(stream: MessageStream, now: number): boolean {
+  return stream.state !== "streaming" || now - (stream.lastActivityAt ?? stream.startedAt) >= STREAM_IDLE_MS;
+}
+
+/** Forgets the streams that ended (stopped ones are removed when they stop; this catches the idle). */
+function sweepStreams(ws: MethodContext["ws"], now: number): void {
+  for (const [key, stream] of ws.streams) if (isIdle(stream, now)) ws.streams.delete(key);
 }
 
 function add(message: Message, stream: MessageStream, addition: { text: string; chunks: unknown[] } | undefined): void {
@@ -150,6 +156,7 @@ export const chatStreamMethods: MethodDefinition[] = [
         startedAt: ctx.clock.now(),
         chunks: addition?.chunks ?? [],
       };
+      sweepStreams(ctx.ws, ctx.clock.now());
       ctx.ws.streams.set(messageKey(channel.id, message.ts), stream);
       return { channel: channel.id, ts: message.ts };
     },
@@ -199,6 +206,7 @@ export const chatStreamMethods: MethodDefinition[] = [
       if (metadata !== undefined) message.metadata = metadata;
       stream.state = "stopped";
       changed(ctx, channel, previous, message, stream);
+      ctx.ws.streams.delete(messageKey(channel.id, message.ts));
       return { channel: channel.id, ts: message.ts, message: wireMessage(message) };
     },
   },

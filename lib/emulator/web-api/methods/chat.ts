@@ -12,6 +12,7 @@ import type { Channel, Message, Workspace } from "../../workspace/workspace";
 import { isMember } from "../../workspace/membership";
 import { touch } from "../../core/change-tracking";
 import { validateBlocks } from "../../blocks/validate";
+import { rememberEphemeral } from "../../interactivity/lifecycle";
 
 /**
  * The platform posts longer texts cut to 40,000 characters, with a warning
@@ -58,6 +59,8 @@ export interface MessageContent {
   text: string;
   blocks?: unknown[];
   attachments?: unknown[];
+  /** A member's post from a client (workspace/rich-text.ts). */
+  client_msg_id?: string;
 }
 
 /**
@@ -282,7 +285,8 @@ export const chatMethods: MethodDefinition[] = [
   },
   {
     // https://docs.slack.dev/reference/methods/chat.postEphemeral: shown to one member of the channel, never
-    // stored (conversations.history does not list it); the answer carries its message_ts.
+    // in the history (conversations.history does not list it); the answer carries its message_ts. Its
+    // buttons work: a click sends block_actions with `container.is_ephemeral` and a response_url.
     name: "chat.postEphemeral",
     tier: 4,
     auth: "token",
@@ -305,6 +309,22 @@ export const chatMethods: MethodDefinition[] = [
         user,
         message: { type: "message", subtype: "ephemeral", channel: channel.id, ts, ...from, ...content },
       });
+      // Kept where a member's click finds it (interactivity/parts.ts), for as long as lifecycle.ts says.
+      const { text, blocks, attachments } = content;
+      rememberEphemeral(
+        ctx.state,
+        {
+          channel: channel.id,
+          user,
+          ts,
+          appId: caller.app.id,
+          ...(caller.token.family === "bot" ? { botId: caller.installation.botId } : {}),
+          text,
+          ...(blocks ? { blocks } : {}),
+          ...(attachments ? { attachments } : {}),
+        },
+        ctx.clock.now(),
+      );
       return { message_ts: ts, ...(truncated ? TRUNCATION_WARNING : {}) };
     },
   },
