@@ -18,6 +18,7 @@ import { MessageBlocks } from "./message-blocks";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
+import { StreamStatus } from "./stream-status";
 
 /**
  * The emulated workspace as one of its members sees it: pick who you are, open a channel, a DM or an app's
@@ -44,7 +45,7 @@ export function WorkspaceConsole() {
   const history = useWorkspaceHistory(me, channelId);
   const views = useMemberViews(me);
 
-  useWorkspaceStream(
+  const stream = useWorkspaceStream(
     me,
     me !== undefined,
     (change: WorkspaceChange) => {
@@ -127,6 +128,7 @@ export function WorkspaceConsole() {
 
   return (
     <div className="space-y-3">
+      <StreamStatus state={stream} />
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-xs font-medium text-slate-700">You are</span>
