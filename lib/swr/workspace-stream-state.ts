@@ -28,6 +28,8 @@ export const INITIAL_STREAM_STATE: WorkspaceStreamState = { kind: "connecting" }
 /** The first pause after a failure without Retry-After, doubled each time up to the cap. */
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
+/** After the route, asked again, opened a stream the page let go at once. */
+const REOPEN_AFTER_ASKING_MS = 500;
 
 /** @internal Retry-After in seconds (the console sends seconds; an HTTP date is read too), in ms; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
@@ -55,8 +57,9 @@ export function nextStreamState(state: WorkspaceStreamState, event: WorkspaceStr
       return state.kind === "refused" ? state : { kind: "reconnecting", attempt: attemptOf(state) + 1 };
     case "closed": {
       const attempt = attemptOf(state) + 1;
-      // Asked again, the route opened a stream (a tab closed meanwhile): open one now.
-      if (event.status >= 200 && event.status < 300) return { kind: "reconnecting", attempt, retryInMs: 0 };
+      // Asked again, the route opened a stream (a tab closed meanwhile): open one as soon as the route has let
+      // that one go, which takes it a moment after the page does.
+      if (event.status >= 200 && event.status < 300) return { kind: "reconnecting", attempt, retryInMs: REOPEN_AFTER_ASKING_MS };
       const named = retryAfterMs(event.retryAfter, now);
       const retryInMs = named ?? backoffMs(attempt);
       // A 4xx with the console's error body is a refusal to show; anything else (no answer, a 5xx) is a failure to retry.

@@ -59,8 +59,8 @@ describe("the Workspace page's stream state", () => {
     expect(run(failed, failed, { type: "ready" }, failed)).toEqual({ kind: "reconnecting", attempt: 1, retryInMs: 1_000 });
   });
 
-  it("opens again at once when, asked again, the route opens a stream (a tab closed meanwhile)", () => {
-    expect(run(tooMany, { type: "closed", status: 200 })).toEqual({ kind: "reconnecting", attempt: 2, retryInMs: 0 });
+  it("opens again in a moment when, asked again, the route opens a stream (a tab closed meanwhile)", () => {
+    expect(run(tooMany, { type: "closed", status: 200 })).toEqual({ kind: "reconnecting", attempt: 2, retryInMs: 500 });
   });
 
   it("reads Retry-After as seconds or a date, and caps the pause it grows itself at a minute", () => {
