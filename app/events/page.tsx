@@ -1,5 +1,6 @@
 import { currentViewer } from "@/lib/access/viewer";
 import type { Metadata } from "next";
+import { EmulatorRecords } from "@/components/events/emulator-records";
 import { EventInspector, type MentionTarget } from "@/components/events/event-inspector";
 import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
@@ -34,6 +35,7 @@ export default async function EventsPage() {
         targets={targets}
         appNames={eventAppNames(installations, eventSigners)}
       />
+      {upstream.kind === "emulator" && <EmulatorRecords />}
       <InstallationScopes installations={installations} focus={["app_mentions:read"]} />
     </div>
   );

@@ -13,6 +13,7 @@ import { EventSubscriptions, TokenRotation } from "./events-and-rotation";
 import { ManifestPanel } from "./manifest-panel";
 import { MigrationGuide } from "./migration-guide";
 import { OAuthAndPermissions } from "./scopes-editor";
+import { SocketModePanel } from "./socket-mode-panel";
 
 type Notice = { tone: "ok" | "error"; text: string };
 
@@ -167,6 +168,7 @@ export function AppSettingsConsole({ initialAppId }: { initialAppId: string | nu
                 <PlatformText>{app.name}</PlatformText> <span className="font-mono text-sm font-normal text-slate-500">{app.appId}</span>
               </h2>
               <BasicInformation settings={app} />
+              <SocketModePanel key={`socket:${app.appId}`} appId={app.appId} mayChange={mayChange} />
               <OAuthAndPermissions
                 key={`${app.appId}:${app.scopes.bot.join()}:${app.scopes.user.join()}`}
                 settings={app}

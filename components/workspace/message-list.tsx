@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
+import { formatClockTime } from "@/lib/format";
 import { MessageBlocks, type BlockAction } from "./message-blocks";
 
 /** The reactions offered on every message (their names, and how they show). */
@@ -14,7 +15,7 @@ const QUICK_REACTIONS = [
 const EMOJI = new Map(QUICK_REACTIONS.map((r) => [r.name, r.emoji]));
 
 function time(ts: string): string {
-  return new Date(Number(ts.split(".")[0]) * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return formatClockTime(Number(ts.split(".")[0]) * 1000);
 }
 
 export interface MessageHandlers {

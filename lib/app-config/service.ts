@@ -177,7 +177,7 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime): Promise<A
  * an unknown one. They are changed by admins only: an app is shared by every workspace it is installed in,
  * and anyone can install it into a workspace of their own, so having installed it gives no right over it.
  */
-async function requireAppReader(appId: string, runtime: AppConfigRuntime): Promise<void> {
+export async function requireAppReader(appId: string, runtime: AppConfigRuntime): Promise<void> {
   const viewer = viewerOf(runtime);
   if (isAdmin(viewer)) return;
   if (!(await getSessionInstallations({ viewer })).some((installation) => installation.appId === appId)) throw new AppError("app_not_found");

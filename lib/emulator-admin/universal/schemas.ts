@@ -133,6 +133,89 @@ export const ConfigTokensAnswerWire = z.object({
 });
 export type ConfigTokensAnswerWire = z.infer<typeof ConfigTokensAnswerWire>;
 
+/** One app-level token of GET /admin/apps/{app_id}/app-tokens, masked (`xapp-1-…abcd`). */
+const AppLevelTokenWire = z.object({
+  name: z.string(),
+  scopes: z.array(z.string()),
+  masked: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type AppLevelTokenWire = z.infer<typeof AppLevelTokenWire>;
+
+/** GET /admin/apps/{app_id}/app-tokens, and POST …/app-tokens/revoke: the app's tokens, masked. */
+export const AppTokensAnswerWire = z.object({ tokens: z.array(AppLevelTokenWire) });
+
+/** POST /admin/apps/{app_id}/app-tokens: the new token, in clear this once. */
+export const NewAppTokenAnswerWire = z.object({ name: z.string(), scopes: z.array(z.string()), token: z.string() });
+export type NewAppTokenAnswerWire = z.infer<typeof NewAppTokenAnswerWire>;
+
+/** POST /admin/apps/{app_id}/socket-mode: the switch as it now is, and how many connections were told link_disabled. */
+export const SocketModeAnswerWire = z.object({ socket_mode_enabled: z.boolean(), connections_disabled: z.number() });
+
+/** One open Socket Mode connection of GET /admin/apps/{app_id}/connections. */
+const SocketConnectionWire = z.object({
+  id: z.string(),
+  opened_at: z.string(),
+  disconnect_sent: z.boolean(),
+  envelopes_sent: z.number(),
+  awaiting_ack: z.number(),
+});
+export type SocketConnectionWire = z.infer<typeof SocketConnectionWire>;
+
+/** GET /admin/apps/{app_id}/connections */
+export const ConnectionsAnswerWire = z.object({ socket_mode_enabled: z.boolean(), connections: z.array(SocketConnectionWire) });
+
+/** POST /admin/apps/{app_id}/connections/disconnect: how many connections were sent `disconnect`. */
+export const DisconnectAnswerWire = z.object({ reason: z.string(), connections: z.number() });
+
+/** One attempt of an event delivery in GET /admin/records. */
+const RecordAttemptWire = z.object({
+  retry_num: z.number(),
+  at: z.string(),
+  duration_ms: z.number(),
+  status: z.number().nullable(),
+  failure: z.string().nullable(),
+  envelope_id: z.string().optional(),
+  connection_id: z.string().nullable().optional(),
+});
+
+/** An event delivery of GET /admin/records: the event (no verification token), where it went, each attempt. */
+const EventRecordWire = z.object({
+  kind: z.literal("event"),
+  id: z.string(),
+  event_type: z.string(),
+  app_id: z.string(),
+  channel: z.string(),
+  via: z.enum(["http", "socket"]),
+  state: z.enum(["pending", "delivered", "failed"]),
+  not_sent: z.string().nullable(),
+  attempts: z.array(RecordAttemptWire),
+  event: z.unknown(),
+});
+
+/** An interaction of GET /admin/records: its payload (response_url cut short), the app's answer and the outcome. */
+const InteractionRecordWire = z.object({
+  kind: z.literal("interaction"),
+  id: z.string(),
+  type: z.string(),
+  app_id: z.string(),
+  user: z.string().nullable(),
+  channel: z.string().nullable(),
+  via: z.enum(["http", "socket"]),
+  at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  status: z.number().nullable(),
+  outcome: z.string().nullable(),
+  answer: z.unknown(),
+  result: z.unknown(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+/** GET /admin/records: a workspace's event deliveries and interactions, newest first. */
+export const RecordsAnswerWire = z.object({ records: z.array(z.discriminatedUnion("kind", [EventRecordWire, InteractionRecordWire])) });
+export type EmulatorRecordWire = z.infer<typeof RecordsAnswerWire>["records"][number];
+
 /*
  * The Workspace page (GET {base}/admin/workspace/*, /admin/views, /admin/act/*): what a member sees and what
  * their acts gave. Messages and views are read loosely: their blocks go to the page's renderer as they are.
