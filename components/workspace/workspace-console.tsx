@@ -19,6 +19,7 @@ import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
+import { StreamStatus } from "./stream-status";
 
 /**
  * The emulated workspace as one of its members sees it: pick who you are, open a channel, a DM or an app's
@@ -45,7 +46,7 @@ export function WorkspaceConsole() {
   const history = useWorkspaceHistory(me, channelId);
   const views = useMemberViews(me);
 
-  useWorkspaceStream(
+  const stream = useWorkspaceStream(
     me,
     me !== undefined,
     (change: WorkspaceChange) => {
@@ -130,6 +131,7 @@ export function WorkspaceConsole() {
 
   return (
     <div className="space-y-3">
+      <StreamStatus state={stream} />
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-xs font-medium text-slate-700">You are</span>

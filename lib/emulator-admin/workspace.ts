@@ -4,10 +4,12 @@ import { callEmulatorAdmin, fetchEmulatorAdmin, type AdminTarget } from "./trans
 import {
   MemberActAnswerWire,
   MemberViewsWire,
+  SuggestAnswerWire,
   WorkspaceHistoryWire,
   WorkspaceMemberWire,
   type MemberActAnswerWire as MemberActAnswer,
   type MemberViewsWire as MemberViews,
+  type SuggestAnswerWire as SuggestAnswer,
   type WorkspaceHistoryWire as WorkspaceHistory,
   type WorkspaceMemberWire as WorkspaceMember,
 } from "./universal/schemas";
@@ -15,7 +17,7 @@ import {
 /**
  * The Workspace page's operations on the emulator's admin surface: what a member sees (their conversations,
  * a history, their views), what they do (post, DM the app, react, open its Home, run its slash command,
- * click, use a shortcut, submit or close a modal) and the live stream of what changes. One function per
+ * click, ask an external select for options, use a shortcut, submit or close a modal) and the live stream of what changes. One function per
  * operation, each answer parsed (universal/schemas.ts); a refusal is relayed with the emulator's own code.
  */
 
@@ -69,6 +71,12 @@ export const runShortcut = (target: AdminTarget, body: Act & { callback_id: stri
 export const submitView = (target: AdminTarget, body: Act & { view_id: string }) => act(target, "submit", body);
 /** POST /admin/act/close-view: the member closes the modal on top (`clear`: the whole stack). */
 export const closeView = (target: AdminTarget, body: Act & { view_id: string }) => act(target, "close-view", body);
+/**
+ * POST /admin/act/suggest: the member types `value` into an external select; the app is asked for options
+ * (block_suggestion, to its Options Load URL) and they come back in `result`.
+ */
+export const suggestOptions = (target: AdminTarget, body: Act & { action_id: string; value?: string }): Promise<SuggestAnswer> =>
+  callEmulatorAdmin(target, "act/suggest", SuggestAnswerWire, body);
 
 /**
  * GET /admin/workspace/stream: the member's live stream of workspace changes, its body passed on as it comes

@@ -10,6 +10,7 @@ import {
   runShortcut,
   runSlashCommand,
   submitView,
+  suggestOptions,
 } from "@/lib/emulator-admin/workspace";
 import type { AdminTarget } from "@/lib/emulator-admin/transport";
 import type { MemberActAnswerWire } from "@/lib/emulator-admin/universal/schemas";
@@ -45,6 +46,17 @@ export const ACTS = {
   click: {
     body: z.strictObject({ ...Who, ...Where, action_id: z.string().min(1).max(255), block_id: z.string().max(255).optional(), value: Choice.optional() }),
     run: clickElement,
+  },
+  /** Typing into an external select: the app's options for what was typed (empty: all it offers). */
+  suggest: {
+    body: z.strictObject({
+      ...Who,
+      ...Where,
+      action_id: z.string().min(1).max(255),
+      block_id: z.string().max(255).optional(),
+      value: z.string().max(200).optional(),
+    }),
+    run: suggestOptions,
   },
   shortcut: {
     body: z.strictObject({ ...Who, callback_id: z.string().min(1).max(255), app_id: Id.optional(), channel: Id.optional(), ts: Ts.optional() }),

@@ -311,3 +311,24 @@ export const MemberActAnswerWire = z.object({
   options: z.array(z.unknown()).optional(),
 });
 export type MemberActAnswerWire = z.infer<typeof MemberActAnswerWire>;
+
+/** An option of an external select as the app answered it (block_suggestion): a text and a value. */
+const SuggestedOption = z.looseObject({ text: z.looseObject({ type: z.string(), text: z.string() }), value: z.string() });
+
+/**
+ * What POST /admin/act/suggest gave: the interaction's record, its `result` the options the app answered
+ * (`options`, or `option_groups` each with a label), to offer under the select. No result when the app did
+ * not answer or answered something else (the outcome says which).
+ */
+export const SuggestAnswerWire = MemberActAnswerWire.extend({
+  result: z
+    .union([
+      z.looseObject({ options: z.array(SuggestedOption).max(100) }),
+      z.looseObject({
+        option_groups: z.array(z.looseObject({ label: z.looseObject({ text: z.string() }), options: z.array(SuggestedOption).max(100) })).max(100),
+      }),
+    ])
+    .nullable()
+    .optional(),
+});
+export type SuggestAnswerWire = z.infer<typeof SuggestAnswerWire>;

@@ -8,7 +8,11 @@ import { GET as memberRoute } from "@/app/api/workspace/route";
 import { GET as historyRoute } from "@/app/api/workspace/history/route";
 import { GET as streamRoute } from "@/app/api/workspace/stream/route";
 import { POST as actRoute } from "@/app/api/workspace/act/[action]/route";
+import { GET as viewsRoute } from "@/app/api/workspace/views/route";
+import { App, LogLevel } from "@slack/bolt";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { fileTickets, ticketerManifest, TICKETER_EVENTS, TICKETER_SCOPES } from "../emulator/support/bolt-ticketer";
+import { adminCall, createSocketModeApp, until } from "../emulator/support/socket-mode-app";
 
 let server: TestConsole;
 
@@ -130,4 +134,71 @@ describe("the Workspace page's routes", () => {
     expect(again.status).toBe(200);
     for (const r of [...streams.slice(1), again]) await r.body!.cancel();
   });
+
+  it("asks an app for an external select's options as the member types (suggest); another site's ask reaches no app", async () => {
+    // An unmodified @slack/bolt app over Socket Mode, whose /ticket modal has a project picker that loads its options.
+    const installed = await createSocketModeApp(server.emulator, {
+      name: "Suggest Ticketer",
+      botEvents: TICKETER_EVENTS,
+      botScopes: TICKETER_SCOPES,
+      ...ticketerManifest(),
+    });
+    const bolt = new App({
+      token: installed.botToken,
+      appToken: installed.appToken,
+      socketMode: true,
+      clientOptions: { slackApiUrl: `${server.emulator.url}/api/` },
+      logLevel: LogLevel.ERROR,
+    });
+    const got = fileTickets(bolt);
+    await bolt.start();
+    try {
+      const browser = new TestBrowser(server.origin);
+      const { channel } = await general(browser);
+      const member = ((await adminCall(server.emulator, "state")).installations as Array<{ app_id: string; authed_user_id: string }>).find(
+        (i) => i.app_id === installed.appId,
+      )!.authed_user_id;
+      const ran = await browser.send(actRoute, "/api/workspace/act/command", {
+        method: "POST",
+        json: { command: "/ticket", channel: channel.id, app_id: installed.appId, user: member },
+        params: { action: "command" },
+      });
+      expect(ran.status).toBe(200);
+      const modal = await until(async () => {
+        const views = (await (await browser.send(viewsRoute, `/api/workspace/views?user=${member}`)).json()) as { modals: Array<{ id: string }> };
+        return views.modals.at(-1);
+      }, "the /ticket modal");
+
+      const suggested = await browser.send(actRoute, "/api/workspace/act/suggest", {
+        method: "POST",
+        json: { view_id: modal.id, action_id: "project", value: "m", user: member },
+        params: { action: "suggest" },
+      });
+      expect(suggested.status).toBe(200);
+      expect(await suggested.json()).toMatchObject({
+        type: "block_suggestion",
+        outcome: "options",
+        result: { options: [{ text: { type: "plain_text", text: "mobile" }, value: "mobile" }] },
+      });
+      expect(got.suggestions.at(-1)).toMatchObject({ type: "block_suggestion", action_id: "project", value: "m", view: { id: modal.id } });
+
+      const asked = got.suggestions.length;
+      const forged = await browser.send(actRoute, "/api/workspace/act/suggest", {
+        method: "POST",
+        headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+        json: { view_id: modal.id, action_id: "project", value: "w", user: member },
+        params: { action: "suggest" },
+      });
+      expect(forged.status).toBe(403);
+      const long = await browser.send(actRoute, "/api/workspace/act/suggest", {
+        method: "POST",
+        json: { view_id: modal.id, action_id: "project", value: "x".repeat(201), user: member },
+        params: { action: "suggest" },
+      });
+      expect(long.status).toBe(422);
+      expect(got.suggestions.length).toBe(asked);
+    } finally {
+      await bolt.stop().catch(() => undefined);
+    }
+  }, 30_000);
 });
