@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { LocalTime } from "@/components/local-time";
 import { PlatformJson, PlatformText } from "@/components/platform-text";
 import { Badge } from "@/components/ui/primitives";
@@ -122,15 +122,28 @@ function RecordCard({ record }: { record: EmulatorRecordWire }) {
 
 /**
  * A link such as the Workspace page's "See the delivery" names a record by its id (`/events#Ev…`); the
- * records arrive after the page, so the browser's own jump to the fragment found nothing: jump once they are there.
+ * records arrive after the page, so the browser's own jump to the fragment found nothing. Jump once they are
+ * there, and again while what loads above them moves them down (the received events), until the person scrolls
+ * or presses a key themselves, or for 5 s at most.
  */
 function useScrollToLinkedRecord(loaded: boolean) {
-  const done = useRef(false);
   useEffect(() => {
-    if (!loaded || done.current) return;
-    done.current = true;
+    if (!loaded) return;
     const id = decodeURIComponent(window.location.hash.slice(1));
-    if (id) document.getElementById(id)?.scrollIntoView({ block: "start" });
+    const target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    const jump = () => target.scrollIntoView({ block: "start" });
+    jump();
+    const follow = new ResizeObserver(jump);
+    follow.observe(document.body);
+    const stop = () => {
+      follow.disconnect();
+      clearTimeout(timer);
+      for (const event of ["wheel", "touchstart", "keydown", "pointerdown"]) window.removeEventListener(event, stop);
+    };
+    const timer = setTimeout(stop, 5_000);
+    for (const event of ["wheel", "touchstart", "keydown", "pointerdown"]) window.addEventListener(event, stop, { once: true });
+    return stop;
   }, [loaded]);
 }
 

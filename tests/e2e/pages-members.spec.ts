@@ -99,8 +99,11 @@ test("a member's App settings offers what they may do, and their nav has no API 
 
   // An admin's key says who created it by name, not by id alone.
   await nav(boss).getByRole("link", { name: "API keys" }).click();
+  // The key list comes once the page is live: a click before that would submit the form as plain HTML.
+  await expect(boss.getByText("No keys yet.").or(boss.locator("li[data-api-key]").first())).toBeVisible();
   const keyName = `worker ${Date.now()}`;
   await boss.getByLabel("Name").fill(keyName);
+  await expect(boss.getByLabel("Name")).toHaveValue(keyName);
   await boss.getByRole("button", { name: "Create key" }).click();
   await expect(boss.getByTestId("new-api-key")).toBeVisible();
   const adminName = (await boss.getByTestId("signed-in-person").locator("span.font-medium").textContent()) ?? "";
