@@ -194,7 +194,7 @@ export function HistoryPage() {
             </thead>
             <tbody aria-label="History entries">
               {entries.map((e) => (
-                <tr key={e.id} className="border-t border-slate-100 align-top">
+                <tr key={e.id} data-entry={e.id} className="border-t border-slate-100 align-top">
                   <td className="py-1">
                     <input
                       type="checkbox"
