@@ -7,6 +7,7 @@
 import { COMPARE_LISTED, previewChange, type CompareAnswer, type CompareRequest, type CompareSide, type SideFacts } from "@/lib/explorer/compare";
 import type { HistoryEntryWithAnswer } from "@/lib/explorer/history";
 import { diffJson } from "@/lib/explorer/json-diff";
+import { formatDateTime } from "@/lib/format";
 import { fetchJson } from "@/lib/swr/console-fetch";
 
 const worker = self as unknown as DedicatedWorkerGlobalScope;
@@ -17,7 +18,7 @@ async function load(side: CompareSide): Promise<{ value: unknown; facts: SideFac
     return { value: parse(text, side.file.name), facts: { label: side.file.name, bytes: side.file.size, truncated: false } };
   }
   const entry = await fetchJson<HistoryEntryWithAnswer>(`/api/history/${encodeURIComponent(side.entryId)}`);
-  const label = `${entry.method} at ${new Date(entry.at).toISOString()}`;
+  const label = `${entry.method} at ${formatDateTime(entry.at)}`;
   if (entry.answer === null) throw new Error(`${label} kept no JSON answer to compare.`);
   return { value: parse(entry.answer, label), facts: { label, bytes: entry.answerBytes, truncated: entry.truncated } };
 }

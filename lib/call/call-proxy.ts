@@ -9,6 +9,7 @@ import { parseCallQuery } from "./call-query";
 import { wireHeader } from "@/lib/platform/wire-header";
 import { isCredentialKey } from "@/lib/platform/credential-params";
 import { recordCall } from "./call-history";
+import { HISTORY_OFF_HEADER } from "@/lib/explorer/history";
 import { readSavedRequestId, SAVED_REQUEST_KEY } from "./saved-request";
 
 /**
@@ -95,21 +96,22 @@ export async function proxyMethodCall(request: Request, method: string, viewer: 
     by: `${httpMethod} /api/call/${method}`,
   });
   const dropped = [...new Set([...[...url.searchParams.keys()].filter(isCredentialKey), ...bodyDropped])];
-  await recordCall(
-    {
-      viewer,
-      method,
-      installationId,
-      tokenKind,
-      httpMethod,
-      encoding: "json" in args ? "json" : "form",
-      args: "json" in args ? args.json : args.params,
-      dropped,
-      ...(savedRequestId ? { savedRequestId } : {}),
-    },
-    result,
-    Date.now(),
-  );
+  if (request.headers.get(HISTORY_OFF_HEADER) !== "off")
+    await recordCall(
+      {
+        viewer,
+        method,
+        installationId,
+        tokenKind,
+        httpMethod,
+        encoding: "json" in args ? "json" : "form",
+        args: "json" in args ? args.json : args.params,
+        dropped,
+        ...(savedRequestId ? { savedRequestId } : {}),
+      },
+      result,
+      Date.now(),
+    );
   // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
   const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).

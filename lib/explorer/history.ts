@@ -41,6 +41,13 @@ export interface HistoryEntry {
   savedRequestId?: string;
 }
 
+/**
+ * A header (value `off`) the explorer's own lookups send (its pickers' conversations.list, users.list,
+ * files.list): those calls serve the form, not the person's work, and stay out of the history. A header
+ * rather than a query key, so no method's parameter can collide with it.
+ */
+export const HISTORY_OFF_HEADER = "x-switchboard-history";
+
 /** An entry with its answer (GET /api/history/{id}): JSON text, or null when the answer was not JSON. */
 export interface HistoryEntryWithAnswer extends HistoryEntry {
   answer: string | null;

@@ -109,6 +109,16 @@ describe("the explorer's history through its routes", () => {
     expect((await list(ana, "?savedRequestId=sr_post")).entries.map((e) => e.id)).toEqual([post!.id]);
   });
 
+  it("leaves out a call the explorer's pickers make for the form (x-switchboard-history: off)", async () => {
+    const before = (await list(ana)).entries.length;
+    const lookup = await ana.send(callGet, `/api/call/conversations.list?${q({ limit: "5" })}`, {
+      params: { method: "conversations.list" },
+      headers: { "x-switchboard-history": "off" },
+    });
+    expect(lookup.status).toBe(200);
+    expect((await list(ana)).entries.length).toBe(before);
+  });
+
   it("refuses a savedRequestId longer than 64 characters, recording nothing", async () => {
     const before = (await list(ana)).entries.length;
     const refused = await call(ana, "auth.test", { savedRequestId: "x".repeat(65) });
