@@ -1,5 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
+import { processSingleton } from "@/lib/process-singleton";
 import { platformErrorCode, type PlatformCallResult } from "@/lib/platform/call-method";
 import { getStore, type NewHistoryEntry } from "@/lib/store";
 import { ownerOf } from "@/lib/access/viewer";
@@ -71,8 +72,35 @@ export async function recordHistory(
   }
 }
 
+/** The history writes of this process not yet done, per owner ("" the operator). */
+const pendingWrites = () => processSingleton("explorer-history-writes", () => new Map<string, Set<Promise<void>>>());
+
+/**
+ * Records a call's entry after its answer has gone: reading the answer for the history (parsing one past
+ * 64 KB, cutting it) costs milliseconds that the proxy's answer does not wait for. The person's next read
+ * of the history on this instance waits for it (historyWritesSettled), so what they just did is there.
+ */
+export function recordCallAfterAnswer(request: HistoryRequest, result: PlatformCallResult, at: number): void {
+  const owner = ownerOf(request.viewer) ?? "";
+  const writes = pendingWrites();
+  const mine = writes.get(owner) ?? new Set<Promise<void>>();
+  writes.set(owner, mine);
+  const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() => recordCall(request, result, at));
+  mine.add(write);
+  void write.finally(() => {
+    mine.delete(write);
+    if (mine.size === 0 && writes.get(owner) === mine) writes.delete(owner);
+  });
+}
+
+/** Resolves once this process has written every history entry of `owner` it was asked to (recordHistory never throws). */
+export async function historyWritesSettled(owner: string | null): Promise<void> {
+  const mine = pendingWrites().get(owner ?? "");
+  if (mine) await Promise.all([...mine]);
+}
+
 /** A call's entry, from the platform's answer. */
-export async function recordCall(request: HistoryRequest, result: PlatformCallResult, at: number): Promise<void> {
+async function recordCall(request: HistoryRequest, result: PlatformCallResult, at: number): Promise<void> {
   const body = result.body;
   const kept = body === undefined ? { answer: null, answerBytes: result.bytes.byteLength, truncated: false } : keptAnswer(result.rawText, () => body);
   await recordHistory(request, {

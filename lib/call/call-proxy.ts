@@ -8,7 +8,7 @@ import { requireCallableInstallation } from "./call-rights";
 import { parseCallQuery } from "./call-query";
 import { wireHeader } from "@/lib/platform/wire-header";
 import { isCredentialKey } from "@/lib/platform/credential-params";
-import { recordCall } from "./call-history";
+import { recordCallAfterAnswer } from "./call-history";
 import { HISTORY_OFF_HEADER } from "@/lib/explorer/history";
 import { readSavedRequestId, SAVED_REQUEST_KEY } from "./saved-request";
 
@@ -97,7 +97,7 @@ export async function proxyMethodCall(request: Request, method: string, viewer: 
   });
   const dropped = [...new Set([...[...url.searchParams.keys()].filter(isCredentialKey), ...bodyDropped])];
   if (request.headers.get(HISTORY_OFF_HEADER) !== "off")
-    await recordCall(
+    recordCallAfterAnswer(
       {
         viewer,
         method,

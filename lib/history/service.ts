@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { ownerOf } from "@/lib/access/viewer";
+import { historyWritesSettled } from "@/lib/call/call-history";
 import type { HistoryEntry, HistoryEntryWithAnswer, HistoryPageAnswer } from "@/lib/explorer/history";
 import { AppError } from "@/lib/http/app-error";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
@@ -57,6 +58,8 @@ export function historyView(entry: StoreHistorySummary): HistoryEntry {
 }
 
 export async function listHistoryFor(viewer: Viewer, query: z.infer<typeof HistoryListQuery>): Promise<HistoryPageAnswer> {
+  // The calls this person just made are recorded after their answers: read once they are in.
+  await historyWritesSettled(ownerOf(viewer));
   const page = await (
     await getStore()
   ).history.list(ownerOf(viewer), {
@@ -71,11 +74,14 @@ export async function listHistoryFor(viewer: Viewer, query: z.infer<typeof Histo
 }
 
 export async function historyEntryFor(viewer: Viewer, id: string): Promise<HistoryEntryWithAnswer> {
+  await historyWritesSettled(ownerOf(viewer));
   const entry: StoreHistoryEntry | null = id.length <= 100 ? await (await getStore()).history.get(ownerOf(viewer), id) : null;
   if (!entry) throw new AppError("unknown_history_entry");
   return { ...historyView(entry), answer: entry.answer };
 }
 
 export async function clearHistoryFor(viewer: Viewer): Promise<number> {
+  // A call answered just before the clear is cleared with the rest, not written after it.
+  await historyWritesSettled(ownerOf(viewer));
   return (await getStore()).history.clear(ownerOf(viewer));
 }

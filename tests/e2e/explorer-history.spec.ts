@@ -96,3 +96,22 @@ test("calls are kept across a reload and a new tab, searched by typing, compared
   await page.goto("/explorer");
   await expect(page.getByText("Calls you make appear here")).toBeVisible();
 });
+
+test("a saved request's last two runs are compared from the History page", async ({ page }) => {
+  await installApp(page);
+  const headers = { "x-switchboard-request": "1" };
+  const session = (await (await page.request.get("/api/session", { headers })).json()) as { installations: Array<{ id: string }> };
+  const installation = session.installations[0]!.id;
+  // Two runs of one saved request (as the collections' runs send them), a page of 2 members and then of 4.
+  for (const limit of ["2", "4"]) {
+    const run = await page.request.get(`/api/call/users.list?${new URLSearchParams({ installation, limit, savedRequestId: "sr_e2e" })}`, { headers });
+    expect(run.status()).toBe(200);
+  }
+  await page.goto("/explorer/history?savedRequestId=sr_e2e");
+  const rows = page.getByRole("rowgroup", { name: "History entries" }).getByRole("row");
+  await expect(rows).toHaveCount(2);
+  await rows.first().getByRole("button", { name: "Compare this saved request's last two runs" }).click();
+  const differences = page.getByRole("list", { name: "Differences" });
+  await expect(differences.getByRole("listitem").filter({ hasText: "$.members[3]" })).toContainText("added");
+  await expect(page.getByText(/\d+ changed · 2 added · 0 removed/)).toBeVisible();
+});
