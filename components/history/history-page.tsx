@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import type { CompareSide } from "@/lib/explorer/compare";
 import { requestFromHistory, type HistoryEntry, type HistoryPageAnswer } from "@/lib/explorer/history";
 import { toSearchParams } from "@/lib/explorer/params";
@@ -17,12 +17,70 @@ import { CompareView } from "./compare-view";
 import { argumentsLine } from "./history-text";
 import { useCompare } from "./use-compare";
 
-const PAGE_SIZES = [50, 100, 200] as const;
+const PAGE_SIZES = [25, 50, 100] as const;
 
 /** The explorer's link that puts an entry's request back in the form. */
 function explorerLink(entry: HistoryEntry): string {
   return `/explorer?${toSearchParams(requestFromHistory(entry).request).toString()}`;
 }
+
+/**
+ * One entry's row. Memoised: a page of 100 rows renders once per page, and a pick, a keystroke in the
+ * search or an answer of the next query re-renders only the rows that changed. Its link to the explorer is
+ * a plain anchor: a page of Next.js links would each prefetch as they scroll into view.
+ */
+const HistoryRow = memo(function HistoryRow({
+  entry: e,
+  picked,
+  installationName,
+  onPick,
+  onCompareRuns,
+}: {
+  entry: HistoryEntry;
+  picked: boolean;
+  installationName: string | undefined;
+  onPick(id: string): void;
+  onCompareRuns(savedRequestId: string): Promise<void>;
+}) {
+  return (
+    <tr data-entry={e.id} className="border-t border-slate-100 align-top">
+      <td className="py-1">
+        <input type="checkbox" checked={picked} onChange={() => onPick(e.id)} aria-label={`Pick ${e.method} ${e.summary} to compare`} />
+      </td>
+      <td className="min-w-0 py-1">
+        <span className="block truncate">
+          {e.kind === "all" && <span className="mr-1 rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">Fetch all</span>}
+          {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
+          <a href={explorerLink(e)} className="font-mono font-medium text-slate-900 hover:underline" title="Open in the explorer">
+            {e.method}
+          </a>{" "}
+          <span className="font-mono text-slate-500">{argumentsLine(e.params)}</span>
+        </span>
+        {e.stripped.length > 0 && <span className="block text-amber-800">Left out (credentials): {e.stripped.join(", ")}</span>}
+        {e.savedRequestId && (
+          <button type="button" className="text-indigo-700 hover:underline" onClick={() => void onCompareRuns(e.savedRequestId!)}>
+            Compare this saved request&apos;s last two runs
+          </button>
+        )}
+      </td>
+      <td className="py-1">
+        <Badge tone={e.ok ? "ok" : "error"}>{e.outcome}</Badge>
+        <span className="block truncate font-mono text-slate-600">{e.summary}</span>
+      </td>
+      <td className="truncate py-1 text-slate-700">{installationName ?? e.installation}</td>
+      <td className="py-1 text-slate-700">
+        <LocalTime at={e.at} date="auto" />
+      </td>
+      <td className="py-1 text-right font-mono tabular-nums text-slate-600">
+        {formatMs(e.ms)}
+        <span className="block">
+          {formatBytes(e.answerBytes)}
+          {e.truncated && " · truncated"}
+        </span>
+      </td>
+    </tr>
+  );
+});
 
 /**
  * The explorer's lasting history, searchable and paged: this person's calls and Fetch all runs (kept on the
@@ -59,7 +117,10 @@ export function HistoryPage() {
     setCursors([]);
   };
 
-  const togglePick = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current, id].slice(-2)));
+  const togglePick = useCallback(
+    (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current, id].slice(-2))),
+    [],
+  );
 
   // The older entry first, so the diff reads as what changed since.
   const comparePicked = () => {
@@ -69,20 +130,23 @@ export function HistoryPage() {
     compare({ entryId: older.id }, { entryId: newer.id });
   };
 
-  const compareLastRuns = async (id: string) => {
-    setSavedProblem(null);
-    try {
-      const runs = await fetchJson<HistoryPageAnswer>(`/api/history?${new URLSearchParams({ savedRequestId: id, limit: "2" })}`);
-      const [newer, older] = runs.entries;
-      if (!newer || !older) {
-        setSavedProblem("This saved request has run once: run it again to compare.");
-        return;
+  const compareLastRuns = useCallback(
+    async (id: string) => {
+      setSavedProblem(null);
+      try {
+        const runs = await fetchJson<HistoryPageAnswer>(`/api/history?${new URLSearchParams({ savedRequestId: id, limit: "2" })}`);
+        const [newer, older] = runs.entries;
+        if (!newer || !older) {
+          setSavedProblem("This saved request has run once: run it again to compare.");
+          return;
+        }
+        compare({ entryId: older.id }, { entryId: newer.id });
+      } catch (problem) {
+        setSavedProblem(problem instanceof Error ? problem.message : String(problem));
       }
-      compare({ entryId: older.id }, { entryId: newer.id });
-    } catch (problem) {
-      setSavedProblem(problem instanceof Error ? problem.message : String(problem));
-    }
-  };
+    },
+    [compare],
+  );
 
   const compareFiles = () => {
     if (files.left && files.right) compare({ file: files.left } satisfies CompareSide, { file: files.right });
@@ -194,47 +258,14 @@ export function HistoryPage() {
             </thead>
             <tbody aria-label="History entries">
               {entries.map((e) => (
-                <tr key={e.id} data-entry={e.id} className="border-t border-slate-100 align-top">
-                  <td className="py-1">
-                    <input
-                      type="checkbox"
-                      checked={picked.includes(e.id)}
-                      onChange={() => togglePick(e.id)}
-                      aria-label={`Pick ${e.method} ${e.summary} to compare`}
-                    />
-                  </td>
-                  <td className="min-w-0 py-1">
-                    <span className="block truncate">
-                      {e.kind === "all" && <span className="mr-1 rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">Fetch all</span>}
-                      {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
-                      <Link href={explorerLink(e)} className="font-mono font-medium text-slate-900 hover:underline" title="Open in the explorer">
-                        {e.method}
-                      </Link>{" "}
-                      <span className="font-mono text-slate-500">{argumentsLine(e.params)}</span>
-                    </span>
-                    {e.stripped.length > 0 && <span className="block text-amber-800">Left out (credentials): {e.stripped.join(", ")}</span>}
-                    {e.savedRequestId && (
-                      <button type="button" className="text-indigo-700 hover:underline" onClick={() => void compareLastRuns(e.savedRequestId!)}>
-                        Compare this saved request&apos;s last two runs
-                      </button>
-                    )}
-                  </td>
-                  <td className="py-1">
-                    <Badge tone={e.ok ? "ok" : "error"}>{e.outcome}</Badge>
-                    <span className="block truncate font-mono text-slate-600">{e.summary}</span>
-                  </td>
-                  <td className="truncate py-1 text-slate-700">{names.get(e.installation) ?? e.installation}</td>
-                  <td className="py-1 text-slate-700">
-                    <LocalTime at={e.at} date="auto" />
-                  </td>
-                  <td className="py-1 text-right font-mono tabular-nums text-slate-600">
-                    {formatMs(e.ms)}
-                    <span className="block">
-                      {formatBytes(e.answerBytes)}
-                      {e.truncated && " · truncated"}
-                    </span>
-                  </td>
-                </tr>
+                <HistoryRow
+                  key={e.id}
+                  entry={e}
+                  picked={picked.includes(e.id)}
+                  installationName={names.get(e.installation)}
+                  onPick={togglePick}
+                  onCompareRuns={compareLastRuns}
+                />
               ))}
             </tbody>
           </table>
