@@ -75,7 +75,7 @@ async function browseHistory(page: Page): Promise<void> {
     await page.getByRole("button", { name: "Older" }).click();
     await page.waitForFunction((before) => document.querySelector('[aria-label="History entries"] tr')?.getAttribute("data-entry") !== before, first);
   }
-  await page.getByRole("button", { name: "Newer" }).click();
+  if (pages > 1) await page.getByRole("button", { name: "Newer" }).click();
   await page.getByRole("searchbox", { name: "Method" }).pressSequentially("conversations", { delay: 30 });
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[aria-label="History entries"] tr')].every((tr) => tr.textContent?.includes("conversations.list")),
