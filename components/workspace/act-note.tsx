@@ -29,6 +29,8 @@ export function ActNote({ record }: { record: ActRecord | null }) {
   if (!record) return <p className="sr-only" role="status" />;
   const { answer, error } = record;
   const failure = answer?.outcome ? FAILURES[answer.outcome] : undefined;
+  // Which HTTP error: a 401 is the app refusing the request's signature (a signing secret that is not the app's).
+  const status = answer?.outcome === "http_service_error" && typeof answer.status === "number" ? answer.status : undefined;
   const id = answer?.interaction_id ?? answer?.event_ids?.[0];
   return (
     <div
@@ -37,7 +39,19 @@ export function ActNote({ record }: { record: ActRecord | null }) {
     >
       <span className="font-medium">{record.what}</span>
       {error && <>: {error}</>}
-      {failure && <> — {failure}</>}
+      {failure && (
+        <>
+          {" "}
+          — {failure}
+          {status !== undefined && (
+            <>
+              {" "}
+              (HTTP {status}
+              {status === 401 || status === 403 ? ": the app refused the request's signature" : ""})
+            </>
+          )}
+        </>
+      )}
       {answer && !failure && answer.outcome && (
         <>
           {" "}

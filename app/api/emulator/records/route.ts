@@ -1,4 +1,4 @@
-// GET /api/emulator/records?team=T… - The embedded emulator's records of its deliveries and interactions, newest first (404 not_emulator otherwise)
+// GET /api/emulator/records?team=T… - The emulator's records (embedded, or standalone through PLATFORM_BASE_URL) of its deliveries and interactions, newest first (404 not_emulator otherwise)
 import { z } from "zod";
 import { readRecordsFor } from "@/lib/events/emulator-records";
 import { handleRoute } from "@/lib/access/handle-route";
