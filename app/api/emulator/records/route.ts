@@ -3,6 +3,7 @@ import { z } from "zod";
 import { readRecordsFor } from "@/lib/events/emulator-records";
 import { handleRoute } from "@/lib/access/handle-route";
 import { parseQuery } from "@/lib/http";
+import { requireWorkspaceEmulator } from "@/lib/workspace-page/target";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,7 @@ const Query = z.object({
 export const GET = handleRoute(
   async (request, _context, viewer) => {
     const { team } = parseQuery(request, Query);
-    return Response.json(await readRecordsFor(viewer, team), { headers: { "cache-control": "no-store" } });
+    return Response.json(await readRecordsFor(viewer, await requireWorkspaceEmulator(), team), { headers: { "cache-control": "no-store" } });
   },
   { rejectCrossSite: true },
 );
