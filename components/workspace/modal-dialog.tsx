@@ -26,8 +26,8 @@ export function ModalDialog({
 }: {
   view: MemberViewWire;
   depth: number;
-  names: Pick<BlockHandlers, "userName" | "channelName">;
-  onSubmit: (values: StateValues) => void;
+  names: Omit<BlockHandlers, "onAction" | "onValue" | "errors">;
+  onSubmit: (values: StateValues) => void | Promise<unknown>;
   onClose: () => void;
   onAction: (event: ActionEvent) => void;
 }) {
