@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useBlockHandlers } from "./block-context";
+import { ComboList } from "./combo-list";
 import type { ElementProps } from "./element-props";
 import { fieldClass } from "./field-style";
 import {
@@ -10,6 +11,7 @@ import {
   initialSuggestState,
   matching,
   minQueryLength,
+  statusText,
   suggestAnswered,
   suggestTyped,
   type ComboKind,
@@ -21,28 +23,6 @@ import { asString, textOf } from "./shape";
 
 /** How long typing pauses before the app is asked (the platform's client waits too, rather than ask per key). */
 const SUGGEST_DEBOUNCE_MS = 250;
-
-const OPTION = "cursor-pointer px-3 py-1.5 text-sm text-slate-800";
-
-/** The line under the list that says what there is to see, or why there is nothing. */
-function statusText(kind: ComboKind, suggestion: SuggestState, min: number, query: string, listed: number, hasDirectory: boolean): string | null {
-  if (kind !== "external") {
-    if (!hasDirectory) return "This preview has no workspace to list from: in the Workspace page the select lists its members and channels.";
-    return listed === 0 ? (query ? `No matches for “${query}”.` : "Nothing to list.") : null;
-  }
-  switch (suggestion.status) {
-    case "unavailable":
-      return "This preview cannot ask the app for options: an external select's options come from the app (block_suggestion) once the message is in a workspace.";
-    case "short":
-      return min > 0 ? `Type at least ${min} character${min === 1 ? "" : "s"} to see the app's options.` : null;
-    case "loading":
-      return "Loading the app's options…";
-    case "failed":
-      return `The app's options could not be loaded: ${suggestion.error ?? "no answer"}`;
-    case "ready":
-      return listed === 0 ? `No options: the app offered none for “${suggestion.query}”.` : null;
-  }
-}
 
 /**
  * A users, conversations, channels or external select (single or multi) as a combobox: the member types, the
@@ -105,7 +85,7 @@ export function ComboSelect({ element, naming, onChoice, onEdit, busy, kind, blo
   const status = open ? statusText(kind, suggestion, min, query, listed.length, hasDirectory) : null;
   const showing = open && (listed.length > 0 || status !== null);
   useEffect(() => {
-    // The list shows whole within the scrolling message list or modal it opened in.
+    // The list shows whole within the scrolling message list or modal body it opened in (they scroll to it).
     if (showing) popup.current?.scrollIntoView?.({ block: "nearest" });
   }, [showing, listed.length]);
 
@@ -119,6 +99,10 @@ export function ComboSelect({ element, naming, onChoice, onEdit, busy, kind, blo
   const close = () => {
     setOpen(false);
     setQuery("");
+    if (kind !== "external") return;
+    // What the app offered for the last query is not shown for the next: the list starts over, and an answer on its way is dropped.
+    clearTimeout(timer.current);
+    setAsking({ ...initialSuggestState(canAsk), asked: asking.current.asked + 1 });
   };
   const report = (next: SelectEntry[]) => {
     const options = kind === "external" ? next.flatMap((e) => (e.option ? [e.option] : [])) : undefined;
@@ -161,8 +145,6 @@ export function ComboSelect({ element, naming, onChoice, onEdit, busy, kind, blo
   const shown = !multi && !open ? (chosen[0] ? labelOf(chosen[0]) : "") : query;
   // The list is named as its field is: by the input block's label, else the element's own name.
   const listName = naming["aria-labelledby"] ? { "aria-labelledby": naming["aria-labelledby"] } : { "aria-label": naming["aria-label"] ?? placeholder };
-  // Each entry's place in the whole list (across groups), for its id and the active descendant.
-  const starts = groups.map((_, g) => groups.slice(0, g).reduce((n, prev) => n + prev.entries.length, 0));
   return (
     <div className={`relative ${naming.id !== undefined ? "w-full" : "inline-block w-64 max-w-full"}`} aria-busy={busy || undefined}>
       {multi && chosen.length > 0 && (
@@ -219,46 +201,21 @@ export function ComboSelect({ element, naming, onChoice, onEdit, busy, kind, blo
       {showing && (
         <div
           ref={popup}
-          // In an input block (a modal's scrolling body) the list takes room below its field rather than being cut off.
-          className={`${naming.id !== undefined ? "relative" : "absolute left-0 right-0 z-20"} mt-1 rounded-md border border-slate-200 bg-white shadow-lg`}
+          // Over what follows, so nothing moves when it closes (a click on Submit lands where the person aimed).
+          className="absolute left-0 right-0 z-20 mt-1 rounded-md border border-slate-200 bg-white shadow-lg"
         >
-          <div
-            id={listId}
-            role="listbox"
-            {...listName}
-            aria-multiselectable={multi || undefined}
-            hidden={listed.length === 0}
-            className="max-h-60 overflow-y-auto py-1"
-          >
-            {groups.map((group, g) => {
-              const options = group.entries.map((entry, k) => {
-                const i = starts[g]! + k;
-                return (
-                  <div
-                    key={`${g}-${entry.value}`}
-                    id={`${id}-${i}`}
-                    role="option"
-                    aria-selected={isChosen(entry)}
-                    onMouseDown={(e) => e.preventDefault()}
-                    onClick={() => pick(entry)}
-                    onMouseEnter={() => setActive(i)}
-                    className={`${OPTION} ${current === entry ? "bg-emerald-50" : ""} ${isChosen(entry) ? "font-semibold" : ""}`}
-                  >
-                    <bdi>{labelOf(entry)}</bdi>
-                  </div>
-                );
-              });
-              if (group.label === null) return options;
-              return (
-                <div key={`group-${g}`} role="group" aria-labelledby={`${id}-group-${g}`}>
-                  <div id={`${id}-group-${g}`} role="presentation" className="px-3 pb-0.5 pt-1.5 text-xs font-semibold uppercase text-slate-600">
-                    {group.label}
-                  </div>
-                  {options}
-                </div>
-              );
-            })}
-          </div>
+          <ComboList
+            id={id}
+            listId={listId}
+            groups={groups}
+            name={listName}
+            multi={multi}
+            active={current}
+            isChosen={isChosen}
+            labelOf={labelOf}
+            onPick={pick}
+            onHover={setActive}
+          />
           {status && (
             <p
               role={kind === "external" && suggestion.status === "failed" ? "alert" : "status"}

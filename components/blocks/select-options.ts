@@ -164,3 +164,23 @@ export function suggestAnswered(state: SuggestState, asked: number, answer: Sugg
   if ("error" in answer) return { ...state, status: "failed", groups: [], error: answer.error };
   return { ...state, status: "ready", groups: suggestedGroups(answer), error: undefined };
 }
+
+/** The line under the list that says what there is to see, or why there is nothing. */
+export function statusText(kind: ComboKind, suggestion: SuggestState, min: number, query: string, listed: number, hasDirectory: boolean): string | null {
+  if (kind !== "external") {
+    if (!hasDirectory) return "This preview has no workspace to list from: in the Workspace page the select lists its members and channels.";
+    return listed === 0 ? (query ? `No matches for “${query}”.` : "Nothing to list.") : null;
+  }
+  switch (suggestion.status) {
+    case "unavailable":
+      return "This preview cannot ask the app for options: an external select's options come from the app (block_suggestion) once the message is in a workspace.";
+    case "short":
+      return min > 0 ? `Type at least ${min} character${min === 1 ? "" : "s"} to see the app's options.` : null;
+    case "loading":
+      return "Loading the app's options…";
+    case "failed":
+      return `The app's options could not be loaded: ${suggestion.error ?? "no answer"}`;
+    case "ready":
+      return listed === 0 ? `No options: the app offered none for “${suggestion.query}”.` : null;
+  }
+}

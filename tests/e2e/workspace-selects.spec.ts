@@ -9,7 +9,9 @@ import { postEmulatorAdmin } from "./support/emulator-admin";
  * @slack/bolt app over Socket Mode: an external select typed into key by key (the app's `app.options`
  * listener answers each query, and a late answer to an older query does not replace a newer one), a member
  * and a channel picked from the workspace's own lists, each choice asserted where it arrives (in the app's
- * handlers); a double click on a button that reaches the app once; the composer's Escape.
+ * handlers), in a message and in the app's modal (default_to_current_conversation, a multi channels select);
+ * a double click on a button and on a modal's Submit that reaches the app once; the composer's Escape. And
+ * the explorer's preview, where there is no workspace: its selects say why they cannot list or ask.
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any field and asserts it
@@ -217,6 +219,11 @@ test("a member types into the app's external select, picks a member and a channe
     await expect(page.getByRole("alert").filter({ hasText: "did not answer within 3 seconds" })).toBeVisible({ timeout: 10_000 });
     await project.press("Escape");
     await expect(project).toHaveValue("Platform team");
+    // Opened again, it starts over: the last query's failure is not shown for the next.
+    await project.click();
+    await expect(page.getByText("Type at least 2 characters to see the app's options.")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "did not answer" })).toHaveCount(0);
+    await project.press("Escape");
 
     // The composer: Escape closes the slash command menu and keeps what was typed.
     const composer = page.getByRole("combobox", { name: "Message #general" });
@@ -279,3 +286,21 @@ async function shoot(page: Page, name: string, field: Locator) {
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1366, height: 900 });
 }
+
+test("in the explorer's preview, with no workspace, the selects say why they cannot ask the app or list members", async ({ page, request }) => {
+  await postEmulatorAdmin(request, "reset", {});
+  await page.goto("/oauth/install");
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/emulator") && !url.pathname.startsWith("/oauth"));
+  await page.goto("/explorer?method=chat.postMessage&as=bot&verb=POST-json");
+  await page.getByLabel(/^blocks/).fill(JSON.stringify(TRIAGE_BLOCKS));
+  const preview = page.locator("section").filter({ has: page.getByRole("heading", { name: "Preview", exact: true }) });
+  const project = preview.getByRole("combobox", { name: "Project" });
+  await project.click();
+  await expect(preview.getByText(/This preview cannot ask the app for options/)).toBeVisible();
+  await project.pressSequentially("pla");
+  await expect(preview.getByText(/This preview cannot ask the app for options/)).toBeVisible();
+  await preview.getByRole("combobox", { name: "Assignee" }).click();
+  await expect(preview.getByText(/This preview has no workspace to list from/)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

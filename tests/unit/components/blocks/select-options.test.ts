@@ -6,6 +6,7 @@ import {
   initialSuggestState,
   matching,
   minQueryLength,
+  statusText,
   suggestAnswered,
   suggestTyped,
 } from "@/components/blocks/select-options";
@@ -128,5 +129,28 @@ describe("an external select's suggestions as the member types", () => {
     expect(failed).toMatchObject({ status: "failed", groups: [], error: "dispatch_failed: the app did not answer within 3 seconds." });
     expect(initialSuggestState(false).status).toBe("unavailable");
     expect(suggestTyped(initialSuggestState(false), "billing", 3, false)).toMatchObject({ ask: false, state: { status: "unavailable" } });
+  });
+});
+
+describe("what the open list says when it shows nothing, or not yet", () => {
+  it("says why the explorer's preview cannot ask the app, or list the workspace", () => {
+    expect(statusText("external", initialSuggestState(false), 3, "", 0, false)).toMatch(/^This preview cannot ask the app for options/);
+    expect(statusText("users", initialSuggestState(false), 3, "", 0, false)).toMatch(/^This preview has no workspace to list from/);
+  });
+
+  it("says how much to type, that it is loading, that there are no options, and why it failed", () => {
+    const short = initialSuggestState(true);
+    expect(statusText("external", short, 3, "", 0, true)).toBe("Type at least 3 characters to see the app's options.");
+    expect(statusText("external", short, 1, "", 0, true)).toBe("Type at least 1 character to see the app's options.");
+    const loading = suggestTyped(short, "bil", 3, true).state;
+    expect(statusText("external", loading, 3, "bil", 0, true)).toBe("Loading the app's options…");
+    const none = suggestAnswered(loading, loading.asked, { options: [] });
+    expect(statusText("external", none, 3, "bil", 0, true)).toBe("No options: the app offered none for “bil”.");
+    const failed = suggestAnswered(loading, loading.asked, { error: "dispatch_failed: the app did not answer within 3 seconds." });
+    expect(statusText("external", failed, 3, "bil", 0, true)).toBe(
+      "The app's options could not be loaded: dispatch_failed: the app did not answer within 3 seconds.",
+    );
+    expect(statusText("users", short, 3, "zed", 0, true)).toBe("No matches for “zed”.");
+    expect(statusText("users", short, 3, "", 2, true)).toBeNull();
   });
 });
