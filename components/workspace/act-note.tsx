@@ -1,7 +1,7 @@
 "use client";
 
 import type { MemberActAnswerWire } from "@/lib/emulator-admin/universal/schemas";
-import { FAILURES } from "./delivery-failures";
+import { failureOf } from "./delivery-failures";
 
 export interface ActRecord {
   what: string;
@@ -17,7 +17,7 @@ export interface ActRecord {
 export function ActNote({ record }: { record: ActRecord | null }) {
   if (!record) return <p className="sr-only" role="status" />;
   const { answer, error } = record;
-  const failure = answer?.outcome ? FAILURES[answer.outcome] : undefined;
+  const failure = answer ? failureOf(answer) : undefined;
   const id = answer?.interaction_id ?? answer?.event_ids?.[0];
   return (
     <div

@@ -6,7 +6,7 @@
 import type { ActionEvent, Choice, StateValue, StateValues } from "@/components/blocks/actions";
 import type { SuggestAnswer } from "@/components/blocks/block-context";
 import type { MemberActAnswerWire } from "@/lib/emulator-admin/universal/schemas";
-import { FAILURES } from "./delivery-failures";
+import { failureOf } from "./delivery-failures";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -61,8 +61,5 @@ export function suggestionOf(answer: MemberActAnswerWire): SuggestAnswer {
   const result = answer.result;
   if (isObject(result) && Array.isArray(result.options)) return { options: result.options.filter(isObject) };
   if (isObject(result) && Array.isArray(result.option_groups)) return { option_groups: result.option_groups.filter(isObject) };
-  const outcome = answer.outcome ?? "no answer";
-  const why = FAILURES[outcome] ?? `the app answered ${outcome}.`;
-  if (outcome === "http_service_error" && typeof answer.status === "number") return { error: `${why.replace(/\.$/, "")} (HTTP ${answer.status}).` };
-  return { error: why };
+  return { error: failureOf(answer) ?? `the app answered ${answer.outcome ?? "nothing"}.` };
 }
