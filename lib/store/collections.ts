@@ -282,12 +282,12 @@ async function orderedIds(tx: Tx, collectionId: string): Promise<string[]> {
 /** Removes a request and closes the gap it leaves; false when there was none in this collection. */
 export async function removeSavedRequest(ctx: StoreContext, collectionId: string, requestId: string, at: number): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
-    if (!(await touch(tx, collectionId, at))) return false;
     const gone = await tx
       .delete(savedRequests)
       .where(and(eq(savedRequests.id, requestId), eq(savedRequests.collectionId, collectionId)))
       .returning({ id: savedRequests.id });
     if (gone.length === 0) return false;
+    await touch(tx, collectionId, at);
     await renumber(tx, collectionId, await orderedIds(tx, collectionId));
     return true;
   });
