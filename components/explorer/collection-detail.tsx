@@ -103,16 +103,19 @@ export function CollectionDetail({
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const focusAfterMove = useRef<string | null>(null);
+  const focusAfterMove = useRef<{ name: string; dir: "up" | "down" } | null>(null);
   const { run, start } = useCollectionRun();
   const target = installations.some((i) => i.id === installation) ? installation : (installations[0]?.id ?? "");
   const targetLabel = installations.find((i) => i.id === target)?.label ?? target;
 
   // A request moved with its button keeps the focus on that button in its new place, so the keys can move it again.
+  // At the top or the bottom, where that button is disabled, the focus goes to its other one.
   useEffect(() => {
-    if (!focusAfterMove.current) return;
-    const button = document.querySelector<HTMLButtonElement>(`[aria-label="${CSS.escape(focusAfterMove.current)}"]`);
-    if (button && !button.disabled) {
+    const moved = focusAfterMove.current;
+    if (!moved || busy) return;
+    const find = (dir: string) => document.querySelector<HTMLButtonElement>(`[aria-label="${CSS.escape(`Move ${moved.name} ${dir}`)}"]`);
+    const button = [find(moved.dir), find(moved.dir === "up" ? "down" : "up")].find((b) => b && !b.disabled);
+    if (button) {
       button.focus();
       focusAfterMove.current = null;
     }
@@ -140,7 +143,7 @@ export function CollectionDetail({
     const [moved] = order.splice(index, 1);
     order.splice(index + by, 0, moved!);
     const name = collection.requests[index]!.name;
-    focusAfterMove.current = `Move ${name} ${by < 0 ? "up" : "down"}`;
+    focusAfterMove.current = { name, dir: by < 0 ? "up" : "down" };
     void act(() => collectionActions.reorder(collection.id, order)).then(changed);
   };
 
