@@ -103,7 +103,7 @@ export function CollectionDetail({
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const focusAfterMove = useRef<{ name: string; dir: "up" | "down" } | null>(null);
+  const focusAfterMove = useRef<{ name: string; dir: "up" | "down"; order: string } | null>(null);
   const { run, start } = useCollectionRun();
   const target = installations.some((i) => i.id === installation) ? installation : (installations[0]?.id ?? "");
   const targetLabel = installations.find((i) => i.id === target)?.label ?? target;
@@ -112,7 +112,8 @@ export function CollectionDetail({
   // At the top or the bottom, where that button is disabled, the focus goes to its other one.
   useEffect(() => {
     const moved = focusAfterMove.current;
-    if (!moved || busy) return;
+    // Once the list shows the new order: a button focused before its row moves loses the focus when it does.
+    if (!moved || busy || collection.requests.map((r) => r.id).join(" ") !== moved.order) return;
     const find = (dir: string) => document.querySelector<HTMLButtonElement>(`[aria-label="${CSS.escape(`Move ${moved.name} ${dir}`)}"]`);
     const button = [find(moved.dir), find(moved.dir === "up" ? "down" : "up")].find((b) => b && !b.disabled);
     if (button) {
@@ -143,7 +144,7 @@ export function CollectionDetail({
     const [moved] = order.splice(index, 1);
     order.splice(index + by, 0, moved!);
     const name = collection.requests[index]!.name;
-    focusAfterMove.current = { name, dir: by < 0 ? "up" : "down" };
+    focusAfterMove.current = { name, dir: by < 0 ? "up" : "down", order: order.join(" ") };
     void act(() => collectionActions.reorder(collection.id, order)).then(changed);
   };
 

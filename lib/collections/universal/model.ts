@@ -91,7 +91,6 @@ export const RequestFieldsSchema = z
   });
 
 export type RequestFields = z.output<typeof RequestFieldsSchema>;
-export type RequestArg = z.output<typeof RequestArgSchema>;
 export type Binding = z.output<typeof BindingSchema>;
 
 export interface SavedRequestView extends RequestFields {
