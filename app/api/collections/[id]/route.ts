@@ -18,8 +18,8 @@ export const GET = handleRoute(
 
 export const PATCH = handleRoute(
   async (request, { params }, viewer) => {
-    const { id } = CollectionParams.parse(await params);
     const patch = await parseJsonBody(request, PatchCollectionBody);
+    const { id } = CollectionParams.parse(await params);
     return Response.json({ collection: await updateCollection(viewer, id, patch) });
   },
   { mutating: true, maxBodyBytes: 8 * 1024 },

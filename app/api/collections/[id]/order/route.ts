@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 export const PUT = handleRoute(
   async (request, { params }, viewer) => {
-    const { id } = CollectionParams.parse(await params);
     const { ids } = await parseJsonBody(request, OrderBody);
+    const { id } = CollectionParams.parse(await params);
     return Response.json({ requests: await reorderSavedRequests(viewer, id, ids) });
   },
   { mutating: true, maxBodyBytes: 64 * 1024 },

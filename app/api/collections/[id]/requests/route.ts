@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = handleRoute(
   async (request, { params }, viewer) => {
-    const { id } = CollectionParams.parse(await params);
     const fields = await parseJsonBody(request, AddRequestBody);
+    const { id } = CollectionParams.parse(await params);
     return Response.json({ request: await addSavedRequest(viewer, id, fields) }, { status: 201 });
   },
   { mutating: true, maxBodyBytes: 1024 * 1024 },

@@ -9,8 +9,9 @@ export const dynamic = "force-dynamic";
 
 export const PATCH = handleRoute(
   async (request, { params }, viewer) => {
-    const { id, requestId } = RequestParams.parse(await params);
+    // The body first: a NUL character in it is refused before anything else is checked.
     const patch = await parseJsonBody(request, PatchRequestBody);
+    const { id, requestId } = RequestParams.parse(await params);
     return Response.json({ request: await updateSavedRequest(viewer, id, requestId, patch) });
   },
   { mutating: true, maxBodyBytes: 1024 * 1024 },
