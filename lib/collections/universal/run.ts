@@ -64,7 +64,10 @@ export function bindArguments(
 
 function boundValue(binding: Binding, index: number, answers: ReadonlyArray<unknown | undefined>): { value: string } | { error: string } {
   if (binding.step > index) {
-    return { error: `${binding.param} takes step ${binding.step}'s ${binding.path}, but step ${binding.step} does not run before step ${index + 1}.` };
+    // A request run alone, or a binding to a later step: nothing in this run answered before it.
+    return {
+      error: `${binding.param} takes step ${binding.step}'s ${binding.path}, which this run does not answer before it: run the whole collection, in an order where step ${binding.step} comes first.`,
+    };
   }
   const answer = answers[binding.step - 1];
   if (answer === undefined) return { error: `${binding.param} takes step ${binding.step}'s ${binding.path}, but step ${binding.step} has no answer.` };

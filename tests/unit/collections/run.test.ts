@@ -32,7 +32,10 @@ describe("values taken from one answer into the next", () => {
     const step2 = { args: [{ key: "channel", value: "old" }], bindings: [{ param: "channel", step: 1, path: "channel.id" }] };
     expect(bindArguments(step2, 1, [{ ok: true, channel: { id: "C9" } }])).toEqual({ args: [{ key: "channel", value: "C9" }] });
     expect(bindArguments(step2, 1, [{ ok: true }])).toEqual({ error: "channel takes step 1's channel.id, which step 1's answer does not have." });
-    expect(bindArguments(step2, 0, [])).toEqual({ error: "channel takes step 1's channel.id, but step 1 does not run before step 1." });
+    // Run alone (its run's first step), nothing answered before it.
+    expect(bindArguments(step2, 0, [])).toEqual({
+      error: "channel takes step 1's channel.id, which this run does not answer before it: run the whole collection, in an order where step 1 comes first.",
+    });
     // A value that is not text travels as JSON.
     expect(bindArguments({ args: [], bindings: [{ param: "users", step: 1, path: "ids" }] }, 1, [{ ids: ["U1", "U2"] }])).toEqual({
       args: [{ key: "users", value: '["U1","U2"]' }],
