@@ -83,7 +83,8 @@ function queryOf(url: z.infer<typeof Url> | undefined): Array<{ key: string; val
 const kindOfToken = (token: string): "bot" | "user" => (/xoxp-/.test(token) ? "user" : "bot");
 
 function readRequest(label: string, raw: unknown, inheritedAuth: z.infer<typeof Auth> | null | undefined, notes: string[]): RequestFields | { skip: string } {
-  const parsed = Request.safeParse(raw);
+  // v2.1 lets a request be its URL alone (a GET).
+  const parsed = Request.safeParse(typeof raw === "string" ? { method: "GET", url: raw } : raw);
   if (!parsed.success) return { skip: "its request is not a Postman v2.1 request" };
   const request = parsed.data;
   const method = methodOfUrl(request.url);

@@ -174,6 +174,21 @@ describe("a Postman collection v2.1", () => {
     for (const value of Object.values(tokens)) expect(kept).not.toContain(value);
   });
 
+  it("reads a request given as its URL alone, and skips an item whose URL names no method", () => {
+    const read = fromPostman(
+      JSON.stringify({
+        info: { name: "Short" },
+        item: [
+          { name: "Who am I", request: "https://slack.com/api/auth.test" },
+          { name: "Nothing", request: { url: "" } },
+        ],
+      }),
+      isKnown,
+    );
+    expect(read.requests).toEqual([{ name: "Who am I", method: "auth.test", httpMethod: "GET", encoding: "form", tokenKind: "bot", args: [], bindings: [] }]);
+    expect(read.skipped).toEqual([{ item: "Nothing", reason: "its URL names no method" }]);
+  });
+
   it("refuses a file that is not a Postman collection, and one that is not JSON", () => {
     expect(() => fromPostman('{"info":{}}', isKnown)).toThrow(/not a Postman collection/);
     expect(() => fromPostman("{ nope", isKnown)).toThrow(/not JSON/);
