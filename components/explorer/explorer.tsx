@@ -10,6 +10,7 @@ import { formatBytes } from "@/lib/format";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { AnswerNotes } from "./answer-notes";
 import { BlocksPreview } from "./blocks-preview";
+import { CollectionsPanel } from "./collections-panel";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";
 import { HistoryPanel } from "./history-panel";
@@ -224,6 +225,7 @@ export function Explorer() {
           )}
           {view.showAll && walkState ? <FetchAllTimings feed={all.feed} state={walkState} /> : page.sentPaginated && <PageTimings timings={page.timings} />}
           <HistoryPanel entries={history.entries} error={history.error} onPick={history.restore} />
+          <CollectionsPanel request={form.request} installations={form.installations} onOpenRequest={form.setRequest} />
         </aside>
       </div>
     </div>

@@ -9,10 +9,14 @@ import { SavedRequestIdSchema } from "./saved-request";
  * The console's own query keys of /api/call/{method} (CALL_SELECTOR_KEYS: the installation and the token) and
  * of …/all (those and max_pages). Every other key is a parameter of the method.
  */
-const CallSelectorSchema = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
+const CallSelectorSchema = z.object({
+  installation: InstallationIdSchema,
+  token: TokenKindSchema.default("bot"),
+  // The saved request a collection run sends (lib/collections), recorded with its history entry: the console's, never the platform's.
+  savedRequestId: SavedRequestIdSchema.optional(),
+});
 const WalkSelectorSchema = CallSelectorSchema.extend({
   max_pages: z.coerce.number().int().min(1).max(MAX_PAGES_CEILING).default(DEFAULT_MAX_PAGES),
-  savedRequestId: SavedRequestIdSchema.optional(),
 });
 const WALK_KEYS: ReadonlySet<string> = new Set(Object.keys(WalkSelectorSchema.shape));
 

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
 import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
+import * as collections from "./collections";
 import * as configTokens from "./config-tokens";
 import * as history from "./history";
 import type { StoreContext } from "./context";
@@ -128,6 +129,31 @@ export interface ApiKeysStore {
   pruneUses(before: number): Promise<number>;
 }
 
+/** Collections of saved requests (lib/collections): who may read or change one is the caller's question. */
+export interface CollectionsStore {
+  list(filter: collections.CollectionListFilter): Promise<collections.StoreCollection[]>;
+  countOwned(owner: string | null): Promise<number>;
+  get(id: string): Promise<collections.StoreCollectionWithRequests | null>;
+  findByLinkHash(linkHash: string): Promise<string | null>;
+  create(input: collections.NewCollection): Promise<collections.StoreCollectionWithRequests>;
+  update(id: string, patch: collections.CollectionPatch, at: number): Promise<collections.StoreCollectionWithRequests | null>;
+  delete(id: string): Promise<boolean>;
+  addRequest(
+    collectionId: string,
+    request: collections.StoreRequestFields & { id: string },
+    at: number,
+    max: number,
+  ): Promise<collections.StoreSavedRequest | "full" | null>;
+  updateRequest(
+    collectionId: string,
+    requestId: string,
+    patch: Partial<collections.StoreRequestFields>,
+    at: number,
+  ): Promise<collections.StoreSavedRequest | null>;
+  removeRequest(collectionId: string, requestId: string, at: number): Promise<boolean>;
+  reorder(collectionId: string, ids: readonly string[], at: number): Promise<collections.StoreSavedRequest[] | "mismatch" | null>;
+}
+
 /** Sign-outs: how many times each person (`<team id>:<user id>`) signed out. */
 export interface SignOutsStore {
   /** A sign-in sealed with a lower count is over. Cached per process, kept in step across instances by NOTIFY. */
@@ -150,8 +176,8 @@ export interface HistoryStore {
 
 /**
  * The store's API, grouped by what it keeps: installations (with their tokens, webhooks and timelines),
- * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys and
- * sign-outs; beside them the refresh lock and what an operator asks of the store itself. Plain objects in
+ * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys,
+ * sign-outs and collections of saved requests; beside them the refresh lock and what an operator asks of the store itself. Plain objects in
  * and out; secrets in clear only in this process's memory. Every method is one short transaction (or one
  * statement): none is ever held across a call to the platform, so a refresher reads, records its intent,
  * calls the platform with nothing open, then settles. A database that cannot be reached answers 503
@@ -167,6 +193,7 @@ export interface Store {
   readonly apiKeys: ApiKeysStore;
   readonly signOuts: SignOutsStore;
   readonly history: HistoryStore;
+  readonly collections: CollectionsStore;
 
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
@@ -277,6 +304,23 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       list: guard((owner: string | null, query?: history.HistoryQuery) => history.listHistory(ctx, owner, query)),
       get: guard((owner: string | null, id: string) => history.getHistoryEntry(ctx, owner, id)),
       clear: guard((owner: string | null) => history.clearHistory(ctx, owner)),
+    },
+    collections: {
+      list: guard((filter: collections.CollectionListFilter) => collections.listCollections(ctx, filter)),
+      countOwned: guard((owner: string | null) => collections.countOwnedCollections(ctx, owner)),
+      get: guard((id: string) => collections.getCollection(ctx, id)),
+      findByLinkHash: guard((linkHash: string) => collections.findCollectionByLinkHash(ctx, linkHash)),
+      create: guard((input: collections.NewCollection) => collections.createCollection(ctx, input)),
+      update: guard((id: string, patch: collections.CollectionPatch, at: number) => collections.updateCollection(ctx, id, patch, at)),
+      delete: guard((id: string) => collections.deleteCollection(ctx, id)),
+      addRequest: guard((id: string, request: collections.StoreRequestFields & { id: string }, at: number, max: number) =>
+        collections.addSavedRequest(ctx, id, request, at, max),
+      ),
+      updateRequest: guard((id: string, requestId: string, patch: Partial<collections.StoreRequestFields>, at: number) =>
+        collections.updateSavedRequest(ctx, id, requestId, patch, at),
+      ),
+      removeRequest: guard((id: string, requestId: string, at: number) => collections.removeSavedRequest(ctx, id, requestId, at)),
+      reorder: guard((id: string, ids: readonly string[], at: number) => collections.reorderSavedRequests(ctx, id, ids, at)),
     },
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
     ping: guard(async () => {
