@@ -1,0 +1,131 @@
+/**
+ * The token API beside /api/health (issue 43): the same load generator (autocannon, 20 connections: the 20
+ * backends, each request with one of 20 API keys, for a random workspace) against both routes, one after
+ * the other in the same run, on the default store (PGlite, the bench's shared server) and on PostgreSQL (one
+ * hosted instance, hosted-console.ts). Before the load, every installation is asked for once (the caches
+ * warm). Printed per store: answers a second and latency of each route, the ratio of their throughputs
+ * (goal: at least 0.8), the token API's p50 (goal < 5 ms) and p99 (< 50 ms), errors (goal 0), how many
+ * answers the audit holds against how many the load generator counted (goal: every one), and the server's
+ * memory. Quick mode: 10 installations, 2 s per route.
+ */
+import autocannon from "autocannon";
+import { benchSetting } from "../mode";
+import type { BenchSuite } from "../suite";
+import { admin, installThroughConsole, ORIGIN, resetWorkspace, serverRssBytes, startConsole } from "./console-server";
+import { startHostedConsole } from "./hosted-console";
+import { countAuditedUses, createApiKey } from "./token-api-clients";
+
+const INSTALLATIONS = benchSetting("BENCH_TOKEN_API_HEALTH_INSTALLATIONS", 100, 10);
+const BACKENDS = 20;
+const SECONDS = benchSetting("BENCH_TOKEN_API_HEALTH_SECONDS", 10, 2);
+const INSTALL_CONCURRENCY = 8;
+
+interface Loaded {
+  rps: number;
+  p50: number;
+  p99: number;
+  answers: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(origin: string, path: (() => { path: string; headers?: Record<string, string> }) | string): Promise<Loaded> {
+  const result = await autocannon({
+    url: origin,
+    connections: BACKENDS,
+    duration: SECONDS,
+    requests: [{ method: "GET", setupRequest: (request) => ({ ...request, ...(typeof path === "string" ? { path } : path()) }) }],
+  });
+  const answers = result["2xx"] + result.non2xx;
+  return {
+    rps: answers / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    answers,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const line = (label: string, r: Loaded) =>
+  `  ${label.padEnd(12)} ${r.rps.toFixed(0).padStart(6)} answers/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   errors ${r.errors}, non-2xx ${r.non2xx}`;
+
+/** Installs the console's app into `teams` through the OAuth flow, INSTALL_CONCURRENCY at a time. */
+async function installAll(origin: string, teams: readonly string[]): Promise<void> {
+  const queue = [...teams];
+  await Promise.all(
+    Array.from({ length: INSTALL_CONCURRENCY }, async () => {
+      for (let team = queue.shift(); team; team = queue.shift()) await installThroughConsole(team, origin);
+    }),
+  );
+}
+
+/**
+ * The side-by-side measurement on one console: warm every installation, then health and the token API at
+ * `origin`; keys made and the audit read through `consoleOrigin` (its APP_ORIGIN, which the console's own
+ * pages must be asked at).
+ */
+async function measure(label: string, origin: string, teams: readonly string[], rss: () => number, consoleOrigin = origin): Promise<void> {
+  const keys = await Promise.all(Array.from({ length: BACKENDS }, (_, i) => createApiKey(consoleOrigin, `backend ${i + 1}`)));
+  const pick = <T>(of: readonly T[]) => of[Math.floor(Math.random() * of.length)]!;
+  const ask = (team: string, key: string) => fetch(`${origin}/api/v1/installations/${team}/token?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
+  // Warm: each installation asked for once (and each key used), BACKENDS at a time.
+  let warmed = 0;
+  const queue = [...teams];
+  await Promise.all(
+    keys.map(async (key) => {
+      for (let team = queue.shift(); team; team = queue.shift()) {
+        const answer = await ask(team, key);
+        await answer.arrayBuffer();
+        if (answer.status !== 200) throw new Error(`warming: GET …/${team}/token answered ${answer.status}`);
+        warmed++;
+      }
+    }),
+  );
+  const health = await load(origin, "/api/health");
+  const tokens = await load(origin, () => ({
+    path: `/api/v1/installations/${pick(teams)}/token?kind=bot`,
+    headers: { authorization: `Bearer ${pick(keys)}` },
+  }));
+  const healthAfter = await load(origin, "/api/health");
+  const audited = await countAuditedUses(consoleOrigin);
+  const ratio = tokens.rps / ((health.rps + healthAfter.rps) / 2);
+  console.log(`\n  ${label}: ${teams.length.toLocaleString("en-US")} installations, ${BACKENDS} connections × ${SECONDS} s per route (autocannon)`);
+  console.log(line("/api/health", health));
+  console.log(line("token API", tokens));
+  console.log(line("/api/health", healthAfter));
+  console.log(
+    `  token API / health throughput: ${ratio.toFixed(2)} (goal ≥ 0.8); token API p50 ${tokens.p50.toFixed(1)} ms (goal < 5), p99 ${tokens.p99.toFixed(1)} ms (goal < 50); errors ${tokens.errors + tokens.non2xx} (goal 0)`,
+  );
+  // autocannon counts the answers it read; the server may also have answered (and audited) a request in flight when it stopped.
+  const answered = warmed + tokens.answers;
+  console.log(
+    `  audited: ${audited.toLocaleString("en-US")} uses for ${answered.toLocaleString("en-US")} answers counted (${warmed} warming + ${tokens.answers.toLocaleString("en-US")}; up to ${BACKENDS} more in flight at the end)${audited >= answered && audited <= answered + BACKENDS ? "" : "  NOT EVERY ANSWER AUDITED"}`,
+  );
+  console.log(`  server memory (RSS): ${(rss() / 1e6).toFixed(0)} MB`);
+}
+
+export const consoleTokenApiHealthSuite: BenchSuite = {
+  name: `console: the token API beside /api/health, ${BACKENDS} backends, ${INSTALLATIONS} installations, on PGlite and on PostgreSQL`,
+  async run() {
+    await startConsole();
+    await admin("reset", { users: 20, workspaces: INSTALLATIONS });
+    const { workspaces } = (await admin("state")) as { workspaces: Array<{ id: string }> };
+    const teams = workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
+    await installAll(ORIGIN, teams);
+    await measure("PGlite (the bench's server, one process)", ORIGIN, teams, serverRssBytes);
+    await resetWorkspace(3000);
+
+    const hosted = await startHostedConsole({ instances: 1, workspaces: INSTALLATIONS, users: 20, refresherIntervalS: 3600 });
+    try {
+      const state = await hosted.emulator.admin<{ workspaces: Array<{ id: string }> }>("state");
+      const hostedTeams = state.workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
+      await installAll(hosted.origin, hostedTeams);
+      // The instance itself, not through the bench's TCP proxy: both routes measured as a load balancer would reach them.
+      const instance = hosted.instances[0]!;
+      await measure("PostgreSQL (one hosted instance)", `http://127.0.0.1:${instance.port}`, hostedTeams, instance.rssBytes, hosted.origin);
+    } finally {
+      await hosted.stop();
+    }
+  },
+};
