@@ -2,13 +2,17 @@
  * The token API beside /api/health (issue 43): the same load generator (autocannon, 20 connections: the 20
  * backends, each request with one of 20 API keys, for a random workspace) against both routes, one after
  * the other in the same run, on the default store (PGlite, the bench's shared server) and on PostgreSQL (one
- * hosted instance, hosted-console.ts). Before the load, every installation is asked for once (the caches
- * warm). Printed per store: answers a second and latency of each route, the ratio of their throughputs
+ * hosted instance, hosted-console.ts), with INSTALLATIONS installed through the OAuth flow, then on
+ * PostgreSQL with SEEDED (100,000) seeded by `npm run seed`. Before the load, every installation is asked
+ * for once (the caches warm). Printed per store: answers a second and latency of each route, the ratio of their throughputs
  * (goal: at least 0.8), the token API's p50 (goal < 5 ms) and p99 (< 50 ms), errors (goal 0), how many
  * answers the audit holds against how many the load generator counted (goal: every one), and the server's
- * memory. Quick mode: 10 installations, 2 s per route.
+ * memory. Quick mode: 10 installations (200 seeded), 2 s per route.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import pg from "pg";
 import { benchSetting } from "../mode";
 import type { BenchSuite } from "../suite";
 import { admin, installThroughConsole, ORIGIN, resetWorkspace, serverRssBytes, startConsole } from "./console-server";
@@ -16,6 +20,10 @@ import { startHostedConsole } from "./hosted-console";
 import { countAuditedUses, createApiKey } from "./token-api-clients";
 
 const INSTALLATIONS = benchSetting("BENCH_TOKEN_API_HEALTH_INSTALLATIONS", 100, 10);
+/** Installations seeded (scripts/seed.ts, no OAuth) for the third run, on PostgreSQL: the issue's 100,000. */
+const SEEDED = benchSetting("BENCH_TOKEN_API_SEEDED", 100_000, 200);
+/** BENCH_TOKEN_API_SKIP_SEEDED=1 leaves the seeded run out (while measuring the first two alone). */
+const SKIP_SEEDED = process.env.BENCH_TOKEN_API_SKIP_SEEDED === "1";
 const BACKENDS = 20;
 const SECONDS = benchSetting("BENCH_TOKEN_API_HEALTH_SECONDS", 10, 2);
 const INSTALL_CONCURRENCY = 8;
@@ -105,8 +113,53 @@ async function measure(label: string, origin: string, teams: readonly string[], 
   console.log(`  server memory (RSS): ${(rss() / 1e6).toFixed(0)} MB`);
 }
 
+/**
+ * One hosted instance on PostgreSQL, its installations made through the OAuth flow (INSTALLATIONS) or seeded
+ * (SEEDED); measured at the instance itself, not through the bench's TCP proxy, as a load balancer reaches it.
+ */
+async function onPostgres(label: string, seeded: boolean): Promise<void> {
+  const hosted = await startHostedConsole({ instances: 1, workspaces: seeded ? 1 : INSTALLATIONS, users: 20, refresherIntervalS: 3600 });
+  try {
+    let teams: string[];
+    if (seeded) {
+      teams = await seed(hosted.databaseUrl, hosted.emulator.baseUrl, hosted.emulator.adminToken);
+    } else {
+      const state = await hosted.emulator.admin<{ workspaces: Array<{ id: string }> }>("state");
+      teams = state.workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
+      await installAll(hosted.origin, teams);
+    }
+    const instance = hosted.instances[0]!;
+    await measure(label, `http://127.0.0.1:${instance.port}`, teams, instance.rssBytes, hosted.origin);
+  } finally {
+    await hosted.stop();
+  }
+}
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** SEEDED installations in the platform and the store, with `npm run seed` (no OAuth); answers their workspaces. */
+async function seed(databaseUrl: string, emulatorUrl: string, adminToken: string): Promise<string[]> {
+  const started = performance.now();
+  const args = ["--conditions=react-server", "scripts/seed.ts", "--installations", String(SEEDED), "--database-url", databaseUrl, "--emulator-url", emulatorUrl];
+  const seeded = spawnSync(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, EMULATOR_ADMIN_TOKEN: adminToken },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (seeded.status !== 0) throw new Error(`npm run seed failed (${seeded.status})`);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ team_id: string }>("select team_id from installations");
+    console.log(`  seeded ${rows.length.toLocaleString("en-US")} installations in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    return rows.map((r) => r.team_id);
+  } finally {
+    await client.end();
+  }
+}
+
 export const consoleTokenApiHealthSuite: BenchSuite = {
-  name: `console: the token API beside /api/health, ${BACKENDS} backends, ${INSTALLATIONS} installations, on PGlite and on PostgreSQL`,
+  name: `console: the token API beside /api/health, ${BACKENDS} backends: ${INSTALLATIONS} installations on PGlite and on PostgreSQL, ${SEEDED.toLocaleString("en-US")} seeded on PostgreSQL`,
   async run() {
     await startConsole();
     await admin("reset", { users: 20, workspaces: INSTALLATIONS });
@@ -116,16 +169,7 @@ export const consoleTokenApiHealthSuite: BenchSuite = {
     await measure("PGlite (the bench's server, one process)", ORIGIN, teams, serverRssBytes);
     await resetWorkspace(3000);
 
-    const hosted = await startHostedConsole({ instances: 1, workspaces: INSTALLATIONS, users: 20, refresherIntervalS: 3600 });
-    try {
-      const state = await hosted.emulator.admin<{ workspaces: Array<{ id: string }> }>("state");
-      const hostedTeams = state.workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
-      await installAll(hosted.origin, hostedTeams);
-      // The instance itself, not through the bench's TCP proxy: both routes measured as a load balancer would reach them.
-      const instance = hosted.instances[0]!;
-      await measure("PostgreSQL (one hosted instance)", `http://127.0.0.1:${instance.port}`, hostedTeams, instance.rssBytes, hosted.origin);
-    } finally {
-      await hosted.stop();
-    }
+    await onPostgres(`PostgreSQL (one hosted instance)`, false);
+    if (!SKIP_SEEDED) await onPostgres(`PostgreSQL, seeded (one hosted instance)`, true);
   },
 };

@@ -19,7 +19,8 @@ import type { StoreApiKey } from "./types";
  */
 
 export const KEY_CHANNEL = "switchboard_api_keys";
-const MAX_ENTRIES = 10_000;
+/** At most this many keys are kept, the least recently used dropped first. @internal exported for its test */
+export const MAX_ENTRIES = 10_000;
 
 export class ApiKeyCache {
   private readonly entries = new Map<string, StoreApiKey>();

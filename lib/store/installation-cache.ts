@@ -27,8 +27,9 @@ export const CHANGE_CHANNEL = "switchboard_installations";
  * At most this many installations (and as many workspaces' lists of them) are kept, the least recently read
  * dropped first: enough for the token API's 100,000 installations warm (about 2 KB each with its tokens, so
  * some 200 MB at the most), bounded whatever the store holds.
+ * @internal exported for its test
  */
-const MAX_ENTRIES = 100_000;
+export const MAX_ENTRIES = 100_000;
 /** The longest a write waits to hear its own announcement back (echo): a lost connection must not hold writes. */
 const ECHO_WAIT_MS = 500;
 

@@ -9,8 +9,9 @@ import type pg from "pg";
  *
  * A connection can also die without saying so (a half-open TCP connection after a network failure): no
  * error, no `end`, and no notification ever again, while the cache would go on serving what it holds. So the
- * listener asks `select 1` on it every CHECK_EVERY_MS; an answer that takes more than CHECK_TIMEOUT_MS counts
- * as a lost connection. That is the bound on a notification never heard: a cache serves nothing older than
+ * listener says LISTEN again on it every CHECK_EVERY_MS (a no-op for the server, a round trip for the
+ * connection, and what pg_stat_activity keeps showing for it); an answer that takes more than
+ * CHECK_TIMEOUT_MS counts as a lost connection. That is the bound on a notification never heard: a cache serves nothing older than
  * CHECK_EVERY_MS + CHECK_TIMEOUT_MS (3 s) after its connection stopped delivering.
  */
 
@@ -70,7 +71,7 @@ export class ChannelListener {
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), CHECK_TIMEOUT_MS);
     });
-    const answer = await Promise.race([client.query("select 1").then(() => "ok" as const, () => "failed" as const), timeout]);
+    const answer = await Promise.race([client.query(`LISTEN ${this.channel}`).then(() => "ok" as const, () => "failed" as const), timeout]);
     clearTimeout(timer);
     if (answer !== "ok") this.drop(client);
   }
