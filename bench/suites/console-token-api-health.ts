@@ -132,7 +132,7 @@ async function measure(label: string, origin: string, teams: readonly string[], 
   // autocannon counts the answers it read; the server may also have answered (and audited) a request in flight when it stopped.
   const answered = warmed + tokens.answers;
   console.log(
-    `  audited: ${audited.toLocaleString("en-US")} uses for ${answered.toLocaleString("en-US")} answers counted (${warmed} warming + ${tokens.answers.toLocaleString("en-US")}; up to ${BACKENDS} more in flight at the end)${audited >= answered && audited <= answered + BACKENDS ? "" : "  NOT EVERY ANSWER AUDITED"}`,
+    `  audited: ${audited.toLocaleString("en-US")} uses for ${answered.toLocaleString("en-US")} answers counted (${warmed} warming + ${tokens.answers.toLocaleString("en-US")}; up to ${ROUNDS * BACKENDS} more in flight as rounds ended)${audited >= answered && audited <= answered + ROUNDS * BACKENDS ? "" : "  NOT EVERY ANSWER AUDITED"}`,
   );
   console.log(`  server memory (RSS): ${(rss() / 1e6).toFixed(0)} MB`);
 }
@@ -146,7 +146,7 @@ async function onPostgres(label: string, seeded: boolean): Promise<void> {
   try {
     let teams: string[];
     if (seeded) {
-      teams = await seed(hosted.databaseUrl, hosted.emulator.baseUrl, hosted.emulator.adminToken);
+      teams = await seed(hosted.databaseUrl, hosted.emulator.baseUrl, hosted.sharedEnv);
     } else {
       const state = await hosted.emulator.admin<{ workspaces: Array<{ id: string }> }>("state");
       teams = state.workspaces.slice(0, INSTALLATIONS).map((w) => w.id);
@@ -162,12 +162,25 @@ async function onPostgres(label: string, seeded: boolean): Promise<void> {
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** SEEDED installations in the platform and the store, with `npm run seed` (no OAuth); answers their workspaces. */
-async function seed(databaseUrl: string, emulatorUrl: string, adminToken: string): Promise<string[]> {
+async function seed(databaseUrl: string, emulatorUrl: string, instanceEnv: Record<string, string>): Promise<string[]> {
   const started = performance.now();
-  const args = ["--conditions=react-server", "scripts/seed.ts", "--installations", String(SEEDED), "--database-url", databaseUrl, "--emulator-url", emulatorUrl];
+  const args = [
+    "--conditions=react-server",
+    "scripts/seed.ts",
+    "--installations",
+    String(SEEDED),
+    // Smaller than the default 2,000: an answer of 2,000 installations' tokens from the standalone emulator was cut off on this machine.
+    "--batch",
+    "500",
+    "--database-url",
+    databaseUrl,
+    "--emulator-url",
+    emulatorUrl,
+  ];
   const seeded = spawnSync(process.execPath, ["--import", "tsx", ...args], {
     cwd: ROOT,
-    env: { ...process.env, EMULATOR_ADMIN_TOKEN: adminToken },
+    // As one of the instances: the same sealing keys (SESSION_PASSWORD), app (CLIENT_ID) and admin token.
+    env: { ...process.env, ...instanceEnv },
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (seeded.status !== 0) throw new Error(`npm run seed failed (${seeded.status})`);

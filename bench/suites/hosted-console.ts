@@ -46,6 +46,8 @@ export interface HostedConsole {
   origin: string;
   /** The instances' PostgreSQL database (a suite that seeds the store writes there). */
   databaseUrl: string;
+  /** The environment every instance shares (keys, platform, app): what a script acting as one of them needs. */
+  sharedEnv: Record<string, string>;
   instances: ConsoleInstance[];
   /** Connections the proxy handed to each instance so far. */
   connections: number[];
@@ -252,6 +254,7 @@ export async function startHostedConsole(options: HostedOptions): Promise<Hosted
     return {
       origin,
       databaseUrl,
+      sharedEnv: shared,
       instances,
       connections,
       emulator: { baseUrl: emulator.baseUrl, adminToken, appId: app.appId, admin },

@@ -179,6 +179,11 @@ export class InstallationCache {
       return;
     }
     if (version <= 1) this.membershipChanged();
+    // Bounded as the entries are: forgetting what was announced, reads in flight (which it guarded) are not kept.
+    if (this.announced.size >= MAX_ENTRIES && !this.announced.has(id)) {
+      this.announced.clear();
+      this.generation++;
+    }
     this.announced.set(id, Math.max(version, this.announced.get(id) ?? 0));
     this.changed();
     const cached = this.entries.get(id);

@@ -71,7 +71,13 @@ export class ChannelListener {
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), CHECK_TIMEOUT_MS);
     });
-    const answer = await Promise.race([client.query(`LISTEN ${this.channel}`).then(() => "ok" as const, () => "failed" as const), timeout]);
+    const answer = await Promise.race([
+      client.query(`LISTEN ${this.channel}`).then(
+        () => "ok" as const,
+        () => "failed" as const,
+      ),
+      timeout,
+    ]);
     clearTimeout(timer);
     if (answer !== "ok") this.drop(client);
   }

@@ -9,7 +9,15 @@ import type { StoreApiKey, StoredInstallation } from "@/lib/store";
 
 const installation = (id: string, version = 1): StoredInstallation =>
   ({ id, appKey: "console", team: { id: id.split("-")[0]!, name: "Acme" }, state: "active", installedAt: 1, updatedAt: 1, version }) as StoredInstallation;
-const key = (id: string, revokedAt?: number): StoreApiKey => ({ id, name: id, prefix: "sbk_abcd", appKey: "console", teamIds: null, createdAt: 1, ...(revokedAt ? { revokedAt } : {}) });
+const key = (id: string, revokedAt?: number): StoreApiKey => ({
+  id,
+  name: id,
+  prefix: "sbk_abcd",
+  appKey: "console",
+  teamIds: null,
+  createdAt: 1,
+  ...(revokedAt ? { revokedAt } : {}),
+});
 
 describe("the installation cache", () => {
   it(`keeps at most ${MAX_INSTALLATIONS.toLocaleString("en-US")} installations, dropping the least recently read`, () => {
