@@ -23,6 +23,7 @@ import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
+import { consoleHistorySuite } from "./suites/console-history";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -40,6 +41,7 @@ const SUITES: BenchSuite[] = [
   consoleDashboardSuite,
   consoleTokenApiSuite,
   consoleTokenApiHealthSuite,
+  consoleHistorySuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,
   consoleSoakSuite,
