@@ -21,6 +21,7 @@ import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
+import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 import { consoleHistorySuite } from "./suites/console-history";
 
@@ -39,6 +40,7 @@ const SUITES: BenchSuite[] = [
   consoleEventViewersSuite,
   consoleDashboardSuite,
   consoleTokenApiSuite,
+  consoleTokenApiHealthSuite,
   consoleHistorySuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,

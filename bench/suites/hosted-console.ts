@@ -44,6 +44,10 @@ export interface ConsoleInstance {
 export interface HostedConsole {
   /** The one origin (APP_ORIGIN) every client uses: the proxy's. */
   origin: string;
+  /** The instances' PostgreSQL database (a suite that seeds the store writes there). */
+  databaseUrl: string;
+  /** The environment every instance shares (keys, platform, app): what a script acting as one of them needs. */
+  sharedEnv: Record<string, string>;
   instances: ConsoleInstance[];
   /** Connections the proxy handed to each instance so far. */
   connections: number[];
@@ -249,6 +253,8 @@ export async function startHostedConsole(options: HostedOptions): Promise<Hosted
 
     return {
       origin,
+      databaseUrl,
+      sharedEnv: shared,
       instances,
       connections,
       emulator: { baseUrl: emulator.baseUrl, adminToken, appId: app.appId, admin },

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
+import { ApiKeyCache } from "./api-key-cache";
 import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
 import * as collections from "./collections";
@@ -9,7 +10,7 @@ import * as history from "./history";
 import type { StoreContext } from "./context";
 import { metrics } from "@/lib/metrics";
 import { mapStoreError } from "./errors";
-import { InstallationCache } from "./installation-cache";
+import { InstallationCache, type InstallationRef } from "./installation-cache";
 import * as installations from "./installations";
 import * as intents from "./intents";
 import { sealingStatus, type SealingStatus } from "./key-status";
@@ -44,6 +45,8 @@ export interface InstallationsStore {
   get(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
   list(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
+  /** A workspace's (or organisation's) installations: ids and apps, no secret. Cached until an installation is made or deleted on any instance. */
+  inTeam(teamId: string): Promise<InstallationRef[]>;
   /** Every installation's names, ids, state and token facts, oldest first, in one query and without unsealing a secret (for lists). */
   listSummaries(): Promise<InstallationSummary[]>;
   /**
@@ -228,6 +231,9 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres" };
   const signOutCache = new SignOutCache(backend.dedicatedClient);
   await signOutCache.start();
+  const keyCache = new ApiKeyCache(backend.dedicatedClient);
+  await keyCache.start();
+  const keyCtx: apiKeys.ApiKeyContext = { ...ctx, keys: keyCache };
   const signOutCtx: signOuts.SignOutContext = { db: backend.db, cache: signOutCache, notifies: backend.kind === "postgres" };
   const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
   const where = backend.where;
@@ -252,6 +258,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       get: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
       list: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
       listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
+      inTeam: guard((teamId: string) => installations.installationsInTeam(ctx, teamId)),
       put: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
       delete: guard((id: string) => installations.deleteInstallation(ctx, id)),
       insertMany: guard((records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>) => insertInstallations(ctx, records)),
@@ -289,8 +296,8 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     apiKeys: {
       create: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
       list: guard(() => apiKeys.listApiKeys(ctx)),
-      findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(ctx, keyHash)),
-      revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
+      findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(keyCtx, keyHash)),
+      revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(keyCtx, id, at)),
       recordUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
       listUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
       pruneUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
@@ -332,6 +339,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     async close() {
       await cache.close();
       await signOutCache.close();
+      await keyCache.close();
       if (options.ownsBackend !== false) await backend.close();
     },
   };
