@@ -11,11 +11,13 @@ import * as installations from "./installations";
 import * as intents from "./intents";
 import { sealingStatus, type SealingStatus } from "./key-status";
 import { resealOlderSecrets, type ResealOutcome } from "./reseal";
+import * as refreshClaims from "./refresh-claims";
 import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
 import { Sealer, type SealingKey } from "./sealing";
 import { SignOutCache } from "./sign-out-cache";
 import * as signOuts from "./sign-outs";
 import type {
+  ClaimableToken,
   ExpiringToken,
   StoreApiKey,
   StoreTokenApiUse,
@@ -142,6 +144,16 @@ export interface SignOutsStore {
  * `store_unavailable` (an AppError, the one guard every method passes) and changes nothing. `owner` null is
  * the console's operator; a signed-in person's is `<team id>:<user id>`.
  */
+/** How instances' background refreshers share a backlog of due tokens (refresh-claims.ts): a hint, the refresh lock is the guarantee. */
+export interface RefreshClaimsStore {
+  /** Rotating tokens of active installations expiring at or before `before` (epoch ms) that no instance has a live claim on, soonest first, no secrets. */
+  unclaimedExpiringBefore(before: number, limit: number): Promise<ClaimableToken[]>;
+  /** Claims these tokens (row ids) for `leaseMs` on the database's clock, skipping those another instance claims or holds; answers the ids claimed. */
+  claim(tokenIds: readonly number[], leaseMs: number): Promise<Set<number>>;
+  /** Gives these claims back (their refreshes done), or with `afterMs` keeps them that much longer from now (a refresh that waits). */
+  release(tokenIds: readonly number[], afterMs?: number): Promise<void>;
+}
+
 export interface Store {
   readonly kind: "pglite" | "postgres";
   readonly installations: InstallationsStore;
@@ -150,6 +162,7 @@ export interface Store {
   readonly configTokens: ConfigTokensStore;
   readonly apiKeys: ApiKeysStore;
   readonly signOuts: SignOutsStore;
+  readonly refreshClaims: RefreshClaimsStore;
 
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
@@ -253,6 +266,11 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     signOuts: {
       generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
       record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
+    },
+    refreshClaims: {
+      unclaimedExpiringBefore: guard((before: number, limit: number) => refreshClaims.unclaimedTokensExpiringBefore(ctx, before, limit)),
+      claim: guard((tokenIds: readonly number[], leaseMs: number) => refreshClaims.claimTokens(ctx, tokenIds, leaseMs)),
+      release: guard((tokenIds: readonly number[], afterMs?: number) => refreshClaims.releaseClaims(ctx, tokenIds, afterMs)),
     },
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
     ping: guard(async () => {
