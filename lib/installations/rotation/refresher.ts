@@ -11,7 +11,7 @@ import { saveInstallation } from "../repository";
 import { fromStoreInstallation } from "../store-mapping";
 import { installationName } from "../universal/view";
 import { withUpstreamInstance } from "../upstream-instance";
-import type { ClaimableToken, ExpiringToken, Store } from "@/lib/store";
+import type { ClaimableToken, ExpiringToken, Store, StoredInstallation } from "@/lib/store";
 import { withFailedRefresh } from "./freshness";
 import { refreshInstallationToken } from "./refresh";
 import { getRotationRuntime, type RotationRuntime } from "./runtime";
@@ -153,14 +153,14 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   const release = new Set(claimed);
   const waits: ClaimableToken[] = [];
   try {
-    const replaced = await noticeReplacedUpstream(due, runtime);
+    const { replaced, reads } = await noticeReplacedUpstream(due, runtime);
     summary.needsReinstall = due.filter((t) => replaced.has(t.installationId)).length;
     const refreshable = due.filter((t) => !replaced.has(t.installationId));
     let next = 0;
     const worker = async () => {
       while (next < refreshable.length) {
         const token = refreshable[next++]!;
-        const outcome = await refreshOne(token, runtime, settings);
+        const outcome = await refreshOne(token, reads.get(token.installationId) ?? null, runtime, settings);
         summary[outcome]++;
         if (outcome === "failed") {
           release.delete(token.tokenId);
@@ -195,12 +195,19 @@ async function holdClaims(store: Store, waits: readonly ClaimableToken[]): Promi
  * The installations of these tokens that were made on an emulator since reset or replaced: their refresh
  * tokens mean nothing there, so none is refreshed, and each says so once (one check per installation, before
  * its tokens are taken in parallel). A record made before the console kept the instance takes the current one.
+ * Answers them with each installation as read (the read its tokens' refreshes start from; under the lock
+ * each reads it again).
  */
-async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: RotationRuntime): Promise<Set<string>> {
+async function noticeReplacedUpstream(
+  due: readonly ExpiringToken[],
+  runtime: RotationRuntime,
+): Promise<{ replaced: Set<string>; reads: Map<string, StoredInstallation | null> }> {
   const store = await runtime.store();
   const replaced = new Set<string>();
+  const reads = new Map<string, StoredInstallation | null>();
   for (const id of new Set(due.map((t) => t.installationId))) {
     const stored = await store.installations.get(id, { fresh: true });
+    reads.set(id, stored);
     if (!stored) continue;
     const read = fromStoreInstallation(stored);
     const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
@@ -208,13 +215,16 @@ async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: Ro
     await saveInstallation(checked, { readAs: read });
     if (checked.state !== "active") replaced.add(id);
   }
-  return replaced;
+  return { replaced, reads };
 }
 
-async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings): Promise<Exclude<keyof PassSummary, "due" | "backlog">> {
+async function refreshOne(
+  token: ExpiringToken,
+  stored: StoredInstallation | null,
+  runtime: RotationRuntime,
+  settings: RefresherSettings,
+): Promise<Exclude<keyof PassSummary, "due" | "backlog">> {
   const key = tokenKey(token);
-  const store = await runtime.store();
-  const stored = await store.installations.get(token.installationId, { fresh: true });
   // Gone, or needing a person: nothing to back off from any more.
   if (!stored || stored.state !== "active") {
     state().backoff.delete(key);
