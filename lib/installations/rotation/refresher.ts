@@ -153,14 +153,24 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   const release = new Set(claimed);
   const waits: ClaimableToken[] = [];
   try {
-    const { replaced, reads } = await noticeReplacedUpstream(due, runtime);
-    summary.needsReinstall = due.filter((t) => replaced.has(t.installationId)).length;
-    const refreshable = due.filter((t) => !replaced.has(t.installationId));
+    // Each installation read and checked once, by the first worker that takes one of its tokens; its other
+    // tokens wait for that check (the workers read different installations at once, none in a line before them).
+    const checks = new Map<string, Promise<StoredInstallation | null | "replaced">>();
+    const checked = (id: string) => {
+      let check = checks.get(id);
+      if (!check) checks.set(id, (check = checkUpstream(id, runtime)));
+      return check;
+    };
     let next = 0;
     const worker = async () => {
-      while (next < refreshable.length) {
-        const token = refreshable[next++]!;
-        const outcome = await refreshOne(token, reads.get(token.installationId) ?? null, runtime, settings);
+      while (next < due.length) {
+        const token = due[next++]!;
+        const read = await checked(token.installationId);
+        if (read === "replaced") {
+          summary.needsReinstall++;
+          continue;
+        }
+        const outcome = await refreshOne(token, read, runtime, settings);
         summary[outcome]++;
         if (outcome === "failed") {
           release.delete(token.tokenId);
@@ -168,7 +178,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, refreshable.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
   } finally {
     // A refreshed token is not due for hours; given back, a clock moved again finds it due at once. A release
     // that fails leaves the lease to run out.
@@ -192,30 +202,19 @@ async function holdClaims(store: Store, waits: readonly ClaimableToken[]): Promi
 }
 
 /**
- * The installations of these tokens that were made on an emulator since reset or replaced: their refresh
- * tokens mean nothing there, so none is refreshed, and each says so once (one check per installation, before
- * its tokens are taken in parallel). A record made before the console kept the instance takes the current one.
- * Answers them with each installation as read (the read its tokens' refreshes start from; under the lock
- * each reads it again).
+ * Whether this installation was made on an emulator since reset or replaced: its refresh tokens mean nothing
+ * there, so none is refreshed, and it says so once ("replaced"). A record made before the console kept the
+ * instance takes the current one. Otherwise answers the installation as read (the read its tokens' refreshes
+ * start from; under the lock each reads it again), or null when it is gone.
  */
-async function noticeReplacedUpstream(
-  due: readonly ExpiringToken[],
-  runtime: RotationRuntime,
-): Promise<{ replaced: Set<string>; reads: Map<string, StoredInstallation | null> }> {
-  const store = await runtime.store();
-  const replaced = new Set<string>();
-  const reads = new Map<string, StoredInstallation | null>();
-  for (const id of new Set(due.map((t) => t.installationId))) {
-    const stored = await store.installations.get(id, { fresh: true });
-    reads.set(id, stored);
-    if (!stored) continue;
-    const read = fromStoreInstallation(stored);
-    const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
-    if (checked === read) continue;
-    await saveInstallation(checked, { readAs: read });
-    if (checked.state !== "active") replaced.add(id);
-  }
-  return { replaced, reads };
+async function checkUpstream(id: string, runtime: RotationRuntime): Promise<StoredInstallation | null | "replaced"> {
+  const stored = await (await runtime.store()).installations.get(id, { fresh: true });
+  if (!stored) return null;
+  const read = fromStoreInstallation(stored);
+  const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
+  if (checked === read) return stored;
+  await saveInstallation(checked, { readAs: read });
+  return checked.state !== "active" ? "replaced" : stored;
 }
 
 async function refreshOne(
