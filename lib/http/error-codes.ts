@@ -151,6 +151,11 @@ export const CONSOLE_ERRORS = {
     message:
       "The platform's App Manifest API cannot send a request URL a new challenge: use Retry beside the Request URL on the app's Event Subscriptions page.",
   },
+  enable_events_not_available: {
+    status: 409,
+    message:
+      "The platform's App Manifest API cannot enable an app's events again: use Enable on the app's Event Subscriptions page (api.slack.com/apps, your app).",
+  },
   platform_error: { status: 502, message: "The platform answered with an error." },
 
   // Incoming webhooks (lib/webhooks)
