@@ -40,5 +40,6 @@ describe("a refresh with the platform in this process", () => {
     const after = (await findInstallation(id, { fresh: true }))!;
     expect(after.bot!.value).not.toBe(before.bot!.value);
     expect([...testConsole.emulator.emulator.state.installations.values()][0]!.refreshGrants).toBe(1);
-  });
+    // The store's first open (PGlite, its migrations) comes inside it: slow on a loaded machine.
+  }, 120_000);
 });
