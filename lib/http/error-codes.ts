@@ -165,6 +165,9 @@ export const CONSOLE_ERRORS = {
   webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
   webhook_timeout: { status: 504, message: "The webhook did not answer in time." },
   webhook_unreachable: { status: 502, message: "The webhook host could not be reached." },
+
+  // The explorer's history (lib/history)
+  unknown_history_entry: { status: 404, message: "No entry with this id in your history: it was cleared, or pruned as older than its bounds." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ConsoleErrorCode = keyof typeof CONSOLE_ERRORS;
