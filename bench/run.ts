@@ -19,6 +19,7 @@ import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
+import { consoleRefreshDrainSuite } from "./suites/console-refresh-drain";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
@@ -47,6 +48,7 @@ const SUITES: BenchSuite[] = [
   consoleSoakSuite,
   // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
   consoleHostedSoakSuite,
+  consoleRefreshDrainSuite,
   consoleScrollSuite,
 ];
 

@@ -29,6 +29,10 @@ export interface HostedOptions {
   workspaces: number;
   users: number;
   refresherIntervalS: number;
+  /** More settings, the same on every instance. */
+  env?: Record<string, string>;
+  /** Runs once the platform and the database are up, before any instance starts (a seed; a clock moved while none ran). */
+  beforeInstances?: (ready: { env: Record<string, string>; emulatorBaseUrl: string }) => Promise<void>;
 }
 
 export interface ConsoleInstance {
@@ -223,7 +227,9 @@ export async function startHostedConsole(options: HostedOptions): Promise<Hosted
       NEXT_MANUAL_SIG_HANDLE: "true",
       BACKGROUND_REFRESH: "true",
       REFRESHER_INTERVAL_S: String(options.refresherIntervalS),
+      ...options.env,
     };
+    await options.beforeInstances?.({ env: shared, emulatorBaseUrl: emulator.baseUrl });
     const instances: ConsoleInstance[] = [];
     const logs = mkdtempSync(join(tmpdir(), "switchboard-hosted-bench-"));
     let keepLogs = true;

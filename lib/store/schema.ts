@@ -70,6 +70,12 @@ export const tokens = pgTable(
     scopes: text("scopes").array().notNull(),
     revoked: boolean("revoked").notNull().default(false),
     issuedAt: ms("issued_at").notNull(),
+    /**
+     * Until when (the database's clock, epoch ms) one instance's background refresher has claimed this token
+     * (refresh-claims.ts): the others pass it by. A hint that spreads the work; the refresh lock is what
+     * keeps a refresh token from being spent twice.
+     */
+    refreshClaimedUntil: ms("refresh_claimed_until"),
   },
   (t) => [
     uniqueIndex("tokens_installation_kind_user_idx").on(t.installationId, t.kind, sql`coalesce(${t.userId}, '')`),

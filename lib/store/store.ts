@@ -15,11 +15,13 @@ import * as installations from "./installations";
 import * as intents from "./intents";
 import { sealingStatus, type SealingStatus } from "./key-status";
 import { resealOlderSecrets, type ResealOutcome } from "./reseal";
+import * as refreshClaims from "./refresh-claims";
 import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
 import { Sealer, type SealingKey } from "./sealing";
 import { SignOutCache } from "./sign-out-cache";
 import * as signOuts from "./sign-outs";
 import type {
+  ClaimableToken,
   ExpiringToken,
   StoreApiKey,
   StoreTokenApiUse,
@@ -187,6 +189,16 @@ export interface HistoryStore {
  * `store_unavailable` (an AppError, the one guard every method passes) and changes nothing. `owner` null is
  * the console's operator; a signed-in person's is `<team id>:<user id>`.
  */
+/** How instances' background refreshers share a backlog of due tokens (refresh-claims.ts): a hint, the refresh lock is the guarantee. */
+export interface RefreshClaimsStore {
+  /** Rotating tokens of active installations expiring at or before `before` (epoch ms) that no instance has a live claim on, soonest first, no secrets. */
+  unclaimedExpiringBefore(before: number, limit: number): Promise<ClaimableToken[]>;
+  /** Claims these tokens (row ids) for `leaseMs` on the database's clock, skipping those another instance claims or holds; answers the ids claimed. */
+  claim(tokenIds: readonly number[], leaseMs: number): Promise<Set<number>>;
+  /** Gives these claims back (their refreshes done), or with `afterMs` keeps them that much longer from now (a refresh that waits). */
+  release(tokenIds: readonly number[], afterMs?: number): Promise<void>;
+}
+
 export interface Store {
   readonly kind: "pglite" | "postgres";
   readonly installations: InstallationsStore;
@@ -195,6 +207,7 @@ export interface Store {
   readonly configTokens: ConfigTokensStore;
   readonly apiKeys: ApiKeysStore;
   readonly signOuts: SignOutsStore;
+  readonly refreshClaims: RefreshClaimsStore;
   readonly history: HistoryStore;
   readonly collections: CollectionsStore;
 
@@ -305,6 +318,11 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     signOuts: {
       generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
       record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
+    },
+    refreshClaims: {
+      unclaimedExpiringBefore: guard((before: number, limit: number) => refreshClaims.unclaimedTokensExpiringBefore(ctx, before, limit)),
+      claim: guard((tokenIds: readonly number[], leaseMs: number) => refreshClaims.claimTokens(ctx, tokenIds, leaseMs)),
+      release: guard((tokenIds: readonly number[], afterMs?: number) => refreshClaims.releaseClaims(ctx, tokenIds, afterMs)),
     },
     history: {
       record: guard((owner: string | null, entry: history.NewHistoryEntry) => history.recordHistory(ctx, owner, entry)),
