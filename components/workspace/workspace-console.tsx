@@ -1,16 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { MemberActAnswerWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
-import {
-  actAsMember,
-  useMemberViews,
-  useWorkspaceHistory,
-  useWorkspaceMember,
-  useWorkspaceStream,
-  type ActName,
-  type WorkspaceChange,
-} from "@/lib/swr/use-workspace";
+import { actAsMember, useMemberViews, useWorkspaceMember, useWorkspaceStream, type ActName, type WorkspaceChange } from "@/lib/swr/use-workspace";
+import { messagesOf } from "@/lib/swr/channel-history-state";
+import { useChannelHistory } from "@/lib/swr/use-channel-history";
 import { BUTTON } from "@/components/ui/primitives";
 import { ViewSurface } from "@/components/blocks/view";
 import { ActNote, type ActRecord } from "./act-note";
@@ -36,14 +30,11 @@ export function WorkspaceConsole() {
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
   const member = useWorkspaceMember(user, people);
-  const scroller = useRef<HTMLDivElement>(null);
-  /** Whether the list was at its end before it changed: then it follows new messages, as a chat client does. */
-  const atEnd = useRef(true);
   const me = member.data?.user;
   const general = member.data?.conversations.find((c) => c.name === "general");
   const current: Place | null = place ?? (general ? { kind: "conversation", id: general.id } : null);
   const channelId = current?.kind === "conversation" ? current.id : undefined;
-  const history = useWorkspaceHistory(me, channelId);
+  const history = useChannelHistory(me, channelId);
   const views = useMemberViews(me);
 
   const stream = useWorkspaceStream(
@@ -56,23 +47,14 @@ export function WorkspaceConsole() {
         setLive((list) => [...list.filter((m) => m.ts !== message.ts), ...(change.message.deleted ? [] : [message])].slice(-200));
       }
       if (!member.data?.conversations.some((c) => c.id === change.channel)) void member.mutate();
-      if (change.channel === channelId) void history.mutate();
+      if (change.channel === channelId) history.apply(change);
     },
     () => {
       void member.mutate();
-      void history.mutate();
+      history.refresh();
       void views.mutate();
     },
   );
-
-  const messageCount = (history.data?.messages.length ?? 0) + (history.data?.ephemerals.length ?? 0) + live.length;
-  useEffect(() => {
-    const list = scroller.current;
-    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
-  }, [messageCount, channelId]);
-  useEffect(() => {
-    atEnd.current = true;
-  }, [channelId]);
 
   const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
     setBusy(true);
@@ -86,7 +68,7 @@ export function WorkspaceConsole() {
       return null;
     } finally {
       setBusy(false);
-      void history.mutate();
+      history.refresh();
       void views.mutate();
     }
   };
@@ -104,12 +86,13 @@ export function WorkspaceConsole() {
   const homeApp = current?.kind === "home" ? data.apps.find((a) => a.app_id === current.app_id) : undefined;
   const home = homeApp ? views.data?.homes.find((v) => v.app_id === homeApp.app_id) : undefined;
   const modal = views.data?.modals.at(-1);
-  const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
+  const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.state.names };
   const channelNames = new Map(data.conversations.filter((c) => c.type === "public" || c.type === "private").map((c) => [c.id, c.name]));
   const nameHandlers = { userName: (id: string) => names[id], channelName: (id: string) => channelNames.get(id) };
-  const stored = history.data ? [...history.data.messages, ...history.data.ephemerals] : [];
-  const streamed = live.filter((m) => (m as { channel?: string }).channel === channelId && !stored.some((s) => s.ts === m.ts));
-  const messages = [...stored, ...streamed].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  const messages = messagesOf(
+    history.state,
+    live.filter((m) => (m as { channel?: string }).channel === channelId),
+  );
   const globalShortcuts = data.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "global").map((s) => ({ ...s, app_id: a.app_id, app: a.name })));
 
   const post = async (text: string, threadTs?: string) =>
@@ -203,20 +186,18 @@ export function WorkspaceConsole() {
                 {conversation.type === "public" ? "#" : conversation.type === "private" ? "🔒 " : ""}
                 {conversation.name}
               </h2>
-              <div
-                ref={scroller}
-                onScroll={(e) => {
-                  const list = e.currentTarget;
-                  atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-                }}
-                className="max-h-[60vh] min-h-0 flex-1 overflow-y-auto md:max-h-[52vh]"
-              >
+              <div className="flex min-h-0 flex-1 flex-col">
                 {history.error ? (
                   <p role="alert" className="text-sm text-rose-800">
                     {history.error.message}
                   </p>
                 ) : (
                   <MessageList
+                    label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
+                    loaded={history.loaded}
+                    hasOlder={history.hasOlder}
+                    loadingOlder={history.loadingOlder}
+                    onOlder={history.loadOlder}
                     messages={messages}
                     handlers={{
                       me: data.user,
