@@ -17,6 +17,7 @@ import { consolePickerSuite } from "./suites/console-picker";
 import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
+import { consoleWorkspaceScrollSuite } from "./suites/console-workspace-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
@@ -44,6 +45,7 @@ const SUITES: BenchSuite[] = [
   // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
   consoleHostedSoakSuite,
   consoleScrollSuite,
+  consoleWorkspaceScrollSuite,
 ];
 
 async function main(): Promise<void> {
