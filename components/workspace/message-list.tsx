@@ -131,7 +131,7 @@ export function MessageList({
           atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight <= END_SLACK;
           if (atEnd.current && unseen) setUnseen(false);
         }}
-        className="h-[60vh] overflow-y-auto overscroll-contain rounded focus-visible:outline-2 focus-visible:outline-emerald-600 md:h-[52vh]"
+        className="h-[60vh] overflow-y-auto overscroll-contain rounded border-y border-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600 md:h-[52vh]"
       >
         <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           <p className="absolute left-0 top-0 flex h-8 w-full items-center justify-center text-xs text-slate-600" role="status">
