@@ -1,6 +1,6 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import type { ActionEvent } from "@/components/blocks/actions";
 import { BlockContext } from "@/components/blocks/block-context";
@@ -29,6 +29,22 @@ export interface MessageHandlers {
   onReact: (ts: string, name: string) => void;
   onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void;
   onShortcut: (ts: string, app_id: string, callback_id: string) => void;
+}
+
+/**
+ * A row's menu (react, more actions): its items are made only once it opens, so that the rows a long list
+ * mounts as it scrolls stay light.
+ */
+function Menu({ summary, label, children }: { summary: string; label?: string; children: React.ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="relative" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label={label}>
+        {summary}
+      </summary>
+      {open && children}
+    </details>
+  );
 }
 
 function Message({
@@ -81,10 +97,7 @@ function Message({
               {EMOJI.get(r.name) ?? `:${r.name}:`} {r.count}
             </button>
           ))}
-          <details className="relative">
-            <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label="React">
-              + react
-            </summary>
+          <Menu summary="+ react" label="React">
             <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
               {QUICK_REACTIONS.map((r) => (
                 <button
@@ -98,10 +111,9 @@ function Message({
                 </button>
               ))}
             </div>
-          </details>
+          </Menu>
           {shortcuts.length > 0 && (
-            <details className="relative">
-              <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100">More actions</summary>
+            <Menu summary="More actions">
               <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
                 {shortcuts.map((s) => (
                   <li key={`${s.app_id}${s.callback_id}`}>
@@ -118,7 +130,7 @@ function Message({
                   </li>
                 ))}
               </ul>
-            </details>
+            </Menu>
           )}
         </div>
       )}
@@ -165,7 +177,8 @@ export const MessageRow = memo(function MessageRow({
       aria-setsize={setSize}
       aria-posinset={setSize < 0 ? undefined : index + 1}
       // Raised while it holds the focus, so its open menus are drawn over the rows below it.
-      className="absolute left-0 top-0 w-full focus-within:z-10"
+      // Its layout its own (a row mounting or growing lays out no other), its menus still drawn past its edge.
+      className="absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10"
       style={{ transform: `translateY(${start}px)` }}
     >
       {message.subtype !== "ephemeral" && (
