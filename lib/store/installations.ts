@@ -236,9 +236,10 @@ function tokenValues(ctx: StoreContext, installationId: string, kind: StoreToken
  * with the newest key (so a record sealed with an older key is re-sealed by its next write). A record is
  * written whole, over the version it was read at: the tokens it no longer holds are gone.
  */
-async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstallation, version: number): Promise<void> {
+/** The installation's row (its webhook URL sealed), at this version. */
+function installationValues(ctx: StoreContext, record: StoreInstallation, version: number) {
   const hook = record.incomingWebhook;
-  const values = {
+  return {
     id: record.id,
     appKey: record.appKey,
     appId: record.appId ?? null,
@@ -264,6 +265,10 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
     webhookConfigurationUrl: hook?.configurationUrl ?? null,
     webhookUrlSealed: ctx.sealer.sealOptional(hook?.url, PURPOSE.webhookUrl),
   };
+}
+
+async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstallation, version: number): Promise<void> {
+  const values = installationValues(ctx, record, version);
   const { id: _id, ...update } = values;
   await tx.insert(installations).values(values).onConflictDoUpdate({ target: installations.id, set: update });
   await tx.delete(tokens).where(eq(tokens.installationId, record.id));
@@ -507,4 +512,4 @@ export async function newestTimelines<E extends StoreTimelineEntry = StoreTimeli
   return pages;
 }
 
-export { readInstallation, insertTimeline, tokenValues };
+export { readInstallation, insertTimeline, installationValues, tokenValues };

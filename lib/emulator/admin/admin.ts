@@ -3,7 +3,8 @@
  * the tests use it to read the app credentials, move time, look at every token, switch rate limits
  * and faults, issue app configuration tokens, and reset. Token values and webhook URLs are masked in
  * everything it shows, except the app credentials of GET /admin/apps and the configuration token pair
- * that POST /admin/config-tokens issues (the one time it is shown, as on the platform's page).
+ * that POST /admin/config-tokens issues (the one time it is shown, as on the platform's page), and the
+ * tokens of the installations POST /admin/installations/seed makes (as oauth.v2.access hands them over).
  */
 import { z } from "zod";
 import { describeApp, upsertApp } from "../apps/registry";
@@ -24,6 +25,7 @@ import { deleteChannel, findChannel } from "../workspace/channels";
 import { installingUserId, memberCount, memberIndexOf } from "../workspace/members";
 import { channelMessages } from "../workspace/messages";
 import { touch } from "../core/change-tracking";
+import { seedInstallations, type SeededToken } from "../oauth/seeded-installations";
 
 export interface AdminRuntime {
   state: EmulatorState;
@@ -167,6 +169,29 @@ const ResetBody = z.object({
   workspaces: z.number().int().min(1).max(1_000).optional(),
 });
 
+/** At most this many installations per seed request: a larger seed comes in batches (`first`), each answer a few MB. */
+export const MAX_SEED_BATCH = 5_000;
+const SeedBody = z.strictObject({
+  app_id: z.string().min(1).optional(),
+  client_id: z.string().min(1).optional(),
+  count: z.number().int().min(1).max(MAX_SEED_BATCH),
+  first: z.number().int().min(0).max(100_000_000).default(0),
+  name_prefix: z.string().min(1).max(40).default("Acme"),
+  digits: z.number().int().min(1).max(9).default(5),
+  /** Default: every installation when the app rotates, none when it does not. */
+  rotating_share: z.number().min(0).max(1).optional(),
+  user_share: z.number().min(0).max(1).default(0),
+  users: z.number().int().min(1).max(1_000).default(5),
+});
+
+const seededTokenWire = (t: SeededToken) => ({
+  access_token: t.value,
+  ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+  ...(t.expiresAt !== undefined ? { expires_at_ms: t.expiresAt } : {}),
+  issued_at_ms: t.issuedAt,
+  scope: t.scopes.join(","),
+});
+
 export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void {
   const ok = (body: Record<string, unknown>) => jsonResponse({ ok: true, ...body });
 
@@ -281,6 +306,49 @@ export function registerAdminRoutes(router: Router, runtime: AdminRuntime): void
     if (index < 0 || index >= ws.userCount) throw new WebApiError("user_not_found", {}, { status: 404 });
     const pair = issueConfigTokens(runtime.state, { teamId: ws.team.id, userId }, runtime.clock.now());
     return ok(configTokenAnswer(pair));
+  });
+
+  // Installations without the OAuth flow, a batch at a time (oauth/seeded-installations.ts): the tokens are
+  // in the answer, as oauth.v2.access would hand them over, so the caller can store them (npm run seed).
+  router.post("/admin/installations/seed", async (ctx) => {
+    const body = await readJson(ctx.request, SeedBody);
+    const app =
+      body.app_id !== undefined
+        ? runtime.state.apps.get(body.app_id)
+        : [...runtime.state.apps.values()].find((a) => body.client_id === undefined || a.clientId === body.client_id);
+    if (!app) throw new WebApiError("app_not_found", {}, { status: 404 });
+    if (body.rotating_share !== undefined && body.rotating_share > 0 && !app.tokenRotationEnabled) {
+      throw new WebApiError(
+        "invalid_arguments",
+        { detail: `rotating_share: ${app.name} has token rotation off, so none of its tokens rotate` },
+        { status: 400 },
+      );
+    }
+    const spec = {
+      count: body.count,
+      first: body.first,
+      namePrefix: body.name_prefix,
+      digits: body.digits,
+      rotatingShare: body.rotating_share ?? (app.tokenRotationEnabled ? 1 : 0),
+      userShare: body.user_share,
+      users: body.users,
+    };
+    const seeded = seedInstallations(runtime.state, app, spec, runtime.options.seed, runtime.clock.now());
+    return ok({
+      instance_id: runtime.state.instanceId,
+      app_id: app.id,
+      app_name: app.name,
+      installations: seeded.map((s) => ({
+        installation_id: s.installation.id,
+        team: s.team,
+        bot_user_id: s.installation.botUserId,
+        bot_id: s.installation.botId,
+        authed_user_id: s.installation.authedUserId,
+        installed_at_ms: s.installation.installedAt,
+        bot: seededTokenWire(s.bot),
+        ...(s.user ? { user: { ...seededTokenWire(s.user), user_id: s.installation.authedUserId } } : {}),
+      })),
+    });
   });
 
   router.post("/admin/reset", async (ctx) => {

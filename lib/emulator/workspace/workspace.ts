@@ -185,6 +185,11 @@ export interface CreateWorkspaceOptions {
   name?: string;
   /** A history drawn from the seed in four channels (seed-content.ts); default empty channels. */
   content?: boolean;
+  /**
+   * Only the first this many of the standard channels (#general first). Seeded workspaces (admin
+   * /installations/seed) keep a few: 100,000 workspaces of every channel would hold about 1.3 GB.
+   */
+  channels?: number;
 }
 
 /** Creates the workspace for a seed. Cheap for any size: members are generated on demand. */
@@ -198,7 +203,7 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
   const team: Team = { id: teamId, name: options.name ?? "Emulated Workspace", domain: `emulated-${hex(r, 6)}` };
 
   const creator = scrambleId(keys, "U", 0);
-  const channels = CHANNELS.map(([name, purpose, archived], index): Channel => {
+  const channels = CHANNELS.slice(0, Math.max(1, options.channels ?? CHANNELS.length)).map(([name, purpose, archived], index): Channel => {
     const c = rng(seedHash, 20, index);
     const general = name === "general";
     return {
