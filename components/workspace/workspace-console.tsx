@@ -193,6 +193,8 @@ export function WorkspaceConsole() {
                   </p>
                 ) : (
                   <MessageList
+                    // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
+                    key={`${data.user}|${conversation.id}`}
                     label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
                     loaded={history.loaded}
                     hasOlder={history.hasOlder}
