@@ -23,6 +23,7 @@ import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
+import { consoleHistorySuite } from "./suites/console-history";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -39,6 +40,7 @@ const SUITES: BenchSuite[] = [
   consoleEventViewersSuite,
   consoleDashboardSuite,
   consoleTokenApiSuite,
+  consoleHistorySuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,
   consoleSoakSuite,

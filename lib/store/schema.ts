@@ -217,3 +217,6 @@ export const tokenApiUses = pgTable(
 
 /** Sign-outs live in a file of their own (sign-out-schema.ts). */
 export { signOuts } from "./sign-out-schema";
+
+/** The explorer's history lives in a file of its own (history-schema.ts). */
+export { explorerHistory } from "./history-schema";

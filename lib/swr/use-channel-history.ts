@@ -96,7 +96,8 @@ export function useChannelHistory(user: string | undefined, channel: string | un
   useEffect(() => () => clearTimeout(flush.current), [key]);
   const apply = useCallback(
     (change: WorkspaceChange) => {
-      if (key === null || change.type === "view" || change.type === "ephemeral") return;
+      if (key === null) return;
+      if (change.type !== "message_posted" && change.type !== "message_changed" && change.type !== "message_deleted" && change.type !== "reaction") return;
       if (change.type === "message_deleted") return update(key, (s) => withoutMessage(s, change.ts));
       const ts = change.type === "reaction" ? change.ts : change.message.ts;
       const known = stateRef.current.byTs.get(ts);
