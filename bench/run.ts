@@ -17,6 +17,7 @@ import { consolePickerSuite } from "./suites/console-picker";
 import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
+import { consoleWorkspaceScrollSuite } from "./suites/console-workspace-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleRefreshDrainSuite } from "./suites/console-refresh-drain";
@@ -50,6 +51,7 @@ const SUITES: BenchSuite[] = [
   consoleHostedSoakSuite,
   consoleRefreshDrainSuite,
   consoleScrollSuite,
+  consoleWorkspaceScrollSuite,
 ];
 
 async function main(): Promise<void> {

@@ -1,16 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { MemberActAnswerWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
-import {
-  actAsMember,
-  useMemberViews,
-  useWorkspaceHistory,
-  useWorkspaceMember,
-  useWorkspaceStream,
-  type ActName,
-  type WorkspaceChange,
-} from "@/lib/swr/use-workspace";
+import { actAsMember, useMemberViews, useWorkspaceMember, useWorkspaceStream, type ActName, type WorkspaceChange } from "@/lib/swr/use-workspace";
+import { messagesOf } from "@/lib/swr/channel-history-state";
+import { useChannelHistory } from "@/lib/swr/use-channel-history";
 import { BUTTON } from "@/components/ui/primitives";
 import type { BlockHandlers, SuggestAnswer } from "@/components/blocks/block-context";
 import { ViewSurface } from "@/components/blocks/view";
@@ -37,14 +31,11 @@ export function WorkspaceConsole() {
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
   const member = useWorkspaceMember(user, undefined);
-  const scroller = useRef<HTMLDivElement>(null);
-  /** Whether the list was at its end before it changed: then it follows new messages, as a chat client does. */
-  const atEnd = useRef(true);
   const me = member.data?.user;
   const general = member.data?.conversations.find((c) => c.name === "general");
   const current: Place | null = place ?? (general ? { kind: "conversation", id: general.id } : null);
   const channelId = current?.kind === "conversation" ? current.id : undefined;
-  const history = useWorkspaceHistory(me, channelId);
+  const history = useChannelHistory(me, channelId);
   const views = useMemberViews(me);
 
   const stream = useWorkspaceStream(
@@ -59,23 +50,14 @@ export function WorkspaceConsole() {
         setLive((list) => [...list.filter((m) => m.ts !== message.ts), ...(change.message.deleted ? [] : [message])].slice(-200));
       }
       if (!member.data?.conversations.some((c) => c.id === change.channel)) void member.mutate();
-      if (change.channel === channelId) void history.mutate();
+      if (change.channel === channelId) history.apply(change);
     },
     () => {
       void member.mutate();
-      void history.mutate();
+      history.refresh();
       void views.mutate();
     },
   );
-
-  const messageCount = (history.data?.messages.length ?? 0) + (history.data?.ephemerals.length ?? 0) + live.length;
-  useEffect(() => {
-    const list = scroller.current;
-    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
-  }, [messageCount, channelId]);
-  useEffect(() => {
-    atEnd.current = true;
-  }, [channelId]);
 
   const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
     setBusy(true);
@@ -90,7 +72,7 @@ export function WorkspaceConsole() {
       return null;
     } finally {
       setBusy(false);
-      void history.mutate();
+      history.refresh();
       void views.mutate();
     }
   };
@@ -110,7 +92,7 @@ export function WorkspaceConsole() {
   const modal = views.data?.modals.at(-1);
   // The stack the top modal is in (its app's): root first.
   const modalStack = modal ? (views.data?.modals ?? []).filter((v) => v.app_id === modal.app_id) : [];
-  const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
+  const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.state.names };
   const channelNames = new Map(data.conversations.filter((c) => c.type === "public" || c.type === "private").map((c) => [c.id, c.name]));
   const nameHandlers = { userName: (id: string) => names[id], channelName: (id: string) => channelNames.get(id) };
   // What users, conversations and channels selects list: the members offered here and the apps' bot users, the member's conversations.
@@ -125,9 +107,10 @@ export function WorkspaceConsole() {
     (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
     async (element, value): Promise<SuggestAnswer> =>
       suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(me ? { user: me } : {}) }));
-  const stored = history.data ? [...history.data.messages, ...history.data.ephemerals] : [];
-  const streamed = live.filter((m) => (m as { channel?: string }).channel === channelId && !stored.some((s) => s.ts === m.ts));
-  const messages = [...stored, ...streamed].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  const messages = messagesOf(
+    history.state,
+    live.filter((m) => (m as { channel?: string }).channel === channelId),
+  );
   const globalShortcuts = data.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "global").map((s) => ({ ...s, app_id: a.app_id, app: a.name })));
 
   const post = async (text: string, threadTs?: string) =>
@@ -231,20 +214,20 @@ export function WorkspaceConsole() {
                 {conversation.type === "public" ? "#" : conversation.type === "private" ? "🔒 " : ""}
                 {conversation.name}
               </h2>
-              <div
-                ref={scroller}
-                onScroll={(e) => {
-                  const list = e.currentTarget;
-                  atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-                }}
-                className="max-h-[60vh] min-h-0 flex-1 overflow-y-auto md:max-h-[52vh]"
-              >
+              <div className="flex min-h-0 flex-1 flex-col">
                 {history.error ? (
                   <p role="alert" className="text-sm text-rose-800">
                     {history.error.message}
                   </p>
                 ) : (
                   <MessageList
+                    // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
+                    key={`${data.user}|${conversation.id}`}
+                    label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
+                    loaded={history.loaded}
+                    hasOlder={history.hasOlder}
+                    loadingOlder={history.loadingOlder}
+                    onOlder={history.loadOlder}
                     messages={messages}
                     handlers={{
                       me: data.user,
