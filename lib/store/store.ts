@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
 import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
+import { pageInstallations, type ListPageRequest, type ListPageResult } from "./installation-lists";
 import * as configTokens from "./config-tokens";
 import type { StoreContext } from "./context";
 import { metrics } from "@/lib/metrics";
@@ -52,6 +53,8 @@ export interface InstallationsStore {
   put(record: StoreInstallation, options?: installations.PutOptions): Promise<StoredInstallation>;
   /** Forgets an installation with everything of it (tokens, timeline, intents); false when there was none. */
   delete(id: string): Promise<boolean>;
+  /** A page of a list of installations (no secret), searched and filtered on indexes, with each filter's kept count: installation-lists.ts. */
+  page(request: ListPageRequest): Promise<ListPageResult>;
   /** New installations (each at version 1, with its timeline), many in one transaction: seeding (lib/ops/seed). A taken id fails the whole batch. */
   insertMany(records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>): Promise<number>;
   /** Imports an earlier version's record: per token kind the one issued later wins; other fields from the later-updated record. */
@@ -213,6 +216,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
       put: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
       delete: guard((id: string) => installations.deleteInstallation(ctx, id)),
+      page: guard((request: ListPageRequest) => pageInstallations(ctx, request)),
       insertMany: guard((records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>) => insertInstallations(ctx, records)),
       import: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),
       listTokens: guard((id: string) => installations.listTokens(ctx, id)),
