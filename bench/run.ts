@@ -20,6 +20,7 @@ import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
+import { consoleInstallationsAtScaleSuite } from "./suites/console-installations-at-scale";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
 
@@ -37,6 +38,8 @@ const SUITES: BenchSuite[] = [
   consolePickerSuite,
   consoleEventViewersSuite,
   consoleDashboardSuite,
+  // A console of its own on PostgreSQL, seeded with 100,000 installations (issue 43), from the same build.
+  consoleInstallationsAtScaleSuite,
   consoleTokenApiSuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,
