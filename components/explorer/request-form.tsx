@@ -111,7 +111,7 @@ export function RequestForm({
         />
         <div>
           <label htmlFor={`${ids}-installation-search`} className="mb-1 block text-xs font-medium text-slate-600">
-            Find an installation
+            Find a workspace
           </label>
           <input
             id={`${ids}-installation-search`}
