@@ -6,7 +6,8 @@ import { installationCounts, installations, tokens } from "./schema";
 import type { InstallationSummary, StoreTokenKind } from "./types";
 
 /**
- * Lists of installations read a page at a time from the database (issue 43): in (installed_at, id) order,
+ * Lists of installations read a page at a time from the database (issue 43): in (installed_at, id) order
+ * ("expiring": (next_expiry, id), soonest first),
  * after or before a keyset cursor, each filter and the search on an index of its own (schema.ts), and the
  * counts per filter read from counters kept by a trigger in the writing transaction (migration 0005). Only a
  * search's counts, and "expiring" (which moves with the clock), are counted on a read, and only up to
@@ -19,9 +20,12 @@ export type ListFilter = (typeof LIST_FILTERS)[number];
 /** Whose installations: everyone's (the operator, admins), or a member's (their workspace's, their organisation's organisation-wide installs). */
 export type ListScope = { kind: "everyone" } | { kind: "member"; teamId: string; enterpriseId?: string };
 
-/** A position in the list: the (installed_at, id) of an installation at a page's edge. */
+/**
+ * A position in the list: the sort key and id of an installation at a page's edge. The key is its install
+ * time, or for "expiring" (listed soonest first) its next expiry.
+ */
 export interface ListPosition {
-  installedAt: number;
+  key: number;
   id: string;
 }
 
@@ -116,16 +120,22 @@ async function cappedCount(ctx: StoreContext, where: SQL | undefined): Promise<n
   return Number(row?.n ?? 0);
 }
 
+/** What a list is ordered by: install time, or for "expiring" the soonest expiry (its index's order: an install-time walk would pass every installation that is not expiring). */
+function sortKey(filter: ListFilter) {
+  return filter === "expiring" ? installations.nextExpiry : installations.installedAt;
+}
+
 async function pageRows(ctx: StoreContext, request: ListPageRequest, where: SQL | undefined) {
   const { after, before } = request;
   const backwards = before !== undefined && after === undefined;
   const edge = backwards ? before : after;
+  const key = sortKey(request.filter);
   const position = edge
     ? backwards
-      ? or(lt(installations.installedAt, edge.installedAt), and(eq(installations.installedAt, edge.installedAt), lt(installations.id, edge.id)))
-      : or(gt(installations.installedAt, edge.installedAt), and(eq(installations.installedAt, edge.installedAt), gt(installations.id, edge.id)))
+      ? or(lt(key, edge.key), and(eq(key, edge.key), lt(installations.id, edge.id)))
+      : or(gt(key, edge.key), and(eq(key, edge.key), gt(installations.id, edge.id)))
     : undefined;
-  const order = backwards ? [desc(installations.installedAt), desc(installations.id)] : [asc(installations.installedAt), asc(installations.id)];
+  const order = backwards ? [desc(key), desc(installations.id)] : [asc(key), asc(installations.id)];
   const rows = await ctx.db
     .select({
       id: installations.id,
@@ -141,6 +151,7 @@ async function pageRows(ctx: StoreContext, request: ListPageRequest, where: SQL 
       authedUserId: installations.authedUserId,
       installedBy: installations.installedBy,
       installedAt: installations.installedAt,
+      key: key,
     })
     .from(installations)
     .where(and(where, position))
@@ -204,8 +215,8 @@ export async function pageInstallations(ctx: StoreContext, request: ListPageRequ
   const last = page.at(-1);
   return {
     summaries,
-    ...(moreAfter && last ? { next: { installedAt: last.installedAt, id: last.id } } : {}),
-    ...(moreBefore && first ? { previous: { installedAt: first.installedAt, id: first.id } } : {}),
+    ...(moreAfter && last ? { next: { key: Number(last.key), id: last.id } } : {}),
+    ...(moreBefore && first ? { previous: { key: Number(first.key), id: first.id } } : {}),
     total: kept.all ?? 0,
     counts,
     capped,

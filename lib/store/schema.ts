@@ -71,8 +71,9 @@ export const installations = pgTable(
     index("installations_legacy_idx")
       .on(t.installedAt, t.id)
       .where(sql`${t.legacy}`),
+    // "Expiring" lists the soonest first: (next_expiry, id) is its order and its cursor.
     index("installations_next_expiry_idx")
-      .on(t.nextExpiry)
+      .on(t.nextExpiry, t.id)
       .where(sql`${t.state} = 'active' and ${t.nextExpiry} is not null`),
     index("installations_org_idx")
       .on(t.enterpriseId)

@@ -172,6 +172,22 @@ export interface Store {
 
 export type OpenStoreOptions = BackendOptions & { keys: SealingKey[] };
 
+/**
+ * Every method is one transaction, so one the server ended to break a deadlock (40P01: two writers taking
+ * the list counters of migration 0005 in a different order across statements) rolled back whole and is run
+ * again, at most twice more.
+ */
+async function retryOnDeadlock<R>(run: () => Promise<R>): Promise<R> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== "40P01" || attempt >= 2) throw error;
+    }
+  }
+}
+
 /** Opens a store: the database (migrated), its cache (listening, with PostgreSQL) and its refresh lock. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const backend = await openBackend(options);
@@ -194,12 +210,12 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
   const where = backend.where;
 
-  /** Every method: a lost database becomes 503 store_unavailable. */
+  /** Every method: a lost database becomes 503 store_unavailable; one transaction ended by a deadlock runs again (not the refresh lock's holder, which calls the platform). */
   const guard =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, options: { retry?: boolean } = {}) =>
     async (...args: A): Promise<R> => {
       try {
-        return await fn(...args);
+        return await (options.retry === false ? fn(...args) : retryOnDeadlock(() => fn(...args)));
       } catch (error) {
         const mapped = mapStoreError(where, error);
         // Only a database out of reach counts: a conflict or a lock wait is the store working as it should.
@@ -262,7 +278,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
       record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
     },
-    withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
+    withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o), { retry: false })(),
     ping: guard(async () => {
       await backend.db.execute(sql`select 1`);
     }),

@@ -17,7 +17,7 @@ CREATE INDEX "installations_list_idx" ON "installations" USING btree ("installed
 CREATE INDEX "installations_needs_reinstall_idx" ON "installations" USING btree ("installed_at","id") WHERE "installations"."state" = 'needs_reinstall';--> statement-breakpoint
 CREATE INDEX "installations_rotating_idx" ON "installations" USING btree ("installed_at","id") WHERE "installations"."rotating";--> statement-breakpoint
 CREATE INDEX "installations_legacy_idx" ON "installations" USING btree ("installed_at","id") WHERE "installations"."legacy";--> statement-breakpoint
-CREATE INDEX "installations_next_expiry_idx" ON "installations" USING btree ("next_expiry") WHERE "installations"."state" = 'active' and "installations"."next_expiry" is not null;--> statement-breakpoint
+CREATE INDEX "installations_next_expiry_idx" ON "installations" USING btree ("next_expiry","id") WHERE "installations"."state" = 'active' and "installations"."next_expiry" is not null;--> statement-breakpoint
 CREATE INDEX "installations_org_idx" ON "installations" USING btree ("enterprise_id") WHERE "installations"."is_enterprise_install";--> statement-breakpoint
 CREATE INDEX "installations_search_idx" ON "installations" USING gin ("search" gin_trgm_ops);--> statement-breakpoint
 -- Triggers. An installation's tokens' facts, recomputed whenever one of its tokens is written, whoever writes
@@ -84,7 +84,9 @@ FROM (
 WHERE i.id = f.installation_id;--> statement-breakpoint
 INSERT INTO installation_counts (key, n)
 SELECT k, count(*) FROM installations, unnest(switchboard_count_keys(installations)) AS k GROUP BY k;--> statement-breakpoint
-CREATE TRIGGER tokens_installation_facts AFTER INSERT OR UPDATE OR DELETE ON tokens
-  FOR EACH ROW EXECUTE FUNCTION switchboard_installation_facts();--> statement-breakpoint
+-- Deferred to the commit: a put deletes and rewrites every token of a record, and the facts (with the counts
+-- they move) are then worked out once, from what the transaction leaves, holding the counters only at its end.
+CREATE CONSTRAINT TRIGGER tokens_installation_facts AFTER INSERT OR UPDATE OR DELETE ON tokens
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION switchboard_installation_facts();--> statement-breakpoint
 CREATE TRIGGER installations_counts AFTER INSERT OR UPDATE OR DELETE ON installations
   FOR EACH ROW EXECUTE FUNCTION switchboard_installation_counts();

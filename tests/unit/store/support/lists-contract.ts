@@ -94,12 +94,9 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
 
       // Back from the last page to the first, page by page: the same installations in the same order.
       const all = await page({ limit: 100 });
-      const back: string[] = [];
-      let before: ListPosition | undefined = (await page({ limit: 100 })).summaries.at(-1) && {
-        installedAt: all.summaries.at(-1)!.installedAt,
-        id: all.summaries.at(-1)!.id,
-      };
-      back.unshift(all.summaries.at(-1)!.id);
+      const last = await page({ limit: 1, after: (await page({ limit: all.summaries.length - 1 })).next! });
+      const back: string[] = last.summaries.map((s) => s.id);
+      let before: ListPosition | undefined = last.previous;
       while (before) {
         const result = await page({ limit: 4, before });
         back.unshift(...result.summaries.map((s) => s.id));
@@ -162,8 +159,12 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
       const legacy = made(6, { bot: legacyBot() });
       for (const r of [soon, expired, later, revoked, inactive, legacy]) await store.installations.put(r);
       const result = await page({ filter: "expiring" });
-      expect(result.summaries.map((s) => s.id)).toEqual([soon.id, expired.id, later.id]);
+      // Soonest first: the expired one, then the one whose user token expires in a quarter of an hour.
+      expect(result.summaries.map((s) => s.id)).toEqual([expired.id, later.id, soon.id]);
       expect(result.counts.expiring).toBe(3);
+      const second = await page({ filter: "expiring", limit: 2 });
+      expect(second.summaries.map((s) => s.id)).toEqual([expired.id, later.id]);
+      expect((await page({ filter: "expiring", limit: 2, after: second.next! })).summaries.map((s) => s.id)).toEqual([soon.id]);
       // An hour on, what expired is still expiring, and nothing else became so.
       expect((await page({ filter: "expiring", expiringBy: NOW + 4 * HOUR })).counts.expiring).toBe(3);
       expect((await page({ filter: "expiring", expiringBy: NOW + 6 * HOUR })).counts.expiring).toBe(3);
@@ -174,7 +175,7 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
         );
       }
       // The page carries its tokens' facts, no secret.
-      const [first] = (await page({ limit: 1 })).summaries;
+      const [first] = (await page({ limit: 1 })).summaries; // install order: `soon` was installed first
       expect(first!.tokens).toEqual([{ kind: "bot", rotating: true, expiresAt: NOW + HOUR / 2, revoked: false }]);
       expect(JSON.stringify(await page())).not.toContain(soon.bot!.value);
     });
