@@ -23,6 +23,7 @@ import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleInstallationsAtScaleSuite } from "./suites/console-installations-at-scale";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
+import { consoleHistorySuite } from "./suites/console-history";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -41,6 +42,7 @@ const SUITES: BenchSuite[] = [
   // A console of its own on PostgreSQL, seeded with 100,000 installations (issue 43), from the same build.
   consoleInstallationsAtScaleSuite,
   consoleTokenApiSuite,
+  consoleHistorySuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,
   consoleSoakSuite,

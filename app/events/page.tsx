@@ -6,6 +6,7 @@ import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { eventAppNames } from "@/lib/events/app-names";
 import { getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
+import { workspaceEmulator } from "@/lib/workspace-page/target";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
@@ -13,6 +14,8 @@ export const metadata: Metadata = { title: "Events" };
 export default async function EventsPage() {
   const { appOrigin, upstream, redisUrl, eventSigners } = getConfig();
   const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
+  // The emulator's own records: the embedded one's, or a standalone one's reached through PLATFORM_BASE_URL.
+  const emulatorRecords = upstream.kind === "emulator" || (await workspaceEmulator()) !== undefined;
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
     label: i.name,
@@ -35,7 +38,7 @@ export default async function EventsPage() {
         targets={targets}
         appNames={eventAppNames(installations, eventSigners)}
       />
-      {upstream.kind === "emulator" && <EmulatorRecords />}
+      {emulatorRecords && <EmulatorRecords />}
       <InstallationScopes installations={installations} focus={["app_mentions:read"]} />
     </div>
   );

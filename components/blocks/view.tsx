@@ -19,7 +19,12 @@ interface Props {
   onStateChange?(values: StateValues): void;
   /** Submit pressed, with what the member entered (`/admin/act/submit`'s view_submission). */
   onSubmit?(values: StateValues): void;
+  /** The close button at the foot: closes this view (in a pushed view, back to the one under it). */
   onClose?(): void;
+  /** A view pushed onto another: the platform's Back control in its header (the view under it shows again). */
+  onBack?(): void;
+  /** The header's ✕: closes the whole stack (default: as the close button). */
+  onDismiss?(): void;
 }
 
 /**
@@ -28,7 +33,7 @@ interface Props {
  * the inputs' initial values on. Mount it with a `key` of the view's id and hash to start over when the app
  * updates the view.
  */
-export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSubmit, onClose }: Props) {
+export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSubmit, onClose, onBack, onDismiss }: Props) {
   const [values, setValue] = useReducer(
     (state: StateValues, set: ValueSet) => withStateValue(state, set.blockId, set.actionId, set.value),
     view.blocks,
@@ -66,10 +71,17 @@ export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSub
         className="mx-auto max-w-lg rounded-xl border border-slate-200 bg-white text-[15px] text-slate-800 shadow-lg"
       >
         <header className="flex items-center justify-between gap-3 border-b border-slate-200 px-5 py-3">
-          <h3 className="text-lg font-bold text-slate-900">
-            <PlainText text={textOf(title)} emoji={title?.emoji !== false} />
-          </h3>
-          <button type="button" aria-label="Close" onClick={onClose} className="rounded p-1 text-slate-600 hover:bg-slate-100">
+          <div className="flex min-w-0 items-center gap-2">
+            {onBack && (
+              <button type="button" aria-label="Back" title="Back" onClick={onBack} className="rounded p-1 text-slate-700 hover:bg-slate-100">
+                <span aria-hidden>←</span>
+              </button>
+            )}
+            <h3 className="text-lg font-bold text-slate-900">
+              <PlainText text={textOf(title)} emoji={title?.emoji !== false} />
+            </h3>
+          </div>
+          <button type="button" aria-label="Close" onClick={onDismiss ?? onClose} className="rounded p-1 text-slate-600 hover:bg-slate-100">
             <span aria-hidden>✕</span>
           </button>
         </header>

@@ -224,7 +224,7 @@ export function Explorer() {
             <RequestInspector result={result} catalogMethod={page.sentCatalogMethod} />
           )}
           {view.showAll && walkState ? <FetchAllTimings feed={all.feed} state={walkState} /> : page.sentPaginated && <PageTimings timings={page.timings} />}
-          <HistoryPanel entries={history.entries} onClear={history.clear} onPick={history.restore} />
+          <HistoryPanel entries={history.entries} error={history.error} onPick={history.restore} />
         </aside>
       </div>
     </div>

@@ -25,6 +25,8 @@ function describe(outcome: AppConfigActionResult): string {
       return `Token rotation is on for ${outcome.result.settings.name}, for good.`;
     case "verify":
       return `The request URL's verification: ${outcome.result.events.verification?.state ?? "not reported"}.`;
+    case "enable-events":
+      return outcome.result.events.disabled ? "Event delivery is still disabled." : `Event delivery is on again for ${outcome.result.name}.`;
     case "exchange":
       return `The ${outcome.result.kind} token was exchanged; auth.test with the original answered ${outcome.result.original.authTest.error ?? "ok"}.`;
     case "token":

@@ -8,6 +8,7 @@ import type { AppSettingsView, RequestUrlVerification } from "@/lib/app-config/u
 import type { RunAction } from "@/lib/swr/use-app-config";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { AdminOnlyNote } from "./admin-only-note";
+import { EventDelivery } from "./event-delivery";
 
 const FAILURES: Record<string, string> = {
   http_error: "it answered with an error status",
@@ -74,6 +75,10 @@ export function EventSubscriptions({ settings, busy, onAction, mayChange }: Pane
         </dd>
         <dt className="text-slate-500">Verification</dt>
         <dd>{events.requestUrl ? <VerificationState verification={events.verification} /> : <span className="text-slate-500">—</span>}</dd>
+        <dt className="text-slate-500">Delivery</dt>
+        <dd>
+          <EventDelivery settings={settings} busy={busy} onAction={onAction} mayChange={mayChange} />
+        </dd>
         <dt className="text-slate-500">Bot events</dt>
         <dd className="font-mono text-xs text-slate-900">{events.botEvents.join(", ") || <span className="font-sans text-slate-500">none</span>}</dd>
         {events.userEvents.length > 0 && (

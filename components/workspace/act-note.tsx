@@ -28,7 +28,11 @@ export interface ActRecord {
 export function ActNote({ record }: { record: ActRecord | null }) {
   if (!record) return <p className="sr-only" role="status" />;
   const { answer, error } = record;
-  const failure = answer?.outcome ? FAILURES[answer.outcome] : undefined;
+  const reason = answer?.outcome ? FAILURES[answer.outcome] : undefined;
+  // Which HTTP error: a 401 is the app refusing the request's signature (a signing secret that is not the app's).
+  const status = answer?.outcome === "http_service_error" && typeof answer.status === "number" ? answer.status : undefined;
+  const refused = status === 401 || status === 403 ? ": the app refused the request's signature" : "";
+  const failure = reason && status !== undefined ? `${reason.replace(/\.$/, "")} (HTTP ${status}${refused}).` : reason;
   const id = answer?.interaction_id ?? answer?.event_ids?.[0];
   return (
     <div

@@ -11,50 +11,61 @@ const textOf = (value: unknown): string =>
   typeof value === "object" && value !== null && typeof (value as Json).text === "string" ? String((value as Json).text) : "";
 
 /**
- * The modal on top of the member's stack, as a dialog around the renderer's view: every input element keeps
- * its value in the view's `state.values` until Submit, and the app's errors show under their blocks. What
- * the member entered stays while the app answers; a new view (update, push) starts from what the app set,
- * because the surface is keyed by the view's id and hash.
+ * One app's modal stack as the platform's client shows it: a dialog with the view on top, every input element
+ * keeping its value in the view's `state.values` until Submit, the app's errors under their blocks. The views
+ * under it stay mounted, hidden, so that Back shows one again with what the member had entered in it, as the
+ * platform keeps it. A pushed view has the Back control in its header and its close button goes back too;
+ * the header's ✕ closes the whole stack (`view_closed` with `is_cleared` when the app asked to be told). A
+ * view starts again from what the app set when the app updates it (keyed by its id and hash).
  */
 export function ModalDialog({
-  view,
-  depth,
+  stack,
   names,
   onSubmit,
-  onClose,
+  onBack,
+  onCloseAll,
   onAction,
 }: {
-  view: MemberViewWire;
-  depth: number;
+  /** Root first; the last is on top. */
+  stack: MemberViewWire[];
   names: Pick<BlockHandlers, "userName" | "channelName">;
-  onSubmit: (values: StateValues) => void;
-  onClose: () => void;
-  onAction: (event: ActionEvent) => void;
+  onSubmit: (view: MemberViewWire, values: StateValues) => void;
+  /** The top view closes and the one under it shows again (on a one-view stack: the modal closes). */
+  onBack: (view: MemberViewWire) => void;
+  onCloseAll: (view: MemberViewWire) => void;
+  onAction: (view: MemberViewWire, event: ActionEvent) => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
+  const top = stack.at(-1);
+  if (!top) return null;
+  const pushed = stack.length > 1;
   return (
     <dialog
       ref={ref}
-      aria-label={textOf(view.title) || "Modal"}
+      aria-label={textOf(top.title) || "Modal"}
       onCancel={(e) => {
+        // Escape goes back one view, as the platform's client does; on the root it closes the modal.
         e.preventDefault();
-        onClose();
+        onBack(top);
       }}
       className="m-auto w-[min(34rem,calc(100vw-2rem))] bg-transparent p-0 backdrop:bg-slate-900/50"
     >
-      {depth > 1 && <p className="mb-1 text-right text-xs text-white">view {depth} of the stack</p>}
-      <ViewSurface
-        key={view.id + String(view.hash)}
-        view={view}
-        appName=""
-        handlers={{ ...names, onAction, errors: view.errors ?? {} }}
-        onSubmit={onSubmit}
-        onClose={onClose}
-      />
+      {stack.map((view) => (
+        <div key={view.id + String(view.hash)} hidden={view !== top}>
+          <ViewSurface
+            view={view}
+            appName=""
+            handlers={{ ...names, onAction: (event) => onAction(view, event), errors: view.errors ?? {} }}
+            onSubmit={(values) => onSubmit(view, values)}
+            onClose={() => onBack(view)}
+            {...(pushed && view === top ? { onBack: () => onBack(view), onDismiss: () => onCloseAll(view) } : {})}
+          />
+        </div>
+      ))}
     </dialog>
   );
 }

@@ -5,10 +5,21 @@ import type { WorkspaceMemberWire } from "@/lib/emulator-admin/universal/schemas
 export type Place = { kind: "conversation"; id: string } | { kind: "home"; app_id: string };
 
 /**
- * The member's channels (those they are in first), their DMs (with the app's bot, with other members), and
- * each installed app with its Home tab.
+ * The member's channels (those they are in first), their DMs (with the app's bot, with other members), each
+ * installed app with its Home tab, and the people the page offers to act as (one who just joined among them).
  */
-export function Sidebar({ member, place, onPlace }: { member: WorkspaceMemberWire; place: Place | null; onPlace: (place: Place) => void }) {
+export function Sidebar({
+  member,
+  place,
+  onPlace,
+  onPerson,
+}: {
+  member: WorkspaceMemberWire;
+  place: Place | null;
+  onPlace: (place: Place) => void;
+  /** Act as this person (the "You are" picker's choice). */
+  onPerson: (userId: string) => void;
+}) {
   const channels = member.conversations.filter((c) => (c.type === "public" || c.type === "private") && !c.is_archived);
   const mine = channels.filter((c) => c.is_member);
   const direct = member.conversations.filter((c) => c.type === "im" || c.type === "mpim");
@@ -68,6 +79,25 @@ export function Sidebar({ member, place, onPlace }: { member: WorkspaceMemberWir
             </li>
           ))}
           {member.apps.length === 0 && <li className="px-2 text-xs text-slate-600">No app is installed in this workspace yet.</li>}
+        </ul>
+      </div>
+      <div>
+        <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-slate-600">People</h2>
+        <ul aria-label="People">
+          {member.people.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                aria-current={p.id === member.user ? "true" : undefined}
+                title={p.id === member.user ? "You" : `Act as ${p.name}`}
+                className={item(false)}
+                onClick={() => onPerson(p.id)}
+              >
+                {p.name}
+                {p.id === member.user && <span className="text-slate-600"> (you)</span>}
+              </button>
+            </li>
+          ))}
         </ul>
       </div>
     </nav>

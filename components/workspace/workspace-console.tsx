@@ -14,6 +14,7 @@ import {
 import { BUTTON } from "@/components/ui/primitives";
 import { ViewSurface } from "@/components/blocks/view";
 import { ActNote, type ActRecord } from "./act-note";
+import { AddMemberDialog } from "./add-member-dialog";
 import { clickOf, submittedValues } from "./block-acts";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
@@ -28,14 +29,13 @@ import { StreamStatus } from "./stream-status";
  */
 export function WorkspaceConsole() {
   const [user, setUser] = useState<string | undefined>(undefined);
-  const [people, setPeople] = useState<number | undefined>(undefined);
   const [place, setPlace] = useState<Place | null>(null);
   const [busy, setBusy] = useState(false);
   const [record, setRecord] = useState<ActRecord | null>(null);
   /** Ephemeral messages streamed to this member (those an app sent with chat.postEphemeral are kept nowhere else). */
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
-  const member = useWorkspaceMember(user, people);
+  const member = useWorkspaceMember(user, undefined);
   const scroller = useRef<HTMLDivElement>(null);
   /** Whether the list was at its end before it changed: then it follows new messages, as a chat client does. */
   const atEnd = useRef(true);
@@ -51,6 +51,8 @@ export function WorkspaceConsole() {
     me !== undefined,
     (change: WorkspaceChange) => {
       if (change.type === "view") return void views.mutate();
+      // A person joined: one more to act as and write to, in every member's page.
+      if (change.type === "member_joined") return void member.mutate();
       if (change.type === "ephemeral") {
         const message = { ...change.message, channel: change.channel } as unknown as WorkspaceMessageWire;
         setLive((list) => [...list.filter((m) => m.ts !== message.ts), ...(change.message.deleted ? [] : [message])].slice(-200));
@@ -77,7 +79,8 @@ export function WorkspaceConsole() {
   const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
     setBusy(true);
     try {
-      const answer = await actAsMember(name, { ...body, ...(me ? { user: me } : {}) });
+      // A person joining is no member's act.
+      const answer = await actAsMember(name, { ...body, ...(me && name !== "join-team" ? { user: me } : {}) });
       // A post or a reaction shows in the conversation itself; what reaches an app (an interaction) says how it went.
       setRecord(name === "post" || name === "react" ? null : { what, answer });
       return answer;
@@ -104,6 +107,8 @@ export function WorkspaceConsole() {
   const homeApp = current?.kind === "home" ? data.apps.find((a) => a.app_id === current.app_id) : undefined;
   const home = homeApp ? views.data?.homes.find((v) => v.app_id === homeApp.app_id) : undefined;
   const modal = views.data?.modals.at(-1);
+  // The stack the top modal is in (its app's): root first.
+  const modalStack = modal ? (views.data?.modals ?? []).filter((v) => v.app_id === modal.app_id) : [];
   const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
   const channelNames = new Map(data.conversations.filter((c) => c.type === "public" || c.type === "private").map((c) => [c.id, c.name]));
   const nameHandlers = { userName: (id: string) => names[id], channelName: (id: string) => channelNames.get(id) };
@@ -151,17 +156,18 @@ export function WorkspaceConsole() {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          className={BUTTON.secondary}
-          disabled={data.people.length >= data.member_count}
-          onClick={() => {
-            setPeople(data.people.length + 1);
+        <AddMemberDialog
+          onAdd={async (person) => {
+            try {
+              // The note links to the team_join sent to the apps that subscribe.
+              setRecord({ what: `${person.real_name} joined the workspace`, answer: await actAsMember("join-team", person) });
+              await member.mutate();
+              return null;
+            } catch (error) {
+              return error instanceof Error ? error.message : String(error);
+            }
           }}
-          title="Offers one more of the workspace's members to act as"
-        >
-          Add a member
-        </button>
+        />
         {globalShortcuts.length > 0 && (
           <details className="relative">
             <summary className={`${BUTTON.secondary} cursor-pointer list-none`}>Shortcuts</summary>
@@ -191,7 +197,16 @@ export function WorkspaceConsole() {
 
       <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
         <aside className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
-          <Sidebar member={data} place={current} onPlace={onPlace} />
+          <Sidebar
+            member={data}
+            place={current}
+            onPlace={onPlace}
+            onPerson={(id) => {
+              setUser(id);
+              setLive([]);
+              setRecord(null);
+            }}
+          />
         </aside>
         <section
           aria-label={conversation ? `Conversation ${conversation.name}` : homeApp ? `${homeApp.name} Home` : "Workspace"}
@@ -276,13 +291,13 @@ export function WorkspaceConsole() {
 
       {modal && (
         <ModalDialog
-          key={modal.id}
-          view={modal}
-          depth={views.data?.modals.length ?? 1}
+          key={modalStack[0]?.id ?? modal.id}
+          stack={modalStack}
           names={nameHandlers}
-          onSubmit={(values) => void act("Submit", "submit", { view_id: modal.id, values: submittedValues(values) })}
-          onClose={() => void act("Close the modal", "close-view", { view_id: modal.id })}
-          onAction={(event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, modal.blocks), view_id: modal.id })}
+          onSubmit={(view, values) => void act("Submit", "submit", { view_id: view.id, values: submittedValues(values) })}
+          onBack={(view) => void act(modalStack.length > 1 ? "Back" : "Close the modal", "close-view", { view_id: view.id })}
+          onCloseAll={(view) => void act("Close the modal", "close-view", { view_id: view.id, clear: true })}
+          onAction={(view, event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, view.blocks), view_id: view.id })}
         />
       )}
     </div>

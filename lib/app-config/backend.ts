@@ -1,7 +1,7 @@
 import "server-only";
 import { brand, hasBrand } from "@/lib/brand";
 import { AppError } from "@/lib/http/app-error";
-import type { AppConfigBackendKind, AppManifest, ManifestProblem, RequestUrlVerification } from "./universal/types";
+import type { AppConfigBackendKind, AppManifest, EventsDisabled, ManifestProblem, RequestUrlVerification } from "./universal/types";
 
 /**
  * One app's configuration, read and changed the same way whichever way the console reaches it: the
@@ -26,6 +26,11 @@ export interface AppConfigBackend {
    * backend cannot (the platform's API has no such method: its app settings page has a Retry button).
    */
   verifyRequestUrl: ((appId: string) => Promise<RequestUrlVerification | null>) | null;
+  /**
+   * Sends the app its events again after the platform disabled them (its deliveries mostly failed); null where
+   * the backend cannot (the platform's API has no such method: the app's Event Subscriptions page does it).
+   */
+  enableEvents: ((appId: string) => Promise<void>) | null;
 }
 
 /** Server-side only: the credentials are in clear here and are masked before they leave lib/app-config. */
@@ -35,6 +40,8 @@ export interface AppRecord {
   credentials: { clientId: string; clientSecret: string; signingSecret: string } | null;
   /** undefined: this backend cannot tell; null: the app has no request URL. */
   verification: RequestUrlVerification | null | undefined;
+  /** undefined: this backend cannot tell; null: events are delivered. */
+  eventsDisabled: EventsDisabled | null | undefined;
 }
 
 /** The platform's invalid_manifest, with each problem and its pointer in the message a person reads. */

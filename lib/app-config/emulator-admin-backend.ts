@@ -1,5 +1,5 @@
 import "server-only";
-import { listEmulatorApps, replaceEmulatorAppManifest, verifyEmulatorRequestUrl } from "@/lib/emulator-admin/client";
+import { enableEmulatorEvents, listEmulatorApps, replaceEmulatorAppManifest, verifyEmulatorRequestUrl } from "@/lib/emulator-admin/client";
 import { emulatorTarget, type AdminTarget } from "@/lib/emulator-admin/transport";
 import type { RequestUrlVerificationWire } from "@/lib/emulator-admin/universal/schemas";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
@@ -55,6 +55,7 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
         manifest,
         credentials: { clientId: app.client_id, clientSecret: app.client_secret, signingSecret: app.signing_secret },
         verification: reshapeVerification(app.event_subscriptions?.request_url_verification),
+        eventsDisabled: app.event_subscriptions?.disabled ?? null,
       };
     },
 
@@ -71,6 +72,10 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
         return appNotFoundFor(appId)(error);
       });
       return reshapeVerification(verification);
+    },
+
+    async enableEvents(appId) {
+      await enableEmulatorEvents(adminTargetOf(runtime), appId).catch(appNotFoundFor(appId));
     },
   };
 }

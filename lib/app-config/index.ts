@@ -1,5 +1,6 @@
 export {
   changeAppScopes,
+  enableAppEvents,
   exchangeForMigration,
   generateEmulatorConfigToken,
   getAppConfigOverview,

@@ -52,7 +52,7 @@ export function manifestApiBackend(runtime: AppConfigRuntime): AppConfigBackend 
       if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
         throw new AppError("platform_error", { message: "The platform's apps.manifest.export answer holds no manifest." });
       }
-      return { appId, manifest: manifest as AppManifest, credentials: null, verification: undefined };
+      return { appId, manifest: manifest as AppManifest, credentials: null, verification: undefined, eventsDisabled: undefined };
     },
 
     async validateManifest(appId, manifest) {
@@ -68,5 +68,6 @@ export function manifestApiBackend(runtime: AppConfigRuntime): AppConfigBackend 
     },
 
     verifyRequestUrl: null,
+    enableEvents: null,
   };
 }

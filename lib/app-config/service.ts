@@ -137,7 +137,13 @@ async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime:
     credentials: maskedCredentials(record, views),
     redirectUrls: shape.redirectUrls,
     scopes: shape.scopes,
-    events: { ...shape.events, verification: record.verification, canVerify: backend.verifyRequestUrl !== null && shape.events.requestUrl !== null },
+    events: {
+      ...shape.events,
+      verification: record.verification,
+      canVerify: backend.verifyRequestUrl !== null && shape.events.requestUrl !== null,
+      disabled: record.eventsDisabled,
+      canEnable: backend.enableEvents !== null,
+    },
     tokenRotationEnabled: shape.tokenRotationEnabled,
     manifest: record.manifest,
     installations: views.map((v) => toAppInstallation(v, record.manifest, runtime.upstream.kind === "emulator" ? (emulatorTokens.get(v.id) ?? []) : null)),
@@ -236,6 +242,18 @@ export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRunti
   const backend = await selectBackend(runtime);
   if (!backend.verifyRequestUrl) throw new AppError("verify_not_available");
   await backend.verifyRequestUrl(appId);
+  return settingsOf(backend, await backend.readApp(appId), runtime);
+}
+
+/**
+ * POST /api/app-config/apps/{appId}/events/enable: the app's events delivered again after the platform
+ * disabled them, where the backend can (the emulator); the platform's API cannot (its settings page does).
+ */
+export async function enableAppEvents(appId: string, runtime: AppConfigRuntime): Promise<AppSettingsView> {
+  requireAdmin(viewerOf(runtime), "enable an app's event delivery again: it is every workspace's it is installed in");
+  const backend = await selectBackend(runtime);
+  if (!backend.enableEvents) throw new AppError("enable_events_not_available");
+  await backend.enableEvents(appId);
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
 

@@ -6,6 +6,7 @@ import {
   AppsAnswerWire,
   ClockAnswerWire,
   ConfigTokensAnswerWire,
+  EventsEnableAnswerWire,
   ManifestRefusalWire,
   MentionAnswerWire,
   MethodsAnswerWire,
@@ -59,6 +60,14 @@ export async function replaceEmulatorAppManifest(
  */
 export async function verifyEmulatorRequestUrl(target: AdminTarget, appId: string): Promise<RequestUrlVerificationWire> {
   return (await callEmulatorAdmin(target, `apps/${encodeURIComponent(appId)}/verify`, VerifyAnswerWire, {})).request_url_verification;
+}
+
+/**
+ * POST /admin/apps/{app_id}/events/enable: "Enable" on the app's event subscription settings after the
+ * platform disabled them (its deliveries mostly failed); whether they were disabled (404 app_not_found relayed).
+ */
+export async function enableEmulatorEvents(target: AdminTarget, appId: string): Promise<boolean> {
+  return (await callEmulatorAdmin(target, `apps/${encodeURIComponent(appId)}/events/enable`, EventsEnableAnswerWire, {})).was_disabled;
 }
 
 /**

@@ -2,11 +2,13 @@ import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { callEmulatorAdmin, fetchEmulatorAdmin, type AdminTarget } from "./transport";
 import {
+  JoinTeamAnswerWire,
   MemberActAnswerWire,
   MemberViewsWire,
   SuggestAnswerWire,
   WorkspaceHistoryWire,
   WorkspaceMemberWire,
+  type JoinTeamAnswerWire as JoinTeamAnswer,
   type MemberActAnswerWire as MemberActAnswer,
   type MemberViewsWire as MemberViews,
   type SuggestAnswerWire as SuggestAnswer,
@@ -17,7 +19,7 @@ import {
 /**
  * The Workspace page's operations on the emulator's admin surface: what a member sees (their conversations,
  * a history, their views), what they do (post, DM the app, react, open its Home, run its slash command,
- * click, ask an external select for options, use a shortcut, submit or close a modal) and the live stream of what changes. One function per
+ * click, ask an external select for options, use a shortcut, submit or close a modal, bring a new person in) and the live stream of what changes. One function per
  * operation, each answer parsed (universal/schemas.ts); a refusal is relayed with the emulator's own code.
  */
 
@@ -71,6 +73,9 @@ export const runShortcut = (target: AdminTarget, body: Act & { callback_id: stri
 export const submitView = (target: AdminTarget, body: Act & { view_id: string }) => act(target, "submit", body);
 /** POST /admin/act/close-view: the member closes the modal on top (`clear`: the whole stack). */
 export const closeView = (target: AdminTarget, body: Act & { view_id: string }) => act(target, "close-view", body);
+/** POST /admin/act/join-team: a new person joins the workspace (team_join to the apps that subscribe); their record. */
+export const addMember = (target: AdminTarget, body: { real_name: string; email?: string; team_id?: string }): Promise<JoinTeamAnswer> =>
+  callEmulatorAdmin(target, "act/join-team", JoinTeamAnswerWire, body);
 /**
  * POST /admin/act/suggest: the member types `value` into an external select; the app is asked for options
  * (block_suggestion, to its Options Load URL) and they come back in `result`.

@@ -2,7 +2,7 @@ import "server-only";
 import { canSee } from "@/lib/installations/universal/rights";
 import type { Viewer } from "@/lib/viewer";
 import { readEmulatorRecords } from "@/lib/emulator-admin/records";
-import { configuredEmulator } from "@/lib/emulator-admin/transport";
+import type { AdminTarget } from "@/lib/emulator-admin/transport";
 import type { EmulatorRecordWire } from "@/lib/emulator-admin/universal/schemas";
 import { AppError } from "@/lib/http/app-error";
 
@@ -17,15 +17,16 @@ interface EmulatorRecords {
 }
 
 /**
- * The embedded emulator's own record of what it sent apps in one workspace (events over HTTP or Socket
+ * The emulator's own record of what it sent apps in one workspace (events over HTTP or Socket
  * Mode, slash commands, clicks, submissions), as the events page shows it beside what the console itself
  * received. A member reads their own workspace's; an admin (or the operator) the one asked for, else the
- * first. Tokens and response_url tails come masked from the emulator; not_emulator against the platform.
+ * first. Tokens and response_url tails come masked from the emulator (`emulator`: the embedded one, or a
+ * standalone one the console reaches through PLATFORM_BASE_URL).
  */
-export async function readRecordsFor(viewer: Viewer, teamId?: string): Promise<EmulatorRecords> {
+export async function readRecordsFor(viewer: Viewer, emulator: AdminTarget, teamId?: string): Promise<EmulatorRecords> {
   const team = teamId ?? (viewer.kind === "member" ? viewer.teamId : undefined);
   if (team !== undefined && !canSee(viewer, { team: { id: team } })) return { teamId: null, records: [] };
-  const records = await readEmulatorRecords(configuredEmulator(), team).catch((error: unknown) => {
+  const records = await readEmulatorRecords(emulator, team).catch((error: unknown) => {
     // A workspace the emulator does not have (it was reset): nothing to show, as for an empty one.
     if (error instanceof AppError && error.relayed && error.code === "team_not_found") return null;
     throw error;

@@ -157,6 +157,11 @@ export const CONSOLE_ERRORS = {
     message:
       "The platform's App Manifest API cannot send a request URL a new challenge: use Retry beside the Request URL on the app's Event Subscriptions page.",
   },
+  enable_events_not_available: {
+    status: 409,
+    message:
+      "The platform's App Manifest API cannot enable an app's events again: use Enable on the app's Event Subscriptions page (api.slack.com/apps, your app).",
+  },
   platform_error: { status: 502, message: "The platform answered with an error." },
 
   // Incoming webhooks (lib/webhooks)
@@ -166,6 +171,9 @@ export const CONSOLE_ERRORS = {
   webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
   webhook_timeout: { status: 504, message: "The webhook did not answer in time." },
   webhook_unreachable: { status: 502, message: "The webhook host could not be reached." },
+
+  // The explorer's history (lib/history)
+  unknown_history_entry: { status: 404, message: "No entry with this id in your history: it was cleared, or pruned as older than its bounds." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ConsoleErrorCode = keyof typeof CONSOLE_ERRORS;

@@ -113,7 +113,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
   }
   let client: PGlite | undefined;
   try {
-    // pg_trgm: the lists' search index (migration 0005); PostgreSQL has it in contrib.
+    // pg_trgm: the lists' search index (migration 0006); PostgreSQL has it in contrib.
     client = new PGlite(memory ? MEMORY : dataDir, { extensions: { pg_trgm } });
     await client.waitReady;
   } catch (error) {

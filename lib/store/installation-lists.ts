@@ -9,7 +9,7 @@ import type { InstallationSummary, StoreTokenKind } from "./types";
  * Lists of installations read a page at a time from the database (issue 43): in (installed_at, id) order
  * ("expiring": (next_expiry, id), soonest first),
  * after or before a keyset cursor, each filter and the search on an index of its own (schema.ts), and the
- * counts per filter read from counters kept by a trigger in the writing transaction (migration 0005). Only a
+ * counts per filter read from counters kept by a trigger in the writing transaction (migration 0006). Only a
  * search's counts, and "expiring" (which moves with the clock), are counted on a read, and only up to
  * COUNT_CAP. Nothing here is cached: a list is as fresh as the database.
  */

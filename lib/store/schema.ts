@@ -45,7 +45,7 @@ export const installations = pgTable(
     webhookConfigurationUrl: text("webhook_configuration_url"),
     webhookUrlSealed: text("webhook_url_sealed"),
     /**
-     * Its tokens' facts, kept by a trigger on `tokens` (migration 0005, list-triggers.sql) whoever writes
+     * Its tokens' facts, kept by a trigger on `tokens` (migration 0006_installation_lists, its hand-written end) whoever writes
      * them: a token rotates (revoked or not); a long-lived token is not revoked; the soonest expiry of its
      * rotating, unrevoked tokens. What the lists filter on, with an index each.
      */
@@ -263,3 +263,6 @@ export const tokenApiUses = pgTable(
 
 /** Sign-outs live in a file of their own (sign-out-schema.ts). */
 export { signOuts } from "./sign-out-schema";
+
+/** The explorer's history lives in a file of its own (history-schema.ts). */
+export { explorerHistory } from "./history-schema";

@@ -5,6 +5,7 @@ import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
 import { pageInstallations, type ListPageRequest, type ListPageResult } from "./installation-lists";
 import * as configTokens from "./config-tokens";
+import * as history from "./history";
 import type { StoreContext } from "./context";
 import { metrics } from "@/lib/metrics";
 import { mapStoreError } from "./errors";
@@ -138,6 +139,18 @@ export interface SignOutsStore {
   record(person: string, at: number): Promise<number>;
 }
 
+/** The explorer's lasting history, per person (null: the operator), bounded on write (history.ts). */
+export interface HistoryStore {
+  /** Records an entry, pruning the owner's to the newest 1,000 and 30 days; answers its id. */
+  record(owner: string | null, entry: history.NewHistoryEntry): Promise<string>;
+  /** A page of the owner's entries, newest first, without answers. */
+  list(owner: string | null, query?: history.HistoryQuery): Promise<history.HistoryPage>;
+  /** One of the owner's entries with its answer, or null. */
+  get(owner: string | null, id: string): Promise<history.StoreHistoryEntry | null>;
+  /** Forgets the owner's history; answers how many entries. */
+  clear(owner: string | null): Promise<number>;
+}
+
 /**
  * The store's API, grouped by what it keeps: installations (with their tokens, webhooks and timelines),
  * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys and
@@ -156,6 +169,7 @@ export interface Store {
   readonly configTokens: ConfigTokensStore;
   readonly apiKeys: ApiKeysStore;
   readonly signOuts: SignOutsStore;
+  readonly history: HistoryStore;
 
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
@@ -174,7 +188,7 @@ export type OpenStoreOptions = BackendOptions & { keys: SealingKey[] };
 
 /**
  * Every method is one transaction, so one the server ended to break a deadlock (40P01: two writers taking
- * the list counters of migration 0005 in a different order across statements) rolled back whole and is run
+ * the list counters of migration 0006 in a different order across statements) rolled back whole and is run
  * again, at most twice more.
  */
 async function retryOnDeadlock<R>(run: () => Promise<R>): Promise<R> {
@@ -277,6 +291,12 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     signOuts: {
       generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
       record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
+    },
+    history: {
+      record: guard((owner: string | null, entry: history.NewHistoryEntry) => history.recordHistory(ctx, owner, entry)),
+      list: guard((owner: string | null, query?: history.HistoryQuery) => history.listHistory(ctx, owner, query)),
+      get: guard((owner: string | null, id: string) => history.getHistoryEntry(ctx, owner, id)),
+      clear: guard((owner: string | null) => history.clearHistory(ctx, owner)),
     },
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o), { retry: false })(),
     ping: guard(async () => {

@@ -26,6 +26,7 @@ export type AppConfigAction =
   | { kind: "scopes"; appId: string; bot: string[]; user: string[] }
   | { kind: "rotation"; appId: string }
   | { kind: "verify"; appId: string }
+  | { kind: "enable-events"; appId: string }
   | { kind: "exchange"; appId: string; installation: string; token: TokenKind }
   | { kind: "paste-token"; token: string; refreshToken: string }
   | { kind: "rotate-token" }
@@ -35,6 +36,7 @@ export type AppConfigAction =
 export type AppConfigActionResult =
   | { kind: "scopes" | "rotation"; result: ManifestChangeResult }
   | { kind: "verify"; result: AppSettingsView }
+  | { kind: "enable-events"; result: AppSettingsView }
   | { kind: "exchange"; result: MigrationExchangeResult }
   /** A forgotten token: `configToken` null. */
   | { kind: "token"; result: { configToken: ConfigTokenAnswer["configToken"] | null } };
@@ -50,6 +52,8 @@ async function run(action: AppConfigAction): Promise<AppConfigActionResult> {
       return { kind: "rotation", result: await fetchJson<ManifestChangeResult>(`${appKey(action.appId)}/rotation`, jsonBody({ confirm: true })) };
     case "verify":
       return { kind: "verify", result: await fetchJson<AppSettingsView>(`${appKey(action.appId)}/verify`, jsonBody({})) };
+    case "enable-events":
+      return { kind: "enable-events", result: await fetchJson<AppSettingsView>(`${appKey(action.appId)}/events/enable`, jsonBody({})) };
     case "exchange":
       return {
         kind: "exchange",
@@ -82,7 +86,8 @@ export function useAppConfigAction() {
   return useSWRMutation<AppConfigActionResult, ConsoleRequestError, string, AppConfigAction>(OVERVIEW, async (_key, { arg }) => {
     try {
       const outcome = await run(arg);
-      const settings = outcome.kind === "verify" ? outcome.result : outcome.kind === "token" ? null : outcome.result.settings;
+      const settings =
+        outcome.kind === "verify" || outcome.kind === "enable-events" ? outcome.result : outcome.kind === "token" ? null : outcome.result.settings;
       if (settings) await mutate(appKey(settings.appId), settings, { revalidate: false });
       if (outcome.kind === "token") await mutate((key) => typeof key === "string" && key.startsWith(`${OVERVIEW}/apps/`));
       return outcome;

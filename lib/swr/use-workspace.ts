@@ -33,7 +33,7 @@ export function useMemberViews(user: string | undefined) {
   return useSWR<MemberViewsWire, Error>(`/api/workspace/views${q({ user })}`, (url: string) => fetchJson<MemberViewsWire>(url));
 }
 
-export type ActName = "post" | "dm" | "react" | "open-home" | "command" | "click" | "suggest" | "shortcut" | "submit" | "close-view";
+export type ActName = "post" | "dm" | "react" | "open-home" | "command" | "click" | "suggest" | "shortcut" | "submit" | "close-view" | "join-team";
 
 /** One act of the member; rejects with the route's ConsoleRequestError. */
 export function actAsMember(name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire> {
@@ -46,7 +46,8 @@ export type WorkspaceChange =
   | { type: "message_deleted"; channel: string; ts: string }
   | { type: "reaction"; channel: string; ts: string }
   | { type: "ephemeral"; channel: string; user: string; message: { ts: string; text?: string; deleted?: boolean } & Record<string, unknown> }
-  | { type: "view"; user: string; view_id: string; closed: boolean };
+  | { type: "view"; user: string; view_id: string; closed: boolean }
+  | { type: "member_joined"; user: string; name: string };
 
 /**
  * The member's live stream of changes (GET /api/workspace/stream): `onChange` for each, and `onReconnect`

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import {
+  addMember,
   clickElement,
   closeView,
   messageApp,
@@ -66,7 +67,17 @@ export const ACTS = {
     body: z.strictObject({ ...Who, view_id: Id, values: z.record(z.string().max(255), z.record(z.string().max(255), Choice)).optional() }),
     run: submitView,
   },
+  /** Back (the view under it shows again) or Close (`clear`: the whole stack), as the modal's controls do. */
   "close-view": { body: z.strictObject({ ...Who, view_id: Id, clear: z.boolean().optional() }), run: closeView },
+  /** A new person joins the workspace (the page's "Add a member"): no one acts, so no `user`. */
+  "join-team": {
+    body: z.strictObject({
+      team_id: Id.optional(),
+      real_name: z.string().trim().min(1, "a name for the new member").max(80, "at most 80 characters"),
+      email: z.email("an email address such as ada@example.com").max(254).optional(),
+    }),
+    run: addMember,
+  },
 } as const;
 
 export type ActName = keyof typeof ACTS;

@@ -35,6 +35,17 @@ export interface RequestUrlVerification {
   failure: string | null;
 }
 
+/** Why and since when the platform sends an app no events: its deliveries mostly failed (fewer than 5% in an hour). */
+export interface EventsDisabled {
+  /** ISO time it was disabled. */
+  at: string;
+  /** `delivery_failures`. */
+  reason: string;
+  /** Deliveries finished in the hour that judged it, and how many of them the app answered 2xx. */
+  attempted: number;
+  delivered: number;
+}
+
 /** The configuration token as the browser may see it. */
 export interface ConfigTokenView {
   maskedToken: string;
@@ -123,6 +134,10 @@ export interface AppSettingsView {
     /** undefined: the backend cannot tell (the platform's manifest API does not report it). */
     verification: RequestUrlVerification | null | undefined;
     canVerify: boolean;
+    /** Event delivery disabled by the platform: why and since when; null while it delivers; undefined: the backend cannot tell. */
+    disabled: EventsDisabled | null | undefined;
+    /** Whether this console can enable delivery again (the emulator's admin surface; the platform's API cannot). */
+    canEnable: boolean;
   };
   tokenRotationEnabled: boolean;
   manifest: AppManifest;

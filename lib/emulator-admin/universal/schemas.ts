@@ -40,6 +40,13 @@ export type RequestUrlVerificationWire = z.infer<typeof RequestUrlVerificationWi
 /** POST /admin/apps/{app_id}/verify */
 export const VerifyAnswerWire = z.object({ request_url_verification: RequestUrlVerificationWire });
 
+/** Why and since when the emulator stopped sending an app its events (its deliveries mostly failed); null when it sends them. */
+export const EventsDisabledWire = z.object({ at: z.string(), reason: z.string(), attempted: z.number(), delivered: z.number() }).nullable();
+export type EventsDisabledWire = z.infer<typeof EventsDisabledWire>;
+
+/** POST /admin/apps/{app_id}/events/enable */
+export const EventsEnableAnswerWire = z.object({ app_id: z.string(), was_disabled: z.boolean() });
+
 /** One app of GET /admin/apps, credentials in clear (the console masks them before they leave lib/app-config). */
 export const AdminAppWire = z.object({
   app_id: z.string(),
@@ -48,7 +55,7 @@ export const AdminAppWire = z.object({
   client_secret: z.string(),
   signing_secret: z.string(),
   token_rotation_enabled: z.boolean(),
-  event_subscriptions: z.object({ request_url_verification: RequestUrlVerificationWire }).partial().optional(),
+  event_subscriptions: z.object({ request_url_verification: RequestUrlVerificationWire, disabled: EventsDisabledWire }).partial().optional(),
   manifest: z.record(z.string(), z.unknown()),
 });
 export type AdminAppWire = z.infer<typeof AdminAppWire>;
@@ -311,6 +318,12 @@ export const MemberActAnswerWire = z.object({
   options: z.array(z.unknown()).optional(),
 });
 export type MemberActAnswerWire = z.infer<typeof MemberActAnswerWire>;
+
+/** What POST /admin/act/join-team gave: the new member's record (users.info's) and the team_join it sent. */
+export const JoinTeamAnswerWire = MemberActAnswerWire.extend({
+  user: z.looseObject({ id: z.string(), name: z.string(), real_name: z.string().optional() }),
+});
+export type JoinTeamAnswerWire = z.infer<typeof JoinTeamAnswerWire>;
 
 /** An option of an external select as the app answered it (block_suggestion): a text and a value. */
 const SuggestedOption = z.looseObject({ text: z.looseObject({ type: z.string(), text: z.string() }), value: z.string() });

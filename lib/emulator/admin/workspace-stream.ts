@@ -48,8 +48,9 @@ const openOf = (state: EmulatorState) => {
 
 const encoder = new TextEncoder();
 
-/** Whether `user` sees this change: their own ephemerals and views; messages and reactions where they can see. */
+/** Whether `user` sees this change: their own ephemerals and views; messages and reactions where they can see; everyone a new member. */
 function seenBy(state: EmulatorState, ws: Workspace, user: string, change: WorkspaceChange): boolean {
+  if (change.type === "member_joined") return true;
   if (change.type === "ephemeral" || change.type === "view") return change.user === user;
   const channel = findChannel(ws, change.channel);
   return channel !== undefined && canSee(state, ws, channel, user);

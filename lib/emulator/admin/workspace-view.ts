@@ -1,7 +1,7 @@
 /**
  * What a member sees of a workspace, for the console's Workspace page (what GET {base}/admin/state lacks):
  *
- * - GET {base}/admin/workspace/member?team_id=&user=&people=: the member, the people the page offers to act as (the first 12, or `people` of them), the
+ * - GET {base}/admin/workspace/member?team_id=&user=&people=: the member, the people the page offers to act as (the first 12, or `people` of them, and the latest 50 who joined), the
  *   installed apps (bot user, slash commands with their usage hints, shortcuts), and the conversations the
  *   member sees: public channels, and the private ones, DMs and group DMs they are in
  * - GET {base}/admin/workspace/history?team_id=&user=&channel=: a conversation's messages with their thread
@@ -25,6 +25,8 @@ import type { Channel, Workspace } from "../workspace/workspace";
 
 /** How many people the page offers to act as at first (more are added one by one). */
 const PEOPLE_OFFERED = 12;
+/** How many of the people who joined the workspace (POST /admin/act/join-team) are offered too, the latest. */
+const JOINED_OFFERED = 50;
 const MAX_PEOPLE_OFFERED = 200;
 /** How many of a conversation's latest messages (replies included) one read returns. */
 const HISTORY_LIMIT = 1000;
@@ -78,6 +80,8 @@ function describeMember(ctx: RequestContext) {
   const asked = Number(query.get("people") ?? PEOPLE_OFFERED);
   const offered = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MAX_PEOPLE_OFFERED) : PEOPLE_OFFERED;
   const people = Array.from({ length: Math.min(offered, ws.userCount) }, (_, i) => memberIdAt(ws, i));
+  // Those who joined since the workspace was made: a person added from the page is someone to act as at once.
+  for (const joined of (ws.joined ?? []).slice(-JOINED_OFFERED)) people.push(joined.userId);
   if (!people.includes(user)) people.push(user);
   const conversations = ws.channels
     .filter((c) => canSee(ctx.state, ws, c, user))
@@ -87,7 +91,7 @@ function describeMember(ctx: RequestContext) {
     team: { id: ws.team.id, name: ws.team.name },
     user,
     people: people.map((id) => ({ id, name: nameOf(ws, id, ctx.baseUrl) })),
-    member_count: ws.userCount,
+    member_count: ws.userCount + (ws.joined?.length ?? 0),
     apps: installedApps(ctx.state, ws),
     conversations,
   };

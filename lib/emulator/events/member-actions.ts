@@ -24,6 +24,7 @@ import type { EmulatorState, RequestContext } from "../types";
 import { postToChannel } from "../web-api/methods/chat";
 import { generalChannel, resolveChannel, createConversation, findDirect } from "../workspace/channels";
 import { addJoinedMember, botByUserId, installingUserId, memberAt, memberIndexOf } from "../workspace/members";
+import { announceChange } from "../workspace/changes";
 import { addMember, canSee, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { memberPostContent } from "../workspace/rich-text";
@@ -192,6 +193,8 @@ export function registerMemberActionRoutes(router: Router, parse: (text: string)
       const person = addJoinedMember(ws, { realName: body.real_name, ...(body.email ? { email: body.email } : {}) }, ctx.clock.now());
       addMember(ctx.state, ws, generalChannel(ws), person.userId);
       const record = memberAt(ws, person.index, ctx.baseUrl);
+      // Every member's client learns of a new colleague (the Workspace page's people to act as).
+      announceChange(ws, { type: "member_joined", user: person.userId, name: person.realName });
       dispatchTeamJoin(ctx, ws, record);
       return { user: record };
     });

@@ -7,7 +7,7 @@ import { WebApiError } from "../core/errors";
 import { verificationToken } from "../events/event-signing";
 import type { EmulatorState, Installation, RequestContext, App } from "../types";
 import { resolveChannel, generalChannel } from "../workspace/channels";
-import { installingUserId, memberAt, memberIndexOf } from "../workspace/members";
+import { botByUserId, installingUserId, memberAt, memberIndexOf } from "../workspace/members";
 import { isDirect, isMember } from "../workspace/membership";
 import { findMessage } from "../workspace/messages";
 import { appUserKey, issueTrigger, type StoredView } from "../workspace/views";
@@ -27,7 +27,8 @@ export function adminWorkspace(state: EmulatorState, teamId: string | undefined 
 export function actingMember(ws: Workspace, user: string | undefined): string {
   const id = user ?? installingUserId(ws);
   const index = memberIndexOf(ws, id);
-  if (index < 0 || index >= ws.userCount) throw new WebApiError("user_not_found", {}, { status: 404 });
+  // A person: a generated member or one who joined since (POST /admin/act/join-team), not an app's bot user.
+  if (index < 0 || (index >= ws.userCount && botByUserId(ws, id))) throw new WebApiError("user_not_found", {}, { status: 404 });
   return id;
 }
 

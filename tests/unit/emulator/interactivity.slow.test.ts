@@ -463,6 +463,29 @@ describe("modals", () => {
     });
   });
 
+  it("goes Back through a stack: the pushed view closes (is_cleared false), the one under it keeps what was entered; clear closes them all", async () => {
+    const root = await openModal(modal("first"));
+    reply = () => Response.json({ response_action: "push", view: modal("details", { notify_on_close: true }) });
+    const pushed = (await h.admin("act/submit", { view_id: root, values: { b: { name: "Ada" } } })).body.result.view.id as string;
+    expect(await stack()).toEqual(["cb-first", "cb-details"]);
+    // Back: close-view without clear, on the view on top.
+    reply = () => new Response("");
+    const back = await h.admin("act/close-view", { view_id: pushed });
+    expect(back.body).toMatchObject({ ok: true, view_id: pushed, notified: true, outcome: "ok" });
+    expect(received.at(-1)!.payload).toMatchObject({ type: "view_closed", is_cleared: false, view: { id: pushed, root_view_id: root } });
+    const views = (await h.admin(`views?user=${member}`)).body.modals as Json[];
+    expect(views.map((v) => v.id)).toEqual([root]);
+    expect(views[0]!.state.values).toMatchObject({ b: { name: { type: "plain_text_input", value: "Ada" } } });
+
+    // The ✕ on a pushed view: clear, every view of the stack goes.
+    reply = () => Response.json({ response_action: "push", view: modal("details", { notify_on_close: true }) });
+    const again = (await h.admin("act/submit", { view_id: root })).body.result.view.id as string;
+    reply = () => new Response("");
+    expect((await h.admin("act/close-view", { view_id: again, clear: true })).body).toMatchObject({ ok: true, notified: true });
+    expect(received.at(-1)!.payload).toMatchObject({ type: "view_closed", is_cleared: true, view: { id: again } });
+    expect(await stack()).toEqual([]);
+  });
+
   it("sends view_closed only for a view that asked (notify_on_close)", async () => {
     const quiet = await openModal(modal("quiet"));
     expect((await h.admin("act/close-view", { view_id: quiet })).body).toEqual({ ok: true, view_id: quiet, notified: false });

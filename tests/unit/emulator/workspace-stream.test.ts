@@ -108,6 +108,24 @@ describe("the workspace as a member sees it (admin/workspace/*)", () => {
     theirs.close();
   });
 
+  it("offers a person who joined to act as, lets them act, and tells every member's stream", async () => {
+    const { h, general, owner, second } = await setUp();
+    const mine = await openStream(h, owner);
+    const theirs = await openStream(h, second);
+    expect((await mine.next()).event).toBe("ready");
+    expect((await theirs.next()).event).toBe("ready");
+    const joined = (await h.admin("act/join-team", { real_name: "Ada Lovelace" })).body.user as Json;
+    for (const stream of [mine, theirs]) expect((await stream.next()).data).toEqual({ type: "member_joined", user: joined.id, name: "Ada Lovelace" });
+    const { body: member } = await h.admin("workspace/member");
+    expect(member.people).toContainEqual({ id: joined.id, name: "Ada Lovelace" });
+    // They are a member like any other: the page acts as them.
+    const asThem = await h.admin(`workspace/member?user=${joined.id}`);
+    expect(asThem.body).toMatchObject({ ok: true, user: joined.id });
+    expect((await h.admin("act/post", { channel: general.id, text: "hello", user: joined.id })).body.ok).toBe(true);
+    mine.close();
+    theirs.close();
+  });
+
   it("refuses a stream past the cap, and takes one again once a viewer goes", async () => {
     const { h, owner } = await setUp();
     const open = await Promise.all(Array.from({ length: MAX_WORKSPACE_STREAMS }, () => openStream(h, owner)));

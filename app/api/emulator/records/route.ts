@@ -1,8 +1,9 @@
-// GET /api/emulator/records?team=T… - The embedded emulator's records of its deliveries and interactions, newest first (404 not_emulator otherwise)
+// GET /api/emulator/records?team=T… - The emulator's records (embedded, or standalone through PLATFORM_BASE_URL) of its deliveries and interactions, newest first (404 not_emulator otherwise)
 import { z } from "zod";
 import { readRecordsFor } from "@/lib/events/emulator-records";
 import { handleRoute } from "@/lib/access/handle-route";
 import { parseQuery } from "@/lib/http";
+import { requireWorkspaceEmulator } from "@/lib/workspace-page/target";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,7 @@ const Query = z.object({
 export const GET = handleRoute(
   async (request, _context, viewer) => {
     const { team } = parseQuery(request, Query);
-    return Response.json(await readRecordsFor(viewer, team), { headers: { "cache-control": "no-store" } });
+    return Response.json(await readRecordsFor(viewer, await requireWorkspaceEmulator(), team), { headers: { "cache-control": "no-store" } });
   },
   { rejectCrossSite: true },
 );

@@ -1,4 +1,4 @@
-// POST /api/workspace/act/{post|dm|react|open-home|command|click|suggest|shortcut|submit|close-view} - A member of the emulated workspace acts (admins; emulator upstreams only)
+// POST /api/workspace/act/{post|dm|react|open-home|command|click|suggest|shortcut|submit|close-view|join-team} - A member of the emulated workspace acts (admins; emulator upstreams only)
 import { handleRoute } from "@/lib/access/handle-route";
 import { parseJsonBody } from "@/lib/http";
 import { actAsMember } from "@/lib/workspace-page/service";
