@@ -22,6 +22,7 @@ import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleRefreshDrainSuite } from "./suites/console-refresh-drain";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
+import { consoleInstallationsAtScaleSuite } from "./suites/console-installations-at-scale";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
@@ -41,6 +42,8 @@ const SUITES: BenchSuite[] = [
   consolePickerSuite,
   consoleEventViewersSuite,
   consoleDashboardSuite,
+  // A console of its own on PostgreSQL, seeded with 100,000 installations (issue 43), from the same build.
+  consoleInstallationsAtScaleSuite,
   consoleTokenApiSuite,
   consoleTokenApiHealthSuite,
   consoleHistorySuite,
