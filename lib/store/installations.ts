@@ -289,11 +289,18 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
   const values = installationValues(ctx, record, version);
   const { id: _id, ...update } = values;
   await tx.insert(installations).values(values).onConflictDoUpdate({ target: installations.id, set: update });
-  await tx.delete(tokens).where(eq(tokens.installationId, record.id));
+  const gone = await tx
+    .delete(tokens)
+    .where(eq(tokens.installationId, record.id))
+    .returning({ id: tokens.id, kind: tokens.kind, userId: tokens.userId, claimedUntil: tokens.refreshClaimedUntil });
+  // A token keeps its row id and a background refresher's claim on it across the rewrite (a save rewrites
+  // every token row): else the claimant's release or Retry-After hold finds no row, the hold is lost, and
+  // another instance asks the platform again at once.
+  const kept = new Map(gone.map((t) => [`${t.kind}:${t.userId ?? ""}`, { id: t.id, refreshClaimedUntil: t.claimedUntil }]));
   const rows = [
     ...KINDS.flatMap((kind) => (record[kind] ? [tokenValues(ctx, record.id, kind, null, record[kind])] : [])),
     ...Object.entries(record.people ?? {}).map(([userId, token]) => tokenValues(ctx, record.id, "user", userId, token)),
-  ];
+  ].map((row) => ({ ...row, ...kept.get(`${row.kind}:${row.userId ?? ""}`) }));
   if (rows.length > 0) await tx.insert(tokens).values(rows);
   await announceChange(ctx, tx, record.id, version);
 }

@@ -150,7 +150,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   // some of them first (it claims at this moment: read again past its claims). None due: the interval waits.
   summary.backlog = wanted.length > 0 && (candidates.length === limit || due.length < wanted.length);
   // Claims given back at the end; those of failed refreshes kept until this instance tries them again.
-  const release = new Set(claimed);
+  const release = new Map(claimed);
   const waits: ClaimableToken[] = [];
   try {
     // Each installation read and checked once, by the first worker that takes one of its tokens; its other
@@ -182,21 +182,22 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   } finally {
     // A refreshed token is not due for hours; given back, a clock moved again finds it due at once. A release
     // that fails leaves the lease to run out.
-    await store.refreshClaims.release([...release]).catch(() => {});
-    await holdClaims(store, waits).catch(() => {});
+    await store.refreshClaims.release(release).catch(() => {});
+    await holdClaims(store, waits, claimed).catch(() => {});
   }
   return summary;
 }
 
 /** Keeps the claims of tokens that wait (a backoff, a Retry-After) until this instance may try them again, to the second. */
-async function holdClaims(store: Store, waits: readonly ClaimableToken[]): Promise<void> {
+async function holdClaims(store: Store, waits: readonly ClaimableToken[], leases: ReadonlyMap<number, number>): Promise<void> {
   const serverNow = Date.now();
-  const bySeconds = new Map<number, number[]>();
+  const bySeconds = new Map<number, Map<number, number>>();
   for (const token of waits) {
     const s = state();
     const until = Math.max(s.backoff.get(tokenKey(token))?.retryAt ?? 0, s.rateLimited.get(token.installationId) ?? 0);
     const seconds = Math.max(0, Math.ceil((until - serverNow) / 1000));
-    bySeconds.set(seconds, [...(bySeconds.get(seconds) ?? []), token.tokenId]);
+    const held = bySeconds.get(seconds) ?? new Map<number, number>();
+    bySeconds.set(seconds, held.set(token.tokenId, leases.get(token.tokenId)!));
   }
   for (const [seconds, ids] of bySeconds) await store.refreshClaims.release(ids, seconds * 1000);
 }

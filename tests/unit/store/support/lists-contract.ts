@@ -149,6 +149,35 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
       expect((await page()).counts.all).toBe(2 + 24 - 6);
     });
 
+    it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
+      await forget();
+      const r = made(1);
+      await store.installations.put(r);
+      const due = async () => (await store.refreshClaims.unclaimedExpiringBefore(NOW + 6 * HOUR, 10)).map((t) => t.tokenId);
+      const [tokenId] = await due();
+      const mine = await store.refreshClaims.claim([tokenId!], 60_000);
+      expect([...mine.keys()]).toEqual([tokenId]);
+      expect(await due()).toEqual([]);
+
+      // A rename saves the whole record: the claim (a Retry-After hold, say) must outlive it.
+      const stored = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...stored, team: { ...stored.team, name: "Renamed" } }, { expectVersion: stored.version });
+      expect(await due()).toEqual([]);
+      // And the claimant can still give it back.
+      await store.refreshClaims.release(mine);
+      expect(await due()).toEqual([tokenId]);
+
+      // A lease that ran out, taken by another instance: the first one's late release leaves the other's claim.
+      const stale = await store.refreshClaims.claim([tokenId!], 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const other = await store.refreshClaims.claim([tokenId!], 60_000);
+      expect([...other.keys()]).toEqual([tokenId]);
+      await store.refreshClaims.release(stale);
+      expect(await due()).toEqual([]);
+      await store.refreshClaims.release(other, 0);
+      expect(await due()).toEqual([tokenId]);
+    });
+
     it("filters expiring by the soonest rotating, unrevoked token of an active installation", async () => {
       await forget();
       const soon = made(1, { bot: token({ expiresAt: NOW + HOUR / 2 }) });
