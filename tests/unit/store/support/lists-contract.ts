@@ -35,7 +35,8 @@ function made(n: number, overrides: Partial<StoreInstallation> = {}): StoreInsta
 
 const legacyBot = () => token({ refreshToken: undefined, expiresAt: undefined, value: `xoxb-${randomBytes(8).toString("hex")}` });
 
-export function listsContract(name: string, open: () => Promise<Backend>) {
+/** `concurrent`: the backend runs transactions on several connections at once (PostgreSQL), so two can interleave. */
+export function listsContract(name: string, open: () => Promise<Backend>, { concurrent = false } = {}) {
   describe(`lists of installations on ${name}`, () => {
     let backend: Backend;
     let store: Store;
@@ -148,6 +149,50 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
       await expectKept(await countedByRows());
       expect((await page()).counts.all).toBe(2 + 24 - 6);
     });
+
+    it("moves counts from two writers at once without a deadlock: one uninstalls a legacy installation, the other forgets another", async () => {
+      await forget();
+      for (let round = 0; round < 12; round++) {
+        const marked = made(2 * round, { bot: legacyBot() });
+        const forgotten = made(2 * round + 1, { bot: { ...legacyBot(), revoked: true }, user: legacyBot(), state: "needs_reinstall" });
+        await store.installations.put(marked);
+        await store.installations.put(forgotten);
+        const stored = (await store.installations.get(marked.id, { fresh: true }))!;
+        await Promise.all([
+          store.installations.put({ ...stored, state: "needs_reinstall", bot: { ...stored.bot!, revoked: true } }, { expectVersion: stored.version }),
+          store.installations.delete(forgotten.id),
+        ]);
+      }
+      const rows = await countedByRows();
+      expect(rows).toEqual({ all: 12, needs_reinstall: 12, rotating: 0, legacy: 0 });
+      const { counts } = await page();
+      expect({ all: counts.all, needs_reinstall: counts.needs_reinstall, rotating: counts.rotating, legacy: counts.legacy }).toEqual(rows);
+    });
+
+    if (concurrent) {
+      it("lets two transactions that move counts interleave without a deadlock, and counts both", async () => {
+        await forget();
+        const marked = made(1, { bot: legacyBot() });
+        const forgotten = made(2, { bot: { ...legacyBot(), revoked: true }, user: legacyBot(), state: "needs_reinstall" });
+        await store.installations.put(marked);
+        await store.installations.put(forgotten);
+        let forgetting: Promise<unknown> | undefined;
+        // T1 marks its installation needs_reinstall, T2 forgets the other while T1 is open, then T1 revokes its
+        // token and commits: T1's counters are taken both mid-transaction and at its commit.
+        await backend.db.transaction(async (tx) => {
+          await tx.execute(sql`update installations set state = 'needs_reinstall' where id = ${marked.id}`);
+          // Started now (a query runs when it is awaited), on another connection of the pool.
+          forgetting = Promise.resolve(backend.db.execute(sql`delete from installations where id = ${forgotten.id}`));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.execute(sql`update tokens set revoked = true where installation_id = ${marked.id}`);
+        });
+        await forgetting;
+        const rows = await countedByRows();
+        expect(rows).toEqual({ all: 1, needs_reinstall: 1, rotating: 0, legacy: 0 });
+        const { counts } = await page();
+        expect({ all: counts.all, needs_reinstall: counts.needs_reinstall, rotating: counts.rotating, legacy: counts.legacy }).toEqual(rows);
+      });
+    }
 
     it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
       await forget();
