@@ -91,8 +91,10 @@ WHERE i.id = f.installation_id;--> statement-breakpoint
 INSERT INTO installation_counts (key, n)
 SELECT k, count(*) FROM installations, unnest(switchboard_count_keys(installations)) AS k GROUP BY k;--> statement-breakpoint
 -- Deferred to the commit: a put deletes and rewrites every token of a record, and the facts (with the counts
--- they move) are then worked out once, from what the transaction leaves.
-CREATE CONSTRAINT TRIGGER tokens_installation_facts AFTER INSERT OR UPDATE OR DELETE ON tokens
+-- they move) are then worked out once, from what the transaction leaves. Only for the columns the facts read:
+-- a refresher's claim or release (refresh_claimed_until) runs no trigger.
+CREATE CONSTRAINT TRIGGER tokens_installation_facts
+  AFTER INSERT OR DELETE OR UPDATE OF refresh_token_hash, revoked, expires_at, installation_id ON tokens
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION switchboard_installation_facts();--> statement-breakpoint
 CREATE CONSTRAINT TRIGGER installations_counts AFTER INSERT OR UPDATE OR DELETE ON installations
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION switchboard_installation_counts();

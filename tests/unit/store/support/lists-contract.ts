@@ -194,6 +194,27 @@ export function listsContract(name: string, open: () => Promise<Backend>, { conc
       });
     }
 
+    it("works out an installation's facts when its tokens change, not when a refresher claims or releases one", async () => {
+      await forget();
+      const r = made(1);
+      await store.installations.put(r);
+      // How often the facts' function ran in one transaction (its deferred triggers fired before it ends).
+      const factsRuns = (write: ReturnType<typeof sql>) =>
+        backend.db.transaction(async (tx) => {
+          await tx.execute(sql`set local track_functions = 'pl'`);
+          await tx.execute(write);
+          await tx.execute(sql`set constraints all immediate`);
+          const [row] = await rowsOf<{ calls: string | number }>(
+            tx,
+            sql`select coalesce(sum(calls), 0) as calls from pg_stat_xact_user_functions where funcname = 'switchboard_installation_facts'`,
+          );
+          return Number(row!.calls);
+        });
+      expect(await factsRuns(sql`update tokens set refresh_claimed_until = 1 where installation_id = ${r.id}`)).toBe(0);
+      expect(await factsRuns(sql`update tokens set refresh_claimed_until = null where installation_id = ${r.id}`)).toBe(0);
+      expect(await factsRuns(sql`update tokens set revoked = true where installation_id = ${r.id}`)).toBe(1);
+    });
+
     it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
       await forget();
       const r = made(1);
