@@ -356,18 +356,26 @@ export interface PutOptions {
 
 export async function putInstallation(ctx: StoreContext, record: StoreInstallation, options: PutOptions = {}): Promise<StoredInstallation> {
   let version = 0;
+  let moved = false;
   try {
     await ctx.db.transaction(async (tx) => {
-      const [current] = await tx.select({ version: installations.version }).from(installations).where(eq(installations.id, record.id)).for("update");
+      const [current] = await tx
+        .select({ version: installations.version, teamId: installations.teamId, appKey: installations.appKey, appId: installations.appId })
+        .from(installations)
+        .where(eq(installations.id, record.id))
+        .for("update");
       if (options.expectVersion !== undefined && (current?.version ?? 0) !== options.expectVersion) {
         throw new VersionConflictError(record.id, options.expectVersion, current?.version);
       }
       version = (current?.version ?? 0) + 1;
+      // What a workspace's lookup (inTeam) holds changed: every instance drops those lists, as for a new installation.
+      moved = current !== undefined && (current.teamId !== record.team.id || current.appKey !== record.appKey || current.appId !== (record.appId ?? null));
+      if (moved) await announceChange(ctx, tx, record.id, "moved");
       await writeInstallation(ctx, tx, record, version);
       await insertTimeline(tx, record.id, options.timeline ?? []);
     });
   } finally {
-    ctx.cache.invalidate(record.id, { made: version === 1 });
+    ctx.cache.invalidate(record.id, { made: version === 1 || moved });
   }
   await heardEverywhere(ctx, record.id, version);
   return stored(record, version);

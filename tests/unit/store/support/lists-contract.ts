@@ -215,6 +215,23 @@ export function listsContract(name: string, open: () => Promise<Backend>, { conc
       expect(await factsRuns(sql`update tokens set revoked = true where installation_id = ${r.id}`)).toBe(1);
     });
 
+    it("finds an installation by its workspace after a save that changed its app or its workspace", async () => {
+      await forget();
+      const r = made(1, { appId: "A0OLD" });
+      await store.installations.put(r);
+      expect(await store.installations.inTeam(r.team.id)).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0OLD" }]);
+      expect(await store.installations.inTeam("T0ELSEWHERE")).toEqual([]);
+
+      const stored = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...stored, appId: "A0NEW" }, { expectVersion: stored.version });
+      expect(await store.installations.inTeam(r.team.id)).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0NEW" }]);
+
+      const again = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...again, team: { id: "T0ELSEWHERE", name: "Elsewhere" } }, { expectVersion: again.version });
+      expect(await store.installations.inTeam(r.team.id)).toEqual([]);
+      expect(await store.installations.inTeam("T0ELSEWHERE")).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0NEW" }]);
+    });
+
     it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
       await forget();
       const r = made(1);
