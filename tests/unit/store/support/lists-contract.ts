@@ -232,6 +232,18 @@ export function listsContract(name: string, open: () => Promise<Backend>, { conc
       expect(await store.installations.inTeam("T0ELSEWHERE")).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0NEW" }]);
     });
 
+    it("finds one installation by its exact id, though 60 installed before it hold that id in their search text", async () => {
+      await forget();
+      const target = made(100);
+      const crowd = Array.from({ length: 60 }, (_, n) => made(n, { installedBy: `U-${target.id}` }));
+      for (const r of [...crowd, target]) await store.installations.put(r);
+      // A search on the id finds the 60 others first.
+      expect((await page({ q: target.id, limit: 50 })).summaries.map((s) => s.id)).not.toContain(target.id);
+      expect((await page({ id: target.id, limit: 1 })).summaries.map((s) => s.id)).toEqual([target.id]);
+      // In a scope that cannot see it: nothing.
+      expect((await page({ id: target.id, limit: 1, scope: { kind: "member", teamId: "T0OTHER" } })).summaries).toEqual([]);
+    });
+
     it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
       await forget();
       const r = made(1);
