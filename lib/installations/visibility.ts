@@ -105,8 +105,8 @@ export async function pageVisibleInstallations(
     scope: listScope(viewer),
     q,
     filter: state,
-    ...(query?.after !== undefined ? { after: decodeListCursor(query.after) } : {}),
-    ...(query?.before !== undefined ? { before: decodeListCursor(query.before) } : {}),
+    ...(query?.after !== undefined ? { after: decodeListCursor(query.after, { filter: state, q }) } : {}),
+    ...(query?.before !== undefined ? { before: decodeListCursor(query.before, { filter: state, q }) } : {}),
     limit,
     expiringBy: now + EXPIRING_WITHIN_MS,
   });
@@ -138,8 +138,8 @@ export async function pageVisibleInstallations(
       matched: result.counts[state],
       counts: result.counts,
       capped: result.capped,
-      next: result.next ? encodeListCursor(result.next) : null,
-      previous: result.previous ? encodeListCursor(result.previous) : null,
+      next: result.next ? encodeListCursor(result.next, { filter: state, q }) : null,
+      previous: result.previous ? encodeListCursor(result.previous, { filter: state, q }) : null,
     },
   };
 }
