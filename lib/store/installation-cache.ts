@@ -231,6 +231,12 @@ export class InstallationCache {
     this.changed();
     this.stats.invalidations++;
     this.entries.delete(id);
+    // Bounded as the entries are (every write here adds an id): starting over bumps the generation every
+    // ticket carries, so no read in flight, whatever it guarded, is stored.
+    if (this.generations.size >= MAX_ENTRIES && !this.generations.has(id)) {
+      this.generations.clear();
+      this.generation++;
+    }
     this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
   }
 

@@ -114,6 +114,26 @@ export interface PassSummary {
 
 const emptySummary = (): PassSummary => ({ due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0, backlog: false });
 
+/** At most this many tokens' backoffs and installations' Retry-Afters are kept, the oldest set dropped first. */
+const MAX_WAITS = 100_000;
+
+/**
+ * Forgets the waits that are over: a Retry-After that has passed, a backoff whose retry time passed a whole
+ * longest backoff ago (its token was refreshed elsewhere, or is gone: a due one would have been tried). Then
+ * keeps at most MAX_WAITS of each, so neither grows with every token that ever failed.
+ * @internal exported for its test
+ */
+export function pruneWaits(waits: { backoff: Map<string, { retryAt: number }>; rateLimited: Map<string, number> }, serverNow: number): void {
+  for (const [id, until] of waits.rateLimited) if (until <= serverNow) waits.rateLimited.delete(id);
+  for (const [key, backoff] of waits.backoff) if (backoff.retryAt + MAX_BACKOFF_MS <= serverNow) waits.backoff.delete(key);
+  for (const map of [waits.rateLimited, waits.backoff] as Map<string, unknown>[]) {
+    for (const key of map.keys()) {
+      if (map.size <= MAX_WAITS) break;
+      map.delete(key);
+    }
+  }
+}
+
 /** Whether this process leaves the token alone for now: its own backoff, or its installation's Retry-After. */
 function waiting(token: ExpiringToken, serverNow: number): boolean {
   const s = state();
@@ -134,6 +154,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   await describeUpstream(runtime, true);
   const store = await runtime.store();
   const now = runtime.now();
+  pruneWaits(state(), Date.now());
   const limit = batch * CANDIDATES_PER_CLAIM;
   const candidates = await store.refreshClaims.unclaimedExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, limit);
   const serverNow = Date.now();
@@ -348,7 +369,6 @@ async function pass(): Promise<PassSummary> {
     health.lastRunMs = Date.now() - started;
     const serverNow = Date.now();
     health.backingOff = [...state().backoff.values()].filter((b) => b.retryAt > serverNow).length;
-    for (const [id, until] of state().rateLimited) if (until <= serverNow) state().rateLimited.delete(id);
   }
 }
 
