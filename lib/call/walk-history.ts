@@ -2,7 +2,7 @@ import "server-only";
 import { findCollection } from "@/lib/explorer/items";
 import { countOfList } from "@/lib/explorer/answer-summary";
 import { recordHistory, type HistoryRequest } from "./call-history";
-import { HISTORY_ANSWER_BYTES, maskSecrets } from "./history-answer";
+import { HISTORY_ANSWER_BYTES, maskValue } from "./history-answer";
 import type { WalkStep } from "./fetch-all";
 
 /**
@@ -60,7 +60,7 @@ export class WalkHistory {
   private keep(items: unknown[]): void {
     for (const item of items) {
       if (this.full) return;
-      const text = maskSecrets(JSON.stringify(item) ?? "null");
+      const text = JSON.stringify(maskValue(item)) ?? "null";
       const size = Buffer.byteLength(text, "utf8") + 1;
       // Room for `{"<field>":[` and `]}` too.
       if (this.keptBytes + size + this.field.length + 8 > HISTORY_ANSWER_BYTES) {
