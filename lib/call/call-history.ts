@@ -106,7 +106,10 @@ export function keepHistoryWrite(viewer: Viewer, write: Promise<void>): void {
  * of the history on this instance waits for it (historyWritesSettled), so what they just did is there.
  */
 export function recordCallAfterAnswer(request: HistoryRequest, result: PlatformCallResult, at: number): void {
-  keepHistoryWrite(request.viewer, new Promise<void>((resolve) => setImmediate(resolve)).then(() => recordCall(request, result, at)));
+  keepHistoryWrite(
+    request.viewer,
+    new Promise<void>((resolve) => setImmediate(resolve)).then(() => recordCall(request, result, at)),
+  );
 }
 
 /** Resolves once this process has written every history entry of `owner` it was asked to (recordHistory never throws). */
@@ -115,10 +118,22 @@ export async function historyWritesSettled(owner: string | null): Promise<void> 
   if (mine) await Promise.all([...mine]);
 }
 
-/** Resolves once every history write of this process is done, whoever it is for: the shutdown waits for it before closing the store. */
-export async function allHistoryWritesSettled(): Promise<void> {
-  // A write's entry may be followed by another while waiting (a walk that ends as the first is written).
-  while (pendingWrites().size > 0) await Promise.all([...pendingWrites().values()].flatMap((mine) => [...mine]));
+/**
+ * Resolves once every history write of this process is done, whoever it is for, or at `deadline` (ms since
+ * the epoch): the shutdown waits for it before closing the store. Says whether all were done.
+ */
+export async function allHistoryWritesSettled(deadline = Infinity): Promise<boolean> {
+  // A write may be followed by another while waiting (a walk that ends as the first is written).
+  while (pendingWrites().size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    const all = Promise.all([...pendingWrites().values()].flatMap((mine) => [...mine]));
+    let timer: NodeJS.Timeout | undefined;
+    const late = Number.isFinite(left) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, left))) : new Promise<void>(() => undefined);
+    await Promise.race([all, late]);
+    clearTimeout(timer);
+  }
+  return true;
 }
 
 /**
