@@ -46,6 +46,8 @@ export const explorerHistory = pgTable(
   },
   (t) => [
     index("explorer_history_owner_seq_idx").on(t.owner, t.seq),
+    // The 30-day prune on each write (lib/store/history.ts) reads the person's expired entries by it.
+    index("explorer_history_owner_at_idx").on(t.owner, t.at),
     index("explorer_history_saved_idx")
       .on(t.owner, t.savedRequestId, t.seq)
       .where(sql`${t.savedRequestId} is not null`),
