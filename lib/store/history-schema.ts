@@ -29,7 +29,7 @@ export const explorerHistory = pgTable(
     args: jsonb("args").$type<Record<string, unknown>>().notNull(),
     /** Names of the arguments dropped as credentials or token-shaped values. */
     stripped: text("stripped").array().notNull(),
-    /** `ok`, the platform's error code, `http_<status>` for an HTTP failure without one, or `cancelled` (a walk). */
+    /** `ok`, the platform's error code, `http_<status>` for an HTTP failure without one, `cancelled` or `paused` (a walk: see walk-history.ts). */
     outcome: text("outcome").notNull(),
     status: integer("status").notNull(),
     durationMs: integer("duration_ms").notNull(),
