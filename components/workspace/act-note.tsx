@@ -31,7 +31,7 @@ export function ActNote({ record }: { record: ActRecord | null }) {
   const reason = answer?.outcome ? FAILURES[answer.outcome] : undefined;
   // Which HTTP error: a 401 is the app refusing the request's signature (a signing secret that is not the app's).
   const status = answer?.outcome === "http_service_error" && typeof answer.status === "number" ? answer.status : undefined;
-  const refused = status === 401 || status === 403 ? ": the app refused the request's signature" : "";
+  const refused = status === 401 ? ": the app refused the request's signature" : "";
   const failure = reason && status !== undefined ? `${reason.replace(/\.$/, "")} (HTTP ${status}${refused}).` : reason;
   const id = answer?.interaction_id ?? answer?.event_ids?.[0];
   return (
