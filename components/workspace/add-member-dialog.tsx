@@ -36,9 +36,9 @@ export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string
         onCancel={(e) => {
           if (busy) e.preventDefault();
         }}
-        onKeyDown={(e) => {
-          // Escape would close it while the request is on its way (Chromium may skip the cancel event on a second one).
-          if (busy && e.key === "Escape") e.preventDefault();
+        onClose={(e) => {
+          // Chromium may close it on a second Escape without a cancel event: while the request is on its way it stays.
+          if (busy) e.currentTarget.showModal();
         }}
         className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-800 shadow-lg backdrop:bg-slate-900/50"
       >

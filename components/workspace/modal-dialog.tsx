@@ -53,23 +53,32 @@ export function ModalDialog({
     };
   }, []);
   const top = stack.at(-1);
-  if (!top) return null;
-  const pushed = stack.length > 1;
   // Escape (or another close request) goes back one view, as the platform's client does; on the root it closes the modal.
   const back = () => {
-    if (!busy) onBack(top);
+    if (top && !busy) onBack(top);
   };
+  const onEscape = useRef(back);
+  useEffect(() => {
+    onEscape.current = back;
+  });
+  useEffect(() => {
+    // Handled as a key rather than as the dialog's cancel: Chromium lets a second close request with no user
+    // activation between close the dialog without a cancel event, which would hide a stack the app still holds.
+    // On the document: after Back the focused field is hidden with its view, and focus leaves the dialog.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || !ref.current?.open) return;
+      e.preventDefault();
+      onEscape.current();
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => document.removeEventListener("keydown", onKey, true);
+  }, []);
+  if (!top) return null;
+  const pushed = stack.length > 1;
   return (
     <dialog
       ref={ref}
       aria-label={textOf(top.title) || "Modal"}
-      onKeyDown={(e) => {
-        // Handled here rather than as the dialog's cancel: Chromium lets a second close request with no user
-        // activation between close the dialog without a cancel event, which would hide a stack the app still holds.
-        if (e.key !== "Escape") return;
-        e.preventDefault();
-        back();
-      }}
       onCancel={(e) => {
         e.preventDefault();
         back();
