@@ -19,9 +19,12 @@ import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
+import { consoleRefreshDrainSuite } from "./suites/console-refresh-drain";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
+import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
+import { consoleHistorySuite } from "./suites/console-history";
 
 /** In order; each suite is a module in bench/suites/. */
 const SUITES: BenchSuite[] = [
@@ -38,11 +41,14 @@ const SUITES: BenchSuite[] = [
   consoleEventViewersSuite,
   consoleDashboardSuite,
   consoleTokenApiSuite,
+  consoleTokenApiHealthSuite,
+  consoleHistorySuite,
   // Hostile cases: requests built to cost the server, while a well-behaved client's are timed.
   consoleHostileCookiesSuite,
   consoleSoakSuite,
   // Servers of its own (two instances, PostgreSQL, Redis, the standalone emulator), from the same build.
   consoleHostedSoakSuite,
+  consoleRefreshDrainSuite,
   consoleScrollSuite,
 ];
 

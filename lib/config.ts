@@ -162,6 +162,7 @@ function parseRefresher(e: Env, problems: string[], warn: (m: string) => void) {
     horizonS: e.REFRESH_HORIZON_S,
     spreadS: e.REFRESH_SPREAD_S,
     intervalS: e.REFRESHER_INTERVAL_S,
+    concurrency: e.REFRESHER_CONCURRENCY,
     /** Where a token that needs a person (reinstall) is announced, when anywhere. */
     alert,
   };

@@ -140,6 +140,8 @@ const SERVER_VARIABLES = {
   REFRESH_SPREAD_S: intWithDefault(600, 0, 3_600),
   /** How often it looks for tokens due. */
   REFRESHER_INTERVAL_S: intWithDefault(30, 1, 3_600),
+  /** Refreshes one instance's refresher makes at once, at most (its bound on the platform's oauth.v2.access). */
+  REFRESHER_CONCURRENCY: intWithDefault(4, 1, 64),
   /** An incoming-webhook URL (WEBHOOK_HOSTS, or the embedded emulator's) told when a token needs a person: reinstall. */
   REFRESH_ALERT_WEBHOOK_URL: httpUrl,
   /** Or: an installation id whose bot posts the alert to REFRESH_ALERT_CHANNEL (a channel id) with chat.postMessage. */

@@ -100,7 +100,9 @@ export function buildConsoleWhenNeeded(): void {
  * its stderr is the bench's, unless `logFd` (an open file) takes both.
  */
 export function spawnConsole(port: number, serverEnv: NodeJS.ProcessEnv, logFd?: number): ChildProcess {
-  const spawned = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+  // BENCH_SERVER_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile written when it stops).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const spawned = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env: serverEnv,
     stdio: ["ignore", logFd ?? "ignore", logFd ?? "inherit"],

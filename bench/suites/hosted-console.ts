@@ -29,6 +29,10 @@ export interface HostedOptions {
   workspaces: number;
   users: number;
   refresherIntervalS: number;
+  /** More settings, the same on every instance. */
+  env?: Record<string, string>;
+  /** Runs once the platform and the database are up, before any instance starts (a seed; a clock moved while none ran). */
+  beforeInstances?: (ready: { env: Record<string, string>; emulatorBaseUrl: string }) => Promise<void>;
 }
 
 export interface ConsoleInstance {
@@ -44,6 +48,10 @@ export interface ConsoleInstance {
 export interface HostedConsole {
   /** The one origin (APP_ORIGIN) every client uses: the proxy's. */
   origin: string;
+  /** The instances' PostgreSQL database (a suite that seeds the store writes there). */
+  databaseUrl: string;
+  /** The environment every instance shares (keys, platform, app): what a script acting as one of them needs. */
+  sharedEnv: Record<string, string>;
   instances: ConsoleInstance[];
   /** Connections the proxy handed to each instance so far. */
   connections: number[];
@@ -219,7 +227,9 @@ export async function startHostedConsole(options: HostedOptions): Promise<Hosted
       NEXT_MANUAL_SIG_HANDLE: "true",
       BACKGROUND_REFRESH: "true",
       REFRESHER_INTERVAL_S: String(options.refresherIntervalS),
+      ...options.env,
     };
+    await options.beforeInstances?.({ env: shared, emulatorBaseUrl: emulator.baseUrl });
     const instances: ConsoleInstance[] = [];
     const logs = mkdtempSync(join(tmpdir(), "switchboard-hosted-bench-"));
     let keepLogs = true;
@@ -249,6 +259,8 @@ export async function startHostedConsole(options: HostedOptions): Promise<Hosted
 
     return {
       origin,
+      databaseUrl,
+      sharedEnv: shared,
       instances,
       connections,
       emulator: { baseUrl: emulator.baseUrl, adminToken, appId: app.appId, admin },

@@ -39,9 +39,12 @@ const TEXT_INPUTS = new Set(["plain_text_input", "number_input", "email_text_inp
 const list = (choice: Choice): string[] => (choice === null ? [] : Array.isArray(choice) ? choice : [choice]);
 const single = (choice: Choice): string | null => (Array.isArray(choice) ? (choice[0] ?? null) : choice);
 
-/** The option as the element defines it (the platform echoes it back whole); an external select's is made up. */
-function optionFor(element: Json, value: string): Json {
-  const option = optionsOf(element).find((o) => o.value === value);
+/**
+ * The option as the element defines it (the platform echoes it back whole); an external select's as the app
+ * offered it (`known`), else made up from its value.
+ */
+function optionFor(element: Json, value: string, known: readonly Json[] = []): Json {
+  const option = [...optionsOf(element), ...known].find((o) => o.value === value);
   if (option) return option;
   const initial = [element.initial_option, ...(Array.isArray(element.initial_options) ? element.initial_options : [])]
     .map(asObject)
@@ -49,14 +52,14 @@ function optionFor(element: Json, value: string): Json {
   return initial ?? { text: { type: "plain_text", text: value, emoji: true }, value };
 }
 
-/** The element's value in `state.values` once the member made `choice`. */
-export function stateValueFor(element: Json, choice: Choice): StateValue {
+/** The element's value in `state.values` once the member made `choice` (`known`: options the app offered for it). */
+export function stateValueFor(element: Json, choice: Choice, known?: readonly Json[]): StateValue {
   const type = asString(element.type) ?? "unknown";
   if (SINGLE_OPTION.has(type)) {
     const value = single(choice);
-    return { type, selected_option: value === null ? null : optionFor(element, value) };
+    return { type, selected_option: value === null ? null : optionFor(element, value, known) };
   }
-  if (MANY_OPTIONS.has(type)) return { type, selected_options: list(choice).map((v) => optionFor(element, v)) };
+  if (MANY_OPTIONS.has(type)) return { type, selected_options: list(choice).map((v) => optionFor(element, v, known)) };
   const field = ID_FIELD[type];
   if (field) return { type, [field]: type.startsWith("multi_") ? list(choice) : single(choice) };
   if (type === "datetimepicker") {
@@ -68,7 +71,7 @@ export function stateValueFor(element: Json, choice: Choice): StateValue {
 }
 
 /** The block_actions entry for a choice in the element (a button's is its own value, text and style). */
-export function actionFor(element: Json, blockId: string, choice: Choice, now: number = Date.now()): BlockAction {
+export function actionFor(element: Json, blockId: string, choice: Choice, now: number = Date.now(), known?: readonly Json[]): BlockAction {
   const actionId = asString(element.action_id) ?? "";
   const base = { action_id: actionId, block_id: blockId, action_ts: (now / 1000).toFixed(6) };
   if (element.type === "button") {
@@ -80,7 +83,7 @@ export function actionFor(element: Json, blockId: string, choice: Choice, now: n
       ...(typeof element.style === "string" ? { style: element.style } : {}),
     };
   }
-  return { ...stateValueFor(element, choice), ...base };
+  return { ...stateValueFor(element, choice, known), ...base };
 }
 
 /** `state.values` with one element's value set (the reducer a view's inputs keep their state with). */

@@ -12,13 +12,23 @@ const STYLES: Record<string, string> = {
   default: `${BASE} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`,
 };
 
-/** A button: its style (primary, danger or the default), its text; a click is its action. */
-export function BlockButton({ element, onChoice }: ElementProps) {
+/**
+ * A button: its style (primary, danger or the default), its text; a click is its action. While that is in
+ * flight it is busy: aria-disabled rather than disabled, so keyboard focus stays on it.
+ */
+export function BlockButton({ element, onChoice, busy }: ElementProps) {
   const style = typeof element.style === "string" && element.style in STYLES ? element.style : "default";
   const label = textOf(element.text);
   return (
-    <button type="button" className={STYLES[style]} onClick={() => onChoice(typeof element.value === "string" ? element.value : null)}>
+    <button
+      type="button"
+      className={`${STYLES[style]} ${busy ? "cursor-progress opacity-70" : ""}`}
+      aria-disabled={busy || undefined}
+      aria-busy={busy || undefined}
+      onClick={() => onChoice(typeof element.value === "string" ? element.value : null)}
+    >
       <PlainText text={label} emoji={asObject(element.text)?.emoji !== false} />
+      {busy && <span aria-hidden className="ml-1.5 inline-block h-3 w-3 animate-spin rounded-full border-2 border-current border-t-transparent" />}
     </button>
   );
 }

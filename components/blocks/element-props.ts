@@ -13,8 +13,13 @@ export interface ElementProps {
   element: Json;
   /** Names the control: the input block's label, else the element's placeholder or kind. */
   naming: { id?: string; "aria-labelledby"?: string; "aria-label"?: string; "aria-invalid"?: true; "aria-describedby"?: string };
-  /** The member's choice: the view's state and, outside an input block (or with dispatch_action), an action. */
-  onChoice(choice: Choice): void;
+  /**
+   * The member's choice: the view's state and, outside an input block (or with dispatch_action), an action.
+   * `options`: the option objects picked where the element does not define them (an external select's, from the app).
+   */
+  onChoice(choice: Choice, options?: Json[]): void;
   /** A change that is state only (a text field's keystrokes, before Enter). */
   onEdit(choice: Choice): void;
+  /** The element's act is in flight: it shows busy and takes no other choice until it is done. */
+  busy: boolean;
 }

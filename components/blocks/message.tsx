@@ -1,7 +1,7 @@
 "use client";
 
 import { Attachments } from "./attachments";
-import { BlockContext, type BlockHandlers } from "./block-context";
+import { BlockScope, type BlockHandlers } from "./block-context";
 import { BlockList } from "./block-list";
 import { Mrkdwn } from "./text";
 
@@ -36,7 +36,7 @@ export function MessageView({
   const blocks = message.blocks ?? [];
   const initial = [...author.name].find((c) => /\p{L}|\p{N}/u.test(c))?.toUpperCase() ?? "?";
   return (
-    <BlockContext.Provider value={handlers}>
+    <BlockScope value={handlers}>
       <article className="flex gap-2.5 text-[15px] leading-relaxed text-slate-800" aria-label={`Message from ${author.name}`}>
         <div aria-hidden className="flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-violet-700 text-base font-bold text-white">
           {initial}
@@ -51,6 +51,6 @@ export function MessageView({
           {message.attachments && message.attachments.length > 0 && <Attachments attachments={message.attachments} />}
         </div>
       </article>
-    </BlockContext.Provider>
+    </BlockScope>
   );
 }

@@ -9,7 +9,7 @@ import { PlainText } from "./text";
 const ITEM = "block w-full px-3 py-1.5 text-left text-sm text-slate-800 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none";
 
 /** An overflow menu: a ⋯ button that opens its options; picking one is its action (an option with a URL opens it too). */
-export function OverflowMenu({ element, naming, onChoice }: ElementProps) {
+export function OverflowMenu({ element, naming, onChoice, busy }: ElementProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const options = asObjects(element.options);
@@ -20,8 +20,10 @@ export function OverflowMenu({ element, naming, onChoice }: ElementProps) {
         aria-label={naming["aria-label"] ?? "More actions"}
         aria-expanded={open}
         aria-controls={menuId}
-        onClick={() => setOpen(!open)}
-        className="inline-flex h-8 w-8 items-center justify-center rounded-md border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-600"
+        aria-disabled={busy || undefined}
+        aria-busy={busy || undefined}
+        onClick={() => !busy && setOpen(!open)}
+        className={`${busy ? "cursor-progress opacity-70 " : ""}inline-flex h-8 w-8 items-center justify-center rounded-md border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-sky-600`}
       >
         <span aria-hidden>⋯</span>
       </button>

@@ -1,10 +1,11 @@
 "use client";
 
 import { initialChoice } from "./actions";
-import { useBlockHandlers } from "./block-context";
+import { ComboSelect } from "./combo-select";
 import type { ElementProps } from "./element-props";
 import { fieldClass } from "./field-style";
-import { asObject, asObjects, asString, textOf, type Json } from "./shape";
+import { comboKindOf } from "./select-options";
+import { asObjects, asString, textOf, type Json } from "./shape";
 
 const KINDS = new Set(["static", "external", "users", "conversations", "channels"]);
 
@@ -24,25 +25,20 @@ const entryOf = (option: Json): Entry | null => {
 };
 
 /**
- * A select menu as a native <select> (a listbox when it takes several). Static menus list their options
- * (grouped by option_groups); users, conversations, channels and external menus list what the page knows
- * of them, here their initial choices, since their options come from the workspace or the app at run time.
+ * A select menu. A static menu is a native <select> (a listbox when it takes several) of its options, grouped
+ * by option_groups. Users, conversations, channels and external menus are comboboxes (combo-select.tsx): they
+ * list the workspace's members and conversations, or ask the app, as the member types.
  */
-export function SelectMenu({ element, naming, onChoice }: ElementProps) {
-  const handlers = useBlockHandlers();
+export function SelectMenu(props: ElementProps & { blockId: string }) {
+  const { element, naming, onChoice, busy } = props;
   const type = asString(element.type) ?? "";
+  const kind = comboKindOf(type);
+  if (kind !== null) return <ComboSelect {...props} kind={kind} />;
   const multi = type.startsWith("multi_");
   const initial = initialChoice(element);
   const initialValues = initial === null ? [] : Array.isArray(initial) ? initial : [initial];
   const groups = asObjects(element.option_groups);
-  const entries: Entry[] = type.endsWith("static_select")
-    ? asObjects(element.options).flatMap((o) => entryOf(o) ?? [])
-    : type.endsWith("external_select")
-      ? [asObject(element.initial_option), ...asObjects(element.initial_options)].flatMap((o) => (o ? (entryOf(o) ?? []) : []))
-      : initialValues.map((id) => ({
-          value: id,
-          label: (type.includes("users") ? handlers.userName?.(id) : handlers.channelName?.(id)) ?? id,
-        }));
+  const entries = asObjects(element.options).flatMap((o) => entryOf(o) ?? []);
   const placeholder = textOf(element.placeholder) || (multi ? "Select items" : "Select an item");
   const options = (list: Entry[]) =>
     list.map((e) => (
@@ -54,13 +50,15 @@ export function SelectMenu({ element, naming, onChoice }: ElementProps) {
     <select
       {...naming}
       multiple={multi}
+      disabled={busy}
+      aria-busy={busy || undefined}
       size={multi ? Math.min(Math.max(entries.length, 2), 5) : undefined}
       defaultValue={multi ? initialValues : (initialValues[0] ?? "")}
       onChange={(e) => onChoice(multi ? Array.from(e.target.selectedOptions, (o) => o.value) : e.target.value || null)}
-      className={fieldClass(naming.id !== undefined)}
+      className={`${fieldClass(naming.id !== undefined)} ${busy ? "cursor-progress opacity-70" : ""}`}
     >
       {!multi && <option value="">{placeholder}</option>}
-      {groups.length > 0 && type.endsWith("static_select")
+      {groups.length > 0
         ? groups.map((g, i) => (
             <optgroup key={i} label={textOf(g.label)}>
               {options(asObjects(g.options).flatMap((o) => entryOf(o) ?? []))}

@@ -10,6 +10,7 @@ import { formatBytes } from "@/lib/format";
 import type { ApiCallResult } from "@/lib/swr/use-api-call";
 import { AnswerNotes } from "./answer-notes";
 import { BlocksPreview } from "./blocks-preview";
+import { CollectionsPanel } from "./collections-panel";
 import { FetchAllPanel } from "./fetch-all-panel";
 import { FetchAllJson, FetchAllModeLabel, FetchAllTable, FetchAllTimings } from "./fetch-all-views";
 import { HistoryPanel } from "./history-panel";
@@ -223,7 +224,8 @@ export function Explorer() {
             <RequestInspector result={result} catalogMethod={page.sentCatalogMethod} />
           )}
           {view.showAll && walkState ? <FetchAllTimings feed={all.feed} state={walkState} /> : page.sentPaginated && <PageTimings timings={page.timings} />}
-          <HistoryPanel entries={history.entries} onClear={history.clear} onPick={history.restore} />
+          <HistoryPanel entries={history.entries} error={history.error} onPick={history.restore} />
+          <CollectionsPanel request={form.request} installations={form.installations} onOpenRequest={form.setRequest} />
         </aside>
       </div>
     </div>

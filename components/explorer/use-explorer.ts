@@ -18,16 +18,17 @@ import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
-import { useRequestHistory } from "@/lib/swr/use-request-history";
+import { useHistoryPage, useRefreshHistory } from "@/lib/swr/use-history";
 import { useSession } from "@/lib/swr/use-session";
 import { downloadFile } from "@/components/download-file";
 import { arrivalSettles, explorerReducer, fetchAllOf, initialExplorerState, requestAsSent, type ExplorerState } from "./explorer-state";
-import { callRecord, walkRecord } from "./history-records";
 import type { InstallationOption } from "./request-form";
 import { useSendKey } from "./use-send-key";
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
+/** How many of the newest history entries the explorer's panel shows (the History page pages through all). */
+const HISTORY_PANEL_ENTRIES = 20;
 
 /**
  * The explorer's state and what it does: the request (from the page's URL, the form, the history), the
@@ -48,7 +49,9 @@ export function useExplorer() {
   const { stack, answer: result, sent, timings: pageTimings } = pageWalk;
   const { trigger, isMutating } = useApiCall();
   const fetchAll = useFetchAll();
-  const history = useRequestHistory();
+  // The newest entries of this person's lasting history; the server records every call and walk itself.
+  const history = useHistoryPage({}, { limit: HISTORY_PANEL_ENTRIES });
+  const refreshHistory = useRefreshHistory();
   // The installations to call with: the most one page of the list holds (the dashboard pages through the rest).
   const session = useSession({ limit: MAX_PAGE_SIZE });
   const { data: catalog, error: catalogError } = useMethodCatalog();
@@ -121,9 +124,10 @@ export function useExplorer() {
       const count = collection?.items.length;
       // Calls made before a history entry was put back: their answers go to the history, not on the page.
       dispatch({ type: "answered", generation, request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs, list: collection !== null });
-      history.add(callRecord(sending, answer, count, `${answer.at}-${Math.random().toString(36).slice(2, 8)}`));
+      // The server recorded the call before it answered: the panel shows it on its next read.
+      void refreshHistory();
     },
-    [trigger, history, catalogState, sendsPagingFields, generation],
+    [trigger, refreshHistory, catalogState, sendsPagingFields, generation],
   );
 
   // Send waits for the catalog to type the arguments (the button says so), whichever way it is pressed.
@@ -172,13 +176,13 @@ export function useExplorer() {
   const all = fetchAll.state;
   const showAll = mode === "all" && all !== null;
 
-  // A Fetch all goes into the history once it ends (done, cancelled or failed), as a walk of its own.
-  const recordedWalk = useRef<number | null>(null);
+  // A Fetch all is in the history once it ends (the server records it before its last line): the panel reads it again.
+  const endedWalk = useRef<number | null>(null);
   useEffect(() => {
-    if (!all || !walk || all.status === "running" || all.status === "waiting" || recordedWalk.current === all.runId) return;
-    recordedWalk.current = all.runId;
-    history.add(walkRecord(all, walk, Date.now()));
-  }, [all, all?.status, walk, history]);
+    if (!all || all.status === "running" || all.status === "waiting" || endedWalk.current === all.runId) return;
+    endedWalk.current = all.runId;
+    void refreshHistory();
+  }, [all, all?.status, refreshHistory]);
   const pageBody = result?.body as { ok?: unknown; error?: unknown; message?: unknown } | undefined;
   const pageError = pageBody && pageBody.ok !== true ? (typeof pageBody.error === "string" ? pageBody.error : `http_${result?.status}`) : null;
   const pageCollection = useMemo(() => (result ? findCollection(result.body, result.method) : null), [result]);
@@ -261,6 +265,6 @@ export function useExplorer() {
       tab,
       setTab: (next: ExplorerState<ApiCallResult>["tab"]) => dispatch({ type: "tab_chosen", tab: next }),
     },
-    history: { entries: history.entries, clear: history.clear, restored, restore: restoreFromHistory },
+    history: { entries: history.data?.entries ?? [], error: history.error, loading: history.isLoading, restored, restore: restoreFromHistory },
   };
 }

@@ -1,18 +1,7 @@
 "use client";
 
 import type { MemberActAnswerWire } from "@/lib/emulator-admin/universal/schemas";
-
-/** Why a delivery failed, as the platform's client would say it, for each failure the emulator records. */
-const FAILURES: Record<string, string> = {
-  dispatch_failed: "dispatch_failed: the app did not answer (no Socket Mode connection, or its request URL could not be reached).",
-  operation_timeout: "dispatch_failed: the app did not answer within 3 seconds.",
-  http_service_error: "dispatch_failed: the app's request URL answered with an HTTP error.",
-  no_url: "dispatch_failed: the app has no request URL for this (and no Socket Mode).",
-  url_not_allowed: "dispatch_failed: the emulator may not send to the app's request URL.",
-  invalid_answer: "The app answered something the platform does not read.",
-  invalid_view: "The app answered with a view the platform refuses; the modal stays as it was.",
-  push_limit_reached: "The app pushed a fourth view: a stack holds three.",
-};
+import { failureOf } from "./delivery-failures";
 
 export interface ActRecord {
   what: string;
@@ -28,11 +17,7 @@ export interface ActRecord {
 export function ActNote({ record }: { record: ActRecord | null }) {
   if (!record) return <p className="sr-only" role="status" />;
   const { answer, error } = record;
-  const reason = answer?.outcome ? FAILURES[answer.outcome] : undefined;
-  // Which HTTP error: a 401 is the app refusing the request's signature (a signing secret that is not the app's).
-  const status = answer?.outcome === "http_service_error" && typeof answer.status === "number" ? answer.status : undefined;
-  const refused = status === 401 ? ": the app refused the request's signature" : "";
-  const failure = reason && status !== undefined ? `${reason.replace(/\.$/, "")} (HTTP ${status}${refused}).` : reason;
+  const failure = answer ? failureOf(answer) : undefined;
   const id = answer?.interaction_id ?? answer?.event_ids?.[0];
   return (
     <div

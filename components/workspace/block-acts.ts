@@ -4,6 +4,9 @@
  * (block id → action id → choice, the shape /admin/act/submit reads).
  */
 import type { ActionEvent, Choice, StateValue, StateValues } from "@/components/blocks/actions";
+import type { SuggestAnswer } from "@/components/blocks/block-context";
+import type { MemberActAnswerWire } from "@/lib/emulator-admin/universal/schemas";
+import { failureOf } from "./delivery-failures";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,4 +45,21 @@ export function submittedValues(values: StateValues): Record<string, Record<stri
     }
   }
   return out;
+}
+
+/** The fields of a suggest act's body that name the external select (a block id only where the app gave one). */
+export function suggestOf(element: { action_id: string; block_id: string }, blocks: readonly unknown[]): { action_id: string; block_id?: string } {
+  const known = blocks.some((b) => isObject(b) && b.block_id === element.block_id);
+  return { action_id: element.action_id, ...(known ? { block_id: element.block_id } : {}) };
+}
+
+/**
+ * What the suggest act gave, as the select shows it: the app's options (or option groups), or why there are
+ * none, as the platform's client says it (no answer in 3 s, an HTTP error and its status, no connection).
+ */
+export function suggestionOf(answer: MemberActAnswerWire): SuggestAnswer {
+  const result = answer.result;
+  if (isObject(result) && Array.isArray(result.options)) return { options: result.options.filter(isObject) };
+  if (isObject(result) && Array.isArray(result.option_groups)) return { option_groups: result.option_groups.filter(isObject) };
+  return { error: failureOf(answer) ?? `the app answered ${answer.outcome ?? "nothing"}.` };
 }

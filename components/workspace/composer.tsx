@@ -39,10 +39,12 @@ export function Composer({
   const [text, setText] = useState("");
   const [active, setActive] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
+  /** Escape closed the command menu: it stays closed, the text kept, until the person types again. */
+  const [dismissed, setDismissed] = useState(false);
   const commands = onCommand ? commandsOf(apps) : [];
   const typed = /^\/[\w-]*$/.test(text) ? text : null;
   const matches = typed === null ? [] : commands.filter((c) => c.command.startsWith(typed));
-  const open = matches.length > 0;
+  const open = matches.length > 0 && !dismissed;
   const named = /^(\/[\w-]+)(?:\s|$)/.exec(text)?.[1];
   const chosen = named ? commands.find((c) => c.command === named) : undefined;
 
@@ -79,7 +81,10 @@ export function Composer({
       e.preventDefault();
       pick(matches[Math.min(active, matches.length - 1)]!);
     } else if (e.key === "Escape" && open) {
-      setText("");
+      // As a menu does: Escape closes it and nothing else (not the text typed, not a dialog around it).
+      e.preventDefault();
+      e.stopPropagation();
+      setDismissed(true);
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       void send();
@@ -130,6 +135,7 @@ export function Composer({
           onChange={(e) => {
             setText(e.target.value);
             setActive(0);
+            setDismissed(false);
             setProblem(null);
           }}
           onKeyDown={onKeyDown}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import type { ActionEvent } from "@/components/blocks/actions";
-import { BlockContext } from "@/components/blocks/block-context";
+import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
 import { LocalTime } from "@/components/local-time";
 import { MessageContent } from "./message-content";
 
@@ -27,7 +27,9 @@ export interface MessageHandlers {
   /** A channel's name by its id, for the mentions in messages. */
   channelName: (id: string) => string | undefined;
   onReact: (ts: string, name: string) => void;
-  onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void;
+  onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void | Promise<unknown>;
+  /** More for a message's blocks: the workspace's lists its selects show, how an external select asks the app. */
+  blockHandlers?: (ts: string, blocks: readonly unknown[]) => BlockHandlers;
   onShortcut: (ts: string, app_id: string, callback_id: string) => void;
 }
 
@@ -47,6 +49,7 @@ function Message({ message, handlers, children }: { message: WorkspaceMessageWir
       </div>
       <BlockContext.Provider
         value={{
+          ...handlers.blockHandlers?.(message.ts, message.blocks ?? []),
           onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
           userName: (id) => handlers.names[id],
           channelName: handlers.channelName,

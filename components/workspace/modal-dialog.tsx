@@ -30,12 +30,12 @@ export function ModalDialog({
 }: {
   /** Root first; the last is on top. */
   stack: MemberViewWire[];
-  names: Pick<BlockHandlers, "userName" | "channelName">;
-  onSubmit: (view: MemberViewWire, values: StateValues) => void;
+  names: Omit<BlockHandlers, "onAction" | "onValue" | "errors">;
+  onSubmit: (view: MemberViewWire, values: StateValues) => void | Promise<unknown>;
   /** The top view closes and the one under it shows again (on a one-view stack: the modal closes). */
   onBack: (view: MemberViewWire) => void;
   onCloseAll: (view: MemberViewWire) => void;
-  onAction: (view: MemberViewWire, event: ActionEvent) => void;
+  onAction: (view: MemberViewWire, event: ActionEvent) => void | Promise<unknown>;
   /** An act of this stack is on its way. */
   busy?: boolean;
 }) {

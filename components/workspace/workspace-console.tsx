@@ -12,10 +12,11 @@ import {
   type WorkspaceChange,
 } from "@/lib/swr/use-workspace";
 import { BUTTON } from "@/components/ui/primitives";
+import type { BlockHandlers, SuggestAnswer } from "@/components/blocks/block-context";
 import { ViewSurface } from "@/components/blocks/view";
 import { ActNote, type ActRecord } from "./act-note";
 import { AddMemberDialog } from "./add-member-dialog";
-import { clickOf, submittedValues } from "./block-acts";
+import { clickOf, submittedValues, suggestOf, suggestionOf } from "./block-acts";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
@@ -141,6 +142,18 @@ export function WorkspaceConsole() {
   const names = { ...Object.fromEntries(data.people.map((p) => [p.id, p.name])), ...history.data?.names };
   const channelNames = new Map(data.conversations.filter((c) => c.type === "public" || c.type === "private").map((c) => [c.id, c.name]));
   const nameHandlers = { userName: (id: string) => names[id], channelName: (id: string) => channelNames.get(id) };
+  // What users, conversations and channels selects list: the members offered here and the apps' bot users, the member's conversations.
+  const directory: BlockHandlers = {
+    ...nameHandlers,
+    members: [...data.people, ...data.apps.map((a) => ({ id: a.bot_user_id, name: a.name, bot: true }))],
+    conversations: data.conversations,
+    currentConversation: channelId,
+  };
+  // An external select asks the app (block_suggestion) where it is: a message (channel and ts) or a view (of a modal stack, the top one: the only one a member can act in).
+  const suggestAt =
+    (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
+    async (element, value): Promise<SuggestAnswer> =>
+      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
   const stored = history.data ? [...history.data.messages, ...history.data.ephemerals] : [];
   const streamed = live.filter((m) => (m as { channel?: string }).channel === channelId && !stored.some((s) => s.ts === m.ts));
   const waiting = busy || switching;
@@ -249,7 +262,8 @@ export function WorkspaceConsole() {
                       onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
                       channelName: nameHandlers.channelName,
                       onAction: (ts, event, blocks) =>
-                        void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: conversation.id, ts }),
+                        act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: conversation.id, ts }),
+                      blockHandlers: (ts, blocks) => ({ ...directory, suggest: suggestAt({ channel: conversation.id, ts }, blocks) }),
                       onShortcut: (ts, app_id, callback_id) =>
                         void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
                     }}
@@ -282,8 +296,9 @@ export function WorkspaceConsole() {
                   view={home}
                   appName={homeApp.name}
                   handlers={{
-                    ...nameHandlers,
-                    onAction: (event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, home.blocks), view_id: home.id }),
+                    ...directory,
+                    onAction: (event) => act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, home.blocks), view_id: home.id }),
+                    suggest: suggestAt({ view_id: home.id }, home.blocks),
                   }}
                 />
               ) : (
@@ -301,12 +316,12 @@ export function WorkspaceConsole() {
         <ModalDialog
           key={modalStack[0]?.id ?? modal.id}
           stack={modalStack}
-          names={nameHandlers}
+          names={{ ...directory, suggest: suggestAt({ view_id: modal.id }, modal.blocks) }}
           busy={switching || (viewInFlight !== null && modalStack.some((v) => v.id === viewInFlight))}
-          onSubmit={(view, values) => void act("Submit", "submit", { view_id: view.id, values: submittedValues(values) })}
+          onSubmit={(view, values) => act("Submit", "submit", { view_id: view.id, values: submittedValues(values) })}
           onBack={(view) => void act(modalStack.length > 1 ? "Back" : "Close the modal", "close-view", { view_id: view.id })}
           onCloseAll={(view) => void act("Close the modal", "close-view", { view_id: view.id, clear: true })}
-          onAction={(view, event) => void act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, view.blocks), view_id: view.id })}
+          onAction={(view, event) => act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, view.blocks), view_id: view.id })}
         />
       )}
     </div>

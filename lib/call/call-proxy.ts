@@ -7,21 +7,49 @@ import { callAsInstallation } from "@/lib/installations/actions/call-as-installa
 import { requireCallableInstallation } from "./call-rights";
 import { parseCallQuery } from "./call-query";
 import { wireHeader } from "@/lib/platform/wire-header";
+import { isCredentialKey } from "@/lib/platform/credential-params";
+import { recordCallAfterAnswer } from "./call-history";
+import { HISTORY_OFF_HEADER } from "@/lib/explorer/history";
+import { readSavedRequestId, SAVED_REQUEST_KEY } from "./saved-request";
 
 /**
  * A POST's parameters as it sent them: a form body's as strings, or a JSON body's with their JSON types,
  * which then travels on as JSON (blocks stay arrays, booleans booleans). Credentials are dropped from both.
  */
-async function readBody(request: Request): Promise<CallBody> {
+async function readBody(request: Request): Promise<CallBody & { dropped: string[] }> {
   const type = request.headers.get("content-type") ?? "";
   const text = await request.text();
+  // The names of credentials the body carried, which the history says it left out.
+  const dropped = credentialNames(type, text);
   // Checked before parsing: a body nested deeper than any the platform takes would overflow JSON.stringify when forwarded.
   if (type.includes("application/json") && nestsDeeperThan(text, MAX_JSON_BODY_DEPTH)) throw new AppError("json_too_deep");
   const body = parseCallBody(type, text);
-  if (!("problem" in body)) return body;
+  if (!("problem" in body)) return { ...body, dropped };
   if (body.problem === "invalid_json") throw new AppError("invalid_json", { message: "The request body is not valid JSON." });
   if (body.problem === "not_an_object") throw new AppError("invalid_json", { message: "The JSON body must be an object of parameters." });
   throw new AppError("unsupported_media_type");
+}
+
+/** Credential keys a body names (a JSON body is read again only when it mentions one). */
+function credentialNames(type: string, text: string): string[] {
+  if (type.includes("application/json")) {
+    if (!/"(token|client_secret|refresh_token|code|client_id)"/i.test(text)) return [];
+    try {
+      return Object.keys(JSON.parse(text) as object).filter(isCredentialKey);
+    } catch {
+      return [];
+    }
+  }
+  return [...new URLSearchParams(text).keys()].filter(isCredentialKey);
+}
+
+/** The saved request a body names, taken out of the arguments: the console's own member, never the platform's. */
+function takeSavedRequestId(body: CallBody): unknown {
+  const members: Record<string, unknown> = "json" in body ? body.json : body.form;
+  if (!Object.hasOwn(members, SAVED_REQUEST_KEY)) return undefined;
+  const value = members[SAVED_REQUEST_KEY];
+  delete members[SAVED_REQUEST_KEY];
+  return value;
 }
 
 /**
@@ -51,7 +79,8 @@ export async function proxyMethodCall(request: Request, method: string, viewer: 
   const { installationId, tokenKind } = parseCallQuery(url.searchParams);
   const httpMethod: HttpMethod = request.method === "POST" ? "POST" : "GET";
   // Credentials in the query or the body are dropped, as for Fetch all: the session's token is the only one sent.
-  const body: CallBody = httpMethod === "POST" ? await readBody(request) : { form: {} };
+  const { dropped: bodyDropped, ...body } = httpMethod === "POST" ? await readBody(request) : { form: {}, dropped: [] };
+  const savedRequestId = readSavedRequestId(takeSavedRequestId(body), url.searchParams.get(SAVED_REQUEST_KEY) ?? undefined);
   const args = callArguments(url.searchParams, body);
   // The installation read once, as this viewer may see it (404 for a foreign or unknown one), for the rights and the call.
   const installation = await requireCallableInstallation(viewer, installationId, tokenKind, method);
@@ -66,6 +95,23 @@ export async function proxyMethodCall(request: Request, method: string, viewer: 
     signal: request.signal,
     by: `${httpMethod} /api/call/${method}`,
   });
+  const dropped = [...new Set([...[...url.searchParams.keys()].filter(isCredentialKey), ...bodyDropped])];
+  if (request.headers.get(HISTORY_OFF_HEADER) !== "off")
+    recordCallAfterAnswer(
+      {
+        viewer,
+        method,
+        installationId,
+        tokenKind,
+        httpMethod,
+        encoding: "json" in args ? "json" : "form",
+        args: "json" in args ? args.json : args.params,
+        dropped,
+        ...(savedRequestId ? { savedRequestId } : {}),
+      },
+      result,
+      Date.now(),
+    );
   // An ok answer is known to be the platform's JSON from its first bytes; only other answers are parsed.
   const isJson = result.ok || result.body !== undefined;
   // A 429 is passed on with its Retry-After whatever its body (a proxy in front of the platform may not send JSON).

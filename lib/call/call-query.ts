@@ -2,13 +2,19 @@ import { z } from "zod";
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CEILING } from "@/lib/explorer/fetch-all-events";
 import { InstallationIdSchema, TokenKindSchema } from "@/lib/installations/route-schemas";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
-import { methodParams } from "@/lib/platform/credential-params";
+import { isCredentialKey, methodParams } from "@/lib/platform/credential-params";
+import { SavedRequestIdSchema } from "./saved-request";
 
 /**
  * The console's own query keys of /api/call/{method} (CALL_SELECTOR_KEYS: the installation and the token) and
  * of …/all (those and max_pages). Every other key is a parameter of the method.
  */
-const CallSelectorSchema = z.object({ installation: InstallationIdSchema, token: TokenKindSchema.default("bot") });
+const CallSelectorSchema = z.object({
+  installation: InstallationIdSchema,
+  token: TokenKindSchema.default("bot"),
+  // The saved request a collection run sends (lib/collections), recorded with its history entry: the console's, never the platform's.
+  savedRequestId: SavedRequestIdSchema.optional(),
+});
 const WalkSelectorSchema = CallSelectorSchema.extend({
   max_pages: z.coerce.number().int().min(1).max(MAX_PAGES_CEILING).default(DEFAULT_MAX_PAGES),
 });
@@ -24,6 +30,10 @@ export interface WalkQuery extends CallQuery {
   maxPages: number;
   /** The method's parameters (credentials dropped), cursor included when the walk starts mid-way. */
   params: Record<string, string>;
+  /** The credentials' names the query carried, dropped (the history says so). */
+  dropped: string[];
+  /** The saved request this walk runs, recorded with its history entry. */
+  savedRequestId?: string;
 }
 
 /** The schema's keys as the query gives them (the first value of each), validated. */
@@ -43,5 +53,12 @@ export function parseCallQuery(search: URLSearchParams): CallQuery {
 /** GET /api/call/{method}/all: who walks, how many pages at most, and the method's parameters. */
 export function parseWalkQuery(search: URLSearchParams): WalkQuery {
   const own = readOwnKeys(WalkSelectorSchema, search);
-  return { installationId: own.installation, tokenKind: own.token, maxPages: own.max_pages, params: methodParams(search, WALK_KEYS) };
+  return {
+    installationId: own.installation,
+    tokenKind: own.token,
+    maxPages: own.max_pages,
+    params: methodParams(search, WALK_KEYS),
+    dropped: [...new Set([...search.keys()].filter(isCredentialKey))],
+    ...(own.savedRequestId ? { savedRequestId: own.savedRequestId } : {}),
+  };
 }

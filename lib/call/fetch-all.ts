@@ -171,6 +171,8 @@ export interface StreamOptions extends Omit<WalkOptions, "firstPage"> {
   describeError(error: unknown): { error: string; message: string };
   /** Called once when the walk is over: its stream ended, was cancelled or failed, or `signal` aborted. */
   onClose?: () => void;
+  /** Sees each step before it is written (the history's record of the walk: a last step is recorded before the browser reads it). */
+  observe?: (step: WalkStep) => Promise<void> | void;
 }
 
 const NDJSON_HEADERS = {
@@ -230,14 +232,17 @@ export async function streamAllPages(options: StreamOptions): Promise<Response> 
           return;
         }
         if (step.value.event.type === "page") lastPage = step.value.event.page;
+        await options.observe?.(step.value);
         controller.enqueue(encoder.encode(serializeEvent(step.value.event, step.value.upstream)));
       } catch (error) {
-        release();
         if (abort.signal.aborted) {
+          release();
           controller.close();
           return;
         }
         const { error: code, message } = options.describeError(error);
+        await options.observe?.({ event: { type: "error", error: code, message, page: lastPage + 1 } });
+        release();
         controller.enqueue(encoder.encode(serializeEvent({ type: "error", error: code, message, page: lastPage + 1 })));
         controller.close();
       }

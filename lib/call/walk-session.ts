@@ -13,6 +13,7 @@ import { type TokenKind } from "@/lib/installations/universal/token-kind";
 import { streamAllPages } from "./fetch-all";
 import type { WalkQuery } from "./call-query";
 import { getWalkLimits } from "./walk-limits";
+import { WalkHistory } from "./walk-history";
 
 /**
  * A walk streams its pages after the response headers are sent, so a token refreshed mid-walk could not be
@@ -45,13 +46,32 @@ export async function streamSessionWalk(viewer: Viewer, method: string, query: W
   // An unknown (or malformed) id answers 404 here, before the stream starts, as /api/call answers it.
   const installation = await requireCallableInstallation(viewer, query.installationId, query.tokenKind, method);
   const release = getWalkLimits().admit(`installation:${query.installationId}`);
+  const history = new WalkHistory(
+    {
+      viewer,
+      method,
+      installationId: query.installationId,
+      tokenKind: query.tokenKind,
+      httpMethod: "GET",
+      encoding: "form",
+      args: { ...query.params, max_pages: String(query.maxPages) },
+      dropped: query.dropped,
+      ...(query.savedRequestId ? { savedRequestId: query.savedRequestId } : {}),
+    },
+    Date.now(),
+  );
   try {
     await settleTokenForWalk(viewer, installation, query.tokenKind);
     return await streamAllPages({
       params: query.params,
       maxPages: query.maxPages,
       signal,
-      onClose: release,
+      observe: (step) => history.observe(step),
+      onClose: () => {
+        release();
+        // Once the walk is over, whichever way it ended; recordHistory logs rather than throws.
+        void history.finish(Date.now());
+      },
       call: (pageParams, pageSignal) =>
         runWithCookieJar(jar, async () =>
           callAsInstallation({
@@ -70,6 +90,8 @@ export async function streamSessionWalk(viewer: Viewer, method: string, query: W
     });
   } catch (error) {
     release();
+    // A walk refused before its first page (the platform unreachable, a token that would not refresh) is kept as failed.
+    void history.finish(Date.now(), isAppError(error) ? error.code : "internal_error");
     throw error;
   }
 }

@@ -165,6 +165,19 @@ export const CONSOLE_ERRORS = {
   webhook_refused: { status: 400, message: "The proxy refused to post to this webhook." },
   webhook_timeout: { status: 504, message: "The webhook did not answer in time." },
   webhook_unreachable: { status: 502, message: "The webhook host could not be reached." },
+
+  // The explorer's history (lib/history)
+  unknown_history_entry: { status: 404, message: "No entry with this id in your history: it was cleared, or pruned as older than its bounds." },
+  // Saved requests and collections (lib/collections)
+  unknown_collection: { status: 404, message: "No collection with this id that you may open: reload the list." },
+  unknown_saved_request: { status: 404, message: "No saved request with this id in this collection: reload it." },
+  too_many_collections: { status: 409, message: "You keep as many collections as the console allows (200): delete one first." },
+  collection_full: { status: 409, message: "This collection holds as many requests as the console allows (200): start another collection." },
+  order_mismatch: {
+    status: 409,
+    message: "The new order does not name each request of the collection once (it changed meanwhile): reload it and reorder again.",
+  },
+  invalid_collection_file: { status: 400, message: "This file is not a collection the console reads (its own NDJSON format, or a Postman collection v2.1)." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ConsoleErrorCode = keyof typeof CONSOLE_ERRORS;

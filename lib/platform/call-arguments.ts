@@ -6,8 +6,8 @@
  */
 import { isCredentialKey, methodParams } from "./credential-params";
 
-/** Query keys of /api/call itself, which pick the installation and the token. */
-export const CALL_SELECTOR_KEYS: ReadonlySet<string> = new Set(["installation", "token"]);
+/** Query keys of /api/call itself, which pick the installation and the token, and name the saved request it runs (the history's). */
+export const CALL_SELECTOR_KEYS: ReadonlySet<string> = new Set(["installation", "token", "savedRequestId"]);
 
 /** A POST's body as read: a form's parameters as strings, or a JSON object's with their JSON types. */
 export type CallBody = { form: Record<string, string> } | { json: Record<string, unknown> };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callMethod, type PlatformCallResult } from "./call-method";
+import { callMethod, type PlatformCallResult, type PlatformTransport } from "./call-method";
 import { AppError } from "@/lib/http/app-error";
 import { PlatformError } from "./errors";
 
@@ -36,6 +36,8 @@ export interface OAuthCallOptions {
   credentials: ClientCredentials;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The embedded emulator's own fetch, when the platform lives in this process (call-method.ts). */
+  transport?: PlatformTransport;
 }
 
 const optionalString = z
@@ -137,6 +139,7 @@ async function tokenCall(
     params: { client_id: options.credentials.clientId, client_secret: options.credentials.clientSecret, ...params },
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   if (!result.ok) throw new PlatformError(method, result);
   return { grant: reshapeTokenGrant(result.body), result };

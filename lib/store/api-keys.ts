@@ -1,10 +1,14 @@
 import "server-only";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { KEY_CHANNEL, type ApiKeyCache } from "./api-key-cache";
 import type { StoreContext } from "./context";
 import { apiKeys, tokenApiUses } from "./schema";
 import type { StoreApiKey, StoreTokenApiUse } from "./types";
 
 /** The token API's keys (only their hashes) and its audit of every use. */
+
+/** The store's context with its copy of the keys (api-key-cache.ts). */
+export type ApiKeyContext = StoreContext & { keys: ApiKeyCache };
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
@@ -46,18 +50,34 @@ export async function listApiKeys(ctx: StoreContext): Promise<StoreApiKey[]> {
   return (await ctx.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))).map(keyFromRow);
 }
 
-/** The key whose hash this is, revoked or not (the caller says which it is), or null. */
-export async function findApiKeyByHash(ctx: StoreContext, keyHash: string): Promise<StoreApiKey | null> {
+/** The key whose hash this is, revoked or not (the caller says which it is), or null. From the cache once seen. */
+export async function findApiKeyByHash(ctx: ApiKeyContext, keyHash: string): Promise<StoreApiKey | null> {
+  const cached = ctx.keys.get(keyHash);
+  if (cached) return cached;
+  const ticket = ctx.keys.ticket();
   const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash));
-  return row ? keyFromRow(row) : null;
+  if (!row) return null;
+  const key = keyFromRow(row);
+  ctx.keys.put(keyHash, key, ticket);
+  return key;
 }
 
-/** Revokes a key (once: a second revoke keeps the first time); null when there is none. */
-export async function revokeApiKey(ctx: StoreContext, id: string, at: number): Promise<StoreApiKey | null> {
-  await ctx.db
-    .update(apiKeys)
-    .set({ revokedAt: at })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+/**
+ * Revokes a key (once: a second revoke keeps the first time); null when there is none. Every instance hears
+ * of it (NOTIFY, delivered at commit) and forgets what it kept of the key.
+ */
+export async function revokeApiKey(ctx: ApiKeyContext, id: string, at: number): Promise<StoreApiKey | null> {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+      if (ctx.notifies) await tx.execute(sql`select pg_notify(${KEY_CHANNEL}, ${id})`);
+    });
+  } finally {
+    ctx.keys.forget(id);
+  }
   const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, id));
   return row ? keyFromRow(row) : null;
 }

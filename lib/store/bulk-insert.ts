@@ -48,7 +48,7 @@ export async function insertInstallations(ctx: StoreContext, records: Array<{ re
       }
     });
   } finally {
-    for (const { record } of records) ctx.cache.invalidate(record.id);
+    for (const { record } of records) ctx.cache.invalidate(record.id, { made: true });
   }
   return records.length;
 }

@@ -18,5 +18,16 @@ export interface StoreContext {
  * transaction commits (never for one rolled back). This process's cache is dropped by the caller after commit.
  */
 export async function announceChange(ctx: StoreContext, tx: Tx, installationId: string, version: number | "deleted"): Promise<void> {
-  if (ctx.notifies) await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${`${version} ${installationId}`})`);
+  if (!ctx.notifies) return;
+  const payload = `${version} ${installationId}`;
+  ctx.cache.expectEcho(payload);
+  await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${payload})`);
+}
+
+/**
+ * After the commit of a write that announced this change: waits until this instance hears it back, so that
+ * every other instance has heard it too before the writer answers (installation-cache.ts, echo).
+ */
+export function heardEverywhere(ctx: StoreContext, installationId: string, version: number | "deleted"): Promise<void> {
+  return ctx.cache.echo(`${version} ${installationId}`);
 }

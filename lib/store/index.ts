@@ -60,3 +60,4 @@ export type { Store } from "./store";
 export { RefreshLockTimeoutError, UnreadableSecretError, VersionConflictError } from "./errors";
 export { EVERY_OWNER, type OwnerFilter } from "./webhooks";
 export * from "./types";
+export type { NewHistoryEntry, StoreHistoryEntry, StoreHistorySummary } from "./history";

@@ -1,5 +1,6 @@
 import "server-only";
 import type pg from "pg";
+import { ChannelListener } from "./listen";
 import type { InstallationSummary, StoredInstallation } from "./types";
 
 /**
@@ -11,16 +12,33 @@ import type { InstallationSummary, StoredInstallation } from "./types";
  * - With PostgreSQL, every write also sends NOTIFY on CHANGE_CHANNEL with the installation's new version
  *   and id, in its transaction (so it is delivered at commit), and each instance LISTENs on a dedicated
  *   connection and drops an entry older than that version (and will not keep a read older than it). While that connection is down nothing is cached (reads go to the database), and when
- *   it comes back the whole cache is cleared: a change made meanwhile was never heard.
+ *   it comes back the whole cache is cleared: a change made meanwhile was never heard. A connection that
+ *   dies silently is found within 3 s (listen.ts): the bound on serving what a missed notification changed.
  * - A read that began before an invalidation does not store what it read (a generation per entry).
+ * - Each workspace's installations (ids and apps, what the token API looks up by team) change only when
+ *   an installation is made (version 1) or deleted: any of those drops them all.
  *
  * The rule for callers: anything that spends a refresh token reads the record with `fresh: true` under the
  * refresh lock, never from here; the cache only serves calls that use an access token as it stands.
  */
 
 export const CHANGE_CHANNEL = "switchboard_installations";
-const MAX_ENTRIES = 10_000;
-const RECONNECT_MS = 1_000;
+/**
+ * At most this many installations (and as many workspaces' lists of them) are kept, the least recently read
+ * dropped first: enough for the token API's 100,000 installations warm (about 2 KB each with its tokens, so
+ * some 200 MB at the most), bounded whatever the store holds.
+ * @internal exported for its test
+ */
+export const MAX_ENTRIES = 100_000;
+/** The longest a write waits to hear its own announcement back (echo): a lost connection must not hold writes. */
+const ECHO_WAIT_MS = 500;
+
+/** What the token API needs to find a workspace's installation of an app: never a secret. */
+export interface InstallationRef {
+  id: string;
+  appKey: string;
+  appId?: string;
+}
 
 export class InstallationCache {
   private readonly entries = new Map<string, StoredInstallation | null>();
@@ -28,58 +46,40 @@ export class InstallationCache {
   /** The highest version other instances announced per id: a read older than it is not kept. */
   private readonly announced = new Map<string, number>();
   private generation = 0;
+  /** Each workspace's installations (which ids, of which apps), dropped by any installation made or deleted. */
+  private readonly teams = new Map<string, InstallationRef[]>();
+  /** Bumped when an installation is made or deleted: a team read overtaken by one is not kept. */
+  private teamGeneration = 0;
   /** Every installation's summary (lists), dropped by any change to any installation. */
   private summaries: InstallationSummary[] | undefined;
   /** Bumped by every change: a list read overtaken by one is not kept. */
   private listGeneration = 0;
-  private listening: boolean;
-  private listener: pg.Client | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
+  private readonly listener: ChannelListener | undefined;
+  /** This instance's own announcements not heard back yet (payload → what waits for it). */
+  private readonly echoes = new Map<string, { heard: boolean; done?: () => void }>();
   private closed = false;
   readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
   /** `connect` makes a dedicated connection for LISTEN (PostgreSQL); without it every write is this process's. */
-  constructor(private readonly connect?: () => pg.Client) {
-    this.listening = connect === undefined;
+  constructor(connect?: () => pg.Client) {
+    this.listener = connect
+      ? new ChannelListener(CHANGE_CHANNEL, connect, {
+          heard: (payload) => this.heard(payload),
+          // Anything cached before now may have changed unheard.
+          listening: () => this.clear(),
+          lost: () => this.clear(),
+        })
+      : undefined;
   }
 
   /** Starts listening (PostgreSQL); resolves once the first LISTEN is in place or has failed (then retried). */
   async start(): Promise<void> {
-    if (this.connect) await this.listen();
-  }
-
-  private async listen(): Promise<void> {
-    if (this.closed || !this.connect) return;
-    const client = this.connect();
-    this.listener = client;
-    const lost = () => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      this.clear();
-      client.end().catch(() => {});
-      if (!this.closed) this.reconnect = setTimeout(() => void this.listen(), RECONNECT_MS);
-    };
-    client.on("error", lost);
-    client.on("end", lost);
-    client.on("notification", (message) => {
-      if (message.channel === CHANGE_CHANNEL && message.payload) this.heard(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-      if (this.listener !== client) return;
-      // Anything cached before now may have changed unheard.
-      this.clear();
-      this.listening = true;
-    } catch {
-      lost();
-    }
+    await this.listener?.start();
   }
 
   /** Whether the cache may serve reads (always with PGlite; with PostgreSQL while LISTEN is up). */
   get active(): boolean {
-    return this.listening && !this.closed;
+    return (this.listener?.up ?? true) && !this.closed;
   }
 
   /** The cached record (null: known absent), or undefined when not cached. A copy: callers may change it. */
@@ -91,7 +91,40 @@ export class InstallationCache {
       return undefined;
     }
     this.stats.hits++;
+    // Read again: the least recently read is the one dropped when the cache is full.
+    this.entries.delete(id);
+    this.entries.set(id, hit);
     return hit === null ? null : structuredClone(hit);
+  }
+
+  /** A workspace's installations as last read (a copy), or undefined when not cached. */
+  getTeam(teamId: string): InstallationRef[] | undefined {
+    if (!this.active) return undefined;
+    const hit = this.teams.get(teamId);
+    if (hit === undefined) return undefined;
+    this.teams.delete(teamId);
+    this.teams.set(teamId, hit);
+    return hit.map((ref) => ({ ...ref }));
+  }
+
+  /** The ticket a team reader takes before reading: putTeam keeps the read only if no installation was made or deleted since. */
+  teamTicket(): number {
+    return this.teamGeneration;
+  }
+
+  putTeam(teamId: string, refs: InstallationRef[], ticket: number): void {
+    if (!this.active || ticket !== this.teamGeneration) return;
+    if (this.teams.size >= MAX_ENTRIES) this.teams.delete(this.teams.keys().next().value!);
+    this.teams.set(
+      teamId,
+      refs.map((ref) => ({ ...ref })),
+    );
+  }
+
+  /** An installation was made or deleted (here or on another instance): every workspace's list may be wrong. */
+  private membershipChanged(): void {
+    this.teamGeneration++;
+    this.teams.clear();
   }
 
   /** Every installation's summary, as last read (a copy), or undefined when a change dropped it. */
@@ -123,21 +156,33 @@ export class InstallationCache {
   put(id: string, record: StoredInstallation | null, ticket: number): void {
     if (!this.active || this.ticket(id) !== ticket) return;
     if ((record?.version ?? 0) < (this.announced.get(id) ?? 0)) return;
+    this.entries.delete(id);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(id, record === null ? null : structuredClone(record));
   }
 
   /**
    * A change announced by NOTIFY: `<version> <id>` after a write, `deleted <id>` after a delete. An entry at
-   * that version or later (this instance's own write, read back) stays.
+   * that version or later (this instance's own write, read back) stays. Version 1 is a new installation.
    */
   heard(payload: string): void {
+    const echo = this.echoes.get(payload);
+    if (echo) {
+      echo.heard = true;
+      echo.done?.();
+    }
     const space = payload.indexOf(" ");
     const id = payload.slice(space + 1);
     const version = Number(payload.slice(0, space));
     if (space < 0 || !Number.isInteger(version)) {
-      this.invalidate(space < 0 ? payload : id);
+      this.invalidate(space < 0 ? payload : id, { made: true });
       return;
+    }
+    if (version <= 1) this.membershipChanged();
+    // Bounded as the entries are: forgetting what was announced, reads in flight (which it guarded) are not kept.
+    if (this.announced.size >= MAX_ENTRIES && !this.announced.has(id)) {
+      this.announced.clear();
+      this.generation++;
     }
     this.announced.set(id, Math.max(version, this.announced.get(id) ?? 0));
     this.changed();
@@ -148,7 +193,40 @@ export class InstallationCache {
     }
   }
 
-  invalidate(id: string): void {
+  /**
+   * Called in a writing transaction that announces `payload`: `echo(payload)`, after the commit, then waits
+   * until this instance hears it back. PostgreSQL delivers a notification to every listener at once, so by
+   * then every other instance has it too: a refresh answered here is served by any instance asked next (the
+   * notification alone reached another instance 5 to 50 ms after the commit in tests, while the
+   * answer's client could already ask it). Without LISTEN up there is nothing to wait for.
+   */
+  expectEcho(payload: string): void {
+    if (!this.listener?.up) return;
+    // One whose transaction rolled back is never heard nor waited for: the oldest go first.
+    if (this.echoes.size >= 1_000) this.echoes.delete(this.echoes.keys().next().value!);
+    this.echoes.set(payload, { heard: false });
+  }
+
+  /** Resolves once `payload` (announced by this instance) is heard back, or after ECHO_WAIT_MS. */
+  echo(payload: string): Promise<void> {
+    const echo = this.echoes.get(payload);
+    if (!echo || echo.heard) {
+      this.echoes.delete(payload);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => echo.done?.(), ECHO_WAIT_MS);
+      echo.done = () => {
+        clearTimeout(timer);
+        if (this.echoes.get(payload) === echo) this.echoes.delete(payload);
+        resolve();
+      };
+    });
+  }
+
+  /** After a write here (`made`: one that may have made or deleted the installation). */
+  invalidate(id: string, options: { made?: boolean } = {}): void {
+    if (options.made) this.membershipChanged();
     this.changed();
     this.stats.invalidations++;
     this.entries.delete(id);
@@ -156,6 +234,7 @@ export class InstallationCache {
   }
 
   clear(): void {
+    this.membershipChanged();
     this.changed();
     this.entries.clear();
     this.generations.clear();
@@ -165,10 +244,7 @@ export class InstallationCache {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.reconnect);
-    const client = this.listener;
-    this.listener = undefined;
     this.clear();
-    await client?.end().catch(() => {});
+    await this.listener?.close();
   }
 }

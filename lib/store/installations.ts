@@ -1,7 +1,8 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, not, sql } from "drizzle-orm";
 import type { Db, Tx } from "./backend";
-import { announceChange, type StoreContext } from "./context";
+import { announceChange, heardEverywhere, type StoreContext } from "./context";
+import type { InstallationRef } from "./installation-cache";
 import { UnreadableSecretError, VersionConflictError } from "./errors";
 import { installations, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
@@ -127,6 +128,23 @@ export async function getInstallation(ctx: StoreContext, id: string, options: { 
   const record = await readInstallation(ctx, ctx.db, id);
   ctx.cache.put(id, record, ticket);
   return record;
+}
+
+/**
+ * A workspace's (or organisation's) installations: which ids, of which apps (the token API's lookup by team).
+ * Cached until an installation is made or deleted, here or on another instance (installation-cache.ts).
+ */
+export async function installationsInTeam(ctx: StoreContext, teamId: string): Promise<InstallationRef[]> {
+  const cached = ctx.cache.getTeam(teamId);
+  if (cached) return cached;
+  const ticket = ctx.cache.teamTicket();
+  const rows = await ctx.db
+    .select({ id: installations.id, appKey: installations.appKey, appId: installations.appId })
+    .from(installations)
+    .where(eq(installations.teamId, teamId));
+  const refs = rows.map((row) => ({ id: row.id, appKey: row.appKey, ...(row.appId !== null ? { appId: row.appId } : {}) }));
+  ctx.cache.putTeam(teamId, refs, ticket);
+  return refs;
 }
 
 /**
@@ -342,22 +360,26 @@ export async function putInstallation(ctx: StoreContext, record: StoreInstallati
       await insertTimeline(tx, record.id, options.timeline ?? []);
     });
   } finally {
-    ctx.cache.invalidate(record.id);
+    ctx.cache.invalidate(record.id, { made: version === 1 });
   }
+  await heardEverywhere(ctx, record.id, version);
   return stored(record, version);
 }
 
 /** Forgets an installation with its tokens, timeline and refresh intents; false when there was none. */
 export async function deleteInstallation(ctx: StoreContext, id: string): Promise<boolean> {
+  let deleted: boolean;
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const deleted = await tx.delete(installations).where(eq(installations.id, id)).returning({ id: installations.id });
-      if (deleted.length > 0) await announceChange(ctx, tx, id, "deleted");
-      return deleted.length > 0;
+    deleted = await ctx.db.transaction(async (tx) => {
+      const rows = await tx.delete(installations).where(eq(installations.id, id)).returning({ id: installations.id });
+      if (rows.length > 0) await announceChange(ctx, tx, id, "deleted");
+      return rows.length > 0;
     });
   } finally {
-    ctx.cache.invalidate(id);
+    ctx.cache.invalidate(id, { made: true });
   }
+  if (deleted) await heardEverywhere(ctx, id, "deleted");
+  return deleted;
 }
 
 export type ImportOutcome = "created" | "merged" | "unchanged";
@@ -378,8 +400,9 @@ export async function importInstallation(
   record: StoreInstallation,
   options: { timeline?: StoreTimelineEntry[] } = {},
 ): Promise<{ installation: StoredInstallation; outcome: ImportOutcome }> {
+  let imported: { installation: StoredInstallation; outcome: ImportOutcome };
   try {
-    return await ctx.db.transaction(async (tx) => {
+    imported = await ctx.db.transaction(async (tx) => {
       const current = await readInstallation(ctx, tx, record.id, true);
       if (!current) {
         await writeInstallation(ctx, tx, record, 1);
@@ -415,8 +438,11 @@ export async function importInstallation(
       return { installation: stored(merged, current.version + 1), outcome: "merged" as const };
     });
   } finally {
-    ctx.cache.invalidate(record.id);
+    // It may be a new installation: the workspace's list of them is read again.
+    ctx.cache.invalidate(record.id, { made: true });
   }
+  if (imported.outcome !== "unchanged") await heardEverywhere(ctx, record.id, imported.installation.version);
+  return imported;
 }
 
 /** Every token of an installation, per-person user tokens included. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
-import { announceChange, type StoreContext } from "./context";
+import { announceChange, heardEverywhere, type StoreContext } from "./context";
 import { insertTimeline, PURPOSE, readInstallation, resealStale, tokenValues } from "./installations";
 import { installations, refreshIntents, tokens } from "./schema";
 import { secretHash } from "./sealing";
@@ -104,8 +104,10 @@ export interface SettleResult {
  */
 export async function settleRefresh(ctx: StoreContext, input: SettleInput): Promise<SettleResult> {
   let installationId: string | undefined;
+  let announced: number | undefined;
+  let settled: SettleResult;
   try {
-    return await ctx.db.transaction(async (tx) => {
+    settled = await ctx.db.transaction(async (tx) => {
       const [intent] = await tx.select().from(refreshIntents).where(eq(refreshIntents.id, input.intentId)).for("update");
       if (!intent) throw new Error(`no refresh intent ${input.intentId}`);
       installationId = intent.installationId;
@@ -133,6 +135,7 @@ export async function settleRefresh(ctx: StoreContext, input: SettleInput): Prom
             .where(eq(installations.id, intent.installationId));
           await resealStale(ctx, tx, intent.installationId);
           await announceChange(ctx, tx, intent.installationId, owner.version + 1);
+          announced = owner.version + 1;
           outcome = "refreshed";
         } else {
           outcome = "superseded";
@@ -145,6 +148,9 @@ export async function settleRefresh(ctx: StoreContext, input: SettleInput): Prom
   } finally {
     if (installationId !== undefined) ctx.cache.invalidate(installationId);
   }
+  // The refreshed token is answered only once every instance has heard of it (a token API asked next serves it).
+  if (installationId !== undefined && announced !== undefined) await heardEverywhere(ctx, installationId, announced);
+  return settled;
 }
 
 /**

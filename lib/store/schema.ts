@@ -70,6 +70,12 @@ export const tokens = pgTable(
     scopes: text("scopes").array().notNull(),
     revoked: boolean("revoked").notNull().default(false),
     issuedAt: ms("issued_at").notNull(),
+    /**
+     * Until when (the database's clock, epoch ms) one instance's background refresher has claimed this token
+     * (refresh-claims.ts): the others pass it by. A hint that spreads the work; the refresh lock is what
+     * keeps a refresh token from being spent twice.
+     */
+    refreshClaimedUntil: ms("refresh_claimed_until"),
   },
   (t) => [
     uniqueIndex("tokens_installation_kind_user_idx").on(t.installationId, t.kind, sql`coalesce(${t.userId}, '')`),
@@ -217,3 +223,62 @@ export const tokenApiUses = pgTable(
 
 /** Sign-outs live in a file of their own (sign-out-schema.ts). */
 export { signOuts } from "./sign-out-schema";
+
+/** The explorer's history lives in a file of its own (history-schema.ts). */
+export { explorerHistory } from "./history-schema";
+/**
+ * Saved requests' collections (lib/collections), one owner each (`<team id>:<user id>`; null: the operator).
+ * Shared with the owner's team (read-only for its members) and by link: only the link's SHA-256 hash is kept,
+ * so the store cannot give a link back, only recognise it.
+ */
+export const collections = pgTable(
+  "collections",
+  {
+    id: text("id").primaryKey(),
+    owner: text("owner"),
+    /** The owner's name when they made it, to say whose a shared collection is. */
+    ownerName: text("owner_name").notNull(),
+    /** The owner's workspace: whom "shared with the team" means. Null: the operator. */
+    teamId: text("team_id"),
+    name: text("name").notNull(),
+    sharedWithTeam: boolean("shared_with_team").notNull().default(false),
+    linkHash: text("link_hash").unique(),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [
+    index("collections_owner_idx").on(t.owner),
+    index("collections_team_shared_idx")
+      .on(t.teamId)
+      .where(sql`${t.sharedWithTeam}`),
+  ],
+);
+
+/** A named request of a collection, in its place: never a token (lib/collections refuses and strips them before). */
+export const savedRequests = pgTable(
+  "saved_requests",
+  {
+    id: text("id").primaryKey(),
+    collectionId: text("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    method: text("method").notNull(),
+    httpMethod: text("http_method").notNull(),
+    encoding: text("encoding").notNull(),
+    tokenKind: text("token_kind").notNull(),
+    /** The arguments, in the order written: [{ key, value }]. */
+    args: jsonb("args").$type<Array<{ key: string; value: string }>>().notNull(),
+    /** Values taken from an earlier step's answer when the collection runs: [{ param, step, path }]. */
+    bindings: jsonb("bindings").$type<Array<{ param: string; step: number; path: string }>>().notNull(),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [
+    index("saved_requests_collection_idx").on(t.collectionId, t.position),
+    check("saved_requests_http_method_check", sql`${t.httpMethod} in ('GET', 'POST')`),
+    check("saved_requests_encoding_check", sql`${t.encoding} in ('form', 'json')`),
+    check("saved_requests_token_kind_check", sql`${t.tokenKind} in ('bot', 'user')`),
+  ],
+);

@@ -1,22 +1,27 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { openBackend, type Backend, type BackendOptions } from "./backend";
+import { ApiKeyCache } from "./api-key-cache";
 import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
+import * as collections from "./collections";
 import * as configTokens from "./config-tokens";
+import * as history from "./history";
 import type { StoreContext } from "./context";
 import { metrics } from "@/lib/metrics";
 import { mapStoreError } from "./errors";
-import { InstallationCache } from "./installation-cache";
+import { InstallationCache, type InstallationRef } from "./installation-cache";
 import * as installations from "./installations";
 import * as intents from "./intents";
 import { sealingStatus, type SealingStatus } from "./key-status";
 import { resealOlderSecrets, type ResealOutcome } from "./reseal";
+import * as refreshClaims from "./refresh-claims";
 import { postgresRefreshLock, processRefreshLock, type RefreshLockOptions } from "./refresh-lock";
 import { Sealer, type SealingKey } from "./sealing";
 import { SignOutCache } from "./sign-out-cache";
 import * as signOuts from "./sign-outs";
 import type {
+  ClaimableToken,
   ExpiringToken,
   StoreApiKey,
   StoreTokenApiUse,
@@ -42,6 +47,8 @@ export interface InstallationsStore {
   get(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
   list(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
+  /** A workspace's (or organisation's) installations: ids and apps, no secret. Cached until an installation is made or deleted on any instance. */
+  inTeam(teamId: string): Promise<InstallationRef[]>;
   /** Every installation's names, ids, state and token facts, oldest first, in one query and without unsealing a secret (for lists). */
   listSummaries(): Promise<InstallationSummary[]>;
   /**
@@ -127,6 +134,31 @@ export interface ApiKeysStore {
   pruneUses(before: number): Promise<number>;
 }
 
+/** Collections of saved requests (lib/collections): who may read or change one is the caller's question. */
+export interface CollectionsStore {
+  list(filter: collections.CollectionListFilter): Promise<collections.StoreCollection[]>;
+  countOwned(owner: string | null): Promise<number>;
+  get(id: string): Promise<collections.StoreCollectionWithRequests | null>;
+  findByLinkHash(linkHash: string): Promise<string | null>;
+  create(input: collections.NewCollection): Promise<collections.StoreCollectionWithRequests>;
+  update(id: string, patch: collections.CollectionPatch, at: number): Promise<collections.StoreCollectionWithRequests | null>;
+  delete(id: string): Promise<boolean>;
+  addRequest(
+    collectionId: string,
+    request: collections.StoreRequestFields & { id: string },
+    at: number,
+    max: number,
+  ): Promise<collections.StoreSavedRequest | "full" | null>;
+  updateRequest(
+    collectionId: string,
+    requestId: string,
+    patch: Partial<collections.StoreRequestFields>,
+    at: number,
+  ): Promise<collections.StoreSavedRequest | null>;
+  removeRequest(collectionId: string, requestId: string, at: number): Promise<boolean>;
+  reorder(collectionId: string, ids: readonly string[], at: number): Promise<collections.StoreSavedRequest[] | "mismatch" | null>;
+}
+
 /** Sign-outs: how many times each person (`<team id>:<user id>`) signed out. */
 export interface SignOutsStore {
   /** A sign-in sealed with a lower count is over. Cached per process, kept in step across instances by NOTIFY. */
@@ -135,16 +167,38 @@ export interface SignOutsStore {
   record(person: string, at: number): Promise<number>;
 }
 
+/** The explorer's lasting history, per person (null: the operator), bounded on write (history.ts). */
+export interface HistoryStore {
+  /** Records an entry, pruning the owner's to the newest 1,000 and 30 days; answers its id. */
+  record(owner: string | null, entry: history.NewHistoryEntry): Promise<string>;
+  /** A page of the owner's entries, newest first, without answers. */
+  list(owner: string | null, query?: history.HistoryQuery): Promise<history.HistoryPage>;
+  /** One of the owner's entries with its answer, or null. */
+  get(owner: string | null, id: string): Promise<history.StoreHistoryEntry | null>;
+  /** Forgets the owner's history; answers how many entries. */
+  clear(owner: string | null): Promise<number>;
+}
+
 /**
  * The store's API, grouped by what it keeps: installations (with their tokens, webhooks and timelines),
- * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys and
- * sign-outs; beside them the refresh lock and what an operator asks of the store itself. Plain objects in
+ * refresh intents, pasted webhooks and their send history, app configuration tokens, token API keys,
+ * sign-outs and collections of saved requests; beside them the refresh lock and what an operator asks of the store itself. Plain objects in
  * and out; secrets in clear only in this process's memory. Every method is one short transaction (or one
  * statement): none is ever held across a call to the platform, so a refresher reads, records its intent,
  * calls the platform with nothing open, then settles. A database that cannot be reached answers 503
  * `store_unavailable` (an AppError, the one guard every method passes) and changes nothing. `owner` null is
  * the console's operator; a signed-in person's is `<team id>:<user id>`.
  */
+/** How instances' background refreshers share a backlog of due tokens (refresh-claims.ts): a hint, the refresh lock is the guarantee. */
+export interface RefreshClaimsStore {
+  /** Rotating tokens of active installations expiring at or before `before` (epoch ms) that no instance has a live claim on, soonest first, no secrets. */
+  unclaimedExpiringBefore(before: number, limit: number): Promise<ClaimableToken[]>;
+  /** Claims these tokens (row ids) for `leaseMs` on the database's clock, skipping those another instance claims or holds; answers the ids claimed. */
+  claim(tokenIds: readonly number[], leaseMs: number): Promise<Set<number>>;
+  /** Gives these claims back (their refreshes done), or with `afterMs` keeps them that much longer from now (a refresh that waits). */
+  release(tokenIds: readonly number[], afterMs?: number): Promise<void>;
+}
+
 export interface Store {
   readonly kind: "pglite" | "postgres";
   readonly installations: InstallationsStore;
@@ -153,6 +207,9 @@ export interface Store {
   readonly configTokens: ConfigTokensStore;
   readonly apiKeys: ApiKeysStore;
   readonly signOuts: SignOutsStore;
+  readonly refreshClaims: RefreshClaimsStore;
+  readonly history: HistoryStore;
+  readonly collections: CollectionsStore;
 
   /** Runs `fn` holding the refresh lock of `key` (in this process and, with PostgreSQL, across instances); RefreshLockTimeoutError past `waitMs`. */
   withRefreshLock<T>(key: string, fn: () => Promise<T>, options?: RefreshLockOptions): Promise<T>;
@@ -187,6 +244,9 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres" };
   const signOutCache = new SignOutCache(backend.dedicatedClient);
   await signOutCache.start();
+  const keyCache = new ApiKeyCache(backend.dedicatedClient);
+  await keyCache.start();
+  const keyCtx: apiKeys.ApiKeyContext = { ...ctx, keys: keyCache };
   const signOutCtx: signOuts.SignOutContext = { db: backend.db, cache: signOutCache, notifies: backend.kind === "postgres" };
   const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
   const where = backend.where;
@@ -211,6 +271,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       get: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
       list: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
       listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
+      inTeam: guard((teamId: string) => installations.installationsInTeam(ctx, teamId)),
       put: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
       delete: guard((id: string) => installations.deleteInstallation(ctx, id)),
       insertMany: guard((records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>) => insertInstallations(ctx, records)),
@@ -248,8 +309,8 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     apiKeys: {
       create: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
       list: guard(() => apiKeys.listApiKeys(ctx)),
-      findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(ctx, keyHash)),
-      revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(ctx, id, at)),
+      findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(keyCtx, keyHash)),
+      revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(keyCtx, id, at)),
       recordUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
       listUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),
       pruneUses: guard((before: number) => apiKeys.pruneTokenApiUses(ctx, before)),
@@ -257,6 +318,34 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     signOuts: {
       generation: guard((person: string) => signOuts.signOutGeneration(signOutCtx, person)),
       record: guard((person: string, at: number) => signOuts.recordSignOut(signOutCtx, person, at)),
+    },
+    refreshClaims: {
+      unclaimedExpiringBefore: guard((before: number, limit: number) => refreshClaims.unclaimedTokensExpiringBefore(ctx, before, limit)),
+      claim: guard((tokenIds: readonly number[], leaseMs: number) => refreshClaims.claimTokens(ctx, tokenIds, leaseMs)),
+      release: guard((tokenIds: readonly number[], afterMs?: number) => refreshClaims.releaseClaims(ctx, tokenIds, afterMs)),
+    },
+    history: {
+      record: guard((owner: string | null, entry: history.NewHistoryEntry) => history.recordHistory(ctx, owner, entry)),
+      list: guard((owner: string | null, query?: history.HistoryQuery) => history.listHistory(ctx, owner, query)),
+      get: guard((owner: string | null, id: string) => history.getHistoryEntry(ctx, owner, id)),
+      clear: guard((owner: string | null) => history.clearHistory(ctx, owner)),
+    },
+    collections: {
+      list: guard((filter: collections.CollectionListFilter) => collections.listCollections(ctx, filter)),
+      countOwned: guard((owner: string | null) => collections.countOwnedCollections(ctx, owner)),
+      get: guard((id: string) => collections.getCollection(ctx, id)),
+      findByLinkHash: guard((linkHash: string) => collections.findCollectionByLinkHash(ctx, linkHash)),
+      create: guard((input: collections.NewCollection) => collections.createCollection(ctx, input)),
+      update: guard((id: string, patch: collections.CollectionPatch, at: number) => collections.updateCollection(ctx, id, patch, at)),
+      delete: guard((id: string) => collections.deleteCollection(ctx, id)),
+      addRequest: guard((id: string, request: collections.StoreRequestFields & { id: string }, at: number, max: number) =>
+        collections.addSavedRequest(ctx, id, request, at, max),
+      ),
+      updateRequest: guard((id: string, requestId: string, patch: Partial<collections.StoreRequestFields>, at: number) =>
+        collections.updateSavedRequest(ctx, id, requestId, patch, at),
+      ),
+      removeRequest: guard((id: string, requestId: string, at: number) => collections.removeSavedRequest(ctx, id, requestId, at)),
+      reorder: guard((id: string, ids: readonly string[], at: number) => collections.reorderSavedRequests(ctx, id, ids, at)),
     },
     withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
     ping: guard(async () => {
@@ -268,6 +357,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     async close() {
       await cache.close();
       await signOutCache.close();
+      await keyCache.close();
       if (options.ownsBackend !== false) await backend.close();
     },
   };

@@ -88,6 +88,11 @@ export interface ExpiringToken {
   expiresAt: number;
 }
 
+/** A due token as the background refresher claims it: its row's id names it in the claim. */
+export interface ClaimableToken extends ExpiringToken {
+  tokenId: number;
+}
+
 /** A timeline entry: the store keeps it as given (jsonb); the caller's schema checks it holds masked values only. */
 export type StoreTimelineEntry = { at: number } & Record<string, unknown>;
 

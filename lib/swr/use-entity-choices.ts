@@ -2,6 +2,7 @@
 
 import useSWR from "swr";
 import { ENTITY_LIST, entityChoices, type ArgumentEntity, type EntityChoice } from "@/lib/explorer/argument-entities";
+import { HISTORY_OFF_HEADER } from "@/lib/explorer/history";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
 import { consoleFetch, readAnswer } from "./console-fetch";
 
@@ -14,7 +15,8 @@ export interface EntityChoices {
 async function listEntities([, entity, installation, token]: readonly [string, ArgumentEntity, string, TokenKind]): Promise<EntityChoices> {
   const list = ENTITY_LIST[entity];
   const query = new URLSearchParams({ installation, token, ...list.params });
-  const response = await consoleFetch(`/api/call/${list.method}?${query.toString()}`);
+  // The picker's lookup serves the form: it stays out of the person's history.
+  const response = await consoleFetch(`/api/call/${list.method}?${query.toString()}`, { headers: { [HISTORY_OFF_HEADER]: "off" } });
   const { text } = await readAnswer(response);
   let body: { ok?: boolean; error?: string } = {};
   try {

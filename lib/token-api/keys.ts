@@ -8,7 +8,6 @@ import { getStore } from "@/lib/store";
 import { secretHash } from "@/lib/store/sealing";
 import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { flushAudit } from "./audit";
-import { forgetApiKeys } from "./key-cache";
 
 /**
  * API keys of the token API: an admin creates one for an app (optionally for some workspaces only), sees it
@@ -68,8 +67,8 @@ export async function listApiKeys(viewer: Viewer): Promise<ApiKeyView[]> {
 
 export async function revokeApiKey(viewer: Viewer, id: string): Promise<ApiKeyView> {
   requireAdmin(viewer, "revoke API keys");
+  // The store forgets the key on every instance (here at once, elsewhere as its NOTIFY arrives).
   const revoked = await (await getStore()).apiKeys.revoke(id, Date.now());
-  forgetApiKeys();
   if (!revoked) throw new AppError("unknown_api_key");
   return revoked;
 }

@@ -235,5 +235,5 @@ test("an invalid method in the link shows as invalid and sends nothing", async (
   await page.keyboard.press("Control+Enter");
   await page.waitForTimeout(500);
   expect(calls).toHaveLength(0);
-  await expect(page.getByText("Calls you make in this tab appear here")).toBeVisible();
+  await expect(page.getByText("Calls you make appear here")).toBeVisible();
 });

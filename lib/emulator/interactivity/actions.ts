@@ -20,7 +20,7 @@ import { actionOf, choiceFields, findElement } from "./block-walk";
 import { adminWorkspace, actingMember, actionTs, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { blocksOf, containerOf, placeFields } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
-import { viewEntries } from "./side-state";
+import { offeredKey, rememberSuggested, suggestedOptions, viewEntries } from "./side-state";
 
 const Where = {
   channel: z.string().optional(),
@@ -45,7 +45,7 @@ export async function click(ctx: RequestContext, body: z.infer<typeof ClickBody>
   const place = locate(ctx, ws, user, body);
   const app = requireApp(ctx.state, place.installation.appId);
   const found = findElement(blocksOf(place), body.action_id, body.block_id);
-  const fields = choiceFields(found.element, body.value);
+  const fields = choiceFields(found.element, body.value, suggestedOptions(ctx.state, offeredKey(user, place, found.blockId, String(found.element.action_id))));
   const entry = { type: found.element.type, ...fields };
   const stateful = found.element.type !== "button" && found.element.type !== "overflow";
   const entered: Record<string, Record<string, Record<string, unknown>>> = {};
@@ -75,6 +75,8 @@ export async function click(ctx: RequestContext, body: z.infer<typeof ClickBody>
   });
   return answerCaller(recorded, { trigger_id: triggerId, ...(typeof payload.response_url === "string" ? { response_url: payload.response_url } : {}) });
 }
+
+const isOption = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export async function suggest(ctx: RequestContext, body: z.infer<typeof SuggestBody>): Promise<Response> {
   const ws = adminWorkspace(ctx.state, body.team_id);
@@ -111,9 +113,15 @@ export async function suggest(ctx: RequestContext, body: z.infer<typeof SuggestB
   });
   if (!exchanged.failure) {
     const answer = answerObject(exchanged.answer);
-    if (answer && Array.isArray(answer.options)) settle(entry, "options", { options: answer.options });
-    else if (answer && Array.isArray(answer.option_groups)) settle(entry, "options", { option_groups: answer.option_groups });
-    else settle(entry, "invalid_answer");
+    const offered = (list: unknown[]) =>
+      rememberSuggested(ctx.state, offeredKey(user, place, found.blockId, String(found.element.action_id)), list.filter(isOption));
+    if (answer && Array.isArray(answer.options)) {
+      settle(entry, "options", { options: answer.options });
+      offered(answer.options);
+    } else if (answer && Array.isArray(answer.option_groups)) {
+      settle(entry, "options", { option_groups: answer.option_groups });
+      offered(answer.option_groups.flatMap((g) => (isOption(g) && Array.isArray(g.options) ? g.options : [])));
+    } else settle(entry, "invalid_answer");
   }
   touch(entry);
   return answerCaller(entry);

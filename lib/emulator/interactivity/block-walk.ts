@@ -56,8 +56,12 @@ function pickOption(element: Json, value: string): Json {
   return option;
 }
 
-/** An external select's option: its options come from the app, so the member's choice is taken as given. */
-const externalOption = (value: string): Json => ({ text: { type: "plain_text", text: value, emoji: true }, value });
+/**
+ * An external select's option: its options come from the app, so the member's choice is taken as given, as
+ * the app offered it (`offered`, its last block_suggestion answer to this member) or made from its value.
+ */
+const externalOption = (value: string, offered: readonly Json[]): Json =>
+  offered.find((o) => o.value === value) ?? { text: { type: "plain_text", text: value, emoji: true }, value };
 
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -72,8 +76,11 @@ function checked(element: Json, value: string, pattern: RegExp, shape: string): 
   return value;
 }
 
-/** What the element holds once the member chose `value`: the fields of its `state.values` entry. */
-export function choiceFields(element: Json, value: string | string[] | undefined): Json {
+/**
+ * What the element holds once the member chose `value`: the fields of its `state.values` entry. `offered`:
+ * the options the app last offered the member in this element, when it is an external select.
+ */
+export function choiceFields(element: Json, value: string | string[] | undefined, offered: readonly Json[] = []): Json {
   switch (element.type) {
     case "button":
       return {};
@@ -85,9 +92,9 @@ export function choiceFields(element: Json, value: string | string[] | undefined
     case "checkboxes":
       return { selected_options: list(value).map((v) => pickOption(element, v)) };
     case "external_select":
-      return { selected_option: externalOption(one(element, value)) };
+      return { selected_option: externalOption(one(element, value), offered) };
     case "multi_external_select":
-      return { selected_options: list(value).map(externalOption) };
+      return { selected_options: list(value).map((v) => externalOption(v, offered)) };
     case "users_select":
       return { selected_user: one(element, value) };
     case "multi_users_select":

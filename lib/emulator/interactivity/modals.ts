@@ -23,7 +23,7 @@ import { forgetClosedViews } from "./lifecycle";
 import { adminWorkspace, actingMember, commonPart, locate, mintTrigger, requireApp } from "./parts";
 import { viewWithState } from "./places";
 import { answerCaller, answerObject, interact, settle } from "./run";
-import { viewEntries } from "./side-state";
+import { offeredKey, suggestedOptions, viewEntries } from "./side-state";
 
 /** A modal and at most 2 views pushed onto it. */
 const MAX_STACK = 3;
@@ -158,7 +158,8 @@ export async function submitView(ctx: RequestContext, body: z.infer<typeof Submi
   for (const [blockId, actions] of Object.entries(body.values ?? {})) {
     for (const [actionId, value] of Object.entries(actions)) {
       const found = findElement(place.view.view.blocks, actionId, blockId);
-      (entries.values[blockId] ??= {})[actionId] = { type: found.element.type, ...choiceFields(found.element, value) };
+      const offered = suggestedOptions(ctx.state, offeredKey(user, place, blockId, actionId));
+      (entries.values[blockId] ??= {})[actionId] = { type: found.element.type, ...choiceFields(found.element, value, offered) };
     }
   }
   // A new submission clears the errors shown under the blocks.

@@ -48,14 +48,22 @@ export interface InteractivityState {
   ephemerals: Map<string, EphemeralMessage>;
   /** By view id. */
   views: Map<string, ViewEntries>;
+  /**
+   * The options an app last offered a member in an external select (block_suggestion), by suggestionKey: a
+   * pick among them reaches the app as the app wrote the option, its text too. Bounded: the oldest go first.
+   */
+  suggested: Map<string, Record<string, unknown>[]>;
 }
+
+/** How many external selects' last offers are kept (the oldest forgotten first). */
+const MAX_SUGGESTED = 1000;
 
 const STATES = new WeakMap<EmulatorState, InteractivityState>();
 
 export function interactivityOf(state: EmulatorState): InteractivityState {
   let found = STATES.get(state);
   if (!found) {
-    found = { responseUrls: new Map(), ephemerals: new Map(), views: new Map() };
+    found = { responseUrls: new Map(), ephemerals: new Map(), views: new Map(), suggested: new Map() };
     STATES.set(state, found);
   }
   return found;
@@ -69,4 +77,27 @@ export function viewEntries(state: EmulatorState, viewId: string): ViewEntries {
     views.set(viewId, entries);
   }
   return entries;
+}
+
+/** Where a member is offered an external select's options: the member, the view or the message, the element. */
+export function offeredKey(
+  user: string,
+  place: { kind: string; view?: { id: string }; channel?: { id: string }; message?: { ts: string } },
+  blockId: string,
+  actionId: string,
+): string {
+  const where = place.kind === "view" ? ["view", place.view?.id] : ["message", place.channel?.id, place.message?.ts];
+  return JSON.stringify([user, ...where, blockId, actionId]);
+}
+
+/** Keeps the options the app offered (its `options`, or its `option_groups`' options) for the member's pick. */
+export function rememberSuggested(state: EmulatorState, key: string, options: Record<string, unknown>[]): void {
+  const suggested = interactivityOf(state).suggested;
+  suggested.delete(key);
+  suggested.set(key, options);
+  if (suggested.size > MAX_SUGGESTED) suggested.delete(suggested.keys().next().value!);
+}
+
+export function suggestedOptions(state: EmulatorState, key: string): readonly Record<string, unknown>[] {
+  return interactivityOf(state).suggested.get(key) ?? [];
 }

@@ -56,6 +56,10 @@ function checkScopes(definition: MethodDefinition, caller: Caller): void {
 function rateScopeOf(ctx: RequestContext, token: string | undefined, params: Record<string, string>) {
   const record = token ? (ctx.state.tokens.get(token) ?? ctx.state.signIns.tokens.get(token)) : undefined;
   if (record) return { teamId: record.teamId, appId: record.appId };
+  // A refresh grant (oauth.v2.access with a refresh token) counts in the workspace whose token it refreshes,
+  // whatever the token's state: an app's refreshes across many workspaces are not one workspace's calls.
+  const refreshed = params.refresh_token ? ctx.state.tokens.get(params.refresh_token) : undefined;
+  if (refreshed) return { teamId: refreshed.teamId, appId: refreshed.appId };
   const config = ctx.state.configTokens.get(token ?? "") ?? ctx.state.configTokens.get(params.refresh_token ?? "");
   if (config) return { teamId: config.teamId, appId: `developer:${config.userId}` };
   const app = findAppByClientId(ctx.state, readClientCredentials(ctx.request, params).clientId);

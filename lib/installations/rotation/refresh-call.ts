@@ -21,7 +21,15 @@ export async function refreshAtPlatform(
   runtime: RotationRuntime,
   timeoutMs: number,
 ): Promise<StoredToken> {
-  const { grant } = await refreshAccessToken({ baseUrl: runtime.baseUrl, credentials: runtime.credentialsFor(installation.appKey), refreshToken, timeoutMs });
+  // With the embedded emulator, its own fetch (runtime.ts): a refresh storm after a clock jump otherwise sends
+  // every refresh through Next.js a second time, back into this process (the soak's profile, docs/benchmarks.md).
+  const { grant } = await refreshAccessToken({
+    baseUrl: runtime.baseUrl,
+    credentials: runtime.credentialsFor(installation.appKey),
+    refreshToken,
+    timeoutMs,
+    ...(runtime.transport ? { transport: runtime.transport } : {}),
+  });
   const issued = grant[kind] ?? grant.bot ?? grant.user;
   if (!issued) throw new AppError("upstream_bad_answer", { message: "The platform's refresh answer carried no access token." });
   logger.info({ installation: installation.id, kind }, "token refreshed");

@@ -3,7 +3,7 @@ import { getConfig, type Config } from "@/lib/config";
 import { isConsoleError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
-import { callMethod, maskToken } from "@/lib/platform";
+import { callMethod, isPlatformError, maskToken, type PlatformError } from "@/lib/platform";
 import { processSingleton } from "@/lib/process-singleton";
 import { describeUpstream } from "@/lib/platform/platform-time";
 import type { InstallationRecord } from "../record";
@@ -11,7 +11,7 @@ import { saveInstallation } from "../repository";
 import { fromStoreInstallation } from "../store-mapping";
 import { installationName } from "../universal/view";
 import { withUpstreamInstance } from "../upstream-instance";
-import type { ExpiringToken } from "@/lib/store";
+import type { ClaimableToken, ExpiringToken, Store, StoredInstallation } from "@/lib/store";
 import { withFailedRefresh } from "./freshness";
 import { refreshInstallationToken } from "./refresh";
 import { getRotationRuntime, type RotationRuntime } from "./runtime";
@@ -20,18 +20,23 @@ import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "../u
 /**
  * The background refresher: keeps every rotating token alive whether or not anyone has the console open.
  * Every `intervalS` it reads the platform's time (a moved emulator clock included), asks the store for the
- * rotating tokens that expire within the horizon and the spread, and refreshes each whose planned time
- * (schedule.ts) has come, a few at a time. Each refresh is refreshInstallationToken's: under the store's
- * refresh lock for that token, so one instance works on a token at a time and another that comes second
- * finds the new pair (no platform call); its intent in the store lets a process that dies mid-refresh be
- * finished by the next one. A refresh that fails for a passing reason (the platform slow, rate limited or
- * down) is tried again after a backoff that doubles, well within the token's horizon; one the platform
- * refuses for good marks the installation as needing reinstall, with the reason, in its timeline and state,
- * and says so where REFRESH_ALERT_* points.
+ * rotating tokens that expire within the horizon and the spread and that no instance has claimed, claims a
+ * batch of those whose planned time (refresh-schedule.ts) has come (lib/store/refresh-claims.ts: across
+ * instances each takes tokens the others did not), and refreshes them `concurrency` at a time; while a
+ * backlog lasts (a moved clock makes every token due at once) the next batch follows at once. Each refresh
+ * is refreshInstallationToken's: under the store's refresh lock for that token, so one instance works on a
+ * token at a time and another that comes second finds the new pair (no platform call): the claim spreads the
+ * work, the lock is what keeps a refresh token from being spent twice. Its intent in the store lets a
+ * process that dies mid-refresh be finished by the next one. A refresh the platform rate limits waits its
+ * Retry-After (with every token of that installation); one that fails for another passing reason (the
+ * platform slow or down) is tried again after a backoff that doubles, well within the token's horizon; one
+ * the platform refuses for good marks the installation as needing reinstall, with the reason, in its
+ * timeline and state, and says so where REFRESH_ALERT_* points.
  */
 
 /** What a pass reads of the configuration, and the sender of its webhook alert (none: the alert is logged as not sent). */
-export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert"> & { sendAlert?: AlertWebhookSender | null };
+export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert"> &
+  Partial<Pick<Config["refresher"], "concurrency">> & { sendAlert?: AlertWebhookSender | null };
 
 /**
  * Posts the needs-reinstall alert's text to REFRESH_ALERT_WEBHOOK_URL, or throws saying why it was not
@@ -40,10 +45,16 @@ export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS"
  */
 export type AlertWebhookSender = (url: string, text: string, timeoutMs: number) => Promise<void>;
 
-/** Refreshes at once, at most: a clock moved by 13 hours makes every token due together. */
-const CONCURRENCY = 4;
-/** A pass looks at this many tokens at most, soonest first; the next pass takes the rest. */
-const BATCH = 500;
+/** Refreshes at once when the settings name none (REFRESHER_CONCURRENCY): a moved clock makes every token due together. */
+const DEFAULT_CONCURRENCY = 4;
+/** A pass claims this many due tokens per refresh it may make at once; the next pass (at once, while a backlog lasts) takes more. */
+const CLAIMS_PER_SLOT = 8;
+/** It reads this many candidates per claim: some are not yet due (the spread) or back off here. */
+const CANDIDATES_PER_CLAIM = 4;
+/** How long a claim keeps other instances away (the database's clock): far longer than a batch takes, and than a Retry-After. */
+const CLAIM_LEASE_MS = 120_000;
+/** Between two passes while a backlog drains: a turn of the event loop for whatever else waits. */
+const BACKLOG_PAUSE_MS = 10;
 const FIRST_BACKOFF_MS = 15_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 const BY = "the background refresher";
@@ -57,6 +68,11 @@ interface Backoff {
 interface RefresherState {
   health: RefresherHealth;
   backoff: Map<string, Backoff>;
+  /**
+   * Per installation (a workspace and an app: the platform's unit of rate limits for oauth.v2.access), the
+   * server time before which none of its tokens is asked for again: its Retry-After.
+   */
+  rateLimited: Map<string, number>;
   timer: NodeJS.Timeout | null;
   stopped: boolean;
   /** Which start the running loop belongs to: a stop then a start leaves one loop, not two. */
@@ -70,6 +86,7 @@ function newState(): RefresherState {
   return {
     health: { state: "starting", lastRunAt: null, lastRunMs: null, lastError: null, refreshed: 0, failed: 0, needsReinstall: 0, backingOff: 0 },
     backoff: new Map(),
+    rateLimited: new Map(),
     timer: null,
     stopped: false,
     generation: 0,
@@ -84,70 +101,129 @@ const state = (): RefresherState => processSingleton("backgroundRefresher", newS
 const tokenKey = (t: ExpiringToken) => `${t.installationId}:${t.kind}:${t.userId ?? ""}`;
 
 export interface PassSummary {
-  /** Tokens whose planned refresh had come. */
+  /** Tokens whose planned refresh had come, that this pass claimed. */
   due: number;
   refreshed: number;
   /** Another instance (or a request) had refreshed it first: nothing was asked of the platform. */
   alreadyFresh: number;
   failed: number;
   needsReinstall: number;
+  /** More due tokens may be waiting (a full batch was read and some claimed): the next pass comes at once. */
+  backlog: boolean;
+}
+
+const emptySummary = (): PassSummary => ({ due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0, backlog: false });
+
+/** Whether this process leaves the token alone for now: its own backoff, or its installation's Retry-After. */
+function waiting(token: ExpiringToken, serverNow: number): boolean {
+  const s = state();
+  return (s.backoff.get(tokenKey(token))?.retryAt ?? 0) > serverNow || (s.rateLimited.get(token.installationId) ?? 0) > serverNow;
 }
 
 /**
- * One pass: every token due now refreshed, CONCURRENCY at a time. `now` is the platform's time. Never
- * throws for one token's failure; a store that cannot be read fails the pass (the next one tries again).
+ * One pass: a batch of the tokens due now claimed (refresh-claims.ts: across instances, each takes tokens
+ * the others did not) and refreshed, `concurrency` at a time, which bounds what this instance asks of the
+ * platform and of the store while a backlog drains. `now` is the platform's time. Never throws for one
+ * token's failure; a store that cannot be read fails the pass (the next one tries again).
  */
 export async function refreshDueTokens(runtime: RotationRuntime, settings: RefresherSettings): Promise<PassSummary> {
-  const summary: PassSummary = { due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0 };
+  const summary = emptySummary();
+  const concurrency = settings.concurrency ?? DEFAULT_CONCURRENCY;
+  const batch = concurrency * CLAIMS_PER_SLOT;
   // The platform's time, asked afresh: a clock moved elsewhere (the emulator's admin surface) is read from its answer.
   await describeUpstream(runtime, true);
   const store = await runtime.store();
   const now = runtime.now();
-  const candidates = await store.installations.tokensExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, BATCH);
-  const { backoff } = state();
-  const due = candidates.filter(
-    (t) => plannedRefreshAt(t, t.expiresAt, settings.horizonS, settings.spreadS) <= now && (backoff.get(tokenKey(t))?.retryAt ?? 0) <= Date.now(),
+  const limit = batch * CANDIDATES_PER_CLAIM;
+  const candidates = await store.refreshClaims.unclaimedExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, limit);
+  const serverNow = Date.now();
+  const wanted = candidates
+    .filter((t) => plannedRefreshAt(t, t.expiresAt, settings.horizonS, settings.spreadS) <= now && !waiting(t, serverNow))
+    .slice(0, batch);
+  const claimed = await store.refreshClaims.claim(
+    wanted.map((t) => t.tokenId),
+    CLAIM_LEASE_MS,
   );
+  const due = wanted.filter((t) => claimed.has(t.tokenId));
   summary.due = due.length;
-  const replaced = await noticeReplacedUpstream(due, runtime);
-  summary.needsReinstall = due.filter((t) => replaced.has(t.installationId)).length;
-  due.splice(0, due.length, ...due.filter((t) => !replaced.has(t.installationId)));
-  let next = 0;
-  const worker = async () => {
-    while (next < due.length) {
-      const token = due[next++]!;
-      const outcome = await refreshOne(token, runtime, settings);
-      summary[outcome]++;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+  // Due tokens were found, and either the read was full (more may be due behind it) or another instance took
+  // some of them first (it claims at this moment: read again past its claims). None due: the interval waits.
+  summary.backlog = wanted.length > 0 && (candidates.length === limit || due.length < wanted.length);
+  // Claims given back at the end; those of failed refreshes kept until this instance tries them again.
+  const release = new Set(claimed);
+  const waits: ClaimableToken[] = [];
+  try {
+    // Each installation read and checked once, by the first worker that takes one of its tokens; its other
+    // tokens wait for that check (the workers read different installations at once, none in a line before them).
+    const checks = new Map<string, Promise<StoredInstallation | null | "replaced">>();
+    const checked = (id: string) => {
+      let check = checks.get(id);
+      if (!check) checks.set(id, (check = checkUpstream(id, runtime)));
+      return check;
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const token = due[next++]!;
+        const read = await checked(token.installationId);
+        if (read === "replaced") {
+          summary.needsReinstall++;
+          continue;
+        }
+        const outcome = await refreshOne(token, read, runtime, settings);
+        summary[outcome]++;
+        if (outcome === "failed") {
+          release.delete(token.tokenId);
+          waits.push(token);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+  } finally {
+    // A refreshed token is not due for hours; given back, a clock moved again finds it due at once. A release
+    // that fails leaves the lease to run out.
+    await store.refreshClaims.release([...release]).catch(() => {});
+    await holdClaims(store, waits).catch(() => {});
+  }
   return summary;
 }
 
-/**
- * The installations of these tokens that were made on an emulator since reset or replaced: their refresh
- * tokens mean nothing there, so none is refreshed, and each says so once (one check per installation, before
- * its tokens are taken in parallel). A record made before the console kept the instance takes the current one.
- */
-async function noticeReplacedUpstream(due: readonly ExpiringToken[], runtime: RotationRuntime): Promise<Set<string>> {
-  const store = await runtime.store();
-  const replaced = new Set<string>();
-  for (const id of new Set(due.map((t) => t.installationId))) {
-    const stored = await store.installations.get(id, { fresh: true });
-    if (!stored) continue;
-    const read = fromStoreInstallation(stored);
-    const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
-    if (checked === read) continue;
-    await saveInstallation(checked, { readAs: read });
-    if (checked.state !== "active") replaced.add(id);
+/** Keeps the claims of tokens that wait (a backoff, a Retry-After) until this instance may try them again, to the second. */
+async function holdClaims(store: Store, waits: readonly ClaimableToken[]): Promise<void> {
+  const serverNow = Date.now();
+  const bySeconds = new Map<number, number[]>();
+  for (const token of waits) {
+    const s = state();
+    const until = Math.max(s.backoff.get(tokenKey(token))?.retryAt ?? 0, s.rateLimited.get(token.installationId) ?? 0);
+    const seconds = Math.max(0, Math.ceil((until - serverNow) / 1000));
+    bySeconds.set(seconds, [...(bySeconds.get(seconds) ?? []), token.tokenId]);
   }
-  return replaced;
+  for (const [seconds, ids] of bySeconds) await store.refreshClaims.release(ids, seconds * 1000);
 }
 
-async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settings: RefresherSettings): Promise<Exclude<keyof PassSummary, "due">> {
+/**
+ * Whether this installation was made on an emulator since reset or replaced: its refresh tokens mean nothing
+ * there, so none is refreshed, and it says so once ("replaced"). A record made before the console kept the
+ * instance takes the current one. Otherwise answers the installation as read (the read its tokens' refreshes
+ * start from; under the lock each reads it again), or null when it is gone.
+ */
+async function checkUpstream(id: string, runtime: RotationRuntime): Promise<StoredInstallation | null | "replaced"> {
+  const stored = await (await runtime.store()).installations.get(id, { fresh: true });
+  if (!stored) return null;
+  const read = fromStoreInstallation(stored);
+  const checked = await withUpstreamInstance(read, (fresh) => describeUpstream(runtime, fresh), BY, runtime.now());
+  if (checked === read) return stored;
+  await saveInstallation(checked, { readAs: read });
+  return checked.state !== "active" ? "replaced" : stored;
+}
+
+async function refreshOne(
+  token: ExpiringToken,
+  stored: StoredInstallation | null,
+  runtime: RotationRuntime,
+  settings: RefresherSettings,
+): Promise<Exclude<keyof PassSummary, "due" | "backlog">> {
   const key = tokenKey(token);
-  const store = await runtime.store();
-  const stored = await store.installations.get(token.installationId, { fresh: true });
   // Gone, or needing a person: nothing to back off from any more.
   if (!stored || stored.state !== "active") {
     state().backoff.delete(key);
@@ -177,10 +253,18 @@ async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settin
     // Under the lock it stored its own pair (its timeline entry comes back with it), or found the one another stored.
     return outcome.installation.timeline?.[0]?.type === "refreshed" ? "refreshed" : "alreadyFresh";
   } catch (error) {
+    const code = error instanceof Error && "code" in error ? String((error as { code: unknown }).code) : "unknown";
+    const retryAfterS = rateLimitedFor(error);
+    if (retryAfterS !== undefined) {
+      // The platform's own word on when to ask again, for every token of this workspace and app: no doubling,
+      // and no "refresh failed" in the timeline (the refresh token was not spent; it is asked for later).
+      state().rateLimited.set(token.installationId, Date.now() + retryAfterS * 1000);
+      logger.info({ installation: token.installationId, kind: token.kind, retryAfterS }, "background refresh rate limited: asking again after Retry-After");
+      return "failed";
+    }
     const previous = state().backoff.get(key);
     const failures = (previous?.failures ?? 0) + 1;
     state().backoff.set(key, { failures, retryAt: Date.now() + Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS) });
-    const code = error instanceof Error && "code" in error ? String((error as { code: unknown }).code) : "unknown";
     logger.warn({ installation: token.installationId, kind: token.kind, err: code, failures }, "background refresh failed: trying again later");
     // The timeline says so once per run of failures, not at every retry.
     if (!previous && !isConsoleError(error, "refresh_in_progress")) {
@@ -189,6 +273,12 @@ async function refreshOne(token: ExpiringToken, runtime: RotationRuntime, settin
     }
     return "failed";
   }
+}
+
+/** The seconds the platform said to wait (HTTP 429 ratelimited, its Retry-After; 1 when it gave none), else undefined. */
+function rateLimitedFor(error: unknown): number | undefined {
+  if (!isPlatformError(error, "ratelimited") && !(isPlatformError(error) && error.result.status === 429)) return undefined;
+  return Math.max(1, (error as PlatformError).result.retryAfterS ?? 1);
 }
 
 /**
@@ -251,11 +341,13 @@ async function pass(): Promise<PassSummary> {
     health.lastError =
       error instanceof Error ? (("code" in error && typeof error.code === "string" ? `${error.code}: ` : "") + error.message).slice(0, 200) : "unknown";
     logger.warn({ err: health.lastError }, "background refresh pass failed");
-    return { due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0 };
+    return emptySummary();
   } finally {
     health.lastRunAt = Date.now();
     health.lastRunMs = Date.now() - started;
-    health.backingOff = [...state().backoff.values()].filter((b) => b.retryAt > Date.now()).length;
+    const serverNow = Date.now();
+    health.backingOff = [...state().backoff.values()].filter((b) => b.retryAt > serverNow).length;
+    for (const [id, until] of state().rateLimited) if (until <= serverNow) state().rateLimited.delete(id);
   }
 }
 
@@ -277,13 +369,16 @@ export function startRefresher({ sendAlert }: { sendAlert: AlertWebhookSender })
   if (!refresher.enabled || s.timer) return;
   s.stopped = false;
   const generation = ++s.generation;
-  const loop = () => {
+  const loop = (summary?: PassSummary) => {
     if (s.stopped || s.generation !== generation) return;
-    s.timer = setTimeout(() => void runRefresherPass().finally(loop), refresher.intervalS * 1000);
+    // While a backlog lasts (a moved clock, an instance that was down) the next batch comes at once; the
+    // bound on what one pass does at a time is what leaves room for the console's own requests.
+    const delayMs = summary?.backlog ? BACKLOG_PAUSE_MS : refresher.intervalS * 1000;
+    s.timer = setTimeout(() => void runRefresherPass().then(loop, () => loop()), delayMs);
     s.timer.unref();
   };
   // The first pass soon after start: tokens that came due while no instance ran.
-  s.timer = setTimeout(() => void runRefresherPass().finally(loop), 2_000);
+  s.timer = setTimeout(() => void runRefresherPass().then(loop, () => loop()), 2_000);
   s.timer.unref();
 }
 

@@ -4,7 +4,8 @@ import { test, type APIRequestContext, type APIResponse } from "@playwright/test
  * A POST to the embedded emulator's admin surface, as a script must send it: with an Origin naming the
  * console (the surface refuses other sites, lib/emulator/admin/admin-guard.ts) and `data` as JSON. A reset
  * also forgets every installation in the console's store: installations live on the server now, shared by
- * every browser, and a test that starts from a fresh emulator starts from an empty console too.
+ * every browser, and a test that starts from a fresh emulator starts from an empty console too (its
+ * request history cleared as well: the explorer's panel shows the operator's newest entries).
  */
 export async function postEmulatorAdmin(
   request: APIRequestContext,
@@ -15,7 +16,10 @@ export async function postEmulatorAdmin(
 ): Promise<APIResponse> {
   const origin = test.info().project.use.baseURL;
   const headers: Record<string, string> = origin ? { origin } : {};
-  if (path === "reset" && !options.keepInstallations) await forgetAllInstallations(request, headers);
+  if (path === "reset" && !options.keepInstallations) {
+    await forgetAllInstallations(request, headers);
+    await request.delete("/api/history", { headers });
+  }
   return request.post(`/emulator/admin/${path}`, { data, headers });
 }
 

@@ -133,12 +133,17 @@ describe("a history entry put back", () => {
     installation: "T1-A1",
     tokenKind: "user",
     httpMethod: "GET",
+    encoding: "form",
     params: { limit: "200", max_pages: "3" },
+    stripped: [],
     kind: "all",
+    outcome: "ok",
     status: 200,
     ok: true,
     ms: 40,
     summary: "Fetch all done",
+    answerBytes: 2,
+    truncated: false,
   };
 
   it("replaces what the page showed with the entry's request and page cap, and sends nothing", () => {

@@ -6,7 +6,7 @@ const PASSWORD = "a-session-password-of-at-least-thirty-two-chars";
 describe("the background refresher's settings", () => {
   it("is on by default, refreshing each rotating token two hours before it expires, and hands out tokens good for an hour", () => {
     const config = parseConfig({ SESSION_PASSWORD: PASSWORD });
-    expect(config.refresher).toEqual({ enabled: true, horizonS: 7200, spreadS: 600, intervalS: 30, alert: null });
+    expect(config.refresher).toEqual({ enabled: true, horizonS: 7200, spreadS: 600, intervalS: 30, concurrency: 4, alert: null });
     expect(config.tokenApi).toEqual({ marginS: 3600, ratePerS: 200 });
   });
 

@@ -331,6 +331,26 @@ describe("block_actions", () => {
   });
 });
 
+describe("external selects", () => {
+  it("sends a pick as the app offered it in block_suggestion, its text too", async () => {
+    const blocks = [{ type: "actions", block_id: "p", elements: [{ type: "external_select", action_id: "project", min_query_length: 0 }] }];
+    const posted = await h.call("chat.postMessage", { channel: general, text: "project?", blocks: JSON.stringify(blocks) }, { token: botToken });
+    const ts = posted.body.ts as string;
+    const offered = { text: { type: "plain_text", text: "Platform team", emoji: true }, value: "platform", description: { type: "plain_text", text: "core" } };
+    reply = () => Response.json({ option_groups: [{ label: { type: "plain_text", text: "Teams" }, options: [offered] }] });
+    const suggested = await h.admin("act/suggest", { channel: general, ts, action_id: "project", value: "pla" });
+    expect(suggested.body).toMatchObject({ outcome: "options" });
+    expect(received.at(-1)!.url).toBe(`${APP_URL}/options`);
+    reply = () => new Response("", { status: 200 });
+    await h.admin("act/click", { channel: general, ts, action_id: "project", value: "platform" });
+    expect(received.at(-1)!.payload.actions[0]).toMatchObject({ type: "external_select", selected_option: offered });
+    expect(received.at(-1)!.payload.state.values.p.project.selected_option).toEqual(offered);
+    // A value the app never offered here is taken as given, its text made from it.
+    await h.admin("act/click", { channel: general, ts, action_id: "project", value: "mobile" });
+    expect(received.at(-1)!.payload.actions[0].selected_option).toEqual({ text: { type: "plain_text", text: "mobile", emoji: true }, value: "mobile" });
+  });
+});
+
 describe("block_actions on an ephemeral message and in a modal", () => {
   it("reaches the app from a button in the ephemeral answer of a command, marked is_ephemeral, and its response_url replaces it", async () => {
     reply = () => Response.json({ text: "only you", blocks: BLOCKS });

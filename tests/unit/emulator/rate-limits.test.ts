@@ -76,6 +76,28 @@ describe("each method's documented tier", () => {
     expect(await callsAllowed(h, "users.list", { limit: "1" }, elsewhere)).toBe(20);
   });
 
+  it("counts a refresh grant in the workspace of the token it refreshes: an app refreshing in many workspaces has each one's budget", async () => {
+    const { h, rotation } = await setUp({ workspaces: 2 });
+    const [first, second] = h.emulator.state.workspaces.keys();
+    const [here, there] = [await installInto(h, rotation, first!), await installInto(h, rotation, second!)];
+    const refresh = (grant: Record<string, unknown>) =>
+      h.call("oauth.v2.access", {
+        grant_type: "refresh_token",
+        refresh_token: grant.refresh_token as string,
+        client_id: rotation.client_id,
+        client_secret: rotation.client_secret,
+      });
+    // The first grant, then replays of it within the grace period, until the first workspace's minute is used
+    // up (the installs' code exchanges counted there too).
+    let allowed = 0;
+    while ((await refresh(here)).status === 200) allowed++;
+    expect(allowed).toBeGreaterThan(TIER_LIMITS_PER_MINUTE.special - 5);
+    expect(allowed).toBeLessThanOrEqual(TIER_LIMITS_PER_MINUTE.special);
+    expect(await refresh(here)).toMatchObject({ status: 429, body: { ok: false, error: "ratelimited" } });
+    // The same app's refresh in the second workspace has that workspace's budget.
+    expect(await refresh(there)).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
   it("counts per app: another app in the same workspace has its own budget", async () => {
     const { h, legacy, token } = await setUp();
     const other = (await h.install(legacy, { scope: SCOPES })).access_token as string;

@@ -31,10 +31,18 @@ const entry = (patch: Partial<HistoryEntry>): HistoryEntry => ({
   method: "auth.test",
   installation: "T1-A1",
   tokenKind: "bot",
+  httpMethod: "GET",
+  encoding: "form",
   params: {},
+  stripped: [],
+  kind: "call",
+  outcome: "ok",
   status: 200,
   ok: true,
   ms: 12,
+  summary: "ok",
+  answerBytes: 11,
+  truncated: false,
   ...patch,
 });
 
@@ -84,10 +92,12 @@ describe("a method opened from a link takes what the link does not state from th
 });
 
 describe("a method put back from the history takes only what the entry lacks from the catalog", () => {
-  it("restores chat.postMessage from an entry written before POST as the JSON POST the catalog documents", () => {
-    const request = restore(entry({ method: "chat.postMessage", params: { channel: "general", text: "hi" } }));
+  it("restores a JSON body's arguments as the form's text: strings as they were, other values as JSON", () => {
+    const request = restore(
+      entry({ method: "chat.postMessage", httpMethod: "POST", encoding: "json", params: { channel: "general", blocks: [{ type: "divider" }] } }),
+    );
     expect(request).toMatchObject({ httpMethod: "POST", encoding: "json", limit: "" });
-    expect(requestParams(request)).toEqual({ channel: "general", text: "hi" });
+    expect(requestParams(request)).toEqual({ channel: "general", blocks: '[{"type":"divider"}]' });
   });
 
   it("keeps the verb an entry records", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { addHistoryEntry, HISTORY_LIMIT, parseHistory, type HistoryEntry } from "@/lib/explorer/history";
 import {
   argumentProblem,
   buildCall,
@@ -164,34 +163,5 @@ describe("walking by hand", () => {
     expect(pageNumber(stack)).toBe(1);
     expect(currentCursor(stack)).toBe("");
     expect(popPage(stack)).toBe(stack);
-  });
-});
-
-describe("request history", () => {
-  const entry = (i: number): HistoryEntry => ({
-    id: String(i),
-    at: i,
-    method: "users.list",
-    installation: "inst_1",
-    tokenKind: "bot",
-    params: { limit: "50", token: "xoxb-secret" },
-    status: 200,
-    ok: true,
-    ms: 3,
-  });
-
-  it("keeps the newest entries first, at most the limit, without credentials", () => {
-    let history: HistoryEntry[] = [];
-    for (let i = 0; i < HISTORY_LIMIT + 5; i++) history = addHistoryEntry(history, entry(i));
-    expect(history).toHaveLength(HISTORY_LIMIT);
-    expect(history[0]?.id).toBe(String(HISTORY_LIMIT + 4));
-    expect(JSON.stringify(history)).not.toContain("xoxb");
-  });
-
-  it("reads back what it stored and ignores garbage", () => {
-    const stored = JSON.stringify(addHistoryEntry([], entry(1)));
-    expect(parseHistory(stored)).toHaveLength(1);
-    expect(parseHistory("{nope")).toEqual([]);
-    expect(parseHistory(JSON.stringify([{ id: 1 }]))).toEqual([]);
   });
 });

@@ -111,7 +111,7 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
     expect(routes.length).toBeGreaterThan(20);
     for (const route of routes) {
       let methods = 0;
-      for (const method of ["GET", "POST", "DELETE"]) {
+      for (const method of ["GET", "POST", "DELETE", "PUT", "PATCH"]) {
         const response = await callRoute(route, method);
         if (!response) continue;
         methods++;

@@ -36,6 +36,14 @@ describe("actionFor: a block_actions payload's actions[0]", () => {
     expect(actionFor({ type: "multi_channels_select", action_id: "c" }, "b", ["C1"], NOW)).toMatchObject({ selected_channels: ["C1"] });
   });
 
+  it("an external select gives the app's option whole (its text too), one never offered made from its value", () => {
+    const offered = { text: { type: "plain_text", text: "Platform team" }, value: "platform" };
+    expect(actionFor({ type: "external_select", action_id: "p" }, "b", "platform", NOW, [offered])).toMatchObject({ selected_option: offered });
+    expect(actionFor({ type: "multi_external_select", action_id: "p" }, "b", ["platform", "x"], NOW, [offered])).toMatchObject({
+      selected_options: [offered, { text: { type: "plain_text", text: "x", emoji: true }, value: "x" }],
+    });
+  });
+
   it("pickers give the date, the time, and epoch seconds as a number; an overflow its option", () => {
     expect(actionFor({ type: "datepicker", action_id: "d" }, "b", "2026-11-29", NOW)).toMatchObject({ selected_date: "2026-11-29" });
     expect(actionFor({ type: "timepicker", action_id: "t" }, "b", "09:30", NOW)).toMatchObject({ selected_time: "09:30" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { actionFor, initialStateValues, stateValueFor, withStateValue, type Choice, type StateValues } from "@/components/blocks/actions";
-import { clickOf, submittedValues } from "@/components/workspace/block-acts";
+import { clickOf, submittedValues, suggestionOf, suggestOf } from "@/components/workspace/block-acts";
 
 const option = (value: string) => ({ text: { type: "plain_text", text: `Option ${value}` }, value });
 const options = [option("a"), option("b")];
@@ -52,5 +52,26 @@ describe("clickOf: a control's action as the click act's body", () => {
   it("sends no block id for a block the app gave none (the renderer's made-up one is unknown to the emulator), and no value for none", () => {
     const blocks = [{ type: "actions", elements: [button] }];
     expect(clickOf({ action: actionFor(button, "block-0", null), choice: null }, blocks)).toEqual({ action_id: "close" });
+  });
+});
+
+describe("suggestOf and suggestionOf: an external select's question to the app and its answer", () => {
+  it("names the block only where the app gave it an id", () => {
+    const blocks = [{ type: "actions", block_id: "acts", elements: [] }];
+    expect(suggestOf({ action_id: "p", block_id: "acts" }, blocks)).toEqual({ action_id: "p", block_id: "acts" });
+    expect(suggestOf({ action_id: "p", block_id: "block-3" }, blocks)).toEqual({ action_id: "p" });
+  });
+
+  it("gives the app's options or option groups, and says why there are none as the platform's client does", () => {
+    const options = [option("a")];
+    expect(suggestionOf({ outcome: "options", result: { options } })).toEqual({ options });
+    const option_groups = [{ label: { type: "plain_text", text: "G" }, options }];
+    expect(suggestionOf({ outcome: "options", result: { option_groups } })).toEqual({ option_groups });
+    expect(suggestionOf({ outcome: "operation_timeout", result: null })).toEqual({ error: "dispatch_failed: the app did not answer within 3 seconds." });
+    expect(suggestionOf({ outcome: "http_service_error", status: 500 })).toEqual({
+      error: "dispatch_failed: the app's request URL answered with an HTTP error (HTTP 500).",
+    });
+    expect(suggestionOf({ outcome: "invalid_answer" })).toEqual({ error: "The app answered something the platform does not read." });
+    expect(suggestionOf({ outcome: "something_new" })).toEqual({ error: "the app answered something_new." });
   });
 });

@@ -1,0 +1,341 @@
+"use client";
+
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { memo, useCallback, useMemo, useState } from "react";
+import type { CompareSide } from "@/lib/explorer/compare";
+import { requestFromHistory, type HistoryEntry, type HistoryPageAnswer } from "@/lib/explorer/history";
+import { toSearchParams } from "@/lib/explorer/params";
+import { formatBytes, formatMs } from "@/lib/format";
+import { fetchJson } from "@/lib/swr/console-fetch";
+import { useClearHistory, useHistoryPage } from "@/lib/swr/use-history";
+import { useSession } from "@/lib/swr/use-session";
+import { LocalTime } from "@/components/local-time";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Badge, BUTTON, INPUT, Panel } from "@/components/ui/primitives";
+import { CompareView } from "./compare-view";
+import { argumentsLine } from "./history-text";
+import { useCompare } from "./use-compare";
+
+const PAGE_SIZES = [25, 50, 100] as const;
+
+/** The explorer's link that puts an entry's request back in the form. */
+function explorerLink(entry: HistoryEntry): string {
+  return `/explorer?${toSearchParams(requestFromHistory(entry).request).toString()}`;
+}
+
+/**
+ * One entry's row. Memoised: a page of 100 rows renders once per page, and a pick, a keystroke in the
+ * search or an answer of the next query re-renders only the rows that changed. Its link to the explorer is
+ * a plain anchor: a page of Next.js links would each prefetch as they scroll into view.
+ */
+const HistoryRow = memo(function HistoryRow({
+  entry: e,
+  picked,
+  installationName,
+  onPick,
+  onCompareRuns,
+}: {
+  entry: HistoryEntry;
+  picked: boolean;
+  installationName: string | undefined;
+  onPick(id: string): void;
+  onCompareRuns(savedRequestId: string): Promise<void>;
+}) {
+  return (
+    <tr data-entry={e.id} className="border-t border-slate-100 align-top">
+      <td className="py-1">
+        <input type="checkbox" checked={picked} onChange={() => onPick(e.id)} aria-label={`Pick ${e.method} ${e.summary} to compare`} />
+      </td>
+      <td className="min-w-0 py-1">
+        <span className="block truncate">
+          {e.kind === "all" && <span className="mr-1 rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">Fetch all</span>}
+          {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
+          <a href={explorerLink(e)} className="font-mono font-medium text-slate-900 hover:underline" title="Open in the explorer">
+            {e.method}
+          </a>{" "}
+          <span className="font-mono text-slate-500">{argumentsLine(e.params)}</span>
+        </span>
+        {e.stripped.length > 0 && <span className="block text-amber-800">Left out (credentials): {e.stripped.join(", ")}</span>}
+        {e.savedRequestId && (
+          <button type="button" className="text-indigo-700 hover:underline" onClick={() => void onCompareRuns(e.savedRequestId!)}>
+            Compare this saved request&apos;s last two runs
+          </button>
+        )}
+      </td>
+      <td className="py-1">
+        <Badge tone={e.ok ? "ok" : "error"}>{e.outcome}</Badge>
+        <span className="block truncate font-mono text-slate-600">{e.summary}</span>
+      </td>
+      <td className="truncate py-1 text-slate-700">{installationName ?? e.installation}</td>
+      <td className="py-1 text-slate-700">
+        <LocalTime at={e.at} date="auto" />
+      </td>
+      <td className="py-1 text-right font-mono tabular-nums text-slate-600">
+        {formatMs(e.ms)}
+        <span className="block">
+          {formatBytes(e.answerBytes)}
+          {e.truncated && " · truncated"}
+        </span>
+      </td>
+    </tr>
+  );
+});
+
+/**
+ * The explorer's lasting history, searchable and paged: this person's calls and Fetch all runs (kept on the
+ * server, the newest 1,000 for 30 days), filtered by method (as it is typed), installation and outcome;
+ * two picked (or a saved request's last two runs) compared in a Web Worker; cleared after a confirmation.
+ * `?savedRequestId=` opens it on one saved request's runs.
+ */
+export function HistoryPage() {
+  const search = useSearchParams();
+  const savedRequestId = search.get("savedRequestId") ?? "";
+  const [method, setMethod] = useState("");
+  const [installation, setInstallation] = useState("");
+  const [outcome, setOutcome] = useState("");
+  const [limit, setLimit] = useState<number>(50);
+  // The cursors of the pages before this one: Newer pops, Older pushes.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const [files, setFiles] = useState<{ left?: File; right?: File }>({});
+  const [savedProblem, setSavedProblem] = useState<string | null>(null);
+
+  const filters = { method, installation, outcome, ...(savedRequestId ? { savedRequestId } : {}) };
+  const { data, error, isLoading } = useHistoryPage(filters, { cursor: cursors.at(-1) ?? null, limit });
+  const session = useSession();
+  const clear = useClearHistory();
+  const { state: compareState, compare, close } = useCompare();
+
+  const names = useMemo(() => new Map((session.data?.installations ?? []).map((i) => [i.id, `${i.name} (${i.team.id})`])), [session.data]);
+  const entries = useMemo(() => data?.entries ?? [], [data]);
+  const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries]);
+
+  const refilter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setCursors([]);
+  };
+
+  const togglePick = useCallback(
+    (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current, id].slice(-2))),
+    [],
+  );
+
+  // The older entry first, so the diff reads as what changed since.
+  const comparePicked = () => {
+    const [a, b] = picked.map((id) => byId.get(id)).filter((e): e is HistoryEntry => e !== undefined);
+    if (!a || !b) return;
+    const [older, newer] = a.at <= b.at ? [a, b] : [b, a];
+    compare({ entryId: older.id }, { entryId: newer.id });
+  };
+
+  const compareLastRuns = useCallback(
+    async (id: string) => {
+      setSavedProblem(null);
+      try {
+        const runs = await fetchJson<HistoryPageAnswer>(`/api/history?${new URLSearchParams({ savedRequestId: id, limit: "2" })}`);
+        const [newer, older] = runs.entries;
+        if (!newer || !older) {
+          setSavedProblem("This saved request has run once: run it again to compare.");
+          return;
+        }
+        compare({ entryId: older.id }, { entryId: newer.id });
+      } catch (problem) {
+        setSavedProblem(problem instanceof Error ? problem.message : String(problem));
+      }
+    },
+    [compare],
+  );
+
+  const compareFiles = () => {
+    if (files.left && files.right) compare({ file: files.left } satisfies CompareSide, { file: files.right });
+  };
+
+  const outcomes = [...new Set(entries.map((e) => e.outcome).filter((o) => o !== "ok"))];
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-lg font-semibold text-slate-900">Request history</h1>
+        <Link href="/explorer" className="text-sm font-medium text-indigo-700 hover:underline">
+          Back to the explorer
+        </Link>
+      </div>
+      <p className="text-sm text-slate-600">
+        Every call and Fetch all you make in the explorer, kept for you on the server: the newest 1,000, for 30 days. No token is kept: arguments that carry one
+        are left out (each entry names them), and an answer is kept up to 64 KB.
+        {savedRequestId && (
+          <>
+            {" "}
+            Showing the runs of saved request <span className="font-mono">{savedRequestId}</span> (<Link href="/explorer/history">all history</Link>).
+          </>
+        )}
+      </p>
+
+      <Panel
+        title="Search"
+        actions={
+          <button type="button" className={BUTTON.danger} onClick={() => setConfirming(true)} disabled={entries.length === 0 && cursors.length === 0}>
+            Clear history…
+          </button>
+        }
+      >
+        <div className="grid gap-3 sm:grid-cols-[2fr_2fr_1fr_auto]">
+          <label className="text-sm text-slate-700">
+            Method
+            <input className={INPUT} type="search" value={method} placeholder="conversations." onChange={(e) => refilter(setMethod)(e.target.value)} />
+          </label>
+          <label className="text-sm text-slate-700">
+            Installation
+            <select className={INPUT} value={installation} onChange={(e) => refilter(setInstallation)(e.target.value)}>
+              <option value="">Any installation</option>
+              {(session.data?.installations ?? []).map((i) => (
+                <option key={i.id} value={i.id}>
+                  {names.get(i.id)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm text-slate-700">
+            Outcome
+            <select className={INPUT} value={outcome} onChange={(e) => refilter(setOutcome)(e.target.value)}>
+              <option value="">Any outcome</option>
+              <option value="ok">ok</option>
+              <option value="error">Any error</option>
+              {outcomes
+                .filter((o) => o !== outcome)
+                .map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              {outcome !== "" && outcome !== "ok" && outcome !== "error" && <option value={outcome}>{outcome}</option>}
+            </select>
+          </label>
+          <label className="text-sm text-slate-700">
+            Per page
+            <select className={INPUT} value={limit} onChange={(e) => (setLimit(Number(e.target.value)), setCursors([]))}>
+              {PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </Panel>
+
+      <CompareView state={compareState} onClose={close} />
+      {savedProblem && <p className="text-sm text-rose-700">{savedProblem}</p>}
+
+      <Panel
+        title={`Entries${isLoading ? " (loading…)" : ""}`}
+        actions={
+          <button type="button" className={BUTTON.primary} disabled={picked.length !== 2} onClick={comparePicked}>
+            Compare {picked.length}/2 picked
+          </button>
+        }
+      >
+        {error && (
+          <p className="mb-2 text-sm text-rose-700" role="alert">
+            The history could not be read: {error.message}
+          </p>
+        )}
+        {entries.length === 0 && !isLoading ? (
+          <p className="text-sm text-slate-500">{cursors.length === 0 ? "No entry matches." : "No older entry."}</p>
+        ) : (
+          <table className="w-full table-fixed text-left text-xs">
+            <thead className="text-[11px] uppercase tracking-wide text-slate-500">
+              <tr>
+                <th className="w-16 py-1">Compare</th>
+                <th className="py-1">Request</th>
+                <th className="w-48 py-1">Outcome</th>
+                <th className="w-40 py-1">Installation</th>
+                <th className="w-28 py-1">When</th>
+                <th className="w-28 py-1 text-right">Time · size</th>
+              </tr>
+            </thead>
+            <tbody aria-label="History entries">
+              {entries.map((e) => (
+                <HistoryRow
+                  key={e.id}
+                  entry={e}
+                  picked={picked.includes(e.id)}
+                  installationName={names.get(e.installation)}
+                  onPick={togglePick}
+                  onCompareRuns={compareLastRuns}
+                />
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div className="mt-3 flex gap-2">
+          <button type="button" className={BUTTON.secondary} disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+            Newer
+          </button>
+          <button type="button" className={BUTTON.secondary} disabled={!data?.next} onClick={() => data?.next && setCursors((c) => [...c, data.next!])}>
+            Older
+          </button>
+        </div>
+      </Panel>
+
+      <Panel title="Compare two JSON files">
+        <p className="mb-2 text-sm text-slate-600">
+          Two answers saved as files (a Fetch all&apos;s JSON download, for one), compared the same way, on this machine only.
+        </p>
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="text-sm text-slate-700">
+            Before
+            <input
+              type="file"
+              accept="application/json,.json"
+              className="block text-sm"
+              onChange={(e) => setFiles((f) => ({ ...f, left: e.target.files?.[0] }))}
+            />
+          </label>
+          <label className="text-sm text-slate-700">
+            After
+            <input
+              type="file"
+              accept="application/json,.json"
+              className="block text-sm"
+              onChange={(e) => setFiles((f) => ({ ...f, right: e.target.files?.[0] }))}
+            />
+          </label>
+          <button type="button" className={BUTTON.secondary} disabled={!files.left || !files.right} onClick={compareFiles}>
+            Compare files
+          </button>
+        </div>
+      </Panel>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Clear your request history?"
+        confirmLabel="Clear history"
+        busy={clear.isMutating}
+        dies={["every call and Fetch all you made, with their answers"]}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => {
+          clear.trigger().then(
+            () => {
+              setConfirming(false);
+              setCursors([]);
+              setPicked([]);
+              close();
+            },
+            // The dialog stays open and says why (clear.error below).
+            () => {},
+          );
+        }}
+      >
+        Your history is removed from the console for good. Other people&apos;s histories are not touched.
+        {clear.error && (
+          <span role="alert" className="mt-2 block text-rose-700">
+            It was not cleared: {clear.error.message}
+          </span>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}

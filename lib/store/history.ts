@@ -1,0 +1,170 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, ilike, lt, lte, ne, or, type SQL } from "drizzle-orm";
+import type { StoreContext } from "./context";
+import { explorerHistory } from "./history-schema";
+import { ownedBy } from "./webhooks";
+
+/**
+ * The explorer's lasting history, per person (null: the operator). Every write prunes the person's entries
+ * in the same transaction: older than 30 days, or beyond the newest 1,000, whichever leaves fewer. The prune
+ * reads at most 1,001 entries of the (owner, seq) index, so a write stays cheap however long the table.
+ */
+
+/** How many entries a person keeps, and for how long. */
+export const HISTORY_KEPT = 1_000;
+export const HISTORY_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An entry as listed: everything but the answer. */
+export interface StoreHistorySummary {
+  id: string;
+  at: number;
+  kind: "call" | "all";
+  method: string;
+  installationId: string;
+  tokenKind: string;
+  httpMethod: string;
+  encoding: string;
+  args: Record<string, unknown>;
+  stripped: string[];
+  outcome: string;
+  status: number;
+  durationMs: number;
+  summary: string;
+  count: number | null;
+  pages: number | null;
+  answerBytes: number;
+  truncated: boolean;
+  savedRequestId: string | null;
+}
+
+/** An entry with its answer (JSON text, at most 64 KB; null when there was none to keep). */
+export interface StoreHistoryEntry extends StoreHistorySummary {
+  answer: string | null;
+}
+
+export type NewHistoryEntry = Omit<StoreHistoryEntry, "id"> & { id?: string };
+
+export interface HistoryQuery {
+  /** Part of the method's name, any case. */
+  method?: string;
+  installationId?: string;
+  /** `ok`, `error` (anything but ok), or one outcome exactly (`channel_not_found`, `http_500`). */
+  outcome?: string;
+  savedRequestId?: string;
+  /** The page's cursor: the last page's `next`. */
+  before?: number;
+  /** 1 to 200 (default 50). */
+  limit?: number;
+}
+
+export interface HistoryPage {
+  entries: StoreHistorySummary[];
+  /** Where the next (older) page starts; null on the last. */
+  next: number | null;
+}
+
+type Row = typeof explorerHistory.$inferSelect;
+
+// Postgres text and jsonb hold no NUL character: an argument or answer with one keeps a replacement instead.
+const NUL = /\u0000/g;
+const withoutNul = (text: string) => text.replace(NUL, "\uFFFD");
+const argsWithoutNul = (args: Record<string, unknown>): Record<string, unknown> =>
+  JSON.stringify(args).includes("\\u0000") ? (JSON.parse(JSON.stringify(args).replaceAll("\\u0000", "\\ufffd")) as Record<string, unknown>) : args;
+
+function summaryOf(row: Row): StoreHistorySummary {
+  return {
+    id: row.id,
+    at: row.at,
+    kind: row.kind === "all" ? "all" : "call",
+    method: row.method,
+    installationId: row.installationId,
+    tokenKind: row.tokenKind,
+    httpMethod: row.httpMethod,
+    encoding: row.encoding,
+    args: row.args,
+    stripped: row.stripped,
+    outcome: row.outcome,
+    status: row.status,
+    durationMs: row.durationMs,
+    summary: row.summary,
+    count: row.count,
+    pages: row.pages,
+    answerBytes: row.answerBytes,
+    truncated: row.truncated,
+    savedRequestId: row.savedRequestId,
+  };
+}
+
+/** Records an entry and prunes the owner's history to its bounds, in one transaction; answers the entry's id. */
+export async function recordHistory(ctx: StoreContext, owner: string | null, entry: NewHistoryEntry): Promise<string> {
+  const id = entry.id ?? `h_${randomBytes(12).toString("base64url")}`;
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(explorerHistory).values({
+      ...entry,
+      id,
+      owner,
+      method: withoutNul(entry.method),
+      summary: withoutNul(entry.summary),
+      args: argsWithoutNul(entry.args),
+      answer: entry.answer === null ? null : withoutNul(entry.answer),
+    });
+    // The seq of the newest entry past the bound, if the owner has that many.
+    const [edge] = await tx
+      .select({ seq: explorerHistory.seq })
+      .from(explorerHistory)
+      .where(ownedBy(explorerHistory.owner, owner))
+      .orderBy(desc(explorerHistory.seq))
+      .offset(HISTORY_KEPT)
+      .limit(1);
+    const expired = lt(explorerHistory.at, entry.at - HISTORY_DAYS * DAY_MS);
+    await tx.delete(explorerHistory).where(and(ownedBy(explorerHistory.owner, owner), edge ? or(expired, lte(explorerHistory.seq, edge.seq)) : expired));
+  });
+  return id;
+}
+
+function outcomeIs(outcome: string): SQL {
+  if (outcome === "error") return ne(explorerHistory.outcome, "ok");
+  return eq(explorerHistory.outcome, outcome);
+}
+
+/** `%` and `_` typed in a search are letters, not patterns. */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A page of the owner's history, newest first, filtered. */
+export async function listHistory(ctx: StoreContext, owner: string | null, query: HistoryQuery = {}): Promise<HistoryPage> {
+  const limit = Math.min(200, Math.max(1, query.limit ?? 50));
+  const rows = await ctx.db
+    .select()
+    .from(explorerHistory)
+    .where(
+      and(
+        ownedBy(explorerHistory.owner, owner),
+        query.before !== undefined ? lt(explorerHistory.seq, query.before) : undefined,
+        query.method ? ilike(explorerHistory.method, `%${likeEscaped(query.method)}%`) : undefined,
+        query.installationId ? eq(explorerHistory.installationId, query.installationId) : undefined,
+        query.outcome ? outcomeIs(query.outcome) : undefined,
+        query.savedRequestId ? eq(explorerHistory.savedRequestId, query.savedRequestId) : undefined,
+      ),
+    )
+    .orderBy(desc(explorerHistory.seq))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { entries: page.map(summaryOf), next: rows.length > limit ? page.at(-1)!.seq : null };
+}
+
+/** One of the owner's entries with its answer; null when the owner has none with that id. */
+export async function getHistoryEntry(ctx: StoreContext, owner: string | null, id: string): Promise<StoreHistoryEntry | null> {
+  const [row] = await ctx.db
+    .select()
+    .from(explorerHistory)
+    .where(and(eq(explorerHistory.id, id), ownedBy(explorerHistory.owner, owner)));
+  return row ? { ...summaryOf(row), answer: row.answer } : null;
+}
+
+/** Forgets the owner's whole history (nobody else's); answers how many entries. */
+export async function clearHistory(ctx: StoreContext, owner: string | null): Promise<number> {
+  const deleted = await ctx.db.delete(explorerHistory).where(ownedBy(explorerHistory.owner, owner)).returning({ seq: explorerHistory.seq });
+  return deleted.length;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "tokens" ADD COLUMN "refresh_claimed_until" bigint;

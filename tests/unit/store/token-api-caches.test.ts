@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { ApiKeyCache, MAX_ENTRIES as MAX_KEYS } from "@/lib/store/api-key-cache";
+import { InstallationCache, MAX_ENTRIES as MAX_INSTALLATIONS } from "@/lib/store/installation-cache";
+import type { StoreApiKey, StoredInstallation } from "@/lib/store";
+
+// The token API's warm path (issue 43) reads keys, workspaces' installations and installations from these
+// caches (PGlite's shape here: no LISTEN, every write is this process's). What they keep is bounded and
+// dropped by exactly the changes that make it wrong.
+
+const installation = (id: string, version = 1): StoredInstallation =>
+  ({ id, appKey: "console", team: { id: id.split("-")[0]!, name: "Acme" }, state: "active", installedAt: 1, updatedAt: 1, version }) as StoredInstallation;
+const key = (id: string, revokedAt?: number): StoreApiKey => ({
+  id,
+  name: id,
+  prefix: "sbk_abcd",
+  appKey: "console",
+  teamIds: null,
+  createdAt: 1,
+  ...(revokedAt ? { revokedAt } : {}),
+});
+
+describe("the installation cache", () => {
+  it(`keeps at most ${MAX_INSTALLATIONS.toLocaleString("en-US")} installations, dropping the least recently read`, () => {
+    const cache = new InstallationCache();
+    for (let i = 0; i < MAX_INSTALLATIONS; i++) cache.put(`T${i}-A1`, installation(`T${i}-A1`), cache.ticket(`T${i}-A1`));
+    // The oldest one put is read again: the next oldest is the one that goes.
+    expect(cache.get("T0-A1")?.id).toBe("T0-A1");
+    cache.put("TNEW-A1", installation("TNEW-A1"), cache.ticket("TNEW-A1"));
+    expect(cache.get("T0-A1")?.id).toBe("T0-A1");
+    expect(cache.get("T1-A1")).toBeUndefined();
+    expect(cache.get("TNEW-A1")?.id).toBe("TNEW-A1");
+    expect(cache.get(`T${MAX_INSTALLATIONS - 1}-A1`)?.id).toBe(`T${MAX_INSTALLATIONS - 1}-A1`);
+  });
+
+  it("keeps a workspace's installations until one is made or deleted, not while they change", () => {
+    const cache = new InstallationCache();
+    cache.putTeam("T1", [{ id: "T1-A1", appKey: "console", appId: "A1" }], cache.teamTicket());
+    // A refresh (a write to an installation that exists) leaves the list as it is.
+    cache.invalidate("T1-A1");
+    cache.heard("7 T1-A1");
+    expect(cache.getTeam("T1")).toEqual([{ id: "T1-A1", appKey: "console", appId: "A1" }]);
+    // A new installation, made here or announced by another instance (version 1), or one deleted: read again.
+    cache.invalidate("T1-A2", { made: true });
+    expect(cache.getTeam("T1")).toBeUndefined();
+    cache.putTeam("T1", [{ id: "T1-A1", appKey: "console" }], cache.teamTicket());
+    cache.heard("1 T1-A2");
+    expect(cache.getTeam("T1")).toBeUndefined();
+    cache.putTeam("T1", [{ id: "T1-A1", appKey: "console" }], cache.teamTicket());
+    cache.heard("deleted T1-A1");
+    expect(cache.getTeam("T1")).toBeUndefined();
+  });
+
+  it("does not keep a workspace's list read before an installation was made (a read overtaken by the change)", () => {
+    const cache = new InstallationCache();
+    const ticket = cache.teamTicket();
+    cache.heard("1 T1-A2");
+    cache.putTeam("T1", [], ticket);
+    expect(cache.getTeam("T1")).toBeUndefined();
+  });
+});
+
+describe("the API key cache", () => {
+  it("forgets a revoked key, and does not keep a read that began before the revoke", () => {
+    const cache = new ApiKeyCache();
+    cache.put("hash-1", key("key_1"), cache.ticket());
+    cache.put("hash-2", key("key_2"), cache.ticket());
+    const before = cache.ticket();
+    cache.forget("key_1");
+    expect(cache.get("hash-1")).toBeUndefined();
+    expect(cache.get("hash-2")?.id).toBe("key_2");
+    // What a read begun before the revoke found (the key not yet revoked) is not kept.
+    cache.put("hash-1", key("key_1"), before);
+    expect(cache.get("hash-1")).toBeUndefined();
+    cache.put("hash-1", key("key_1", 5), cache.ticket());
+    expect(cache.get("hash-1")?.revokedAt).toBe(5);
+  });
+
+  it(`keeps at most ${MAX_KEYS.toLocaleString("en-US")} keys, dropping the least recently used`, () => {
+    const cache = new ApiKeyCache();
+    for (let i = 0; i < MAX_KEYS; i++) cache.put(`hash-${i}`, key(`key_${i}`), cache.ticket());
+    expect(cache.get("hash-0")?.id).toBe("key_0");
+    cache.put("hash-new", key("key_new"), cache.ticket());
+    expect(cache.get("hash-0")?.id).toBe("key_0");
+    expect(cache.get("hash-1")).toBeUndefined();
+  });
+});
