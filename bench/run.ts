@@ -17,10 +17,12 @@ import { consolePickerSuite } from "./suites/console-picker";
 import { consoleProxySuite } from "./suites/console-proxy";
 import { consoleEventViewersSuite } from "./suites/console-event-viewers";
 import { consoleScrollSuite } from "./suites/console-scroll";
+import { consoleWorkspaceScrollSuite } from "./suites/console-workspace-scroll";
 import { consoleSoakSuite } from "./suites/console-soak";
 import { consoleHostedSoakSuite } from "./suites/console-hosted-soak";
 import { consoleRefreshDrainSuite } from "./suites/console-refresh-drain";
 import { consoleDashboardSuite } from "./suites/console-dashboard";
+import { consoleInstallationsAtScaleSuite } from "./suites/console-installations-at-scale";
 import { consoleTokenApiSuite } from "./suites/console-token-api";
 import { consoleTokenApiHealthSuite } from "./suites/console-token-api-health";
 import { consoleHostileCookiesSuite } from "./suites/console-hostile-cookies";
@@ -40,6 +42,8 @@ const SUITES: BenchSuite[] = [
   consolePickerSuite,
   consoleEventViewersSuite,
   consoleDashboardSuite,
+  // A console of its own on PostgreSQL, seeded with 100,000 installations (issue 43), from the same build.
+  consoleInstallationsAtScaleSuite,
   consoleTokenApiSuite,
   consoleTokenApiHealthSuite,
   consoleHistorySuite,
@@ -50,6 +54,7 @@ const SUITES: BenchSuite[] = [
   consoleHostedSoakSuite,
   consoleRefreshDrainSuite,
   consoleScrollSuite,
+  consoleWorkspaceScrollSuite,
 ];
 
 async function main(): Promise<void> {

@@ -18,16 +18,26 @@ function useToday(): string | null {
 
 /**
  * An instant as every page writes it (lib/format.ts): the time of day in the person's locale, with the date
- * too when `date` is "always", or "auto" and it is not today. Empty until hydrated; the `dateTime`
+ * too when `date` is "always", or "auto" and it is not today; to the minute with `precision` "minute". Empty until hydrated; the `dateTime`
  * attribute carries the instant for machines either way.
  */
-export function LocalTime({ at, date = "never", className }: { at: number; date?: "never" | "auto" | "always"; className?: string }) {
+export function LocalTime({
+  at,
+  date = "never",
+  precision,
+  className,
+}: {
+  at: number;
+  date?: "never" | "auto" | "always";
+  precision?: "second" | "minute";
+  className?: string;
+}) {
   const today = useToday();
   const hydrated = today !== null;
   const withDate = date === "always" || (date === "auto" && hydrated && new Date(at).toDateString() !== today);
   return (
     <time dateTime={new Date(at).toISOString()} className={className}>
-      {hydrated ? (withDate ? formatDateTime(at) : formatClockTime(at)) : ""}
+      {hydrated ? (withDate ? formatDateTime(at, { precision }) : formatClockTime(at, { precision })) : ""}
     </time>
   );
 }

@@ -7,17 +7,19 @@
 export interface TimeFormatOptions {
   locale?: string;
   timeZone?: string;
+  /** "minute" leaves the seconds out ("2:21 PM"), where a page shows times as a chat client does. */
+  precision?: "second" | "minute";
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(withDate: boolean, options: TimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${withDate ? "d" : "t"}|${options.locale ?? ""}|${options.timeZone ?? ""}`;
+  const key = `${withDate ? "d" : "t"}|${options.locale ?? ""}|${options.timeZone ?? ""}|${options.precision ?? "second"}`;
   let found = formatters.get(key);
   if (!found) {
     found = new Intl.DateTimeFormat(options.locale, {
       ...(withDate ? { dateStyle: "medium" as const } : {}),
-      timeStyle: "medium",
+      timeStyle: options.precision === "minute" ? ("short" as const) : ("medium" as const),
       ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     });
     formatters.set(key, found);

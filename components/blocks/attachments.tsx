@@ -59,7 +59,7 @@ function Attachment({ attachment }: { attachment: Json }) {
             <p className="text-xs text-slate-600">
               {footer}
               {footer && Number.isFinite(ts) && " · "}
-              {Number.isFinite(ts) && <LocalTime at={ts * 1000} date="auto" />}
+              {Number.isFinite(ts) && <LocalTime at={ts * 1000} date="auto" precision="minute" />}
             </p>
           )}
         </div>

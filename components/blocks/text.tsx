@@ -56,7 +56,7 @@ export function ChannelMention({ id, label }: { id: string; label?: string | nul
 /** `<!date^…>` and rich_text dates: the time in the member's own zone and locale; the fallback when the stamp is not a number. */
 export function DateText({ timestamp, fallback }: { timestamp: number; fallback: string }) {
   if (!Number.isFinite(timestamp)) return <span>{fallback}</span>;
-  return <LocalTime at={timestamp * 1000} date="always" />;
+  return <LocalTime at={timestamp * 1000} date="always" precision="minute" />;
 }
 
 function Inline({ tokens }: { tokens: InlineToken[] }) {

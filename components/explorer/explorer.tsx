@@ -90,6 +90,7 @@ export function Explorer() {
         request={form.request}
         onChange={form.setRequest}
         installations={form.installations}
+        picker={form.picker}
         catalog={form.catalog}
         catalogMethod={form.catalogMethod}
         upstream={session.upstream}

@@ -18,6 +18,14 @@ import { SendButtons } from "./send-buttons";
 import { TokenChoice } from "./token-choice";
 import { TransportChoice } from "./transport-choice";
 
+export interface InstallationPicker {
+  text: string;
+  setText(text: string): void;
+  matched: number;
+  capped: boolean;
+  total: number;
+}
+
 export interface InstallationOption {
   id: string;
   label: string;
@@ -28,6 +36,8 @@ interface Props {
   request: ExplorerRequest;
   onChange(request: ExplorerRequest): void;
   installations: InstallationOption[];
+  /** The picker's search (typed key by key, sent once typing rests) and what it found. */
+  picker: InstallationPicker;
   /** The platform's method catalog, once loaded. */
   catalog: readonly CatalogMethod[] | undefined;
   /** The request's method in the catalog (undefined while loading or when it is not there). */
@@ -53,6 +63,7 @@ export function RequestForm({
   request,
   onChange,
   installations,
+  picker,
   catalog,
   catalogMethod,
   upstream,
@@ -99,6 +110,26 @@ export function RequestForm({
           onEdit={edit}
         />
         <div>
+          <label htmlFor={`${ids}-installation-search`} className="mb-1 block text-xs font-medium text-slate-600">
+            Find a workspace
+          </label>
+          <input
+            id={`${ids}-installation-search`}
+            type="search"
+            value={picker.text}
+            onChange={(e) => picker.setText(e.target.value)}
+            placeholder="Workspace name or id"
+            maxLength={100}
+            aria-describedby={`${ids}-installation-found`}
+            className={`${INPUT} mb-1`}
+          />
+          <p id={`${ids}-installation-found`} role="status" className="mb-1 text-xs text-slate-600">
+            {picker.text.trim() === ""
+              ? picker.total > installations.length
+                ? `${installations.length.toLocaleString("en-US")} of ${picker.total.toLocaleString("en-US")} shown: type to find another.`
+                : ""
+              : `${picker.matched.toLocaleString("en-US")}${picker.capped ? "+" : ""} found`}
+          </p>
           <label htmlFor={`${ids}-installation`} className="mb-1 block text-xs font-medium text-slate-600">
             Installation
           </label>
@@ -108,7 +139,7 @@ export function RequestForm({
             onChange={(e) => edit({ type: "installation_chosen", installation: e.target.value })}
             className={INPUT}
           >
-            {installations.length === 0 && <option value="">No installation yet</option>}
+            {installations.length === 0 && <option value="">{picker.text.trim() ? "No installation matches" : "No installation yet"}</option>}
             {installations.map((i) => (
               <option key={i.id} value={i.id}>
                 {i.label}

@@ -12,7 +12,6 @@ import { catalogShape } from "@/lib/explorer/method-defaults";
 import { itemsThroughPage } from "@/lib/explorer/page-walk";
 import { currentCursor, pageNumber, popPage, pushPage, stackForSend, START, type PageStack } from "@/lib/explorer/pagination";
 import { buildCall, callQuery, fromSearchParams, isValidMethod, statedInLink, toSearchParams, type ExplorerRequest } from "@/lib/explorer/params";
-import { MAX_PAGE_SIZE } from "@/lib/installations/universal/list-query";
 import { readNextCursor } from "@/lib/platform/cursor";
 import { useApiCall, type ApiCallResult } from "@/lib/swr/use-api-call";
 import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
@@ -24,6 +23,10 @@ import { downloadFile } from "@/components/download-file";
 import { arrivalSettles, explorerReducer, fetchAllOf, initialExplorerState, requestAsSent, type ExplorerState } from "./explorer-state";
 import type { InstallationOption } from "./request-form";
 import { useSendKey } from "./use-send-key";
+
+/** The picker's page of installations, and how long typing rests before its search goes to the server. */
+const PICKER_PAGE_SIZE = 50;
+const PICKER_DEBOUNCE_MS = 250;
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
@@ -52,8 +55,17 @@ export function useExplorer() {
   // The newest entries of this person's lasting history; the server records every call and walk itself.
   const history = useHistoryPage({}, { limit: HISTORY_PANEL_ENTRIES });
   const refreshHistory = useRefreshHistory();
-  // The installations to call with: the most one page of the list holds (the dashboard pages through the rest).
-  const session = useSession({ limit: MAX_PAGE_SIZE });
+  // The installations to call with: a page of them, searched on the server as the person types in the picker
+  // (issue 43: one among 100,000). Until they type, the link's installation is asked for by its id, so a link
+  // opens on it wherever it is in the list.
+  const [pickerText, setPickerText] = useState("");
+  const [pickerQ, setPickerQ] = useState("");
+  useEffect(() => {
+    const timer = setTimeout(() => setPickerQ(pickerText.trim()), PICKER_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [pickerText]);
+  const typedInPicker = pickerQ !== "";
+  const session = useSession({ q: typedInPicker ? pickerQ : opened.request.installation, limit: PICKER_PAGE_SIZE });
   const { data: catalog, error: catalogError } = useMethodCatalog();
   // A catalog that fails, or has not come after a while, no longer holds calls back: they go untyped, said so.
   const [catalogLate, setCatalogLate] = useState(false);
@@ -95,7 +107,7 @@ export function useExplorer() {
   // An installation the link names that is not among this person's (another workspace's, or forgotten): the
   // page says so and the link's call is not made; the form offers their own instead, sent only when they press Send.
   const foreignInstallation =
-    opened.request.installation !== "" && session.data !== undefined && !installations.some((i) => i.id === opened.request.installation)
+    opened.request.installation !== "" && !typedInPicker && session.data !== undefined && !installations.some((i) => i.id === opened.request.installation)
       ? opened.request.installation
       : null;
   // The installation named in the URL, or the first one that works.
@@ -217,13 +229,22 @@ export function useExplorer() {
     session: {
       error: session.error,
       upstream: session.data?.upstream.kind,
-      noInstallation: session.data !== undefined && installations.length === 0,
+      // None at all (not none matching a search).
+      noInstallation: session.data !== undefined && session.data.page.total === 0,
       foreignInstallation,
     },
     form: {
       request,
       setRequest: (next: ExplorerRequest) => dispatch({ type: "edited", request: next }),
       installations,
+      picker: {
+        text: pickerText,
+        setText: setPickerText,
+        /** How many the search keeps (at least, when `capped`), of how many this person sees. */
+        matched: session.data?.page.matched ?? 0,
+        capped: session.data?.page.capped.includes("all") ?? false,
+        total: session.data?.page.total ?? 0,
+      },
       catalog,
       catalogMethod,
       emulated,

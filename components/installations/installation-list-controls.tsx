@@ -20,14 +20,16 @@ export interface ListState {
   text: string;
   setText: (text: string) => void;
   setFilter: (state: InstallationFilter) => void;
-  setOffset: (offset: number) => void;
+  /** To the page after (`next`) or before (`previous`) a cursor the server gave. */
+  setPage: (cursor: { after: string } | { before: string }) => void;
   /** Back to every installation: no search, no filter, the first page. */
   reset: () => void;
 }
 
 /**
- * The dashboard's search, filter and page, kept in the page's URL (?q=&state=&offset=) so a link or a reload
- * opens the same list; a search goes to the server once typing rests, and starts again from the first page.
+ * The dashboard's search, filter and page, kept in the page's URL (?q=&state=&after= or &before=) so a link or
+ * a reload opens the same list; a search goes to the server once typing rests, and starts again from the first
+ * page. A page is a cursor's (a position in the list), so an install or a forget meanwhile shifts nothing.
  */
 export function useListQuery(): ListState {
   const params = useSearchParams();
@@ -36,13 +38,15 @@ export function useListQuery(): ListState {
   const query = readListQuery(new URLSearchParams(params.toString()));
   const [text, setText] = useState(query.q);
 
+  // Any change but a page's goes back to the first page (no cursor).
   const navigate = (change: Partial<ListQuery>) => {
     const next = new URLSearchParams(params.toString());
-    const merged = { ...query, ...change };
+    const merged = { q: query.q, state: query.state, ...change };
     for (const [name, value, fallback] of [
       ["q", merged.q, ""],
       ["state", merged.state, "all"],
-      ["offset", String(merged.offset), "0"],
+      ["after", merged.after ?? "", ""],
+      ["before", merged.before ?? "", ""],
     ] as const) {
       if (value === fallback) next.delete(name);
       else next.set(name, value);
@@ -55,7 +59,7 @@ export function useListQuery(): ListState {
 
   // An effect event: the search goes to the URL as it is when typing rests (a filter chosen meanwhile stays),
   // and only the search restarts the wait.
-  const search = useEffectEvent((q: string) => navigate({ q, offset: 0 }));
+  const search = useEffectEvent((q: string) => navigate({ q }));
   useEffect(() => {
     if (text.trim() === query.q) return;
     const timer = setTimeout(() => search(text.trim()), SEARCH_DEBOUNCE_MS);
@@ -66,11 +70,11 @@ export function useListQuery(): ListState {
     query,
     text,
     setText,
-    setFilter: (state) => navigate({ state, offset: 0 }),
-    setOffset: (offset) => navigate({ offset: Math.max(0, offset) }),
+    setFilter: (state) => navigate({ state }),
+    setPage: (cursor) => navigate(cursor),
     reset: () => {
       setText("");
-      navigate({ q: "", state: "all", offset: 0 });
+      navigate({ q: "", state: "all" });
     },
   };
 }
@@ -79,13 +83,13 @@ const BUTTON =
   "rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700";
 
 const count = (n: number) => n.toLocaleString("en-US");
+/** A count the server stopped at its cap (a search's over 100,000): at least that many. */
+const countOf = (page: ListPage, filter: InstallationFilter) => `${count(page.counts[filter])}${page.capped.includes(filter) ? "+" : ""}`;
 
 /** The search box, the filter by state (each with how many it holds) and the pager above the dashboard's cards. */
 export function InstallationListControls({ list, page, shown }: { list: ListState; page: ListPage; shown: number }) {
   const searchId = useId();
   const filterId = useId();
-  const first = page.matched === 0 ? 0 : page.offset + 1;
-  const last = page.offset + shown;
   return (
     <section aria-label="Find installations" className="space-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm">
       <div className="flex flex-wrap items-end gap-3">
@@ -115,7 +119,7 @@ export function InstallationListControls({ list, page, shown }: { list: ListStat
           >
             {INSTALLATION_FILTERS.map((filter) => (
               <option key={filter} value={filter}>
-                {FILTER_LABELS[filter]} ({count(page.counts[filter])})
+                {FILTER_LABELS[filter]} ({countOf(page, filter)})
               </option>
             ))}
           </select>
@@ -125,7 +129,7 @@ export function InstallationListControls({ list, page, shown }: { list: ListStat
         <p role="status">
           {page.matched === 0
             ? `No installation matches${page.q ? ` “${page.q}”` : ""}${page.state !== "all" ? ` in ${FILTER_LABELS[page.state].toLowerCase()}` : ""}, of ${count(page.total)}.`
-            : `Showing ${count(first)}–${count(last)} of ${count(page.matched)}${page.matched !== page.total ? ` matching, of ${count(page.total)}` : ""}.`}
+            : `Showing ${count(shown)} of ${countOf(page, page.state)}${page.matched !== page.total || page.capped.includes(page.state) ? ` matching, of ${count(page.total)}` : ""}.`}
         </p>
         <div className="flex gap-2">
           {(page.q || page.state !== "all") && (
@@ -133,10 +137,10 @@ export function InstallationListControls({ list, page, shown }: { list: ListStat
               Show all
             </button>
           )}
-          <button type="button" className={BUTTON} disabled={page.offset === 0} onClick={() => list.setOffset(page.offset - page.limit)}>
+          <button type="button" className={BUTTON} disabled={page.previous === null} onClick={() => page.previous && list.setPage({ before: page.previous })}>
             Previous
           </button>
-          <button type="button" className={BUTTON} disabled={last >= page.matched} onClick={() => list.setOffset(page.offset + page.limit)}>
+          <button type="button" className={BUTTON} disabled={page.next === null} onClick={() => page.next && list.setPage({ after: page.next })}>
             Next
           </button>
         </div>

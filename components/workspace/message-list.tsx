@@ -1,173 +1,182 @@
 "use client";
 
-import { useState } from "react";
-import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
-import type { ActionEvent } from "@/components/blocks/actions";
-import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
-import { LocalTime } from "@/components/local-time";
-import { MessageContent } from "./message-content";
+import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
+import { MessageRow, type MessageHandlers } from "./message-item";
 
-/** The reactions offered on every message (their names, and how they show). */
-const QUICK_REACTIONS = [
-  { name: "+1", emoji: "👍" },
-  { name: "white_check_mark", emoji: "✅" },
-  { name: "eyes", emoji: "👀" },
-  { name: "tada", emoji: "🎉" },
-];
-const EMOJI = new Map(QUICK_REACTIONS.map((r) => [r.name, r.emoji]));
+export type { MessageHandlers } from "./message-item";
 
-/** A message's ts as milliseconds: its seconds, before the dot. */
-const atOf = (ts: string): number => Number(ts.split(".")[0]) * 1000;
+/** A row's height before it is measured: its author line, one line of text, the react and thread buttons. */
+const ESTIMATED_ROW = 100;
+/** Room above the first row for what the top of the list says (older messages loading, or the very beginning). */
+const TOP = 32;
+/** How near the end (px) still counts as at the end: the list follows new messages from there. */
+const END_SLACK = 40;
+/** Rows from the top of what is held at which the next older page is asked for. */
+const READ_AHEAD_ROWS = 8;
 
-export interface MessageHandlers {
-  me: string;
-  names: Record<string, string>;
-  apps: WorkspaceAppWire[];
-  busy: boolean;
-  /** A channel's name by its id, for the mentions in messages. */
-  channelName: (id: string) => string | undefined;
-  onReact: (ts: string, name: string) => void;
-  onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void | Promise<unknown>;
-  /** More for a message's blocks: the workspace's lists its selects show, how an external select asks the app. */
-  blockHandlers?: (ts: string, blocks: readonly unknown[]) => BlockHandlers;
-  onShortcut: (ts: string, app_id: string, callback_id: string) => void;
+interface Grouped {
+  top: WorkspaceMessageWire[];
+  replies: Map<string, WorkspaceMessageWire[]>;
 }
 
-function Message({ message, handlers, children }: { message: WorkspaceMessageWire; handlers: MessageHandlers; children?: React.ReactNode }) {
-  const ephemeral = message.subtype === "ephemeral";
-  const app = handlers.apps.find((a) => a.app_id === message.app_id);
-  const author = app?.name ?? (message.user ? (handlers.names[message.user] ?? message.user) : (message.bot_id ?? "someone"));
-  const shortcuts = handlers.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "message").map((s) => ({ ...s, app_id: a.app_id })));
-  return (
-    <li className={`group rounded-md px-2 py-1.5 ${ephemeral ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"}`} data-ts={message.ts}>
-      <div className="flex flex-wrap items-baseline gap-x-2">
-        <span className="text-sm font-semibold text-slate-900">{author}</span>
-        {app && <span className="rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">app</span>}
-        <LocalTime at={atOf(message.ts)} date="auto" className="text-xs text-slate-600" />
-        {message.edited !== undefined && <span className="text-xs text-slate-600">(edited)</span>}
-        {ephemeral && <span className="text-xs text-sky-800">Only visible to you</span>}
-      </div>
-      <BlockContext.Provider
-        value={{
-          ...handlers.blockHandlers?.(message.ts, message.blocks ?? []),
-          onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
-          userName: (id) => handlers.names[id],
-          channelName: handlers.channelName,
-        }}
-      >
-        <MessageContent text={message.text} blocks={message.blocks} attachments={message.attachments} />
-      </BlockContext.Provider>
-      {!ephemeral && (
-        <div className="mt-1 flex flex-wrap items-center gap-1">
-          {(message.reactions ?? []).map((r) => (
-            <button
-              key={r.name}
-              type="button"
-              aria-pressed={r.users.includes(handlers.me)}
-              aria-label={`${r.name}: ${r.count}, ${r.users.includes(handlers.me) ? "take back yours" : "add yours"}`}
-              onClick={() => handlers.onReact(message.ts, r.name)}
-              className={`rounded-full border px-2 text-xs ${r.users.includes(handlers.me) ? "border-emerald-500 bg-emerald-50" : "border-slate-300"}`}
-            >
-              {EMOJI.get(r.name) ?? `:${r.name}:`} {r.count}
-            </button>
-          ))}
-          <details className="relative">
-            <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label="React">
-              + react
-            </summary>
-            <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
-              {QUICK_REACTIONS.map((r) => (
-                <button
-                  key={r.name}
-                  type="button"
-                  aria-label={`React with ${r.name}`}
-                  onClick={() => handlers.onReact(message.ts, r.name)}
-                  className="rounded px-1 hover:bg-slate-100"
-                >
-                  {r.emoji}
-                </button>
-              ))}
-            </div>
-          </details>
-          {shortcuts.length > 0 && (
-            <details className="relative">
-              <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100">More actions</summary>
-              <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
-                {shortcuts.map((s) => (
-                  <li key={`${s.app_id}${s.callback_id}`}>
-                    <button
-                      type="button"
-                      className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                      onClick={(e) => {
-                        e.currentTarget.closest("details")?.removeAttribute("open");
-                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
-                      }}
-                    >
-                      {s.name}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
-        </div>
-      )}
-      {children}
-    </li>
-  );
+const NO_REPLIES: readonly WorkspaceMessageWire[] = [];
+
+function group(messages: readonly WorkspaceMessageWire[]): Grouped {
+  const replies = new Map<string, WorkspaceMessageWire[]>();
+  const top: WorkspaceMessageWire[] = [];
+  for (const m of messages) {
+    if (m.thread_ts && m.thread_ts !== m.ts) {
+      const list = replies.get(m.thread_ts);
+      if (list) list.push(m);
+      else replies.set(m.thread_ts, [m]);
+    } else top.push(m);
+  }
+  return { top, replies };
 }
 
 /**
- * A conversation's messages, oldest first: each thread's parent with its replies folded under it (opened,
- * with a reply box), reactions, and the ephemeral messages shown to this member, in their place in time.
+ * A conversation's messages, oldest first, virtualised: only the rows in view (and a few around) are in the
+ * page, each measured as it renders (blocks, attachments, reactions and opened threads make rows of any
+ * height). It opens at the newest message and follows new ones while the person is at the end; scrolled up,
+ * what loads above (older pages, `onOlder`) or arrives below leaves the view where it is, and a "new
+ * messages" button says something came. It stays a list (aria-setsize and aria-posinset say where a row
+ * is), a row holding the focus stays rendered, and the list scrolls with the keyboard (it takes the focus).
  */
 export function MessageList({
   messages,
   handlers,
   renderReplyBox,
+  label,
+  hasOlder,
+  loadingOlder,
+  loaded,
+  onOlder,
 }: {
   messages: WorkspaceMessageWire[];
   handlers: MessageHandlers;
   renderReplyBox: (threadTs: string) => React.ReactNode;
+  /** The conversation, as the list's label says it ("#general"). */
+  label: string;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loaded: boolean;
+  onOlder: () => void;
 }) {
+  const scroller = useRef<HTMLDivElement>(null);
   const [openThread, setOpenThread] = useState<string | null>(null);
-  const replies = new Map<string, WorkspaceMessageWire[]>();
-  const top: WorkspaceMessageWire[] = [];
-  for (const m of messages) {
-    if (m.thread_ts && m.thread_ts !== m.ts) replies.set(m.thread_ts, [...(replies.get(m.thread_ts) ?? []), m]);
-    else top.push(m);
+  const [unseen, setUnseen] = useState(false);
+  const { top, replies } = useMemo(() => group(messages), [messages]);
+  const focused = useRef<string | null>(null);
+  const atEnd = useRef(true);
+
+  const keyAt = useCallback((index: number) => top[index]?.ts ?? index, [top]);
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      // The row holding the focus stays in the page while it scrolls out of view, so the focus is not lost.
+      const at = focused.current === null ? -1 : top.findIndex((m) => m.ts === focused.current);
+      return at < 0 || indexes.includes(at) ? indexes : [...indexes, at].sort((a, b) => a - b);
+    },
+    [top],
+  );
+  // The virtualizer is read afresh each render (its items, its total size), never memoized.
+  // eslint-disable-next-line react-hooks/incompatible-library -- read afresh each render, never memoized (above)
+  const virtualizer = useVirtualizer({
+    count: top.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ESTIMATED_ROW,
+    getItemKey: keyAt,
+    rangeExtractor,
+    overscan: 6,
+    paddingStart: TOP,
+    // A chat's list: rows loaded above keep the view where it is, and at the end it follows what is appended.
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: END_SLACK,
+  });
+
+  // Something new below while the person reads above: say so rather than move them.
+  const lastKey = top.at(-1)?.ts;
+  const seenLast = useRef(lastKey);
+  useLayoutEffect(() => {
+    if (lastKey === seenLast.current) return;
+    const appended = seenLast.current !== undefined && lastKey !== undefined && lastKey > seenLast.current;
+    seenLast.current = lastKey;
+    if (appended && !atEnd.current) setUnseen(true);
+  }, [lastKey]);
+
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  useEffect(() => {
+    if (loaded && hasOlder && !loadingOlder && firstIndex <= READ_AHEAD_ROWS) onOlder();
+  }, [loaded, hasOlder, loadingOlder, firstIndex, onOlder]);
+
+  const onToggle = useCallback((ts: string) => setOpenThread((open) => (open === ts ? null : ts)), []);
+
+  if (loaded && top.length === 0) {
+    return <p className="px-2 py-6 text-sm text-slate-600">No messages yet. Say something, or run an app&apos;s slash command.</p>;
   }
-  if (top.length === 0) return <p className="px-2 py-6 text-sm text-slate-600">No messages yet. Say something, or run an app&apos;s slash command.</p>;
   return (
-    <ol className="space-y-0.5" aria-label="Messages">
-      {top.map((m) => {
-        const thread = replies.get(m.ts) ?? [];
-        const opened = openThread === m.ts;
-        return (
-          <Message key={m.ts} message={m} handlers={handlers}>
-            {m.subtype !== "ephemeral" && (
-              <button
-                type="button"
-                className="mt-1 text-xs font-medium text-emerald-800 hover:underline"
-                aria-expanded={opened}
-                onClick={() => setOpenThread(opened ? null : m.ts)}
-              >
-                {thread.length > 0 ? `${thread.length} ${thread.length === 1 ? "reply" : "replies"}` : "Reply in thread"}
-              </button>
-            )}
-            {opened && (
-              <div className="mt-1 space-y-1 border-l-2 border-slate-200 pl-3">
-                <ol className="space-y-0.5" aria-label="Thread replies">
-                  {thread.map((r) => (
-                    <Message key={r.ts} message={r} handlers={handlers} />
-                  ))}
-                </ol>
-                {renderReplyBox(m.ts)}
-              </div>
-            )}
-          </Message>
-        );
-      })}
-    </ol>
+    <div className="relative">
+      <div
+        ref={scroller}
+        tabIndex={0}
+        role="region"
+        aria-label={`Messages in ${label}`}
+        data-testid="message-scroller"
+        onScroll={(e) => {
+          const list = e.currentTarget;
+          atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight <= END_SLACK;
+          if (atEnd.current && unseen) setUnseen(false);
+        }}
+        className="h-[60vh] overflow-y-auto overscroll-contain rounded border-y border-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600 md:h-[52vh]"
+      >
+        <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+          <p className="absolute left-0 top-0 flex h-8 w-full items-center justify-center text-xs text-slate-600" role="status">
+            {!loaded || loadingOlder ? "Loading older messages…" : hasOlder ? "" : `This is the very beginning of ${label}.`}
+          </p>
+          <ol
+            aria-label="Messages"
+            onFocus={(e) => {
+              const row = (e.target as Element).closest("li[data-index]");
+              focused.current = row?.getAttribute("data-ts") ?? null;
+            }}
+          >
+            {items.map((item) => {
+              const message = top[item.index] as WorkspaceMessageWire;
+              return (
+                <MessageRow
+                  key={item.key as string}
+                  index={item.index}
+                  start={item.start}
+                  measure={virtualizer.measureElement}
+                  message={message}
+                  replies={replies.get(message.ts) ?? NO_REPLIES}
+                  opened={openThread === message.ts}
+                  onToggle={onToggle}
+                  handlers={handlers}
+                  renderReplyBox={renderReplyBox}
+                  setSize={hasOlder ? -1 : top.length}
+                />
+              );
+            })}
+          </ol>
+        </div>
+      </div>
+      {unseen && (
+        <button
+          type="button"
+          onClick={() => {
+            setUnseen(false);
+            virtualizer.scrollToEnd();
+          }}
+          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-emerald-700 px-3 py-1 text-sm font-medium text-white shadow-lg hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        >
+          New messages ↓
+        </button>
+      )}
+    </div>
   );
 }

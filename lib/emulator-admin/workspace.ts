@@ -42,9 +42,16 @@ export function readWorkspaceMember(target: AdminTarget, who: Member & { people?
   return callEmulatorAdmin(target, `workspace/member${query({ ...rest, people: people === undefined ? undefined : String(people) })}`, WorkspaceMemberWire);
 }
 
-/** GET /admin/workspace/history: a conversation's messages with their threads, and the member's ephemerals there. */
-export function readWorkspaceHistory(target: AdminTarget, who: Member & { channel: string }): Promise<WorkspaceHistory> {
-  return callEmulatorAdmin(target, `workspace/history${query({ ...who })}`, WorkspaceHistoryWire);
+/**
+ * GET /admin/workspace/history: a page of a conversation's messages with their threads (the newest, or the
+ * older ones `cursor` names; with `message`, that message's thread only), and the member's ephemerals there.
+ */
+export function readWorkspaceHistory(
+  target: AdminTarget,
+  who: Member & { channel: string; cursor?: string; limit?: number; message?: string },
+): Promise<WorkspaceHistory> {
+  const { limit, ...rest } = who;
+  return callEmulatorAdmin(target, `workspace/history${query({ ...rest, limit: limit === undefined ? undefined : String(limit) })}`, WorkspaceHistoryWire);
 }
 
 /** GET /admin/views: the member's open modals (root first) and App Homes. */

@@ -60,6 +60,12 @@ export const CONSOLE_ERRORS = {
     message: "Only an admin (ADMIN_USERS) or the member who installed this app may do this.",
   },
 
+  // Lists of installations (lib/installations/list-cursor.ts)
+  invalid_cursor: {
+    status: 400,
+    message: "The list's cursor is not one this console gave: start again from the first page (leave out `after` and `before`).",
+  },
+
   // Calls to the platform (lib/platform)
   invalid_method: { status: 400, message: "A method name may only contain letters, digits and dots." },
   upstream_timeout: { status: 504, message: "The platform did not answer in time." },

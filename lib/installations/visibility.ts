@@ -6,7 +6,9 @@ import { INSTALLATION_ID, type InstallationRecord } from "./record";
 import { findInstallation, listInstallations } from "./repository";
 import { fromStoreInstallation } from "./store-mapping";
 import { readOrUnreadable } from "./unreadable";
-import { INSTALLATION_FILTERS, matchesFilter, matchesSearch, type ListFacts, type ListPage, type ListQuery } from "./universal/list-query";
+import { DEFAULT_PAGE_SIZE, EXPIRING_WITHIN_MS, type ListPage, type ListQuery } from "./universal/list-query";
+import type { ListScope } from "@/lib/store/installation-lists";
+import { decodeListCursor, encodeListCursor } from "./list-cursor";
 import { canManage, canSee, type InstallationAccessFacts } from "./universal/rights";
 import { MAX_TIMELINE_ENTRIES, timelineEntrySchema } from "./universal/timeline";
 import type { TokenKind } from "./universal/token-kind";
@@ -63,30 +65,29 @@ export async function listVisibleSummaries(viewer: Viewer): Promise<Installation
   return (await (await getStore()).installations.listSummaries()).filter((summary) => canSee(viewer, summary));
 }
 
+/** One installation's summary (no secret) if the viewer may see it: a search on its id, in the viewer's scope. */
+export async function findVisibleSummary(viewer: Viewer, id: string): Promise<InstallationSummary | undefined> {
+  if (!INSTALLATION_ID.test(id)) return undefined;
+  const { summaries } = await (await getStore()).installations.page({ scope: listScope(viewer), q: id, filter: "all", limit: 50, expiringBy: 0 });
+  return summaries.find((summary) => summary.id === id && canSee(viewer, summary));
+}
+
 /** Every installation the viewer may see, each acting with their user token. */
 export async function listVisibleInstallations(viewer: Viewer): Promise<InstallationRecord[]> {
   return (await listInstallations()).filter((installation) => canSee(viewer, installation)).map((installation) => chooseUserToken(installation, { viewer }));
 }
 
-/** What a filter and a search read of an installation (lib/installations/universal/list-query.ts). */
-function listFacts(summary: InstallationSummary): ListFacts {
-  return {
-    id: summary.id,
-    state: summary.state,
-    team: summary.team,
-    enterprise: summary.enterprise ?? null,
-    appId: summary.appId ?? null,
-    appName: summary.appName ?? null,
-    installedBy: summary.installedBy ?? null,
-    tokens: summary.tokens,
-  };
+/** Whose installations a list reads: everyone's for the operator and admins, else the member's (universal/rights.ts's canSee, as SQL). */
+function listScope(viewer: Viewer): ListScope {
+  if (viewer.admin || viewer.kind !== "member") return { kind: "everyone" };
+  return { kind: "member", teamId: viewer.teamId, ...(viewer.enterpriseId !== undefined ? { enterpriseId: viewer.enterpriseId } : {}) };
 }
 
 /**
- * One page of the installations the viewer sees, searched and filtered on the server from the store's
- * summaries (no secret unsealed), then only the page's installations read whole (from the store's cache)
- * with their newest timeline entries (one query); `now` is the platform's time, which says what is expiring.
- * Without a query: every installation the viewer sees, as one page.
+ * One page of the installations the viewer sees, read from the database a page at a time (the store's
+ * installations.page: keyset order, the search and filters on indexes, kept counts), then only the page's
+ * installations read whole (from the store's cache) with their newest timeline entries (one query); `now`
+ * is the platform's time, which says what is expiring. Without a query: the first page of every one.
  */
 export async function pageVisibleInstallations(
   viewer: Viewer,
@@ -94,22 +95,24 @@ export async function pageVisibleInstallations(
   now: number,
 ): Promise<{ installations: InstallationRecord[]; page: ListPage }> {
   const store = await getStore();
-  const summaries = (await store.installations.listSummaries()).filter((summary) => canSee(viewer, summary));
-  const visible = summaries.map(listFacts);
   const q = query?.q ?? "";
   const state = query?.state ?? "all";
-  const searched = visible.filter((facts) => matchesSearch(facts, q));
-  const counts = Object.fromEntries(
-    INSTALLATION_FILTERS.map((f) => [f, searched.filter((facts) => matchesFilter(facts, f, now)).length]),
-  ) as ListPage["counts"];
-  const matched = searched.filter((facts) => matchesFilter(facts, state, now));
-  const offset = query?.offset ?? 0;
-  const limit = query?.limit ?? Math.max(matched.length, 1);
-  // Forgotten since the summaries were read: left out.
-  const summaryOf = new Map(summaries.map((summary) => [summary.id, summary]));
-  const slice = (
-    await Promise.all(matched.slice(offset, offset + limit).map((facts) => readOrUnreadable(store.installations.get(facts.id), summaryOf.get(facts.id)!)))
-  ).filter((stored): stored is StoredInstallation => stored !== null);
+  const limit = query?.limit ?? DEFAULT_PAGE_SIZE;
+  const result = await store.installations.page({
+    scope: listScope(viewer),
+    q,
+    filter: state,
+    ...(query?.after !== undefined ? { after: decodeListCursor(query.after) } : {}),
+    ...(query?.before !== undefined ? { before: decodeListCursor(query.before) } : {}),
+    limit,
+    expiringBy: now + EXPIRING_WITHIN_MS,
+  });
+  // The SQL scope is canSee's; asked again here so that the two can never disagree on what a member is shown.
+  const summaries = result.summaries.filter((summary) => canSee(viewer, summary));
+  // Forgotten since the page was read: left out.
+  const slice = (await Promise.all(summaries.map((summary) => readOrUnreadable(store.installations.get(summary.id), summary)))).filter(
+    (stored): stored is StoredInstallation => stored !== null,
+  );
   const timelines = await store.installations.newestTimelines(
     slice.map((stored) => stored.id),
     { limit: MAX_TIMELINE_ENTRIES },
@@ -122,5 +125,18 @@ export async function pageVisibleInstallations(
     });
     return fromStoreInstallation(stored, entries, page?.nextBefore !== undefined, { viewer });
   });
-  return { installations, page: { q, state, offset, limit, total: visible.length, matched: matched.length, counts } };
+  return {
+    installations,
+    page: {
+      q,
+      state,
+      limit,
+      total: result.total,
+      matched: result.counts[state],
+      counts: result.counts,
+      capped: result.capped,
+      next: result.next ? encodeListCursor(result.next) : null,
+      previous: result.previous ? encodeListCursor(result.previous) : null,
+    },
+  };
 }

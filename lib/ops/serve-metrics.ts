@@ -25,9 +25,9 @@ async function updateScrapeGauges(): Promise<void> {
     const store = await getStore();
     const nearest = await store.installations.nearestTokenExpiry();
     m.nearestExpiry.set(nearest === null ? Number.NaN : (nearest - getRotationRuntime().now()) / 1000);
-    // The summaries unseal nothing and are cached until an installation changes: a scrape costs no query most times.
-    const summaries = await store.installations.listSummaries();
-    m.needingReinstall.set(summaries.filter((s) => s.state === "needs_reinstall").length);
+    // The kept count (lib/store/installation-lists.ts): one row read, however many installations there are.
+    const { counts } = await store.installations.page({ scope: { kind: "everyone" }, q: "", filter: "needs_reinstall", limit: 1, expiringBy: 0 });
+    m.needingReinstall.set(counts.needs_reinstall);
   } catch {
     // The store is down: counted by switchboard_store_errors_total; the scrape itself still answers.
     m.nearestExpiry.set(Number.NaN);

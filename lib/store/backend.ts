@@ -2,6 +2,7 @@ import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -112,7 +113,8 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Ba
   }
   let client: PGlite | undefined;
   try {
-    client = new PGlite(memory ? MEMORY : dataDir);
+    // pg_trgm: the lists' search index (migration 0006); PostgreSQL has it in contrib.
+    client = new PGlite(memory ? MEMORY : dataDir, { extensions: { pg_trgm } });
     await client.waitReady;
   } catch (error) {
     await client?.close().catch(() => {});

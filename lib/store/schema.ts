@@ -44,9 +44,55 @@ export const installations = pgTable(
     webhookChannelId: text("webhook_channel_id"),
     webhookConfigurationUrl: text("webhook_configuration_url"),
     webhookUrlSealed: text("webhook_url_sealed"),
+    /**
+     * Its tokens' facts, kept by a trigger on `tokens` (migration 0008_installation_lists, its hand-written end) whoever writes
+     * them: a token rotates (revoked or not); a long-lived token is not revoked; the soonest expiry of its
+     * rotating, unrevoked tokens. What the lists filter on, with an index each.
+     */
+    rotating: boolean("rotating").notNull().default(false),
+    legacy: boolean("legacy").notNull().default(false),
+    nextExpiry: ms("next_expiry"),
+    /** What a list's search looks in (names and ids, lower case, one per line): a trigram index finds any part of it. */
+    search: text("search").generatedAlwaysAs(
+      sql`lower(team_name || chr(10) || team_id || chr(10) || id || chr(10) || coalesce(enterprise_name, '') || chr(10) || coalesce(enterprise_id, '') || chr(10) || coalesce(app_name, '') || chr(10) || coalesce(app_id, '') || chr(10) || coalesce(installed_by, ''))`,
+    ),
   },
-  (t) => [index("installations_team_idx").on(t.teamId), check("installations_state_check", sql`${t.state} in ('active', 'needs_reinstall')`)],
+  (t) => [
+    index("installations_team_idx").on(t.teamId),
+    check("installations_state_check", sql`${t.state} in ('active', 'needs_reinstall')`),
+    // Lists read a page in (installed_at, id) order, after a cursor: one index per filter kept (issue 43).
+    index("installations_list_idx").on(t.installedAt, t.id),
+    index("installations_needs_reinstall_idx")
+      .on(t.installedAt, t.id)
+      .where(sql`${t.state} = 'needs_reinstall'`),
+    index("installations_rotating_idx")
+      .on(t.installedAt, t.id)
+      .where(sql`${t.rotating}`),
+    index("installations_legacy_idx")
+      .on(t.installedAt, t.id)
+      .where(sql`${t.legacy}`),
+    // "Expiring" lists the soonest first: (next_expiry, id) is its order and its cursor.
+    index("installations_next_expiry_idx")
+      .on(t.nextExpiry, t.id)
+      .where(sql`${t.state} = 'active' and ${t.nextExpiry} is not null`),
+    index("installations_org_idx")
+      .on(t.enterpriseId)
+      .where(sql`${t.isEnterpriseInstall}`),
+    // pg_trgm (PGlite loads it: backend.ts): a substring of a name or id, typed key by key, stays indexed.
+    index("installations_search_idx").using("gin", sql`${t.search} gin_trgm_ops`),
+  ],
 );
+
+/**
+ * How many installations each list filter holds, per scope, kept by a trigger on `installations` in the
+ * writing transaction (never counted on a read): key `<scope> <filter>`, scope `*` (everyone's), `team:<id>`
+ * (a workspace's own installs) or `org:<id>` (an organisation-wide install), filter all, needs_reinstall,
+ * rotating or legacy. "Expiring" moves with the clock, so it is counted on its index instead.
+ */
+export const installationCounts = pgTable("installation_counts", {
+  key: text("key").primaryKey(),
+  n: bigint("n", { mode: "number" }).notNull(),
+});
 
 /**
  * An installation's tokens: its bot token and its user token (user_id null), and later one user token per

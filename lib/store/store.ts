@@ -5,6 +5,7 @@ import { ApiKeyCache } from "./api-key-cache";
 import * as apiKeys from "./api-keys";
 import { insertInstallations } from "./bulk-insert";
 import * as collections from "./collections";
+import { pageInstallations, type ListPageRequest, type ListPageResult } from "./installation-lists";
 import * as configTokens from "./config-tokens";
 import * as history from "./history";
 import type { StoreContext } from "./context";
@@ -59,6 +60,8 @@ export interface InstallationsStore {
   put(record: StoreInstallation, options?: installations.PutOptions): Promise<StoredInstallation>;
   /** Forgets an installation with everything of it (tokens, timeline, intents); false when there was none. */
   delete(id: string): Promise<boolean>;
+  /** A page of a list of installations (no secret), searched and filtered on indexes, with each filter's kept count: installation-lists.ts. */
+  page(request: ListPageRequest): Promise<ListPageResult>;
   /** New installations (each at version 1, with its timeline), many in one transaction: seeding (lib/ops/seed). A taken id fails the whole batch. */
   insertMany(records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>): Promise<number>;
   /** Imports an earlier version's record: per token kind the one issued later wins; other fields from the later-updated record. */
@@ -226,6 +229,22 @@ export interface Store {
 
 export type OpenStoreOptions = BackendOptions & { keys: SealingKey[] };
 
+/**
+ * Every method is one transaction, so one the server ended to break a deadlock (40P01: two writers taking
+ * the list counters of migration 0006 in a different order across statements) rolled back whole and is run
+ * again, at most twice more.
+ */
+async function retryOnDeadlock<R>(run: () => Promise<R>): Promise<R> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== "40P01" || attempt >= 2) throw error;
+    }
+  }
+}
+
 /** Opens a store: the database (migrated), its cache (listening, with PostgreSQL) and its refresh lock. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const backend = await openBackend(options);
@@ -251,12 +270,12 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   const lock = backend.lockPool ? postgresRefreshLock(backend.lockPool) : processRefreshLock();
   const where = backend.where;
 
-  /** Every method: a lost database becomes 503 store_unavailable. */
+  /** Every method: a lost database becomes 503 store_unavailable; one transaction ended by a deadlock runs again (not the refresh lock's holder, which calls the platform). */
   const guard =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, options: { retry?: boolean } = {}) =>
     async (...args: A): Promise<R> => {
       try {
-        return await fn(...args);
+        return await (options.retry === false ? fn(...args) : retryOnDeadlock(() => fn(...args)));
       } catch (error) {
         const mapped = mapStoreError(where, error);
         // Only a database out of reach counts: a conflict or a lock wait is the store working as it should.
@@ -274,6 +293,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       inTeam: guard((teamId: string) => installations.installationsInTeam(ctx, teamId)),
       put: guard((record: StoreInstallation, o?: installations.PutOptions) => installations.putInstallation(ctx, record, o)),
       delete: guard((id: string) => installations.deleteInstallation(ctx, id)),
+      page: guard((request: ListPageRequest) => pageInstallations(ctx, request)),
       insertMany: guard((records: Array<{ record: StoreInstallation; timeline?: StoreTimelineEntry[] }>) => insertInstallations(ctx, records)),
       import: guard((record: StoreInstallation, o?: { timeline?: StoreTimelineEntry[] }) => installations.importInstallation(ctx, record, o)),
       listTokens: guard((id: string) => installations.listTokens(ctx, id)),
@@ -347,7 +367,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       removeRequest: guard((id: string, requestId: string, at: number) => collections.removeSavedRequest(ctx, id, requestId, at)),
       reorder: guard((id: string, ids: readonly string[], at: number) => collections.reorderSavedRequests(ctx, id, ids, at)),
     },
-    withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o))(),
+    withRefreshLock: <T>(key: string, fn: () => Promise<T>, o?: RefreshLockOptions) => guard(() => lock(key, fn, o), { retry: false })(),
     ping: guard(async () => {
       await backend.db.execute(sql`select 1`);
     }),

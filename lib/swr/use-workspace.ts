@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import type { MemberActAnswerWire, MemberViewsWire, WorkspaceHistoryWire, WorkspaceMemberWire } from "@/lib/emulator-admin/universal/schemas";
+import type { MemberActAnswerWire, MemberViewsWire, WorkspaceMemberWire } from "@/lib/emulator-admin/universal/schemas";
 import { answerError, consoleFetch, fetchJson, jsonBody, readAnswer } from "./console-fetch";
 import { INITIAL_STREAM_STATE, nextStreamState, type WorkspaceStreamEvent, type WorkspaceStreamState } from "./workspace-stream-state";
 
@@ -20,12 +20,6 @@ export function useWorkspaceMember(user: string | undefined, people: number | un
     `/api/workspace${q({ user, people: people === undefined ? undefined : String(people) })}`,
     (url: string) => fetchJson<WorkspaceMemberWire>(url),
     { keepPreviousData: true },
-  );
-}
-
-export function useWorkspaceHistory(user: string | undefined, channel: string | undefined) {
-  return useSWR<WorkspaceHistoryWire, Error>(channel ? `/api/workspace/history${q({ user, channel })}` : null, (url: string) =>
-    fetchJson<WorkspaceHistoryWire>(url),
   );
 }
 

@@ -18,7 +18,15 @@ const WHY = "act as a member of the emulated workspace: it reads every conversat
 const Id = z.string().regex(/^[A-Z][A-Z0-9]{1,31}$/, "an id such as U0123ABCD");
 export const MemberQuery = z.object({ user: Id.optional(), team: Id.optional() });
 export const PeopleQuery = MemberQuery.extend({ people: z.coerce.number().int().min(1).max(200).optional() });
-export const HistoryQuery = MemberQuery.extend({ channel: Id });
+const Ts = z.string().regex(/^\d{1,12}\.\d{1,6}$/, "a message ts such as 1700000000.000100");
+export const HistoryQuery = MemberQuery.extend({
+  channel: Id,
+  /** An older page: the next_cursor of the page before (the emulator answers invalid_cursor for one it did not give). */
+  cursor: z.string().min(1).max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Only the thread this message is in: what the live stream said changed. */
+  message: Ts.optional(),
+});
 
 async function target(viewer: Viewer) {
   requireAdmin(viewer, WHY);
@@ -30,7 +38,8 @@ export async function loadWorkspaceMember(viewer: Viewer, query: z.infer<typeof 
 }
 
 export async function loadWorkspaceHistory(viewer: Viewer, query: z.infer<typeof HistoryQuery>) {
-  return readWorkspaceHistory(await target(viewer), { user: query.user, team_id: query.team, channel: query.channel });
+  const { team, ...rest } = query;
+  return readWorkspaceHistory(await target(viewer), { ...rest, team_id: team });
 }
 
 export async function loadMemberViews(viewer: Viewer, query: z.infer<typeof MemberQuery>) {

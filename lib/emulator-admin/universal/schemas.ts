@@ -279,6 +279,9 @@ export const WorkspaceHistoryWire = z.object({
   messages: z.array(WorkspaceMessageWire),
   ephemerals: z.array(WorkspaceMessageWire),
   names: z.record(z.string(), z.string()),
+  /** Older messages remain: read them with next_cursor (conversations.history's cursor). */
+  has_more: z.boolean().default(false),
+  response_metadata: z.object({ next_cursor: z.string() }).default({ next_cursor: "" }),
 });
 export type WorkspaceHistoryWire = z.infer<typeof WorkspaceHistoryWire>;
 

@@ -4,9 +4,12 @@
  * - GET {base}/admin/workspace/member?team_id=&user=&people=: the member, the people the page offers to act as (the first 12, or `people` of them, and the latest 50 who joined), the
  *   installed apps (bot user, slash commands with their usage hints, shortcuts), and the conversations the
  *   member sees: public channels, and the private ones, DMs and group DMs they are in
- * - GET {base}/admin/workspace/history?team_id=&user=&channel=: a conversation's messages with their thread
- *   replies (oldest first, the latest HISTORY_LIMIT), the ephemeral messages shown to that member there, and
- *   the names of everyone who wrote
+ * - GET {base}/admin/workspace/history?team_id=&user=&channel=&cursor=&limit=&message=: a page of a
+ *   conversation's messages with their thread replies (oldest first): the newest `limit` top-level messages
+ *   (HISTORY_DEFAULT_LIMIT), then older pages by `cursor` (conversations.history's cursor: has_more and
+ *   response_metadata.next_cursor), to the first message. `message=<ts>` answers the one thread that message
+ *   is in (the page reads again what the live stream says changed). The first page also carries the ephemeral
+ *   messages shown to that member there; every page the names of everyone who wrote in it.
  *
  * `user` defaults to the workspace's primary owner and must be a person of the workspace.
  */
@@ -21,15 +24,18 @@ import { findChannel } from "../workspace/channels";
 import { botByUserId, memberAt, memberIdAt, memberIndexOf } from "../workspace/members";
 import { canSee, conversationType, isMember } from "../workspace/membership";
 import { channelMessages } from "../workspace/messages";
-import type { Channel, Workspace } from "../workspace/workspace";
+import { resolvePage } from "../pagination/pagination";
+import type { Channel, Message, Workspace } from "../workspace/workspace";
 
 /** How many people the page offers to act as at first (more are added one by one). */
 const PEOPLE_OFFERED = 12;
 /** How many of the people who joined the workspace (POST /admin/act/join-team) are offered too, the latest. */
 const JOINED_OFFERED = 50;
 const MAX_PEOPLE_OFFERED = 200;
-/** How many of a conversation's latest messages (replies included) one read returns. */
-const HISTORY_LIMIT = 1000;
+/** How many top-level messages a page of history holds unless `limit` says (1..1000, as conversations.history). */
+const HISTORY_DEFAULT_LIMIT = 100;
+/** Separates this history's short-page pattern from the Web API's (pagination.ts). */
+const HISTORY_STREAM = 231;
 /** How many conversations one read lists at most. */
 const CONVERSATIONS_LIMIT = 500;
 
@@ -97,15 +103,50 @@ function describeMember(ctx: RequestContext) {
   };
 }
 
+const isTopLevel = (m: Message) => m.thread_ts === undefined || m.thread_ts === m.ts;
+
+/**
+ * The top-level messages a read answers, newest first as conversations.history pages them, and where the
+ * page goes on: one page by `cursor`/`limit`, or with `message`, only the thread that message is in.
+ */
+function historyPage(ctx: RequestContext, ws: Workspace, channel: Channel, params: Record<string, string>) {
+  const all = channelMessages(ws, channel.id);
+  if (params.message !== undefined) {
+    const found = all.find((m) => m.ts === params.message);
+    const root = found ? (found.thread_ts ?? found.ts) : undefined;
+    const parent = all.find((m) => m.ts === root && isTopLevel(m));
+    return { all, top: parent ? [parent] : [], nextCursor: "" };
+  }
+  const list = all.filter(isTopLevel).reverse();
+  const page = resolvePage({
+    ws,
+    scope: { method: `conversations.history:${channel.id}`, kind: "message" },
+    stream: HISTORY_STREAM,
+    total: list.length,
+    params,
+    defaultLimit: HISTORY_DEFAULT_LIMIT,
+    idAt: (index) => (list[index] as Message).ts,
+    indexOf: (ts) => list.findIndex((m) => m.ts === ts),
+    nowMs: ctx.clock.now(),
+    cursorTtlSeconds: ctx.options.cursorTtlSeconds,
+  });
+  return { all, top: list.slice(page.start, page.end), nextCursor: page.nextCursor };
+}
+
 function describeHistory(ctx: RequestContext) {
   const query = new URL(ctx.request.url).searchParams;
   const ws = adminWorkspace(ctx.state, query.get("team_id"));
   const user = actingMember(ws, query.get("user") ?? undefined);
   const channel = findChannel(ws, query.get("channel") ?? "");
   if (!channel || !canSee(ctx.state, ws, channel, user)) throw new WebApiError("channel_not_found", {}, { status: 404 });
-  const messages = channelMessages(ws, channel.id).slice(-HISTORY_LIMIT).map(wireMessage);
+  const params = Object.fromEntries(["cursor", "limit", "message"].flatMap((k) => (query.has(k) ? [[k, query.get(k) ?? ""]] : [])));
+  const { all, top, nextCursor } = historyPage(ctx, ws, channel, params);
+  // Each parent of the page with its replies, oldest first, as the page shows them.
+  const parents = new Set(top.map((m) => m.ts));
+  const messages = all.filter((m) => parents.has(m.thread_ts ?? m.ts)).map(wireMessage);
+  const first = params.cursor === undefined && params.message === undefined;
   const ephemerals = [...interactivityOf(ctx.state).ephemerals.values()]
-    .filter((e) => e.channel === channel.id && e.user === user)
+    .filter((e) => first && e.channel === channel.id && e.user === user)
     .map((e) => ({
       type: "message",
       subtype: "ephemeral",
@@ -127,6 +168,8 @@ function describeHistory(ctx: RequestContext) {
     messages,
     ephemerals,
     names: Object.fromEntries([...writers].map((id) => [id, nameOf(ws, id, ctx.baseUrl)])),
+    has_more: nextCursor !== "",
+    response_metadata: { next_cursor: nextCursor },
   };
 }
 

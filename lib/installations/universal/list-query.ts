@@ -1,6 +1,7 @@
 /**
- * The dashboard's list of installations, paged and searched on the server (GET /api/session?q=&state=&offset=&limit=),
- * so a console with a thousand installations answers a page of them, never every one with its timeline.
+ * The dashboard's list of installations, paged and searched on the server (GET /api/session?q=&state=&after=&limit=),
+ * so a console with 100,000 installations answers a page of them, read from the database's indexes a page at a
+ * time (lib/store/installation-lists.ts), never every one.
  * Browser-safe: the dashboard builds its links and requests from the same names.
  */
 export const INSTALLATION_FILTERS = ["all", "needs_reinstall", "expiring", "rotating", "legacy"] as const;
@@ -19,12 +20,15 @@ export const EXPIRING_WITHIN_MS = 60 * 60 * 1000;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 export const MAX_SEARCH_CHARS = 100;
-export const MAX_OFFSET = 1_000_000;
+/** A cursor is short (lib/installations/list-cursor.ts); a longer one is no cursor. */
+export const MAX_CURSOR_CHARS = 200;
 
 export interface ListQuery {
   q: string;
   state: InstallationFilter;
-  offset: number;
+  /** The page after this cursor (a page's `next`), or before it (a page's `previous`); neither: the first page. */
+  after?: string;
+  before?: string;
   limit: number;
 }
 
@@ -39,10 +43,15 @@ export function readListQuery(params: URLSearchParams): ListQuery {
     return params.has(name) && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
   };
   const state = params.get("state");
+  const cursor = (name: string) => {
+    const value = params.get(name);
+    return value && value.length <= MAX_CURSOR_CHARS ? { [name]: value } : {};
+  };
   return {
     q: (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_CHARS),
     state: (INSTALLATION_FILTERS as readonly string[]).includes(state ?? "") ? (state as InstallationFilter) : "all",
-    offset: int("offset", 0, MAX_OFFSET, 0),
+    ...cursor("after"),
+    ...(params.has("after") ? {} : cursor("before")),
     limit: int("limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   };
 }
@@ -52,7 +61,8 @@ export function listQueryString(query: Partial<ListQuery>): string {
   const params = new URLSearchParams();
   if (query.q) params.set("q", query.q);
   if (query.state && query.state !== "all") params.set("state", query.state);
-  if (query.offset) params.set("offset", String(query.offset));
+  if (query.after) params.set("after", query.after);
+  else if (query.before) params.set("before", query.before);
   if (query.limit && query.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(query.limit));
   const text = params.toString();
   return text ? `?${text}` : "";
@@ -62,7 +72,6 @@ export function listQueryString(query: Partial<ListQuery>): string {
 export interface ListPage {
   q: string;
   state: InstallationFilter;
-  offset: number;
   limit: number;
   /** Installations this person sees in all. */
   total: number;
@@ -70,40 +79,9 @@ export interface ListPage {
   matched: number;
   /** Per filter, how many the search keeps: the filter's counts beside its name. */
   counts: Record<InstallationFilter, number>;
-}
-
-/** The facts of an installation a filter and a search read (the view and the record both have them). */
-export interface ListFacts {
-  id: string;
-  state: "active" | "needs_reinstall";
-  team: { id: string; name: string };
-  enterprise?: { id: string; name: string } | null;
-  appId?: string | null;
-  appName?: string | null;
-  installedBy?: string | null;
-  tokens: Array<{ rotating: boolean; expiresAt: number | null; revoked: boolean }>;
-}
-
-export function matchesFilter(facts: ListFacts, filter: InstallationFilter, now: number): boolean {
-  switch (filter) {
-    case "all":
-      return true;
-    case "needs_reinstall":
-      return facts.state === "needs_reinstall";
-    case "expiring":
-      return facts.state === "active" && facts.tokens.some((t) => t.rotating && !t.revoked && t.expiresAt !== null && t.expiresAt <= now + EXPIRING_WITHIN_MS);
-    case "rotating":
-      return facts.tokens.some((t) => t.rotating);
-    case "legacy":
-      return facts.tokens.some((t) => !t.rotating && !t.revoked);
-  }
-}
-
-/** A case-insensitive search in the names and ids a person knows an installation by. */
-export function matchesSearch(facts: ListFacts, q: string): boolean {
-  if (!q) return true;
-  const needle = q.toLowerCase();
-  return [facts.id, facts.team.id, facts.team.name, facts.enterprise?.id, facts.enterprise?.name, facts.appId, facts.appName, facts.installedBy].some(
-    (field) => typeof field === "string" && field.toLowerCase().includes(needle),
-  );
+  /** Filters whose count was counted on the read and stopped at its cap (a search's, "expiring"): "1,000+". */
+  capped: InstallationFilter[];
+  /** The cursor of the next page (`after`), and of the previous one (`before`); null at either end. */
+  next: string | null;
+  previous: string | null;
 }

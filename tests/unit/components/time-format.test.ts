@@ -22,6 +22,14 @@ describe("one time format, the reader's locale", () => {
     expect(formatClockTime(Date.UTC(2026, 10, 25, 9, 5, 9), { ...UTC, locale: "en-US" })).toBe("9:05:09 AM");
   });
 
+  it("writes the time to the minute where a page asks, as a chat client shows a message's time (issue 41)", () => {
+    expect(formatClockTime(AT, { ...UTC, locale: "en-US", precision: "minute" })).toBe("2:05 PM");
+    expect(formatClockTime(AT, { ...UTC, locale: "en-GB", precision: "minute" })).toBe("14:05");
+    expect(formatDateTime(AT, { ...UTC, locale: "en-GB", precision: "minute" })).toBe("25 Nov 2026, 14:05");
+    // The seconds' formatter is not the minutes': each asks its own.
+    expect(formatClockTime(AT, { ...UTC, locale: "en-GB" })).toBe("14:05:09");
+  });
+
   it("writes a date with the same time of day", () => {
     for (const locale of ["en-US", "en-GB", "fr-FR"]) {
       const withDate = formatDateTime(AT, { ...UTC, locale });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as uninstallRoute } from "@/app/api/installations/[id]/uninstall/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import { EXPIRING_WITHIN_MS, matchesFilter, matchesSearch, readListQuery, type ListFacts } from "@/lib/installations/universal/list-query";
+import { readListQuery } from "@/lib/installations/universal/list-query";
 import type { Workspace } from "@/lib/emulator/types";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -9,6 +9,7 @@ import { installIn } from "../support/install";
 /**
  * Issue 26, many installations: GET /api/session answers a page of them, searched and filtered on the
  * server, and says how many each filter holds, so the dashboard lists any number without reading them all.
+ * Issue 43: pages by cursor, read from the database (lib/store/installation-lists.ts).
  */
 let testConsole: TestConsole;
 let browser: TestBrowser;
@@ -32,7 +33,17 @@ afterAll(() => testConsole.close());
 
 interface Answer {
   installations: Array<{ id: string; timeline: unknown[] }>;
-  page: { q: string; state: string; offset: number; limit: number; total: number; matched: number; counts: Record<string, number> };
+  page: {
+    q: string;
+    state: string;
+    limit: number;
+    total: number;
+    matched: number;
+    counts: Record<string, number>;
+    capped: string[];
+    next: string | null;
+    previous: string | null;
+  };
 }
 async function list(query: string): Promise<Answer> {
   const response = await browser.send(sessionRoute, `/api/session${query}`);
@@ -47,21 +58,35 @@ describe("GET /api/session, a page at a time", () => {
     expect(answer.page).toEqual({
       q: "",
       state: "all",
-      offset: 0,
       limit: 50,
       total: 6,
       matched: 6,
       counts: { all: 6, needs_reinstall: 1, expiring: 0, rotating: 4, legacy: 1 },
+      capped: [],
+      next: null,
+      previous: null,
     });
     expect(answer.installations.every((i) => i.timeline.length > 0)).toBe(true);
   });
 
-  it("pages with offset and limit, in the same order", async () => {
+  it("pages with cursors, forward and back, in the same order", async () => {
     const first = await list("?limit=4");
-    const second = await list("?limit=4&offset=4");
+    expect(first.page).toMatchObject({ limit: 4, matched: 6, previous: null });
+    const second = await list(`?limit=4&after=${first.page.next}`);
     expect([...first.installations, ...second.installations].map((i) => i.id)).toEqual(ids);
-    expect(second.page).toMatchObject({ offset: 4, limit: 4, matched: 6 });
-    expect((await list("?limit=4&offset=40")).installations).toEqual([]);
+    expect(second.page).toMatchObject({ limit: 4, matched: 6, next: null });
+    const back = await list(`?limit=4&before=${second.page.previous}`);
+    expect(back.installations.map((i) => i.id)).toEqual(ids.slice(0, 4));
+    expect(back.page.previous).toBeNull();
+  });
+
+  it("answers 400 invalid_cursor for a cursor it did not give, and keeps everything", async () => {
+    for (const bad of ["?after=garbled", `?after=${Buffer.from('[1,"x","../a"]').toString("base64url")}`, "?before=%24%24"]) {
+      const response = await browser.send(sessionRoute, `/api/session${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect(await response.json()).toMatchObject({ ok: false, error: "invalid_cursor" });
+    }
+    expect((await list("")).page.total).toBe(6);
   });
 
   it("searches workspace names and ids, app ids and installation ids, whatever their case", async () => {
@@ -82,7 +107,7 @@ describe("GET /api/session, a page at a time", () => {
   });
 
   it("answers 422 for a filter it does not know, or a page size past 200, and keeps everything", async () => {
-    for (const bad of ["?state=everything", "?limit=500", "?offset=-1", "?limit=0"]) {
+    for (const bad of ["?state=everything", "?limit=500", "?after=a&before=b", "?limit=0"]) {
       const response = await browser.send(sessionRoute, `/api/session${bad}`);
       expect(response.status, bad).toBe(422);
       expect(await response.json()).toMatchObject({ ok: false, error: "invalid_request" });
@@ -91,33 +116,15 @@ describe("GET /api/session, a page at a time", () => {
   });
 });
 
-describe("the list's filters", () => {
-  const facts = (tokens: ListFacts["tokens"], state: ListFacts["state"] = "active"): ListFacts => ({
-    id: "T1-A1",
-    state,
-    team: { id: "T1", name: "Acme" },
-    tokens,
-  });
-  it("counts a rotating token as expiring within the hour or once expired, never a long-lived one or a revoked one", () => {
-    const now = 1_000_000_000;
-    expect(matchesFilter(facts([{ rotating: true, expiresAt: now + EXPIRING_WITHIN_MS, revoked: false }]), "expiring", now)).toBe(true);
-    expect(matchesFilter(facts([{ rotating: true, expiresAt: now - 1, revoked: false }]), "expiring", now)).toBe(true);
-    expect(matchesFilter(facts([{ rotating: true, expiresAt: now + EXPIRING_WITHIN_MS + 1, revoked: false }]), "expiring", now)).toBe(false);
-    expect(matchesFilter(facts([{ rotating: true, expiresAt: now, revoked: true }]), "expiring", now)).toBe(false);
-    expect(matchesFilter(facts([{ rotating: false, expiresAt: null, revoked: false }]), "expiring", now)).toBe(false);
-    expect(matchesFilter(facts([{ rotating: true, expiresAt: now, revoked: false }], "needs_reinstall"), "expiring", now)).toBe(false);
-  });
-  it("searches ids and names, not token values", () => {
-    expect(matchesSearch(facts([]), "acme")).toBe(true);
-    expect(matchesSearch(facts([]), "t1-a")).toBe(true);
-    expect(matchesSearch(facts([]), "xoxb")).toBe(false);
-  });
-});
-
 describe("the list query in a page's URL", () => {
   it("is read leniently in the browser: what is out of range falls back to its default", () => {
-    expect(readListQuery(new URLSearchParams("q=%20acme%20&state=legacy&offset=50&limit=20"))).toEqual({ q: "acme", state: "legacy", offset: 50, limit: 20 });
-    expect(readListQuery(new URLSearchParams("state=everything&offset=-3&limit=999"))).toEqual({ q: "", state: "all", offset: 0, limit: 50 });
-    expect(readListQuery(new URLSearchParams(""))).toEqual({ q: "", state: "all", offset: 0, limit: 50 });
+    expect(readListQuery(new URLSearchParams("q=%20acme%20&state=legacy&after=WzEsMiwiYSJd&limit=20"))).toEqual({
+      q: "acme",
+      state: "legacy",
+      after: "WzEsMiwiYSJd",
+      limit: 20,
+    });
+    expect(readListQuery(new URLSearchParams(`state=everything&after=${"x".repeat(201)}&limit=999`))).toEqual({ q: "", state: "all", limit: 50 });
+    expect(readListQuery(new URLSearchParams(""))).toEqual({ q: "", state: "all", limit: 50 });
   });
 });

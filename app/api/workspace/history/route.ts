@@ -1,4 +1,4 @@
-// GET /api/workspace/history?channel=&user=&team= - A conversation's messages with threads, and the member's ephemerals (admins; emulator upstreams only)
+// GET /api/workspace/history?channel=&user=&team=&cursor=&limit=&message= - A page of a conversation's messages with threads (older pages by cursor), and the member's ephemerals (admins; emulator upstreams only)
 import { handleRoute } from "@/lib/access/handle-route";
 import { parseQuery } from "@/lib/http";
 import { HistoryQuery, loadWorkspaceHistory } from "@/lib/workspace-page/service";

@@ -1,0 +1,204 @@
+"use client";
+
+import { memo, useState } from "react";
+import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
+import type { ActionEvent } from "@/components/blocks/actions";
+import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
+import { LocalTime } from "@/components/local-time";
+import { MessageContent } from "./message-content";
+
+/** The reactions offered on every message (their names, and how they show). */
+const QUICK_REACTIONS = [
+  { name: "+1", emoji: "👍" },
+  { name: "white_check_mark", emoji: "✅" },
+  { name: "eyes", emoji: "👀" },
+  { name: "tada", emoji: "🎉" },
+];
+const EMOJI = new Map(QUICK_REACTIONS.map((r) => [r.name, r.emoji]));
+
+/** A message's ts as milliseconds: its seconds, before the dot. */
+const atOf = (ts: string): number => Number(ts.split(".")[0]) * 1000;
+
+export interface MessageHandlers {
+  me: string;
+  names: Record<string, string>;
+  apps: WorkspaceAppWire[];
+  busy: boolean;
+  /** A channel's name by its id, for the mentions in messages. */
+  channelName: (id: string) => string | undefined;
+  onReact: (ts: string, name: string) => void;
+  onAction: (ts: string, event: ActionEvent, blocks: readonly unknown[]) => void | Promise<unknown>;
+  /** More for a message's blocks: the workspace's lists its selects show, how an external select asks the app. */
+  blockHandlers?: (ts: string, blocks: readonly unknown[]) => BlockHandlers;
+  onShortcut: (ts: string, app_id: string, callback_id: string) => void;
+}
+
+/**
+ * A row's menu (react, more actions): its items are made only once it opens, so that the rows a long list
+ * mounts as it scrolls stay light.
+ */
+function Menu({ summary, label, children }: { summary: string; label?: string; children: React.ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="relative" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label={label}>
+        {summary}
+      </summary>
+      {open && children}
+    </details>
+  );
+}
+
+function Message({
+  message,
+  handlers,
+  children,
+  ...item
+}: {
+  message: WorkspaceMessageWire;
+  handlers: MessageHandlers;
+  children?: React.ReactNode;
+} & React.LiHTMLAttributes<HTMLLIElement> & { "data-index"?: number; ref?: React.Ref<HTMLLIElement> }) {
+  const ephemeral = message.subtype === "ephemeral";
+  const app = handlers.apps.find((a) => a.app_id === message.app_id);
+  const author = app?.name ?? (message.user ? (handlers.names[message.user] ?? message.user) : (message.bot_id ?? "someone"));
+  const shortcuts = handlers.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "message").map((s) => ({ ...s, app_id: a.app_id })));
+  return (
+    <li
+      {...item}
+      className={`group rounded-md px-2 py-1.5 ${ephemeral ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"} ${item.className ?? ""}`}
+      data-ts={message.ts}
+    >
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <span className="text-sm font-semibold text-slate-900">{author}</span>
+        {app && <span className="rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">app</span>}
+        <LocalTime at={atOf(message.ts)} date="auto" precision="minute" className="text-xs text-slate-600" />
+        {message.edited !== undefined && <span className="text-xs text-slate-600">(edited)</span>}
+        {ephemeral && <span className="text-xs text-sky-800">Only visible to you</span>}
+      </div>
+      <BlockContext.Provider
+        value={{
+          ...handlers.blockHandlers?.(message.ts, message.blocks ?? []),
+          onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
+          userName: (id) => handlers.names[id],
+          channelName: handlers.channelName,
+        }}
+      >
+        <MessageContent text={message.text} blocks={message.blocks} attachments={message.attachments} />
+      </BlockContext.Provider>
+      {!ephemeral && (
+        <div className="mt-1 flex flex-wrap items-center gap-1">
+          {(message.reactions ?? []).map((r) => (
+            <button
+              key={r.name}
+              type="button"
+              aria-pressed={r.users.includes(handlers.me)}
+              aria-label={`${r.name}: ${r.count}, ${r.users.includes(handlers.me) ? "take back yours" : "add yours"}`}
+              onClick={() => handlers.onReact(message.ts, r.name)}
+              className={`rounded-full border px-2 text-xs ${r.users.includes(handlers.me) ? "border-emerald-500 bg-emerald-50" : "border-slate-300"}`}
+            >
+              {EMOJI.get(r.name) ?? `:${r.name}:`} {r.count}
+            </button>
+          ))}
+          <Menu summary="+ react" label="React">
+            <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+              {QUICK_REACTIONS.map((r) => (
+                <button
+                  key={r.name}
+                  type="button"
+                  aria-label={`React with ${r.name}`}
+                  onClick={() => handlers.onReact(message.ts, r.name)}
+                  className="rounded px-1 hover:bg-slate-100"
+                >
+                  {r.emoji}
+                </button>
+              ))}
+            </div>
+          </Menu>
+          {shortcuts.length > 0 && (
+            <Menu summary="More actions">
+              <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
+                {shortcuts.map((s) => (
+                  <li key={`${s.app_id}${s.callback_id}`}>
+                    <button
+                      type="button"
+                      className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
+                      onClick={(e) => {
+                        e.currentTarget.closest("details")?.removeAttribute("open");
+                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
+                      }}
+                    >
+                      {s.name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </Menu>
+          )}
+        </div>
+      )}
+      {children}
+    </li>
+  );
+}
+
+/**
+ * One row of the conversation: a top-level message with its thread's reply count (a button that opens the
+ * thread) and, opened, its replies and a reply box. Memoised: while the list scrolls, only rows that come
+ * into view render.
+ */
+export const MessageRow = memo(function MessageRow({
+  message,
+  replies,
+  opened,
+  onToggle,
+  handlers,
+  renderReplyBox,
+  index,
+  measure,
+  start,
+  setSize,
+}: {
+  message: WorkspaceMessageWire;
+  replies: readonly WorkspaceMessageWire[];
+  opened: boolean;
+  onToggle: (ts: string) => void;
+  handlers: MessageHandlers;
+  renderReplyBox: (threadTs: string) => React.ReactNode;
+  index: number;
+  measure: (element: HTMLLIElement | null) => void;
+  start: number;
+  /** How many rows the conversation has (-1 while older ones are still unread): only some are in the page. */
+  setSize: number;
+}) {
+  return (
+    <Message
+      message={message}
+      handlers={handlers}
+      ref={measure}
+      data-index={index}
+      aria-setsize={setSize}
+      aria-posinset={setSize < 0 ? undefined : index + 1}
+      // Raised while it holds the focus, so its open menus are drawn over the rows below it.
+      // Its layout its own (a row mounting or growing lays out no other), its menus still drawn past its edge.
+      className="absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10"
+      style={{ transform: `translateY(${start}px)` }}
+    >
+      {message.subtype !== "ephemeral" && (
+        <button type="button" className="mt-1 text-xs font-medium text-emerald-800 hover:underline" aria-expanded={opened} onClick={() => onToggle(message.ts)}>
+          {replies.length > 0 ? `${replies.length} ${replies.length === 1 ? "reply" : "replies"}` : "Reply in thread"}
+        </button>
+      )}
+      {opened && (
+        <div className="mt-1 space-y-1 border-l-2 border-slate-200 pl-3">
+          <ol className="space-y-0.5" aria-label="Thread replies">
+            {replies.map((r) => (
+              <Message key={r.ts} message={r} handlers={handlers} />
+            ))}
+          </ol>
+          {renderReplyBox(message.ts)}
+        </div>
+      )}
+    </Message>
+  );
+});
