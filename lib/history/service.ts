@@ -43,7 +43,10 @@ function historyCursorPosition(cursor: string): number {
   const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
   const digits = /^h1:([1-9][0-9]{0,15})$/.exec(decoded)?.[1];
   const seq = digits === undefined ? NaN : Number(digits);
-  if (!Number.isSafeInteger(seq)) throw new AppError("invalid_cursor");
+  // The installations' lists' code (lib/installations/list-cursor.ts), with the history's own words.
+  if (!Number.isSafeInteger(seq)) {
+    throw new AppError("invalid_cursor", { message: "This cursor is not one the history gave: send the `next` of the last page, or none for the first page." });
+  }
   return seq;
 }
 

@@ -174,7 +174,6 @@ export const CONSOLE_ERRORS = {
 
   // The explorer's history (lib/history)
   unknown_history_entry: { status: 404, message: "No entry with this id in your history: it was cleared, or pruned as older than its bounds." },
-  invalid_cursor: { status: 400, message: "This cursor is not one the history gave: send the `next` of the last page, or none for the first page." },
   // Saved requests and collections (lib/collections)
   unknown_collection: { status: 404, message: "No collection with this id that you may open: reload the list." },
   unknown_saved_request: { status: 404, message: "No saved request with this id in this collection: reload it." },
