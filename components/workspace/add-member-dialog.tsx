@@ -15,7 +15,14 @@ const FIELD = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1
 export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string; email?: string }) => Promise<string | null> }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusyState] = useState(false);
+  // What the dialog's own close and cancel handlers read: the state a render captured can be a render behind
+  // (the answer sets busy false and closes in one tick, before React renders again).
+  const waiting = useRef(false);
+  const setBusy = (value: boolean) => {
+    waiting.current = value;
+    setBusyState(value);
+  };
   const id = useId();
   return (
     <>
@@ -34,11 +41,11 @@ export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string
         aria-labelledby={`${id}-title`}
         aria-busy={busy || undefined}
         onCancel={(e) => {
-          if (busy) e.preventDefault();
+          if (waiting.current) e.preventDefault();
         }}
         onClose={(e) => {
           // Chromium may close it on a second Escape without a cancel event: while the request is on its way it stays.
-          if (busy) e.currentTarget.showModal();
+          if (waiting.current) e.currentTarget.showModal();
         }}
         className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-800 shadow-lg backdrop:bg-slate-900/50"
       >
