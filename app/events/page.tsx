@@ -15,7 +15,7 @@ export default async function EventsPage() {
   const { appOrigin, upstream, redisUrl, eventSigners } = getConfig();
   const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
   // The emulator's own records: the embedded one's, or a standalone one's reached through PLATFORM_BASE_URL.
-  const emulatorRecords = upstream.kind === "emulator" || (await workspaceEmulator()) !== undefined;
+  const emulatorRecords = (await workspaceEmulator()) !== undefined;
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
     label: i.name,

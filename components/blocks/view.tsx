@@ -28,6 +28,8 @@ interface Props {
   onBack?(): void;
   /** The header's ✕: closes the whole stack (default: as the close button). */
   onDismiss?(): void;
+  /** An act of this view is on its way: Submit, Back, close and ✕ wait for its answer (no second submission). */
+  busy?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ interface Props {
  * the inputs' initial values on. Mount it with a `key` of the view's id and hash to start over when the app
  * updates the view.
  */
-export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSubmit, onClose, onBack, onDismiss }: Props) {
+export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSubmit, onClose, onBack, onDismiss, busy: waiting = false }: Props) {
   const [values, setValue] = useReducer(
     (state: StateValues, set: ValueSet) => withStateValue(state, set.blockId, set.actionId, set.value),
     view.blocks,
@@ -45,7 +47,7 @@ export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSub
   const submitting = useRef(false);
   const [busy, setBusy] = useState(false);
   const submitNow = () => {
-    if (submitting.current) return;
+    if (submitting.current || waiting) return;
     const pending = onSubmit?.(values);
     if (!(pending instanceof Promise)) return;
     submitting.current = true;
@@ -89,7 +91,14 @@ export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSub
         <header className="flex items-center justify-between gap-3 border-b border-slate-200 px-5 py-3">
           <div className="flex min-w-0 items-center gap-2">
             {onBack && (
-              <button type="button" aria-label="Back" title="Back" onClick={onBack} className="rounded p-1 text-slate-700 hover:bg-slate-100">
+              <button
+                type="button"
+                aria-label="Back"
+                title="Back"
+                onClick={onBack}
+                disabled={waiting}
+                className="rounded p-1 text-slate-700 hover:bg-slate-100"
+              >
                 <span aria-hidden>←</span>
               </button>
             )}
@@ -97,13 +106,13 @@ export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSub
               <PlainText text={textOf(title)} emoji={title?.emoji !== false} />
             </h3>
           </div>
-          <button type="button" aria-label="Close" onClick={onDismiss ?? onClose} className="rounded p-1 text-slate-600 hover:bg-slate-100">
+          <button type="button" aria-label="Close" onClick={onDismiss ?? onClose} disabled={waiting} className="rounded p-1 text-slate-600 hover:bg-slate-100">
             <span aria-hidden>✕</span>
           </button>
         </header>
         <div className="max-h-[32rem] overflow-y-auto px-5 py-4">{blocks}</div>
         <footer className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
-          <button type="button" className={BUTTON.secondary} onClick={onClose}>
+          <button type="button" className={BUTTON.secondary} onClick={onClose} disabled={waiting}>
             <PlainText text={textOf(close) || "Cancel"} />
           </button>
           {submit && (
@@ -112,6 +121,7 @@ export function ViewSurface({ view, appName, handlers = {}, onStateChange, onSub
               className={`${BUTTON.primary} ${busy ? "cursor-progress opacity-70" : ""}`}
               aria-disabled={busy || undefined}
               aria-busy={busy || undefined}
+              disabled={waiting}
               onClick={submitNow}
             >
               <PlainText text={textOf(submit)} />

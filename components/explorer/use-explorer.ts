@@ -136,7 +136,8 @@ export function useExplorer() {
       const count = collection?.items.length;
       // Calls made before a history entry was put back: their answers go to the history, not on the page.
       dispatch({ type: "answered", generation, request: sending, stack: nextStack, answer, count, upstreamMs: answer.upstreamMs, list: collection !== null });
-      // The server recorded the call before it answered: the panel shows it on its next read.
+      // The server records the call just after it answered; its next read of the history waits for that write
+      // on the same instance (historyWritesSettled), so the panel shows the call.
       void refreshHistory();
     },
     [trigger, refreshHistory, catalogState, sendsPagingFields, generation],

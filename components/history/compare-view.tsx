@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { PreviewChange } from "@/lib/explorer/compare";
 import { formatBytes, formatCount, formatMs } from "@/lib/format";
 import { BUTTON, Panel } from "@/components/ui/primitives";
-import type { CompareState } from "./use-compare";
+import type { CompareState } from "./compare-runner";
 
 /** Rows rendered at first: a long diff shows the rest on request, so the page stays responsive. */
 const FIRST_ROWS = 200;

@@ -2,85 +2,20 @@
 
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { memo, useCallback, useMemo, useState } from "react";
-import type { CompareSide } from "@/lib/explorer/compare";
-import { requestFromHistory, type HistoryEntry, type HistoryPageAnswer } from "@/lib/explorer/history";
-import { toSearchParams } from "@/lib/explorer/params";
-import { formatBytes, formatMs } from "@/lib/format";
+import { useCallback, useMemo, useState } from "react";
+import type { HistoryEntry, HistoryPageAnswer } from "@/lib/explorer/history";
 import { fetchJson } from "@/lib/swr/console-fetch";
 import { useClearHistory, useHistoryPage } from "@/lib/swr/use-history";
 import { useSession } from "@/lib/swr/use-session";
-import { LocalTime } from "@/components/local-time";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Badge, BUTTON, INPUT, Panel } from "@/components/ui/primitives";
+import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
+import { CompareFilesPanel } from "./compare-files";
 import { CompareView } from "./compare-view";
-import { argumentsLine } from "./history-text";
+import { olderFirst, togglePicked } from "./history-picks";
+import { HistoryRow } from "./history-row";
 import { useCompare } from "./use-compare";
 
 const PAGE_SIZES = [25, 50, 100] as const;
-
-/** The explorer's link that puts an entry's request back in the form. */
-function explorerLink(entry: HistoryEntry): string {
-  return `/explorer?${toSearchParams(requestFromHistory(entry).request).toString()}`;
-}
-
-/**
- * One entry's row. Memoised: a page of 100 rows renders once per page, and a pick, a keystroke in the
- * search or an answer of the next query re-renders only the rows that changed. Its link to the explorer is
- * a plain anchor: a page of Next.js links would each prefetch as they scroll into view.
- */
-const HistoryRow = memo(function HistoryRow({
-  entry: e,
-  picked,
-  installationName,
-  onPick,
-  onCompareRuns,
-}: {
-  entry: HistoryEntry;
-  picked: boolean;
-  installationName: string | undefined;
-  onPick(id: string): void;
-  onCompareRuns(savedRequestId: string): Promise<void>;
-}) {
-  return (
-    <tr data-entry={e.id} className="border-t border-slate-100 align-top">
-      <td className="py-1">
-        <input type="checkbox" checked={picked} onChange={() => onPick(e.id)} aria-label={`Pick ${e.method} ${e.summary} to compare`} />
-      </td>
-      <td className="min-w-0 py-1">
-        <span className="block truncate">
-          {e.kind === "all" && <span className="mr-1 rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">Fetch all</span>}
-          {e.httpMethod === "POST" && <span className="mr-1 font-mono text-slate-600">POST{e.encoding === "json" ? " JSON" : ""}</span>}
-          <a href={explorerLink(e)} className="font-mono font-medium text-slate-900 hover:underline" title="Open in the explorer">
-            {e.method}
-          </a>{" "}
-          <span className="font-mono text-slate-500">{argumentsLine(e.params)}</span>
-        </span>
-        {e.stripped.length > 0 && <span className="block text-amber-800">Left out (credentials): {e.stripped.join(", ")}</span>}
-        {e.savedRequestId && (
-          <button type="button" className="text-indigo-700 hover:underline" onClick={() => void onCompareRuns(e.savedRequestId!)}>
-            Compare this saved request&apos;s last two runs
-          </button>
-        )}
-      </td>
-      <td className="py-1">
-        <Badge tone={e.ok ? "ok" : "error"}>{e.outcome}</Badge>
-        <span className="block truncate font-mono text-slate-600">{e.summary}</span>
-      </td>
-      <td className="truncate py-1 text-slate-700">{installationName ?? e.installation}</td>
-      <td className="py-1 text-slate-700">
-        <LocalTime at={e.at} date="auto" />
-      </td>
-      <td className="py-1 text-right font-mono tabular-nums text-slate-600">
-        {formatMs(e.ms)}
-        <span className="block">
-          {formatBytes(e.answerBytes)}
-          {e.truncated && " · truncated"}
-        </span>
-      </td>
-    </tr>
-  );
-});
 
 /**
  * The explorer's lasting history, searchable and paged: this person's calls and Fetch all runs (kept on the
@@ -97,9 +32,9 @@ export function HistoryPage() {
   const [limit, setLimit] = useState<number>(50);
   // The cursors of the pages before this one: Newer pops, Older pushes.
   const [cursors, setCursors] = useState<string[]>([]);
-  const [picked, setPicked] = useState<string[]>([]);
+  // Picked entries are kept whole, not by id: a pick stays comparable from another page or filter.
+  const [picked, setPicked] = useState<HistoryEntry[]>([]);
   const [confirming, setConfirming] = useState(false);
-  const [files, setFiles] = useState<{ left?: File; right?: File }>({});
   const [savedProblem, setSavedProblem] = useState<string | null>(null);
 
   const filters = { method, installation, outcome, ...(savedRequestId ? { savedRequestId } : {}) };
@@ -110,24 +45,17 @@ export function HistoryPage() {
 
   const names = useMemo(() => new Map((session.data?.installations ?? []).map((i) => [i.id, `${i.name} (${i.team.id})`])), [session.data]);
   const entries = useMemo(() => data?.entries ?? [], [data]);
-  const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries]);
 
   const refilter = (set: (value: string) => void) => (value: string) => {
     set(value);
     setCursors([]);
   };
 
-  const togglePick = useCallback(
-    (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current, id].slice(-2))),
-    [],
-  );
+  const togglePick = useCallback((entry: HistoryEntry) => setPicked((current) => togglePicked(current, entry)), []);
 
-  // The older entry first, so the diff reads as what changed since.
   const comparePicked = () => {
-    const [a, b] = picked.map((id) => byId.get(id)).filter((e): e is HistoryEntry => e !== undefined);
-    if (!a || !b) return;
-    const [older, newer] = a.at <= b.at ? [a, b] : [b, a];
-    compare({ entryId: older.id }, { entryId: newer.id });
+    const pair = olderFirst(picked);
+    if (pair) compare({ entryId: pair[0].id }, { entryId: pair[1].id });
   };
 
   const compareLastRuns = useCallback(
@@ -147,10 +75,6 @@ export function HistoryPage() {
     },
     [compare],
   );
-
-  const compareFiles = () => {
-    if (files.left && files.right) compare({ file: files.left } satisfies CompareSide, { file: files.right });
-  };
 
   const outcomes = [...new Set(entries.map((e) => e.outcome).filter((o) => o !== "ok"))];
 
@@ -261,7 +185,7 @@ export function HistoryPage() {
                 <HistoryRow
                   key={e.id}
                   entry={e}
-                  picked={picked.includes(e.id)}
+                  picked={picked.some((p) => p.id === e.id)}
                   installationName={names.get(e.installation)}
                   onPick={togglePick}
                   onCompareRuns={compareLastRuns}
@@ -280,34 +204,7 @@ export function HistoryPage() {
         </div>
       </Panel>
 
-      <Panel title="Compare two JSON files">
-        <p className="mb-2 text-sm text-slate-600">
-          Two answers saved as files (a Fetch all&apos;s JSON download, for one), compared the same way, on this machine only.
-        </p>
-        <div className="flex flex-wrap items-end gap-3">
-          <label className="text-sm text-slate-700">
-            Before
-            <input
-              type="file"
-              accept="application/json,.json"
-              className="block text-sm"
-              onChange={(e) => setFiles((f) => ({ ...f, left: e.target.files?.[0] }))}
-            />
-          </label>
-          <label className="text-sm text-slate-700">
-            After
-            <input
-              type="file"
-              accept="application/json,.json"
-              className="block text-sm"
-              onChange={(e) => setFiles((f) => ({ ...f, right: e.target.files?.[0] }))}
-            />
-          </label>
-          <button type="button" className={BUTTON.secondary} disabled={!files.left || !files.right} onClick={compareFiles}>
-            Compare files
-          </button>
-        </div>
-      </Panel>
+      <CompareFilesPanel compare={compare} />
 
       <ConfirmDialog
         open={confirming}

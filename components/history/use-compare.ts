@@ -1,46 +1,24 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { CompareAnswer, CompareSide } from "@/lib/explorer/compare";
+import type { CompareSide } from "@/lib/explorer/compare";
+import { CompareRunner, type CompareState } from "./compare-runner";
 
-export type CompareState = { status: "idle" } | { status: "running" } | { status: "done"; answer: CompareAnswer };
-
-/**
- * Compares two answers in a Web Worker (diff.worker.ts), made on the first compare and ended with the page.
- * A compare asked while another runs supersedes it: only the newest run's answer is shown.
- */
+/** The history page's compares, in a Web Worker (diff.worker.ts): compare-runner.ts says how runs supersede and fail. */
 export function useCompare() {
-  const worker = useRef<Worker | null>(null);
-  const runs = useRef(0);
   const [state, setState] = useState<CompareState>({ status: "idle" });
+  const runner = useRef<CompareRunner | null>(null);
+  const current = () => (runner.current ??= new CompareRunner(() => new Worker(new URL("./diff.worker.ts", import.meta.url)), setState));
 
   useEffect(
     () => () => {
-      worker.current?.terminate();
-      worker.current = null;
+      runner.current?.dispose();
+      runner.current = null;
     },
     [],
   );
 
-  const compare = useCallback((left: CompareSide, right: CompareSide) => {
-    if (!worker.current) {
-      worker.current = new Worker(new URL("./diff.worker.ts", import.meta.url));
-      worker.current.onmessage = (event: MessageEvent<CompareAnswer>) => {
-        if (event.data.run === runs.current) setState({ status: "done", answer: event.data });
-      };
-      worker.current.onerror = (event) => {
-        setState({ status: "done", answer: { run: runs.current, ok: false, message: event.message || "The compare worker failed." } });
-      };
-    }
-    runs.current += 1;
-    setState({ status: "running" });
-    worker.current.postMessage({ run: runs.current, left, right });
-  }, []);
-
-  const close = useCallback(() => {
-    runs.current += 1;
-    setState({ status: "idle" });
-  }, []);
-
+  const compare = useCallback((left: CompareSide, right: CompareSide) => current().compare(left, right), []);
+  const close = useCallback(() => current().close(), []);
   return { state, compare, close };
 }

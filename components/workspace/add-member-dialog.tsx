@@ -8,12 +8,21 @@ const FIELD = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1
 /**
  * "Add a member": a new person joins the emulated workspace (the apps subscribed to team_join hear of it).
  * The dialog asks their name (and, optionally, an email); a refusal shows under the form and keeps what was
- * typed. `onAdd` resolves to an error message, or null once the person joined (the dialog then closes).
+ * typed. `onAdd` resolves to an error message, or null once the person joined (the dialog then closes). While
+ * the request is on its way the dialog stays open and waits (Cancel and Escape too): the person may be added
+ * whatever the member does, so the dialog closes on the answer, or shows why it failed.
  */
 export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string; email?: string }) => Promise<string | null> }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusyState] = useState(false);
+  // What the dialog's own close and cancel handlers read: the state a render captured can be a render behind
+  // (the answer sets busy false and closes in one tick, before React renders again).
+  const waiting = useRef(false);
+  const setBusy = (value: boolean) => {
+    waiting.current = value;
+    setBusyState(value);
+  };
   const id = useId();
   return (
     <>
@@ -30,6 +39,14 @@ export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string
       <dialog
         ref={ref}
         aria-labelledby={`${id}-title`}
+        aria-busy={busy || undefined}
+        onCancel={(e) => {
+          if (waiting.current) e.preventDefault();
+        }}
+        onClose={(e) => {
+          // Chromium may close it on a second Escape without a cancel event: while the request is on its way it stays.
+          if (waiting.current) e.currentTarget.showModal();
+        }}
         className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-800 shadow-lg backdrop:bg-slate-900/50"
       >
         <form
@@ -70,11 +87,11 @@ export function AddMemberDialog({ onAdd }: { onAdd: (member: { real_name: string
             </p>
           )}
           <div className="flex justify-end gap-2">
-            <button type="button" className={BUTTON.secondary} onClick={() => ref.current?.close()}>
+            <button type="button" className={BUTTON.secondary} onClick={() => ref.current?.close()} disabled={busy}>
               Cancel
             </button>
             <button type="submit" className={BUTTON.primary} disabled={busy}>
-              Add to the workspace
+              {busy ? "Adding…" : "Add to the workspace"}
             </button>
           </div>
         </form>

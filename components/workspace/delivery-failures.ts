@@ -12,12 +12,13 @@ const FAILURES: Record<string, string> = {
 
 /**
  * Why an act's delivery failed, in one sentence as the platform's client says it, with an HTTP error's status
- * (a 401 or 403: the app refused the request's signature, a signing secret that is not the app's); nothing
+ * (a 401: the app refused the request's signature, a signing secret that is not the app's; a 403 is said as HTTP 403); nothing
  * when it did not fail.
  */
 export function failureOf(answer: { outcome?: string | null; status?: number | null }): string | undefined {
   const reason = answer.outcome ? FAILURES[answer.outcome] : undefined;
   const status = answer.outcome === "http_service_error" && typeof answer.status === "number" ? answer.status : undefined;
-  const refused = status === 401 || status === 403 ? ": the app refused the request's signature" : "";
+  // A 401 is the app refusing the request's signature; a 403 (or another status) is said by its number only.
+  const refused = status === 401 ? ": the app refused the request's signature" : "";
   return reason && status !== undefined ? `${reason.replace(/\.$/, "")} (HTTP ${status}${refused}).` : reason;
 }

@@ -26,12 +26,20 @@ export function WorkspaceConsole() {
   const [user, setUser] = useState<string | undefined>(undefined);
   const [place, setPlace] = useState<Place | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The modal view an act is on its way for (its stack's controls wait), or null. */
+  const [viewInFlight, setViewInFlight] = useState<string | null>(null);
   const [record, setRecord] = useState<ActRecord | null>(null);
   /** Ephemeral messages streamed to this member (those an app sent with chat.postEphemeral are kept nowhere else). */
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
   const member = useWorkspaceMember(user, undefined);
   const me = member.data?.user;
+  /**
+   * Who acts: the person picked, at once. The member's data (conversations, people) is the previous person's
+   * until the new one's arrives (SWR keeps it), so acts name the picked person and the composer and modal wait.
+   */
+  const actor = user ?? me;
+  const switching = actor !== me;
   const general = member.data?.conversations.find((c) => c.name === "general");
   const current: Place | null = place ?? (general ? { kind: "conversation", id: general.id } : null);
   const channelId = current?.kind === "conversation" ? current.id : undefined;
@@ -45,6 +53,8 @@ export function WorkspaceConsole() {
       if (change.type === "view") return void views.mutate();
       // A person joined: one more to act as and write to, in every member's page.
       if (change.type === "member_joined") return void member.mutate();
+      // An ephemeral for someone else (the previous person, on a stream still open while the page switches) is not this member's.
+      if (change.type === "ephemeral" && change.user !== actor) return;
       if (change.type === "ephemeral") {
         const message = { ...change.message, channel: change.channel } as unknown as WorkspaceMessageWire;
         setLive((list) => [...list.filter((m) => m.ts !== message.ts), ...(change.message.deleted ? [] : [message])].slice(-200));
@@ -59,22 +69,42 @@ export function WorkspaceConsole() {
     },
   );
 
-  const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
+  /** Every act of the page: busy while on its way, its note, then the page reads again what it changed. */
+  const perform = async (
+    what: string | ((answer: MemberActAnswerWire) => string),
+    name: ActName,
+    body: Record<string, unknown>,
+  ): Promise<{ answer: MemberActAnswerWire } | { error: string }> => {
+    const viewId = typeof body.view_id === "string" ? body.view_id : null;
     setBusy(true);
+    setViewInFlight(viewId);
     try {
       // A person joining is no member's act.
-      const answer = await actAsMember(name, { ...body, ...(me && name !== "join-team" ? { user: me } : {}) });
+      const answer = await actAsMember(name, { ...body, ...(actor && name !== "join-team" ? { user: actor } : {}) });
       // A post or a reaction shows in the conversation itself; what reaches an app (an interaction) says how it went.
-      setRecord(name === "post" || name === "react" ? null : { what, answer });
-      return answer;
+      setRecord(name === "post" || name === "react" ? null : { what: typeof what === "string" ? what : what(answer), answer });
+      return { answer };
     } catch (error) {
-      setRecord({ what, error: error instanceof Error ? error.message : String(error) });
-      return null;
+      const message = error instanceof Error ? error.message : String(error);
+      if (typeof what === "string") setRecord({ what, error: message });
+      return { error: message };
     } finally {
-      setBusy(false);
+      // The modal's controls wait for the views after the answer: a control of a view that just closed would send view_not_found.
       history.refresh();
-      void views.mutate();
+      await Promise.all([views.mutate(), name === "join-team" ? member.mutate() : undefined]);
+      setBusy(false);
+      setViewInFlight(null);
     }
+  };
+  const act = async (what: string, name: ActName, body: Record<string, unknown>): Promise<MemberActAnswerWire | null> => {
+    const done = await perform(what, name, body);
+    return "answer" in done ? done.answer : null;
+  };
+  /** One way to become someone else (the "You are" picker and the People list): what was shown for the previous person goes. */
+  const switchTo = (id: string) => {
+    setUser(id);
+    setLive([]);
+    setRecord(null);
   };
 
   if (member.error && !member.data) {
@@ -106,7 +136,8 @@ export function WorkspaceConsole() {
   const suggestAt =
     (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
     async (element, value): Promise<SuggestAnswer> =>
-      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(me ? { user: me } : {}) }));
+      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
+  const waiting = busy || switching;
   const messages = messagesOf(
     history.state,
     live.filter((m) => (m as { channel?: string }).channel === channelId),
@@ -136,15 +167,7 @@ export function WorkspaceConsole() {
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-xs font-medium text-slate-700">You are</span>
-          <select
-            value={data.user}
-            onChange={(e) => {
-              setUser(e.target.value);
-              setLive([]);
-              setRecord(null);
-            }}
-            className="mt-0.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
-          >
+          <select value={actor} onChange={(e) => switchTo(e.target.value)} className="mt-0.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm">
             {data.people.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} ({p.id})
@@ -154,14 +177,9 @@ export function WorkspaceConsole() {
         </label>
         <AddMemberDialog
           onAdd={async (person) => {
-            try {
-              // The note links to the team_join sent to the apps that subscribe.
-              setRecord({ what: `${person.real_name} joined the workspace`, answer: await actAsMember("join-team", person) });
-              await member.mutate();
-              return null;
-            } catch (error) {
-              return error instanceof Error ? error.message : String(error);
-            }
+            // The note links to the team_join sent to the apps that subscribe; a refusal shows in the dialog.
+            const done = await perform(() => `${person.real_name} joined the workspace`, "join-team", person);
+            return "error" in done ? done.error : null;
           }}
         />
         {globalShortcuts.length > 0 && (
@@ -193,16 +211,7 @@ export function WorkspaceConsole() {
 
       <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
         <aside className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
-          <Sidebar
-            member={data}
-            place={current}
-            onPlace={onPlace}
-            onPerson={(id) => {
-              setUser(id);
-              setLive([]);
-              setRecord(null);
-            }}
-          />
+          <Sidebar member={data} place={current} onPlace={onPlace} onPerson={switchTo} />
         </aside>
         <section
           aria-label={conversation ? `Conversation ${conversation.name}` : homeApp ? `${homeApp.name} Home` : "Workspace"}
@@ -233,7 +242,7 @@ export function WorkspaceConsole() {
                       me: data.user,
                       names,
                       apps: data.apps,
-                      busy,
+                      busy: waiting,
                       onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
                       channelName: nameHandlers.channelName,
                       onAction: (ts, event, blocks) =>
@@ -242,14 +251,14 @@ export function WorkspaceConsole() {
                       onShortcut: (ts, app_id, callback_id) =>
                         void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
                     }}
-                    renderReplyBox={(threadTs) => <Composer label="Reply in thread" apps={data.apps} busy={busy} onPost={(text) => post(text, threadTs)} />}
+                    renderReplyBox={(threadTs) => <Composer label="Reply in thread" apps={data.apps} busy={waiting} onPost={(text) => post(text, threadTs)} />}
                   />
                 )}
               </div>
               <Composer
                 label={`Message ${conversation.type === "public" || conversation.type === "private" ? "#" : ""}${conversation.name}`}
                 apps={data.apps}
-                busy={busy}
+                busy={waiting}
                 onPost={(text) => post(text)}
                 onCommand={async (choice, text) =>
                   (await act(`${choice.command}`, "command", { command: choice.command, text, channel: conversation.id, app_id: choice.app_id })) !== null
@@ -292,6 +301,7 @@ export function WorkspaceConsole() {
           key={modalStack[0]?.id ?? modal.id}
           stack={modalStack}
           names={{ ...directory, suggest: suggestAt({ view_id: modal.id }, modal.blocks) }}
+          busy={switching || (viewInFlight !== null && modalStack.some((v) => v.id === viewInFlight))}
           onSubmit={(view, values) => act("Submit", "submit", { view_id: view.id, values: submittedValues(values) })}
           onBack={(view) => void act(modalStack.length > 1 ? "Back" : "Close the modal", "close-view", { view_id: view.id })}
           onCloseAll={(view) => void act("Close the modal", "close-view", { view_id: view.id, clear: true })}

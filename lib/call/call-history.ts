@@ -47,13 +47,22 @@ export function outcomeOf(result: Pick<PlatformCallResult, "ok" | "status" | "bo
   return platformErrorCode(result as PlatformCallResult) ?? `http_${result.status}`;
 }
 
-/** Writes an entry; a failure is logged, never thrown (the call itself went through). */
+/**
+ * Why an entry was not recorded, for the log: the error's class and code only. A message may quote what
+ * failed to parse or to store, and that may be a secret.
+ */
+function failureOf(error: unknown): { err: string; code?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { err: error instanceof Error ? error.name : typeof error, ...(typeof code === "string" ? { code } : {}) };
+}
+
+/** Writes an entry; any failure (keeping the arguments, the store) is logged, never thrown: the call itself went through. */
 export async function recordHistory(
   request: HistoryRequest,
   entry: Omit<NewHistoryEntry, "method" | "installationId" | "tokenKind" | "httpMethod" | "encoding" | "args" | "stripped" | "savedRequestId">,
 ): Promise<void> {
-  const { args, stripped } = keptArguments(request.args, request.dropped);
   try {
+    const { args, stripped } = keptArguments(request.args, request.dropped);
     await (
       await getStore()
     ).history.record(ownerOf(request.viewer), {
@@ -68,7 +77,7 @@ export async function recordHistory(
       savedRequestId: request.savedRequestId ?? null,
     });
   } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error), method: request.method }, "explorer history: the entry was not recorded");
+    logger.warn({ ...failureOf(error), method: request.method }, "explorer history: the entry was not recorded");
   }
 }
 
@@ -76,21 +85,31 @@ export async function recordHistory(
 const pendingWrites = () => processSingleton("explorer-history-writes", () => new Map<string, Set<Promise<void>>>());
 
 /**
- * Records a call's entry after its answer has gone: reading the answer for the history (parsing one past
- * 64 KB, cutting it) costs milliseconds that the proxy's answer does not wait for. The person's next read
- * of the history on this instance waits for it (historyWritesSettled), so what they just did is there.
+ * Keeps `write` (one that never rejects) among the pending writes of the viewer's owner until it is done:
+ * the person's next read waits for it, and so does a graceful shutdown before it closes the store.
  */
-export function recordCallAfterAnswer(request: HistoryRequest, result: PlatformCallResult, at: number): void {
-  const owner = ownerOf(request.viewer) ?? "";
+export function keepHistoryWrite(viewer: Viewer, write: Promise<void>): void {
+  const owner = ownerOf(viewer) ?? "";
   const writes = pendingWrites();
   const mine = writes.get(owner) ?? new Set<Promise<void>>();
   writes.set(owner, mine);
-  const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() => recordCall(request, result, at));
   mine.add(write);
   void write.finally(() => {
     mine.delete(write);
     if (mine.size === 0 && writes.get(owner) === mine) writes.delete(owner);
   });
+}
+
+/**
+ * Records a call's entry after its answer has gone: reading the answer for the history (parsing one past
+ * 64 KB, cutting it) costs milliseconds that the proxy's answer does not wait for. The person's next read
+ * of the history on this instance waits for it (historyWritesSettled), so what they just did is there.
+ */
+export function recordCallAfterAnswer(request: HistoryRequest, result: PlatformCallResult, at: number): void {
+  keepHistoryWrite(
+    request.viewer,
+    new Promise<void>((resolve) => setImmediate(resolve)).then(() => recordCall(request, result, at)),
+  );
 }
 
 /** Resolves once this process has written every history entry of `owner` it was asked to (recordHistory never throws). */
@@ -99,19 +118,44 @@ export async function historyWritesSettled(owner: string | null): Promise<void> 
   if (mine) await Promise.all([...mine]);
 }
 
-/** A call's entry, from the platform's answer. */
+/**
+ * Resolves once every history write of this process is done, whoever it is for, or at `deadline` (ms since
+ * the epoch): the shutdown waits for it before closing the store. Says whether all were done.
+ */
+export async function allHistoryWritesSettled(deadline = Infinity): Promise<boolean> {
+  // A write may be followed by another while waiting (a walk that ends as the first is written).
+  while (pendingWrites().size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    const all = Promise.all([...pendingWrites().values()].flatMap((mine) => [...mine]));
+    let timer: NodeJS.Timeout | undefined;
+    const late = Number.isFinite(left) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, left))) : new Promise<void>(() => undefined);
+    await Promise.race([all, late]);
+    clearTimeout(timer);
+  }
+  return true;
+}
+
+/**
+ * A call's entry, from the platform's answer. Never rejects: a write that rejected would be an unhandled
+ * rejection, and would fail the person's next read of the history (historyWritesSettled).
+ */
 async function recordCall(request: HistoryRequest, result: PlatformCallResult, at: number): Promise<void> {
-  const body = result.body;
-  const kept = body === undefined ? { answer: null, answerBytes: result.bytes.byteLength, truncated: false } : keptAnswer(result.rawText, () => body);
-  await recordHistory(request, {
-    at,
-    kind: "call",
-    outcome: outcomeOf(result),
-    status: result.status,
-    durationMs: Math.round(result.durationMs),
-    summary: summarizeAnswer(result.status, body, result.retryAfterS ?? null),
-    count: findCollection(body, request.method)?.items.length ?? null,
-    pages: null,
-    ...kept,
-  });
+  try {
+    const body = result.body;
+    const kept = body === undefined ? { answer: null, answerBytes: result.bytes.byteLength, truncated: false } : keptAnswer(result.rawText, () => body);
+    await recordHistory(request, {
+      at,
+      kind: "call",
+      outcome: outcomeOf(result),
+      status: result.status,
+      durationMs: Math.round(result.durationMs),
+      summary: summarizeAnswer(result.status, body, result.retryAfterS ?? null),
+      count: findCollection(body, request.method)?.items.length ?? null,
+      pages: null,
+      ...kept,
+    });
+  } catch (error) {
+    logger.warn({ ...failureOf(error), method: request.method }, "explorer history: the entry was not recorded");
+  }
 }

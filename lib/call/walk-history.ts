@@ -2,7 +2,7 @@ import "server-only";
 import { findCollection } from "@/lib/explorer/items";
 import { countOfList } from "@/lib/explorer/answer-summary";
 import { recordHistory, type HistoryRequest } from "./call-history";
-import { HISTORY_ANSWER_BYTES, maskSecrets } from "./history-answer";
+import { HISTORY_ANSWER_BYTES, maskValue } from "./history-answer";
 import type { WalkStep } from "./fetch-all";
 
 /**
@@ -49,7 +49,8 @@ export class WalkHistory {
       this.ending = { outcome: "ok", summary: `Fetch all done${event.capped ? " at the page cap" : ""}` };
       return this.finish(Date.now());
     } else if (event.type === "resume") {
-      this.ending = { outcome: "ok", summary: "Fetch all paused for a refreshed token" };
+      // Not done: the browser continues from the cursor in a new request, which is an entry of its own.
+      this.ending = { outcome: "paused", summary: "Fetch all paused for a refreshed token, continued in a new request" };
       return this.finish(Date.now());
     } else if (event.type === "error") {
       this.ending = { outcome: event.error, summary: `Fetch all failed · ${event.error}` };
@@ -60,7 +61,7 @@ export class WalkHistory {
   private keep(items: unknown[]): void {
     for (const item of items) {
       if (this.full) return;
-      const text = maskSecrets(JSON.stringify(item) ?? "null");
+      const text = JSON.stringify(maskValue(item)) ?? "null";
       const size = Buffer.byteLength(text, "utf8") + 1;
       // Room for `{"<field>":[` and `]}` too.
       if (this.keptBytes + size + this.field.length + 8 > HISTORY_ANSWER_BYTES) {
@@ -85,7 +86,7 @@ export class WalkHistory {
       at: this.startedAt,
       kind: "all",
       outcome: ending.outcome,
-      status: ending.outcome === "ok" || ending.outcome === "cancelled" ? 200 : this.status,
+      status: ending.outcome === "ok" || ending.outcome === "cancelled" || ending.outcome === "paused" ? 200 : this.status,
       durationMs: Math.max(0, now - this.startedAt),
       summary: `${ending.summary} · ${countOfList(this.total, this.field)} in ${this.pages} ${this.pages === 1 ? "page" : "pages"}`,
       count: this.total,

@@ -14,6 +14,7 @@ import { streamAllPages } from "./fetch-all";
 import type { WalkQuery } from "./call-query";
 import { getWalkLimits } from "./walk-limits";
 import { WalkHistory } from "./walk-history";
+import { keepHistoryWrite } from "./call-history";
 
 /**
  * A walk streams its pages after the response headers are sent, so a token refreshed mid-walk could not be
@@ -69,8 +70,9 @@ export async function streamSessionWalk(viewer: Viewer, method: string, query: W
       observe: (step) => history.observe(step),
       onClose: () => {
         release();
-        // Once the walk is over, whichever way it ended; recordHistory logs rather than throws.
-        void history.finish(Date.now());
+        // Once the walk is over, whichever way it ended (recordHistory logs rather than throws); kept pending
+        // so that the person's next read and a graceful shutdown wait for it.
+        keepHistoryWrite(viewer, history.finish(Date.now()));
       },
       call: (pageParams, pageSignal) =>
         runWithCookieJar(jar, async () =>
@@ -91,7 +93,7 @@ export async function streamSessionWalk(viewer: Viewer, method: string, query: W
   } catch (error) {
     release();
     // A walk refused before its first page (the platform unreachable, a token that would not refresh) is kept as failed.
-    void history.finish(Date.now(), isAppError(error) ? error.code : "internal_error");
+    keepHistoryWrite(viewer, history.finish(Date.now(), isAppError(error) ? error.code : "internal_error"));
     throw error;
   }
 }

@@ -25,12 +25,30 @@ export const HistoryListQuery = z.object({
     .regex(/^[a-z0-9_]*$/, "outcome is ok, error or an error code")
     .optional(),
   savedRequestId: z.string().max(64, "savedRequestId is at most 64 characters").optional(),
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, "cursor is the last page's `next`")
-    .optional(),
+  /** Read by historyCursorPosition (a malformed one answers 400 invalid_cursor, not the 422 of a bad query). */
+  cursor: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/**
+ * The cursor of GET /api/history: opaque to the client (base64url of `h1:<seq>`, the keyset's position),
+ * so that it is passed back as it came and can change form without breaking a client.
+ */
+function historyCursor(seq: number): string {
+  return Buffer.from(`h1:${seq}`, "utf8").toString("base64url");
+}
+
+/** The keyset position a cursor holds; a cursor the history did not give (or one past a safe integer) is invalid_cursor. */
+function historyCursorPosition(cursor: string): number {
+  const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
+  const digits = /^h1:([1-9][0-9]{0,15})$/.exec(decoded)?.[1];
+  const seq = digits === undefined ? NaN : Number(digits);
+  // The installations' lists' code (lib/installations/list-cursor.ts), with the history's own words.
+  if (!Number.isSafeInteger(seq)) {
+    throw new AppError("invalid_cursor", { message: "This cursor is not one the history gave: send the `next` of the last page, or none for the first page." });
+  }
+  return seq;
+}
 
 export function historyView(entry: StoreHistorySummary): HistoryEntry {
   return {
@@ -67,10 +85,10 @@ export async function listHistoryFor(viewer: Viewer, query: z.infer<typeof Histo
     ...(query.installation ? { installationId: query.installation } : {}),
     ...(query.outcome ? { outcome: query.outcome } : {}),
     ...(query.savedRequestId ? { savedRequestId: query.savedRequestId } : {}),
-    ...(query.cursor ? { before: Number(query.cursor) } : {}),
+    ...(query.cursor ? { before: historyCursorPosition(query.cursor) } : {}),
     limit: query.limit,
   });
-  return { entries: page.entries.map(historyView), next: page.next === null ? null : String(page.next) };
+  return { entries: page.entries.map(historyView), next: page.next === null ? null : historyCursor(page.next) };
 }
 
 export async function historyEntryFor(viewer: Viewer, id: string): Promise<HistoryEntryWithAnswer> {

@@ -11,6 +11,7 @@ import { refreshesSettled } from "@/lib/installations/rotation/refresh";
 import { stopRefresher } from "@/lib/installations/rotation/refresher";
 import { stopStartUpReplay } from "@/lib/installations/rotation/start-up-replay";
 import { closeStore } from "@/lib/store";
+import { allHistoryWritesSettled } from "@/lib/call/call-history";
 import { flushAudit } from "@/lib/token-api/audit";
 import { metrics } from "@/lib/metrics";
 
@@ -27,7 +28,8 @@ import { metrics } from "@/lib/metrics";
  * 3. stops the background refresher and the start-up replay's retries (a refresh under way finishes and is
  *    settled in the store), and closes every live event stream with a reconnect hint (each viewer's
  *    EventSource reconnects elsewhere);
- * 4. waits for the requests in flight (a refresh a request started included), writes the token API's audit,
+ * 4. waits for the requests in flight (a refresh a request started included) and the explorer history's
+ *    writes that follow their answers, writes the token API's audit,
  *    closes Redis and the store;
  * 5. exits 0, or 1 if all that took longer than SHUTDOWN_TIMEOUT_S (what was left is logged).
  *
@@ -101,6 +103,8 @@ export async function shutDown(signal: string): Promise<boolean> {
   const drained = await until(() => s.inFlight === 0, deadline);
   // A refresh whose request answered early (its first attempt lost) goes on after it: settled before the store closes.
   await refreshesSettled(deadline);
+  // The explorer's history entries are written after their answers went (lib/call/call-history.ts): written before the store closes.
+  await allHistoryWritesSettled(deadline);
   await flushAudit();
   await closeEmbeddedEmulator();
   await getEventSink()

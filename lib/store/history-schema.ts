@@ -29,7 +29,7 @@ export const explorerHistory = pgTable(
     args: jsonb("args").$type<Record<string, unknown>>().notNull(),
     /** Names of the arguments dropped as credentials or token-shaped values. */
     stripped: text("stripped").array().notNull(),
-    /** `ok`, the platform's error code, `http_<status>` for an HTTP failure without one, or `cancelled` (a walk). */
+    /** `ok`, the platform's error code, `http_<status>` for an HTTP failure without one, `cancelled` or `paused` (a walk: see walk-history.ts). */
     outcome: text("outcome").notNull(),
     status: integer("status").notNull(),
     durationMs: integer("duration_ms").notNull(),
@@ -46,6 +46,8 @@ export const explorerHistory = pgTable(
   },
   (t) => [
     index("explorer_history_owner_seq_idx").on(t.owner, t.seq),
+    // The 30-day prune on each write (lib/store/history.ts) reads the person's expired entries by it.
+    index("explorer_history_owner_at_idx").on(t.owner, t.at),
     index("explorer_history_saved_idx")
       .on(t.owner, t.savedRequestId, t.seq)
       .where(sql`${t.savedRequestId} is not null`),

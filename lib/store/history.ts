@@ -1,14 +1,18 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, ilike, lt, lte, ne, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { StoreContext } from "./context";
 import { explorerHistory } from "./history-schema";
 import { ownedBy } from "./webhooks";
 
 /**
  * The explorer's lasting history, per person (null: the operator). Every write prunes the person's entries
- * in the same transaction: older than 30 days, or beyond the newest 1,000, whichever leaves fewer. The prune
- * reads at most 1,001 entries of the (owner, seq) index, so a write stays cheap however long the table.
+ * in the same transaction: older than 30 days, or beyond the newest 1,000, whichever leaves fewer. Writes
+ * of one person are serialised by a transaction-scoped advisory lock on their owner: two concurrent writes
+ * would otherwise each count without the other's uncommitted entry, and the bound would not hold. Finding
+ * the edge reads 1,001 entries of the (owner, seq) index; the delete finds the entries past it by that
+ * index and the expired ones by the (owner, at) index, so a write costs about the person's 1,000 index
+ * entries, however long the table.
  */
 
 /** How many entries a person keeps, and for how long. */
@@ -101,6 +105,9 @@ function summaryOf(row: Row): StoreHistorySummary {
 export async function recordHistory(ctx: StoreContext, owner: string | null, entry: NewHistoryEntry): Promise<string> {
   const id = entry.id ?? `h_${randomBytes(12).toString("base64url")}`;
   await ctx.db.transaction(async (tx) => {
+    // Held until the transaction ends; a write of another person takes another lock (PGlite, on one
+    // connection, runs one transaction at a time anyway).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`explorer_history:${owner ?? ""}`}))`);
     await tx.insert(explorerHistory).values({
       ...entry,
       id,

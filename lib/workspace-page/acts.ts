@@ -73,7 +73,13 @@ export const ACTS = {
   "join-team": {
     body: z.strictObject({
       team_id: Id.optional(),
-      real_name: z.string().trim().min(1, "a name for the new member").max(80, "at most 80 characters"),
+      real_name: z
+        .string()
+        .trim()
+        .min(1, "a name for the new member")
+        .max(80, "at most 80 characters")
+        // As the timeline keeps names: a NUL, a bidirectional override or a line break would break the avatar and reverse text in every client.
+        .regex(/^[^\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]+$/u, "a name without control characters, bidirectional overrides or line breaks"),
       email: z.email("an email address such as ada@example.com").max(254).optional(),
     }),
     run: addMember,

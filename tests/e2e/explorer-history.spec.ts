@@ -75,6 +75,17 @@ test("calls are kept across a reload and a new tab, searched by typing, compared
   await search.fill("");
   await expect(rows).toHaveCount(4);
 
+  // A pick stays picked when the list changes (another page, another search): compared with an entry found by a search.
+  await page.getByRole("checkbox", { name: /Pick users\.list ok · 2 members/ }).check();
+  await search.pressSequentially("auth.t", { delay: 60 });
+  await expect(rows).toHaveCount(1);
+  await page.getByRole("checkbox", { name: /Pick auth\.test/ }).check();
+  await page.getByRole("button", { name: "Compare 2/2 picked" }).click();
+  await expect(page.getByRole("list", { name: "Differences" })).toBeVisible();
+  await page.getByRole("checkbox", { name: /Pick auth\.test/ }).uncheck();
+  await search.fill("");
+  await expect(rows).toHaveCount(4);
+
   // Compare the two users.list answers: a third member added, the cursor changed.
   await page.getByRole("checkbox", { name: /Pick users\.list ok · 2 members/ }).check();
   await page

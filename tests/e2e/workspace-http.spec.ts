@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer, type ServerResponse } from "node:http";
 import { App, LogLevel } from "@slack/bolt";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { defaultAppCredentials } from "@/lib/emulator";
@@ -68,6 +69,18 @@ async function runTriage(page: Page, text: string) {
   const composer = page.getByRole("combobox", { name: "Message #general" });
   await composer.pressSequentially(`/triage ${text}`);
   await composer.press("Enter");
+}
+
+/** The emulator's interaction records of `type` (view_submission, view_closed…), for counting what the app was sent. */
+async function interactionsOf(type: string): Promise<number> {
+  const { interactions } = (await adminCall(emulator, "interactions")) as { interactions: Array<{ type: string }> };
+  return interactions.filter((i) => i.type === type).length;
+}
+
+/** The modals the emulator holds for the member the page acts as. */
+async function heldModals(page: Page): Promise<unknown[]> {
+  const user = await page.getByRole("combobox", { name: "You are" }).inputValue();
+  return ((await adminCall(emulator, `views?user=${user}`)) as { modals: unknown[] }).modals;
 }
 
 /** Follows the act note's link to the events page and answers the record it opens at. */
@@ -185,6 +198,78 @@ test("a member files a ticket over HTTP by clicking: slash command, a pushed vie
   await expect.poll(() => got.closed.at(-1)).toEqual({ callbackId: "details_modal", isCleared: true });
 });
 
+test("Escape on a pushed view goes back one view, keeping what was typed under it, then closes the root: the app hears each, the page and the emulator agree", async ({
+  page,
+}) => {
+  await openWorkspace(page);
+  const before = got.closed.length;
+  await runTriage(page, "Escape");
+  const modal = page.getByRole("dialog", { name: "New ticket" });
+  await expect(modal).toBeVisible();
+  await modal.getByLabel("Title").fill("");
+  await modal.getByLabel("Title").pressSequentially("Kept under");
+  await modal.getByRole("button", { name: "Add details" }).click();
+  const details = page.getByRole("dialog", { name: "Details" });
+  await expect(details).toBeVisible();
+  await details.getByLabel("Steps to reproduce").pressSequentially("Typed on top");
+
+  await page.keyboard.press("Escape");
+  await expect(modal).toBeVisible();
+  // The view hidden under the pushed one kept what the member typed in it.
+  await expect(modal.getByLabel("Title")).toHaveValue("Kept under");
+  await expect(modal.getByRole("button", { name: "Back" })).toHaveCount(0);
+  await expect.poll(() => got.closed.slice(before)).toEqual([{ callbackId: "details_modal", isCleared: false }]);
+
+  // A second Escape with no click between: Chromium would close the dialog itself, without a close-view; the page goes to the app.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect.poll(() => heldModals(page)).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "#general" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  // Two Escapes at once on a pushed view: whatever the page shows is what the emulator holds.
+  await runTriage(page, "Twice");
+  await expect(modal).toBeVisible();
+  await modal.getByRole("button", { name: "Add details" }).click();
+  await expect(details).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await expect.poll(async () => (await heldModals(page)).length).toBeLessThan(2);
+  const held = (await heldModals(page)).length;
+  await expect(page.getByRole("dialog")).toHaveCount(held);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "#general" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(held);
+  if (held) await page.keyboard.press("Escape");
+  await expect.poll(() => heldModals(page)).toEqual([]);
+});
+
+test("a double click on Submit sends one view_submission, and on Back one close", async ({ page }) => {
+  await openWorkspace(page);
+  await runTriage(page, "Double");
+  const modal = page.getByRole("dialog", { name: "New ticket" });
+  await expect(modal).toBeVisible();
+  await modal.getByRole("button", { name: "Add details" }).click();
+  const details = page.getByRole("dialog", { name: "Details" });
+  await expect(details).toBeVisible();
+  const closes = await interactionsOf("view_closed");
+  await details.getByRole("button", { name: "Back" }).dblclick();
+  await expect(modal).toBeVisible();
+  await expect.poll(() => interactionsOf("view_closed")).toBe(closes + 1);
+  await expect(page.getByRole("status").filter({ hasText: "view_not_found" })).toHaveCount(0);
+
+  await modal.getByLabel("Title").fill("Double clicked");
+  const submissions = await interactionsOf("view_submission");
+  await modal.getByRole("button", { name: "File" }).dblclick();
+  await expect(modal).toBeHidden();
+  await expect(page.getByRole("listitem").filter({ hasText: "Double clicked" }).first()).toBeVisible();
+  // Long enough for a second submission to have been recorded.
+  await page.waitForTimeout(1000);
+  expect(await interactionsOf("view_submission")).toBe(submissions + 1);
+  await expect(page.getByRole("status").filter({ hasText: "view_not_found" })).toHaveCount(0);
+});
+
 test("Add a member makes a new person of the workspace: offered to act as, seen live by another member, and sent to the app", async ({ page, browser }) => {
   await openWorkspace(page);
   const other = await browser.newContext();
@@ -214,6 +299,18 @@ test("Add a member makes a new person of the workspace: offered to act as, seen 
   await composer.fill("hello, I am new here");
   await composer.press("Enter");
   await expect(second.getByText("hello, I am new here")).toBeVisible();
+
+  // Picked from the People list and writing at once: the post is the person picked, never the previous one.
+  const people = page.getByRole("list", { name: "People" }).getByRole("button");
+  const next = people.filter({ hasNotText: "Ada Lovelace" }).first();
+  const nextName = ((await next.textContent()) ?? "").trim();
+  await next.click();
+  await composer.fill("who am I now");
+  await composer.press("Enter");
+  const posted = second.getByRole("listitem").filter({ hasText: "who am I now" });
+  await expect(posted).toBeVisible();
+  await expect(posted).toContainText(nextName);
+  await expect(posted).not.toContainText("Ada Lovelace");
   await other.close();
 });
 
@@ -239,4 +336,37 @@ test("what fails says why on the page: an app that stopped, and one that refuses
   delivery = await followDelivery(page, browser);
   await expect(delivery.record).toContainText("the app refused the signature (HTTP 401)");
   await delivery.close();
+});
+
+test("an app that is up but never answers: dispatch_failed after 3 seconds, linked to its delivery", async ({ page, browser }) => {
+  // A server that takes the request and holds it, never acking, as a stuck app does.
+  const held: ServerResponse[] = [];
+  const holder = createServer((_request, response) => void held.push(response));
+  const holdPort = await freePort();
+  await new Promise<void>((resolve) => holder.listen(holdPort, "127.0.0.1", resolve));
+  const holdUrl = `http://127.0.0.1:${holdPort}`;
+  const boltUrl = `http://127.0.0.1:${boltPort}`;
+  const app = { name: "Triage", socketMode: false, botEvents: TRIAGE_EVENTS, botScopes: TRIAGE_SCOPES };
+  const manifest = (commandsAt: string) =>
+    adminCall(emulator, "apps", {
+      app_id: installed.appId,
+      manifest: appManifest({ ...app, ...triageManifest(commandsAt), requestUrl: `${boltUrl}/slack/events` }),
+    });
+  expect((await manifest(holdUrl)).ok).toBe(true);
+  try {
+    await openWorkspace(page);
+    await runTriage(page, "Stuck");
+    const note = page.getByRole("status").filter({ hasText: "/triage" });
+    await expect(note).toContainText("dispatch_failed: the app did not answer within 3 seconds.");
+    expect(held.length).toBe(1);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    const delivery = await followDelivery(page, browser);
+    await expect(delivery.record).toContainText("slash_commands");
+    await expect(delivery.record).toContainText("no answer in 3 s");
+    await delivery.close();
+  } finally {
+    for (const response of held) response.destroy();
+    holder.close();
+    await manifest(boltUrl);
+  }
 });

@@ -40,7 +40,13 @@ const PostBody = z.strictObject({ ...Who, channel: z.string().optional(), text: 
 const DmBody = z.strictObject({ ...Who, app_id: z.string(), text: z.string().min(1).max(40_000) });
 const ReactBody = z.strictObject({ ...Who, channel: z.string(), ts: z.string(), name: z.string().regex(/^[a-z0-9_+'-]+$/, "an emoji name, without colons") });
 const OpenHomeBody = z.strictObject({ ...Who, app_id: z.string(), tab: z.enum(["home", "messages"]).optional() });
-const JoinTeamBody = z.strictObject({ team_id: z.string().optional(), real_name: z.string().trim().min(1).max(250), email: z.email().max(254).optional() });
+/** A person's name as the workspace shows it: no control characters, bidirectional overrides, NUL or line breaks (as the console's timeline keeps names). */
+const PERSON_NAME = /^[^\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]{1,80}$/u;
+const JoinTeamBody = z.strictObject({
+  team_id: z.string().optional(),
+  real_name: z.string().trim().regex(PERSON_NAME, "a name of 1 to 80 characters, without control characters, bidirectional overrides or line breaks"),
+  email: z.email().max(254).optional(),
+});
 const ProfileField = z.string().max(250).optional();
 const ProfileBody = z
   .strictObject({

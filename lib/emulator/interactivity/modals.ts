@@ -188,9 +188,16 @@ export async function closeView(ctx: RequestContext, body: z.infer<typeof CloseB
   const opened = openModal(ctx, ws, user, body.view_id);
   const { place } = opened;
   const app = requireApp(ctx.state, place.installation.appId);
-  const view = viewWithState(ctx, place);
+  // The app hears once, of the view it asked about: the one shown, or with `clear` the topmost cleared view
+  // that set notify_on_close (a root that asked is told though a pushed view was on top; docs/emulator.md's Choices).
+  const cleared = body.clear === true ? [...opened.stack].reverse() : [place.view.id];
+  const asked = cleared
+    .map((id) => (id === place.view.id ? place : locate(ctx, ws, user, { view_id: id })))
+    .find((p): p is typeof place => p.kind === "view" && p.view.view.notify_on_close === true);
+  // Read before the close forgets what the member entered.
+  const view = asked ? viewWithState(ctx, asked) : undefined;
   closeTop(ctx.state, ws, opened.key, opened.stack, body.clear === true);
-  if (place.view.view.notify_on_close !== true) return jsonResponse({ ok: true, view_id: place.view.id, notified: false });
+  if (!asked) return jsonResponse({ ok: true, view_id: place.view.id, notified: false });
   const payload = { type: "view_closed", ...commonPart(ctx, ws, app, user), view, is_cleared: body.clear === true };
   const { entry } = await interact(ctx, {
     app,

@@ -3,6 +3,7 @@ import { GET as fetchAllRoute } from "@/app/api/call/[method]/all/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { readNdjson, type FetchAllEvent, type PageEvent } from "@/lib/explorer/fetch-all-events";
 import { settleTokenForWalk } from "@/lib/call/walk-session";
+import { HistoryListQuery, listHistoryFor } from "@/lib/history/service";
 import { OPERATOR } from "@/lib/viewer";
 import { findInstallation } from "@/lib/installations/repository";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
@@ -119,6 +120,10 @@ describe("GET /api/call/{method}/all", () => {
       .flatMap((p) => (p.response.members as Array<{ id: string }>).map((m) => m.id));
     expect(new Set(ids).size).toBe(await memberCount());
     expect(ids).toHaveLength(await memberCount());
+    // In the history: the paused walk is not recorded as done, and its continuation is an entry of its own.
+    const [continued, paused] = (await listHistoryFor(OPERATOR, HistoryListQuery.parse({ limit: "2" }))).entries;
+    expect(paused).toMatchObject({ kind: "all", outcome: "paused", ok: false, summary: expect.stringContaining("paused for a refreshed token") });
+    expect(continued).toMatchObject({ kind: "all", outcome: "ok", params: expect.objectContaining({ cursor: (resume as { cursor: string }).cursor }) });
 
     // The used refresh token's grace period ends; the installation keeps working on what was saved.
     await advance(120);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { keptArguments } from "@/lib/call/call-history";
-import { keptAnswer, maskSecrets } from "@/lib/call/history-answer";
+import { keptAnswer } from "@/lib/call/history-answer";
 
 /** Token-shaped strings made at run time: nothing secret-looking is committed. */
 const token = (prefix: string) => `${prefix}${randomBytes(12).toString("hex")}`;
@@ -18,12 +18,58 @@ describe("what the history keeps of an answer", () => {
       nested: { note: `use ${token("xoxb-")} here` },
       client_secret: secret,
     });
-    const masked = maskSecrets(text);
+    const masked = keptAnswer(text, () => JSON.parse(text)).answer!;
     expect(masked).not.toContain(access);
     expect(masked).not.toContain(refresh);
     expect(masked).not.toContain(secret);
     expect(masked).not.toMatch(/xox[a-z]-[A-Za-z0-9]{8,}/);
     expect(JSON.parse(masked)).toMatchObject({ ok: true, access_token: `xoxe.xoxp-…${access.slice(-4)}` });
+  });
+
+  it("masks the secrets of an oauth.v2.access answer: webhook URL, id_token, odd member names, escaped tokens", () => {
+    const hook = `https://hooks.slack.com/services/T${randomBytes(4).toString("hex")}/B${randomBytes(4).toString("hex")}/${randomBytes(12).toString("hex")}`;
+    const part = () => randomBytes(24).toString("base64url");
+    const jwt = `eyJ${part()}.${part()}.${part()}`;
+    const underscored = `xoxb_${randomBytes(12).toString("hex")}`;
+    const escaped = token("xoxb-");
+    const value = {
+      ok: true,
+      token_type: "bot",
+      incoming_webhook: { channel: "#general", channel_id: "C1", url: hook },
+      authed_user: { id: "U1", id_token: jwt },
+      bot_token: underscored,
+      team: { id: "T1", name: "Acme" },
+    };
+    // The access token written with a JSON escape, as a server may: `\u0078` is "x".
+    const text = JSON.stringify(value).slice(0, -1) + `,"access_token":"\\u0078${escaped.slice(1)}"}`;
+    expect(JSON.parse(text)).toMatchObject({ access_token: escaped });
+    const kept = keptAnswer(text, () => JSON.parse(text));
+    const answer = kept.answer!;
+    for (const secret of [hook, hook.split("/").pop()!, jwt, underscored, escaped, escaped.slice(1)]) expect(answer).not.toContain(secret);
+    expect(JSON.parse(answer)).toMatchObject({
+      ok: true,
+      token_type: "bot",
+      incoming_webhook: { channel: "#general", url: `hooks.slack.com/…${hook.slice(-4)}` },
+      authed_user: { id: "U1" },
+      team: { id: "T1", name: "Acme" },
+      access_token: `xoxb-…${escaped.slice(-4)}`,
+    });
+    expect(kept.truncated).toBe(false);
+  });
+
+  it("masks secrets in an answer too long to keep whole, before cutting it", () => {
+    const hook = `https://hooks.example.test/services/T1/B1/${randomBytes(12).toString("hex")}`;
+    const members = Array.from({ length: 3000 }, (_, i) => ({ id: `U${i}`, bot_token: `tok${i}${randomBytes(8).toString("hex")}`, hook }));
+    const text = JSON.stringify({ ok: true, members });
+    const answer = keptAnswer(text, () => JSON.parse(text)).answer!;
+    expect(answer).not.toContain(hook);
+    expect(answer).not.toContain(members[0]!.bot_token);
+    expect((JSON.parse(answer) as { members: unknown[] }).members.length).toBeGreaterThan(10);
+  });
+
+  it("masks a token in an answer that is not JSON, kept as text", () => {
+    const secret = token("xoxp-");
+    expect(keptAnswer(`error: ${secret}`, () => JSON.parse("x")).answer).toBe(`error: xoxp-…${secret.slice(-4)}`);
   });
 
   it("keeps an answer of up to 64 KB as it came, and a longer one cut to its first members, valid JSON, marked truncated", () => {

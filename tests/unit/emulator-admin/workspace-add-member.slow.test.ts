@@ -104,4 +104,19 @@ describe("adding a member from the Workspace page", () => {
     expect(forged.status).toBe(403);
     expect((await readMember(browser)).member_count).toBe(before.member_count);
   });
+
+  it("refuses a name with a NUL, a bidirectional override or a line break, saying why: nobody joins", async () => {
+    const browser = new TestBrowser(server.origin);
+    const before = await readMember(browser);
+    // A NUL is refused before any route reads the body (400 nul_character, as everywhere in the console).
+    const nul = await join(browser, { real_name: "\u0000Ada \u202Eecila" });
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toMatchObject({ error: "nul_character" });
+    for (const real_name of ["Ada \u202Eecila", "Ada\u202ELovelace", "Ada\nLovelace", "Ada\u2028Lovelace", "Ada\u200BLovelace"]) {
+      const refused = await join(browser, { real_name });
+      expect(refused.status, JSON.stringify(real_name)).toBe(422);
+      expect(await refused.json()).toMatchObject({ message: expect.stringContaining("without control characters, bidirectional overrides or line breaks") });
+    }
+    expect((await readMember(browser)).member_count).toBe(before.member_count);
+  });
 });

@@ -483,7 +483,7 @@ describe("modals", () => {
     });
   });
 
-  it("goes Back through a stack: the pushed view closes (is_cleared false), the one under it keeps what was entered; clear closes them all", async () => {
+  it("Back closes only the pushed view (view_closed, is_cleared false), the root keeping the values its submit recorded; clear closes them all", async () => {
     const root = await openModal(modal("first"));
     reply = () => Response.json({ response_action: "push", view: modal("details", { notify_on_close: true }) });
     const pushed = (await h.admin("act/submit", { view_id: root, values: { b: { name: "Ada" } } })).body.result.view.id as string;
@@ -504,6 +504,28 @@ describe("modals", () => {
     expect((await h.admin("act/close-view", { view_id: again, clear: true })).body).toMatchObject({ ok: true, notified: true });
     expect(received.at(-1)!.payload).toMatchObject({ type: "view_closed", is_cleared: true, view: { id: again } });
     expect(await stack()).toEqual([]);
+  });
+
+  it("clearing a stack tells the app once when any cleared view asked: of the topmost that asked, the root when only it did", async () => {
+    const root = await openModal(modal("root", { notify_on_close: true }));
+    reply = () => Response.json({ response_action: "push", view: modal("quiet-top") });
+    const pushed = (await h.admin("act/submit", { view_id: root })).body.result.view.id as string;
+    reply = () => new Response("");
+    const before = received.length;
+    const cleared = await h.admin("act/close-view", { view_id: pushed, clear: true });
+    expect(cleared.body).toMatchObject({ ok: true, notified: true, type: "view_closed" });
+    const told = received.slice(before).filter((r) => r.payload.type === "view_closed");
+    expect(told.map((r) => [r.payload.view.id, r.payload.view.callback_id, r.payload.is_cleared])).toEqual([[root, "cb-root", true]]);
+    expect(await stack()).toEqual([]);
+
+    // Both asked: one view_closed, of the view the member closed (on top).
+    const second = await openModal(modal("root", { notify_on_close: true }));
+    reply = () => Response.json({ response_action: "push", view: modal("loud-top", { notify_on_close: true }) });
+    const loudTop = (await h.admin("act/submit", { view_id: second })).body.result.view.id as string;
+    reply = () => new Response("");
+    const mark = received.length;
+    await h.admin("act/close-view", { view_id: loudTop, clear: true });
+    expect(received.slice(mark).map((r) => [r.payload.type, r.payload.view.id, r.payload.is_cleared])).toEqual([["view_closed", loudTop, true]]);
   });
 
   it("sends view_closed only for a view that asked (notify_on_close)", async () => {

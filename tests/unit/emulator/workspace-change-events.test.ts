@@ -177,6 +177,14 @@ describe("a member's profile and files", () => {
 
     expect((await h.admin("act/join-team", { real_name: "" })).status).toBe(400);
     expect((await h.admin("act/join-team", { real_name: "Bad Email", email: "not-an-email" })).status).toBe(400);
+    // A NUL, a bidirectional override or a line break would break the avatar and reverse text in every client.
+    const joinedBefore = h.emulator.state.workspace.joined?.length ?? 0;
+    for (const real_name of ["\u0000Ada \u202Eecila", "Ada\nLovelace", "Ada\u2029Lovelace"]) {
+      const refused = await h.admin("act/join-team", { real_name });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ ok: false, error: "invalid_arguments", detail: expect.stringContaining("without control characters") });
+    }
+    expect(h.emulator.state.workspace.joined?.length ?? 0).toBe(joinedBefore);
   });
 
   it("file_shared reaches an app in the conversation the file is shared into, and not one outside it", async () => {

@@ -9,14 +9,17 @@ import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as readyRoute } from "@/app/api/ready/route";
 import { GET as tokenRoute } from "@/app/api/v1/installations/[teamId]/token/route";
 import { parseConfig } from "@/lib/config";
+import { keepHistoryWrite, recordCallAfterAnswer, recordHistory } from "@/lib/call/call-history";
 import { shutDown } from "@/lib/ops/shutdown";
+import type { PlatformCallResult } from "@/lib/platform/call-method";
+import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 
 /**
  * Issue 28, graceful shutdown, run in this process (tests/e2e/hosted-ops.spec.ts sends SIGTERM to real
  * instances): readiness turns 503, every live event stream ends with a reconnect hint, the token API's
- * audit is written before the store closes, and the shutdown reports that it finished within its bound.
+ * audit and the explorer's history entries are written before the store closes, and the shutdown reports that it finished within its bound.
  */
 let testConsole: TestConsole;
 let operator: TestBrowser;
@@ -39,7 +42,7 @@ describe("a graceful shutdown", () => {
     expect(await response.json()).toMatchObject({ error: "metrics_disabled", message: expect.stringContaining("METRICS_TOKEN") });
   });
 
-  it("turns readiness to 503, ends each event stream with a reconnect hint, and writes the audit before the store closes", async () => {
+  it("turns readiness to 503, ends each event stream with a reconnect hint, and writes the audit and the history entries before the store closes", async () => {
     expect((await readyRoute()).status).toBe(200);
     const created = await operator.send(createKeyRoute, "/api/api-keys", { method: "POST", json: { name: "shutdown test" } });
     const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string } };
@@ -61,8 +64,72 @@ describe("a graceful shutdown", () => {
       }
     })();
 
+    // A call answered just before the signal: its history entry is written after the answer went.
+    const members = Array.from({ length: 4000 }, (_, i) => ({ id: `U${i}`, name: `member ${i}`, profile: { title: "x".repeat(40) } }));
+    const rawText = JSON.stringify({ ok: true, members });
+    recordCallAfterAnswer(
+      {
+        viewer: { kind: "operator", admin: true },
+        method: "users.list",
+        installationId: "shutdown-test",
+        tokenKind: "bot",
+        httpMethod: "GET",
+        encoding: "form",
+        args: {},
+        dropped: [],
+      },
+      {
+        ok: true,
+        status: 200,
+        body: JSON.parse(rawText),
+        rawText,
+        bytes: new TextEncoder().encode(rawText),
+        headers: new Headers(),
+        durationMs: 3,
+      } as unknown as PlatformCallResult,
+      Date.now(),
+    );
+
+    // And a Fetch all that ended as the signal came, its entry written later than the rest of the shutdown takes.
+    let walkWritten = false;
+    keepHistoryWrite(
+      { kind: "operator", admin: true },
+      new Promise((resolve) => setTimeout(resolve, 3_000))
+        .then(() =>
+          recordHistory(
+            {
+              viewer: { kind: "operator", admin: true },
+              method: "conversations.list",
+              installationId: "shutdown-test",
+              tokenKind: "bot",
+              httpMethod: "GET",
+              encoding: "form",
+              args: {},
+              dropped: [],
+            },
+            {
+              at: Date.now(),
+              kind: "all",
+              outcome: "cancelled",
+              status: 200,
+              durationMs: 5,
+              summary: "Fetch all cancelled",
+              count: 0,
+              pages: 1,
+              answer: null,
+              answerBytes: 0,
+              truncated: false,
+            },
+          ),
+        )
+        .then(() => {
+          walkWritten = true;
+        }),
+    );
+
     const started = Date.now();
     expect(await shutDown("SIGTERM")).toBe(true);
+    expect(walkWritten).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
 
     const seen = await reading;
@@ -76,6 +143,12 @@ describe("a graceful shutdown", () => {
       uses: Array<{ status: number; teamId: string }>;
     };
     expect(uses.uses).toEqual([expect.objectContaining({ status: 200, teamId })]);
+    // And the call's history entry, written before the store closed.
+    const history = await (await getStore()).history.list(null, { installationId: "shutdown-test" });
+    expect(history.entries).toEqual([
+      expect.objectContaining({ method: "conversations.list", outcome: "cancelled" }),
+      expect.objectContaining({ method: "users.list", outcome: "ok", truncated: true }),
+    ]);
   });
 });
 

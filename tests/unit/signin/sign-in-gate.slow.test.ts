@@ -73,7 +73,17 @@ describe("the sign-in gate (AUTH_MODE=oidc)", () => {
 
   it("sends every page to the console's sign-in page, to come back to the same page", async () => {
     const pages = gated.filter((p) => p.kind === "page");
-    expect(pages.map((p) => p.path).sort()).toEqual(["/", "/api-keys", "/docs/token-api", "/events", "/explorer", "/settings", "/webhooks", "/workspace"]);
+    expect(pages.map((p) => p.path).sort()).toEqual([
+      "/",
+      "/api-keys",
+      "/docs/token-api",
+      "/events",
+      "/explorer",
+      "/explorer/history",
+      "/settings",
+      "/webhooks",
+      "/workspace",
+    ]);
     for (const page of pages) {
       const response = await throughGate(`${page.path}?tab=1`);
       expect(response.status, page.path).toBe(307);

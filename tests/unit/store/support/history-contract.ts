@@ -119,6 +119,20 @@ export function historyContract(name: string, backendFor: () => ContractBackend)
       expect(await count(other)).toBe(1);
     });
 
+    it("keeps the bound under concurrent writes of one person: never more than 1,000", async () => {
+      const me = person();
+      await backend.db.execute(
+        sql`insert into explorer_history (id, owner, at, kind, method, installation_id, token_kind, http_method, encoding, args, stripped, outcome, status, duration_ms, summary, answer_bytes, truncated)
+            select 'bulk-' || ${me} || '-' || g, ${me}, ${1_800_000_000_000}::bigint + g, 'call', 'users.list', 'T1-A1', 'bot', 'GET', 'form', '{}'::jsonb, '{}'::text[], 'ok', 200, 1, 'ok', 0, false
+            from generate_series(1, 990) g`,
+      );
+      // Forty writes at once (on PostgreSQL, over the pool's connections), in three rounds.
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(Array.from({ length: 40 }, (_, i) => store.history.record(me, entry({ at: 1_800_000_010_000 + round * 100 + i }))));
+        expect(await count(me)).toBe(1000);
+      }
+    });
+
     it("forgets entries older than 30 days when it writes, even under 1,000", async () => {
       const me = person();
       const now = 1_900_000_000_000;

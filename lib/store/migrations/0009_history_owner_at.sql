@@ -1,0 +1,1 @@
+CREATE INDEX "explorer_history_owner_at_idx" ON "explorer_history" USING btree ("owner","at");
