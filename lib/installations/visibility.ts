@@ -65,10 +65,13 @@ export async function listVisibleSummaries(viewer: Viewer): Promise<Installation
   return (await (await getStore()).installations.listSummaries()).filter((summary) => canSee(viewer, summary));
 }
 
-/** One installation's summary (no secret) if the viewer may see it: a search on its id, in the viewer's scope. */
+/**
+ * One installation's summary (no secret) if the viewer may see it: its exact id, in the viewer's scope (not a
+ * search on the id, which other installations' names or installers may also contain, ahead of it).
+ */
 export async function findVisibleSummary(viewer: Viewer, id: string): Promise<InstallationSummary | undefined> {
   if (!INSTALLATION_ID.test(id)) return undefined;
-  const { summaries } = await (await getStore()).installations.page({ scope: listScope(viewer), q: id, filter: "all", limit: 50, expiringBy: 0 });
+  const { summaries } = await (await getStore()).installations.page({ scope: listScope(viewer), q: "", id, filter: "all", limit: 1, expiringBy: 0 });
   return summaries.find((summary) => summary.id === id && canSee(viewer, summary));
 }
 
@@ -102,8 +105,8 @@ export async function pageVisibleInstallations(
     scope: listScope(viewer),
     q,
     filter: state,
-    ...(query?.after !== undefined ? { after: decodeListCursor(query.after) } : {}),
-    ...(query?.before !== undefined ? { before: decodeListCursor(query.before) } : {}),
+    ...(query?.after !== undefined ? { after: decodeListCursor(query.after, { filter: state, q }) } : {}),
+    ...(query?.before !== undefined ? { before: decodeListCursor(query.before, { filter: state, q }) } : {}),
     limit,
     expiringBy: now + EXPIRING_WITHIN_MS,
   });
@@ -135,8 +138,8 @@ export async function pageVisibleInstallations(
       matched: result.counts[state],
       counts: result.counts,
       capped: result.capped,
-      next: result.next ? encodeListCursor(result.next) : null,
-      previous: result.previous ? encodeListCursor(result.previous) : null,
+      next: result.next ? encodeListCursor(result.next, { filter: state, q }) : null,
+      previous: result.previous ? encodeListCursor(result.previous, { filter: state, q }) : null,
     },
   };
 }

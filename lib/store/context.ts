@@ -17,10 +17,11 @@ export interface StoreContext {
  * Announces, inside the writing transaction, that an installation changed: NOTIFY is delivered when the
  * transaction commits (never for one rolled back). This process's cache is dropped by the caller after commit.
  */
-export async function announceChange(ctx: StoreContext, tx: Tx, installationId: string, version: number | "deleted"): Promise<void> {
+export async function announceChange(ctx: StoreContext, tx: Tx, installationId: string, version: number | "deleted" | "moved"): Promise<void> {
   if (!ctx.notifies) return;
   const payload = `${version} ${installationId}`;
-  ctx.cache.expectEcho(payload);
+  // "moved" (its team or app changed) goes before the write's own version, whose echo the writer waits for.
+  if (version !== "moved") ctx.cache.expectEcho(payload);
   await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${payload})`);
 }
 

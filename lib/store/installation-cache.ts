@@ -16,7 +16,7 @@ import type { InstallationSummary, StoredInstallation } from "./types";
  *   dies silently is found within 3 s (listen.ts): the bound on serving what a missed notification changed.
  * - A read that began before an invalidation does not store what it read (a generation per entry).
  * - Each workspace's installations (ids and apps, what the token API looks up by team) change only when
- *   an installation is made (version 1) or deleted: any of those drops them all.
+ *   an installation is made (version 1) or deleted, or a write changes its team or app: any of those drops them all.
  *
  * The rule for callers: anything that spends a refresh token reads the record with `fresh: true` under the
  * refresh lock, never from here; the cache only serves calls that use an access token as it stands.
@@ -162,8 +162,9 @@ export class InstallationCache {
   }
 
   /**
-   * A change announced by NOTIFY: `<version> <id>` after a write, `deleted <id>` after a delete. An entry at
-   * that version or later (this instance's own write, read back) stays. Version 1 is a new installation.
+   * A change announced by NOTIFY: `<version> <id>` after a write, `deleted <id>` after a delete, `moved <id>`
+   * before a write that changed its team or app (the workspaces' lists drop, as for a delete). An entry at that
+   * version or later (this instance's own write, read back) stays. Version 1 is a new installation.
    */
   heard(payload: string): void {
     const echo = this.echoes.get(payload);
@@ -230,6 +231,12 @@ export class InstallationCache {
     this.changed();
     this.stats.invalidations++;
     this.entries.delete(id);
+    // Bounded as the entries are (every write here adds an id): starting over bumps the generation every
+    // ticket carries, so no read in flight, whatever it guarded, is stored.
+    if (this.generations.size >= MAX_ENTRIES && !this.generations.has(id)) {
+      this.generations.clear();
+      this.generation++;
+    }
     this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
   }
 

@@ -40,6 +40,8 @@ export interface ListPageRequest {
   limit: number;
   /** "Expiring": an active installation with a rotating token that expires at or before this (epoch ms). */
   expiringBy: number;
+  /** Only this installation (an exact id, on the primary key): one looked up by id, which a search of its id may rank past a page. */
+  id?: string;
 }
 
 export interface ListPageResult {
@@ -165,7 +167,7 @@ async function pageRows(ctx: StoreContext, request: ListPageRequest, where: SQL 
 
 export async function pageInstallations(ctx: StoreContext, request: ListPageRequest): Promise<ListPageResult> {
   const visible = scopeCondition(request.scope);
-  const searched = and(visible, searchCondition(request.q));
+  const searched = and(visible, searchCondition(request.q), request.id !== undefined ? eq(installations.id, request.id) : undefined);
   const kept = await keptCounts(ctx, request.scope);
   const counts = {} as Record<ListFilter, number>;
   const capped: ListFilter[] = [];

@@ -289,11 +289,18 @@ async function writeInstallation(ctx: StoreContext, tx: Tx, record: StoreInstall
   const values = installationValues(ctx, record, version);
   const { id: _id, ...update } = values;
   await tx.insert(installations).values(values).onConflictDoUpdate({ target: installations.id, set: update });
-  await tx.delete(tokens).where(eq(tokens.installationId, record.id));
+  const gone = await tx
+    .delete(tokens)
+    .where(eq(tokens.installationId, record.id))
+    .returning({ id: tokens.id, kind: tokens.kind, userId: tokens.userId, claimedUntil: tokens.refreshClaimedUntil });
+  // A token keeps its row id and a background refresher's claim on it across the rewrite (a save rewrites
+  // every token row): else the claimant's release or Retry-After hold finds no row, the hold is lost, and
+  // another instance asks the platform again at once.
+  const kept = new Map(gone.map((t) => [`${t.kind}:${t.userId ?? ""}`, { id: t.id, refreshClaimedUntil: t.claimedUntil }]));
   const rows = [
     ...KINDS.flatMap((kind) => (record[kind] ? [tokenValues(ctx, record.id, kind, null, record[kind])] : [])),
     ...Object.entries(record.people ?? {}).map(([userId, token]) => tokenValues(ctx, record.id, "user", userId, token)),
-  ];
+  ].map((row) => ({ ...row, ...kept.get(`${row.kind}:${row.userId ?? ""}`) }));
   if (rows.length > 0) await tx.insert(tokens).values(rows);
   await announceChange(ctx, tx, record.id, version);
 }
@@ -349,18 +356,26 @@ export interface PutOptions {
 
 export async function putInstallation(ctx: StoreContext, record: StoreInstallation, options: PutOptions = {}): Promise<StoredInstallation> {
   let version = 0;
+  let moved = false;
   try {
     await ctx.db.transaction(async (tx) => {
-      const [current] = await tx.select({ version: installations.version }).from(installations).where(eq(installations.id, record.id)).for("update");
+      const [current] = await tx
+        .select({ version: installations.version, teamId: installations.teamId, appKey: installations.appKey, appId: installations.appId })
+        .from(installations)
+        .where(eq(installations.id, record.id))
+        .for("update");
       if (options.expectVersion !== undefined && (current?.version ?? 0) !== options.expectVersion) {
         throw new VersionConflictError(record.id, options.expectVersion, current?.version);
       }
       version = (current?.version ?? 0) + 1;
+      // What a workspace's lookup (inTeam) holds changed: every instance drops those lists, as for a new installation.
+      moved = current !== undefined && (current.teamId !== record.team.id || current.appKey !== record.appKey || current.appId !== (record.appId ?? null));
+      if (moved) await announceChange(ctx, tx, record.id, "moved");
       await writeInstallation(ctx, tx, record, version);
       await insertTimeline(tx, record.id, options.timeline ?? []);
     });
   } finally {
-    ctx.cache.invalidate(record.id, { made: version === 1 });
+    ctx.cache.invalidate(record.id, { made: version === 1 || moved });
   }
   await heardEverywhere(ctx, record.id, version);
   return stored(record, version);

@@ -53,15 +53,16 @@ export async function unclaimedTokensExpiringBefore(ctx: StoreContext, before: n
 
 /**
  * Claims these tokens (their row ids) for `leaseMs`, skipping any another instance is claiming at this
- * moment (a row lock) or has claimed (a live lease). Answers the ids this call claimed.
+ * moment (a row lock) or has claimed (a live lease). Answers the ids this call claimed, each with the lease
+ * it set (what releaseClaims checks to give back only this claim).
  */
-export async function claimTokens(ctx: StoreContext, tokenIds: readonly number[], leaseMs: number): Promise<Set<number>> {
-  if (tokenIds.length === 0) return new Set();
+export async function claimTokens(ctx: StoreContext, tokenIds: readonly number[], leaseMs: number): Promise<Map<number, number>> {
+  if (tokenIds.length === 0) return new Map();
   const ids = sql.join(
     tokenIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const rows = await rowsOf<{ id: string | number }>(
+  const rows = await rowsOf<{ id: string | number; until: string | number }>(
     ctx.db,
     sql`with picked as (
           select id from tokens
@@ -70,22 +71,28 @@ export async function claimTokens(ctx: StoreContext, tokenIds: readonly number[]
         )
         update tokens set refresh_claimed_until = ${dbNowMs} + ${Math.trunc(leaseMs)}
         from picked where tokens.id = picked.id
-        returning tokens.id`,
+        returning tokens.id, tokens.refresh_claimed_until as until`,
   );
-  return new Set(rows.map((r) => Number(r.id)));
+  return new Map(rows.map((r) => [Number(r.id), Number(r.until)]));
 }
 
 /**
  * Gives claims back once their refreshes are done (a clock moved again finds them due at once), or, with
  * `afterMs`, keeps them that much longer from now (a refresh that waits its backoff or the platform's
- * Retry-After: no other instance asks meanwhile, and the claimant may take it again then).
+ * Retry-After: no other instance asks meanwhile, and the claimant may take it again then). Only claims that
+ * are still this one's (the lease claimTokens answered): a lease that ran out may have been taken by another
+ * instance since, and its claim is not ours to clear.
  */
-export async function releaseClaims(ctx: StoreContext, tokenIds: readonly number[], afterMs = 0): Promise<void> {
-  if (tokenIds.length === 0) return;
-  const ids = sql.join(
-    tokenIds.map((id) => sql`${id}`),
+export async function releaseClaims(ctx: StoreContext, claims: ReadonlyMap<number, number>, afterMs = 0): Promise<void> {
+  if (claims.size === 0) return;
+  const leases = sql.join(
+    [...claims].map(([id, until]) => sql`(${id}::bigint, ${until}::bigint)`),
     sql`, `,
   );
   const until = afterMs > 0 ? sql`${dbNowMs} + ${Math.trunc(afterMs)}` : sql`null`;
-  await ctx.db.execute(sql`update tokens set refresh_claimed_until = ${until} where id in (${ids})`);
+  await ctx.db.execute(
+    sql`update tokens set refresh_claimed_until = ${until}
+        from (values ${leases}) as mine(id, lease)
+        where tokens.id = mine.id and tokens.refresh_claimed_until = mine.lease`,
+  );
 }

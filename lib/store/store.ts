@@ -196,10 +196,10 @@ export interface HistoryStore {
 export interface RefreshClaimsStore {
   /** Rotating tokens of active installations expiring at or before `before` (epoch ms) that no instance has a live claim on, soonest first, no secrets. */
   unclaimedExpiringBefore(before: number, limit: number): Promise<ClaimableToken[]>;
-  /** Claims these tokens (row ids) for `leaseMs` on the database's clock, skipping those another instance claims or holds; answers the ids claimed. */
-  claim(tokenIds: readonly number[], leaseMs: number): Promise<Set<number>>;
-  /** Gives these claims back (their refreshes done), or with `afterMs` keeps them that much longer from now (a refresh that waits). */
-  release(tokenIds: readonly number[], afterMs?: number): Promise<void>;
+  /** Claims these tokens (row ids) for `leaseMs` on the database's clock, skipping those another instance claims or holds; answers the ids claimed, each with its lease. */
+  claim(tokenIds: readonly number[], leaseMs: number): Promise<Map<number, number>>;
+  /** Gives these claims (id → the lease `claim` answered) back, or with `afterMs` keeps them that much longer from now; a claim another instance took since is left alone. */
+  release(claims: ReadonlyMap<number, number>, afterMs?: number): Promise<void>;
 }
 
 export interface Store {
@@ -342,7 +342,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     refreshClaims: {
       unclaimedExpiringBefore: guard((before: number, limit: number) => refreshClaims.unclaimedTokensExpiringBefore(ctx, before, limit)),
       claim: guard((tokenIds: readonly number[], leaseMs: number) => refreshClaims.claimTokens(ctx, tokenIds, leaseMs)),
-      release: guard((tokenIds: readonly number[], afterMs?: number) => refreshClaims.releaseClaims(ctx, tokenIds, afterMs)),
+      release: guard((claims: ReadonlyMap<number, number>, afterMs?: number) => refreshClaims.releaseClaims(ctx, claims, afterMs)),
     },
     history: {
       record: guard((owner: string | null, entry: history.NewHistoryEntry) => history.recordHistory(ctx, owner, entry)),

@@ -80,7 +80,23 @@ function randomInstallationId(): string {
   return `I0${randomBytes(5).toString("hex").toUpperCase().slice(0, 9)}`;
 }
 
-export function seedInstallations(state: EmulatorState, app: App, spec: SeedSpec, baseSeed: string, now: number): SeededInstallation[] {
+/** An id no installation holds: 36 random bits clash about once in 14 seeds of 100,000, and a clash would hand one installation's tokens to the other. */
+function freshInstallationId(state: EmulatorState, nextId: () => string): string {
+  for (;;) {
+    const id = nextId();
+    if (!state.installations.has(id)) return id;
+  }
+}
+
+/** `nextId` is the random id source (a test forces clashes with it). */
+export function seedInstallations(
+  state: EmulatorState,
+  app: App,
+  spec: SeedSpec,
+  baseSeed: string,
+  now: number,
+  nextId: () => string = randomInstallationId,
+): SeededInstallation[] {
   const seeded: SeededInstallation[] = [];
   for (let n = spec.first; n < spec.first + spec.count; n++) {
     const name = `${spec.namePrefix} ${String(n).padStart(spec.digits, "0")}`;
@@ -94,7 +110,7 @@ export function seedInstallations(state: EmulatorState, app: App, spec: SeedSpec
       : now - Math.floor(spread(n, 0.569840291) * 30 * 86_400_000);
     const bot = addBotUser(ws, { appId: app.id, appName: app.name }, issuedAt);
     const installation: Installation = {
-      id: randomInstallationId(),
+      id: freshInstallationId(state, nextId),
       teamId: ws.team.id,
       appId: app.id,
       botUserId: bot.userId,

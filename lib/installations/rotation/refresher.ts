@@ -114,6 +114,26 @@ export interface PassSummary {
 
 const emptySummary = (): PassSummary => ({ due: 0, refreshed: 0, alreadyFresh: 0, failed: 0, needsReinstall: 0, backlog: false });
 
+/** At most this many tokens' backoffs and installations' Retry-Afters are kept, the oldest set dropped first. */
+const MAX_WAITS = 100_000;
+
+/**
+ * Forgets the waits that are over: a Retry-After that has passed, a backoff whose retry time passed a whole
+ * longest backoff ago (its token was refreshed elsewhere, or is gone: a due one would have been tried). Then
+ * keeps at most MAX_WAITS of each, so neither grows with every token that ever failed.
+ * @internal exported for its test
+ */
+export function pruneWaits(waits: { backoff: Map<string, { retryAt: number }>; rateLimited: Map<string, number> }, serverNow: number): void {
+  for (const [id, until] of waits.rateLimited) if (until <= serverNow) waits.rateLimited.delete(id);
+  for (const [key, backoff] of waits.backoff) if (backoff.retryAt + MAX_BACKOFF_MS <= serverNow) waits.backoff.delete(key);
+  for (const map of [waits.rateLimited, waits.backoff] as Map<string, unknown>[]) {
+    for (const key of map.keys()) {
+      if (map.size <= MAX_WAITS) break;
+      map.delete(key);
+    }
+  }
+}
+
 /** Whether this process leaves the token alone for now: its own backoff, or its installation's Retry-After. */
 function waiting(token: ExpiringToken, serverNow: number): boolean {
   const s = state();
@@ -134,6 +154,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   await describeUpstream(runtime, true);
   const store = await runtime.store();
   const now = runtime.now();
+  pruneWaits(state(), Date.now());
   const limit = batch * CANDIDATES_PER_CLAIM;
   const candidates = await store.refreshClaims.unclaimedExpiringBefore(now + (settings.horizonS + settings.spreadS) * 1000, limit);
   const serverNow = Date.now();
@@ -150,7 +171,7 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   // some of them first (it claims at this moment: read again past its claims). None due: the interval waits.
   summary.backlog = wanted.length > 0 && (candidates.length === limit || due.length < wanted.length);
   // Claims given back at the end; those of failed refreshes kept until this instance tries them again.
-  const release = new Set(claimed);
+  const release = new Map(claimed);
   const waits: ClaimableToken[] = [];
   try {
     // Each installation read and checked once, by the first worker that takes one of its tokens; its other
@@ -182,21 +203,22 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
   } finally {
     // A refreshed token is not due for hours; given back, a clock moved again finds it due at once. A release
     // that fails leaves the lease to run out.
-    await store.refreshClaims.release([...release]).catch(() => {});
-    await holdClaims(store, waits).catch(() => {});
+    await store.refreshClaims.release(release).catch(() => {});
+    await holdClaims(store, waits, claimed).catch(() => {});
   }
   return summary;
 }
 
 /** Keeps the claims of tokens that wait (a backoff, a Retry-After) until this instance may try them again, to the second. */
-async function holdClaims(store: Store, waits: readonly ClaimableToken[]): Promise<void> {
+async function holdClaims(store: Store, waits: readonly ClaimableToken[], leases: ReadonlyMap<number, number>): Promise<void> {
   const serverNow = Date.now();
-  const bySeconds = new Map<number, number[]>();
+  const bySeconds = new Map<number, Map<number, number>>();
   for (const token of waits) {
     const s = state();
     const until = Math.max(s.backoff.get(tokenKey(token))?.retryAt ?? 0, s.rateLimited.get(token.installationId) ?? 0);
     const seconds = Math.max(0, Math.ceil((until - serverNow) / 1000));
-    bySeconds.set(seconds, [...(bySeconds.get(seconds) ?? []), token.tokenId]);
+    const held = bySeconds.get(seconds) ?? new Map<number, number>();
+    bySeconds.set(seconds, held.set(token.tokenId, leases.get(token.tokenId)!));
   }
   for (const [seconds, ids] of bySeconds) await store.refreshClaims.release(ids, seconds * 1000);
 }
@@ -347,7 +369,6 @@ async function pass(): Promise<PassSummary> {
     health.lastRunMs = Date.now() - started;
     const serverNow = Date.now();
     health.backingOff = [...state().backoff.values()].filter((b) => b.retryAt > serverNow).length;
-    for (const [id, until] of state().rateLimited) if (until <= serverNow) state().rateLimited.delete(id);
   }
 }
 

@@ -79,6 +79,20 @@ export function seededRecord(answer: SeedAnswer, seeded: SeedAnswer["installatio
   return { record, timeline };
 }
 
+/**
+ * A seed that stopped part way: everything before `resumeFrom` is stored; the emulator may hold installations
+ * from `resumeFrom` up to (not including) `madeTo` that the store does not. Says which --first to resume from.
+ */
+function stopped(cause: unknown, resumeFrom: number, end: number, madeTo: number): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const orphans = madeTo > resumeFrom ? ` The emulator holds installations ${resumeFrom} to ${madeTo - 1} that the store does not (they stay unlisted).` : "";
+  return new Error(
+    `Seeding stopped at installation ${resumeFrom}: ${why}. Those before it are stored.${orphans} ` +
+      `Resume with --first ${resumeFrom} --installations ${end - resumeFrom}.`,
+    { cause },
+  );
+}
+
 export async function seedInstallations(options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const appKey = options.appKey ?? "console";
@@ -99,7 +113,13 @@ export async function seedInstallations(options: SeedOptions): Promise<SeedResul
   const result: SeedResult = { installations: 0, rotating: 0, withUserToken: 0, ms: 0 };
   let next = total > 0 ? ask(first) : undefined;
   for (let from = first; next;) {
-    const answer = await next;
+    const batchFirst = from;
+    let answer: SeedAnswer;
+    try {
+      answer = await next;
+    } catch (error) {
+      throw stopped(error, batchFirst, first + total, batchFirst);
+    }
     from += answer.installations.length;
     // The emulator makes the next batch while this one is sealed and stored.
     next = from < first + total ? ask(from) : undefined;
@@ -107,8 +127,9 @@ export async function seedInstallations(options: SeedOptions): Promise<SeedResul
     try {
       await options.store.installations.insertMany(rows);
     } catch (error) {
-      await next?.catch(() => {});
-      throw error;
+      // The emulator made this batch, and maybe the next, that the store does not have.
+      const madeTo = (await next?.then((a) => from + a.installations.length).catch(() => from)) ?? from;
+      throw stopped(error, batchFirst, first + total, madeTo);
     }
     result.installations += rows.length;
     result.rotating += answer.installations.filter((s) => s.bot.refresh_token).length;

@@ -56,8 +56,12 @@ CREATE FUNCTION switchboard_count_keys(r installations) RETURNS text[] LANGUAGE 
          || CASE WHEN r.rotating THEN ARRAY['rotating'] ELSE ARRAY[]::text[] END
          || CASE WHEN r.legacy THEN ARRAY['legacy'] ELSE ARRAY[]::text[] END) AS f
 $$;--> statement-breakpoint
--- Counts move in the transaction that changes what they count; counters are taken in key order (no deadlock
--- between two writers), and only when an installation changes filter or scope (a refresh touches none).
+-- Counts move in the transaction that changes what they count, at its commit (the trigger is deferred, as the
+-- facts' is), and only when an installation changes filter or scope (a refresh touches none). One transaction
+-- may move counters in several firings (a state change, then at commit the facts its token changes moved), so
+-- key order within one statement cannot keep two writers from taking each other's counters in opposite orders:
+-- every firing first takes one transaction-long advisory lock, and the transactions that move counts do so
+-- one after another, each only for the moment of its commit.
 CREATE FUNCTION switchboard_installation_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   old_keys text[] := ARRAY[]::text[];
@@ -66,6 +70,8 @@ BEGIN
   IF TG_OP <> 'INSERT' THEN old_keys := switchboard_count_keys(OLD); END IF;
   IF TG_OP <> 'DELETE' THEN new_keys := switchboard_count_keys(NEW); END IF;
   IF old_keys = new_keys THEN RETURN NULL; END IF;
+  -- ADVISORY_NAMESPACE (backend.ts, "SWBD") and this lock's name.
+  PERFORM pg_advisory_xact_lock(1398227524, hashtext('switchboard.installation_counts'));
   INSERT INTO installation_counts AS c (key, n)
   SELECT k, sum(d) FROM (
     SELECT unnest(new_keys) AS k, 1 AS d UNION ALL SELECT unnest(old_keys), -1
@@ -85,8 +91,10 @@ WHERE i.id = f.installation_id;--> statement-breakpoint
 INSERT INTO installation_counts (key, n)
 SELECT k, count(*) FROM installations, unnest(switchboard_count_keys(installations)) AS k GROUP BY k;--> statement-breakpoint
 -- Deferred to the commit: a put deletes and rewrites every token of a record, and the facts (with the counts
--- they move) are then worked out once, from what the transaction leaves, holding the counters only at its end.
-CREATE CONSTRAINT TRIGGER tokens_installation_facts AFTER INSERT OR UPDATE OR DELETE ON tokens
+-- they move) are then worked out once, from what the transaction leaves. Only for the columns the facts read:
+-- a refresher's claim or release (refresh_claimed_until) runs no trigger.
+CREATE CONSTRAINT TRIGGER tokens_installation_facts
+  AFTER INSERT OR DELETE OR UPDATE OF refresh_token_hash, revoked, expires_at, installation_id ON tokens
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION switchboard_installation_facts();--> statement-breakpoint
-CREATE TRIGGER installations_counts AFTER INSERT OR UPDATE OR DELETE ON installations
-  FOR EACH ROW EXECUTE FUNCTION switchboard_installation_counts();
+CREATE CONSTRAINT TRIGGER installations_counts AFTER INSERT OR UPDATE OR DELETE ON installations
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION switchboard_installation_counts();

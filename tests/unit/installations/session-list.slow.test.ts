@@ -89,6 +89,18 @@ describe("GET /api/session, a page at a time", () => {
     expect((await list("")).page.total).toBe(6);
   });
 
+  it("answers 400 invalid_cursor for a cursor from another filter or search, and pages on with its own", async () => {
+    const rotating = await list("?state=rotating&limit=2");
+    const cursor = rotating.page.next!;
+    for (const other of [`?state=all&after=${cursor}`, `?state=expiring&after=${cursor}`, `?state=rotating&q=acme&before=${cursor}`]) {
+      const response = await browser.send(sessionRoute, `/api/session${other}`);
+      expect(response.status, other).toBe(400);
+      expect(await response.json()).toMatchObject({ ok: false, error: "invalid_cursor" });
+    }
+    const next = await list(`?state=rotating&limit=2&after=${cursor}`);
+    expect([...rotating.installations, ...next.installations].map((i) => i.id)).toEqual(ids.slice(0, 4));
+  });
+
   it("searches workspace names and ids, app ids and installation ids, whatever their case", async () => {
     const target = workspaces[2]!;
     expect((await list(`?q=${encodeURIComponent(target.team.id.toLowerCase())}`)).installations.map((i) => i.id)).toEqual([ids[2]]);

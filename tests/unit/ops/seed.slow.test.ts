@@ -122,4 +122,33 @@ describe("npm run seed's library", () => {
     expect(((await refused[1]!.json()) as { detail: string }).detail).toMatch(/^rotating_share: .* has token rotation off/);
     expect((await emulatorState(testConsole.origin)).installations.length).toBe(workspacesBefore);
   });
+
+  it("stops at a batch the store refuses, saying which --first to resume from", async () => {
+    const store = await getStore();
+    let batches = 0;
+    // The store fails its second batch (a disk full, a lost connection): the first stays stored; the emulator
+    // has made that batch and the next (asked while the second was stored).
+    const failing = {
+      ...store,
+      installations: {
+        ...store.installations,
+        insertMany: async (rows: Parameters<typeof store.installations.insertMany>[0]) => {
+          if (++batches === 2) throw new Error("the disk is full");
+          return store.installations.insertMany(rows);
+        },
+      },
+    };
+    const seeding = seedInstallations({
+      store: failing,
+      emulator: emulatorOverHttp(`${testConsole.origin}/emulator`, process.env.EMULATOR_ADMIN_TOKEN),
+      installations: 30,
+      first: 1_000,
+      namePrefix: "Broken",
+      batchSize: 10,
+    });
+    await expect(seeding).rejects.toThrow(
+      /^Seeding stopped at installation 1010: the disk is full\. Those before it are stored\. The emulator holds installations 1010 to 1029 .*Resume with --first 1010 --installations 20\.$/,
+    );
+    expect((await list(`?q=Broken&limit=100`)).installations).toHaveLength(10);
+  });
 });

@@ -13,4 +13,4 @@ afterAll(async () => {
   await server?.stop();
 });
 
-listsContract("PostgreSQL", () => openBackend({ kind: "postgres", url }));
+listsContract("PostgreSQL", () => openBackend({ kind: "postgres", url }), { concurrent: true });

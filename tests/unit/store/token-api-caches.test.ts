@@ -32,6 +32,19 @@ describe("the installation cache", () => {
     expect(cache.get(`T${MAX_INSTALLATIONS - 1}-A1`)?.id).toBe(`T${MAX_INSTALLATIONS - 1}-A1`);
   });
 
+  it(`tracks at most ${MAX_INSTALLATIONS.toLocaleString("en-US")} written ids, and a read in flight when it starts over is not kept`, () => {
+    const cache = new InstallationCache();
+    const inFlight = cache.ticket("T0-A1");
+    for (let i = 0; i <= MAX_INSTALLATIONS + 10; i++) cache.invalidate(`T${i + 1}-A1`);
+    const generations = (cache as unknown as { generations: Map<string, number> }).generations;
+    expect(generations.size).toBeLessThanOrEqual(MAX_INSTALLATIONS);
+    // Read before: overtaken by the start over, so not stored.
+    cache.put("T0-A1", installation("T0-A1"), inFlight);
+    expect(cache.get("T0-A1")).toBeUndefined();
+    cache.put("T0-A1", installation("T0-A1"), cache.ticket("T0-A1"));
+    expect(cache.get("T0-A1")?.id).toBe("T0-A1");
+  });
+
   it("keeps a workspace's installations until one is made or deleted, not while they change", () => {
     const cache = new InstallationCache();
     cache.putTeam("T1", [{ id: "T1-A1", appKey: "console", appId: "A1" }], cache.teamTicket());

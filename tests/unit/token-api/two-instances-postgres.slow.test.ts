@@ -96,4 +96,21 @@ describe("the token API on two instances of one PostgreSQL", () => {
     expect(after.status).toBe(200);
     expect(after.body.installation_id).not.toBe(installationId);
   });
+
+  it("finds an installation in its new workspace on the other instance within a second of a save that moved it there", async () => {
+    const backend = await createKey("moving backend");
+    const ask = async (team: string) => {
+      const response = await fetch(`${other.origin}/api/v1/installations/${team}/token?kind=bot`, { headers: { authorization: `Bearer ${backend.key}` } });
+      return { status: response.status, body: (await response.json()) as { error?: string; installation_id?: string } };
+    };
+    // The other instance has been told the new workspace has none.
+    expect(await ask("T0MOVED")).toMatchObject({ status: 404, body: { error: "unknown_installation" } });
+    const store = await getStore();
+    const stored = (await store.installations.get(installationId, { fresh: true }))!;
+    await store.installations.put({ ...stored, team: { ...stored.team, id: "T0MOVED" } }, { expectVersion: stored.version });
+    const movedAt = performance.now();
+    let after = await ask("T0MOVED");
+    while (after.status === 404 && performance.now() - movedAt < 1_000) after = await ask("T0MOVED");
+    expect(after).toMatchObject({ status: 200, body: { installation_id: installationId } });
+  });
 });

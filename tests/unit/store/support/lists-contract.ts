@@ -35,7 +35,8 @@ function made(n: number, overrides: Partial<StoreInstallation> = {}): StoreInsta
 
 const legacyBot = () => token({ refreshToken: undefined, expiresAt: undefined, value: `xoxb-${randomBytes(8).toString("hex")}` });
 
-export function listsContract(name: string, open: () => Promise<Backend>) {
+/** `concurrent`: the backend runs transactions on several connections at once (PostgreSQL), so two can interleave. */
+export function listsContract(name: string, open: () => Promise<Backend>, { concurrent = false } = {}) {
   describe(`lists of installations on ${name}`, () => {
     let backend: Backend;
     let store: Store;
@@ -147,6 +148,129 @@ export function listsContract(name: string, open: () => Promise<Backend>) {
       await Promise.all(crowd.filter((_, n) => n % 4 === 0).map((r) => store.installations.delete(r.id)));
       await expectKept(await countedByRows());
       expect((await page()).counts.all).toBe(2 + 24 - 6);
+    });
+
+    it("moves counts from two writers at once without a deadlock: one uninstalls a legacy installation, the other forgets another", async () => {
+      await forget();
+      for (let round = 0; round < 12; round++) {
+        const marked = made(2 * round, { bot: legacyBot() });
+        const forgotten = made(2 * round + 1, { bot: { ...legacyBot(), revoked: true }, user: legacyBot(), state: "needs_reinstall" });
+        await store.installations.put(marked);
+        await store.installations.put(forgotten);
+        const stored = (await store.installations.get(marked.id, { fresh: true }))!;
+        await Promise.all([
+          store.installations.put({ ...stored, state: "needs_reinstall", bot: { ...stored.bot!, revoked: true } }, { expectVersion: stored.version }),
+          store.installations.delete(forgotten.id),
+        ]);
+      }
+      const rows = await countedByRows();
+      expect(rows).toEqual({ all: 12, needs_reinstall: 12, rotating: 0, legacy: 0 });
+      const { counts } = await page();
+      expect({ all: counts.all, needs_reinstall: counts.needs_reinstall, rotating: counts.rotating, legacy: counts.legacy }).toEqual(rows);
+    });
+
+    if (concurrent) {
+      it("lets two transactions that move counts interleave without a deadlock, and counts both", async () => {
+        await forget();
+        const marked = made(1, { bot: legacyBot() });
+        const forgotten = made(2, { bot: { ...legacyBot(), revoked: true }, user: legacyBot(), state: "needs_reinstall" });
+        await store.installations.put(marked);
+        await store.installations.put(forgotten);
+        let forgetting: Promise<unknown> | undefined;
+        // T1 marks its installation needs_reinstall, T2 forgets the other while T1 is open, then T1 revokes its
+        // token and commits: T1's counters are taken both mid-transaction and at its commit.
+        await backend.db.transaction(async (tx) => {
+          await tx.execute(sql`update installations set state = 'needs_reinstall' where id = ${marked.id}`);
+          // Started now (a query runs when it is awaited), on another connection of the pool.
+          forgetting = Promise.resolve(backend.db.execute(sql`delete from installations where id = ${forgotten.id}`));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.execute(sql`update tokens set revoked = true where installation_id = ${marked.id}`);
+        });
+        await forgetting;
+        const rows = await countedByRows();
+        expect(rows).toEqual({ all: 1, needs_reinstall: 1, rotating: 0, legacy: 0 });
+        const { counts } = await page();
+        expect({ all: counts.all, needs_reinstall: counts.needs_reinstall, rotating: counts.rotating, legacy: counts.legacy }).toEqual(rows);
+      });
+    }
+
+    it("works out an installation's facts when its tokens change, not when a refresher claims or releases one", async () => {
+      await forget();
+      const r = made(1);
+      await store.installations.put(r);
+      // How often the facts' function ran in one transaction (its deferred triggers fired before it ends).
+      const factsRuns = (write: ReturnType<typeof sql>) =>
+        backend.db.transaction(async (tx) => {
+          await tx.execute(sql`set local track_functions = 'pl'`);
+          await tx.execute(write);
+          await tx.execute(sql`set constraints all immediate`);
+          const [row] = await rowsOf<{ calls: string | number }>(
+            tx,
+            sql`select coalesce(sum(calls), 0) as calls from pg_stat_xact_user_functions where funcname = 'switchboard_installation_facts'`,
+          );
+          return Number(row!.calls);
+        });
+      expect(await factsRuns(sql`update tokens set refresh_claimed_until = 1 where installation_id = ${r.id}`)).toBe(0);
+      expect(await factsRuns(sql`update tokens set refresh_claimed_until = null where installation_id = ${r.id}`)).toBe(0);
+      expect(await factsRuns(sql`update tokens set revoked = true where installation_id = ${r.id}`)).toBe(1);
+    });
+
+    it("finds an installation by its workspace after a save that changed its app or its workspace", async () => {
+      await forget();
+      const r = made(1, { appId: "A0OLD" });
+      await store.installations.put(r);
+      expect(await store.installations.inTeam(r.team.id)).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0OLD" }]);
+      expect(await store.installations.inTeam("T0ELSEWHERE")).toEqual([]);
+
+      const stored = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...stored, appId: "A0NEW" }, { expectVersion: stored.version });
+      expect(await store.installations.inTeam(r.team.id)).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0NEW" }]);
+
+      const again = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...again, team: { id: "T0ELSEWHERE", name: "Elsewhere" } }, { expectVersion: again.version });
+      expect(await store.installations.inTeam(r.team.id)).toEqual([]);
+      expect(await store.installations.inTeam("T0ELSEWHERE")).toEqual([{ id: r.id, appKey: r.appKey, appId: "A0NEW" }]);
+    });
+
+    it("finds one installation by its exact id, though 60 installed before it hold that id in their search text", async () => {
+      await forget();
+      const target = made(100);
+      const crowd = Array.from({ length: 60 }, (_, n) => made(n, { installedBy: `U-${target.id}` }));
+      for (const r of [...crowd, target]) await store.installations.put(r);
+      // A search on the id finds the 60 others first.
+      expect((await page({ q: target.id, limit: 50 })).summaries.map((s) => s.id)).not.toContain(target.id);
+      expect((await page({ id: target.id, limit: 1 })).summaries.map((s) => s.id)).toEqual([target.id]);
+      // In a scope that cannot see it: nothing.
+      expect((await page({ id: target.id, limit: 1, scope: { kind: "member", teamId: "T0OTHER" } })).summaries).toEqual([]);
+    });
+
+    it("keeps a refresher's claim across an ordinary save, and a release gives back only the claim it made", async () => {
+      await forget();
+      const r = made(1);
+      await store.installations.put(r);
+      const due = async () => (await store.refreshClaims.unclaimedExpiringBefore(NOW + 6 * HOUR, 10)).map((t) => t.tokenId);
+      const [tokenId] = await due();
+      const mine = await store.refreshClaims.claim([tokenId!], 60_000);
+      expect([...mine.keys()]).toEqual([tokenId]);
+      expect(await due()).toEqual([]);
+
+      // A rename saves the whole record: the claim (a Retry-After hold, say) must outlive it.
+      const stored = (await store.installations.get(r.id, { fresh: true }))!;
+      await store.installations.put({ ...stored, team: { ...stored.team, name: "Renamed" } }, { expectVersion: stored.version });
+      expect(await due()).toEqual([]);
+      // And the claimant can still give it back.
+      await store.refreshClaims.release(mine);
+      expect(await due()).toEqual([tokenId]);
+
+      // A lease that ran out, taken by another instance: the first one's late release leaves the other's claim.
+      const stale = await store.refreshClaims.claim([tokenId!], 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const other = await store.refreshClaims.claim([tokenId!], 60_000);
+      expect([...other.keys()]).toEqual([tokenId]);
+      await store.refreshClaims.release(stale);
+      expect(await due()).toEqual([]);
+      await store.refreshClaims.release(other, 0);
+      expect(await due()).toEqual([tokenId]);
     });
 
     it("filters expiring by the soonest rotating, unrevoked token of an active installation", async () => {
