@@ -16,7 +16,7 @@ export function HistoryPanel({ entries, error, onPick }: { entries: HistoryEntry
     <Panel
       title="History"
       actions={
-        <Link href="/explorer/history" className="text-sm font-medium text-indigo-700 hover:underline">
+        <Link href="/explorer/history" className="text-sm font-medium text-emerald-800 hover:underline">
           All history
         </Link>
       }

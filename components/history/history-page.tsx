@@ -82,7 +82,7 @@ export function HistoryPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-lg font-semibold text-slate-900">Request history</h1>
-        <Link href="/explorer" className="text-sm font-medium text-indigo-700 hover:underline">
+        <Link href="/explorer" className="text-sm font-medium text-emerald-800 hover:underline">
           Back to the explorer
         </Link>
       </div>

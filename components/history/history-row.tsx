@@ -47,7 +47,7 @@ export const HistoryRow = memo(function HistoryRow({
         </span>
         {e.stripped.length > 0 && <span className="block text-amber-800">Left out (credentials): {e.stripped.join(", ")}</span>}
         {e.savedRequestId && (
-          <button type="button" className="text-indigo-700 hover:underline" onClick={() => void onCompareRuns(e.savedRequestId!)}>
+          <button type="button" className="text-emerald-800 hover:underline" onClick={() => void onCompareRuns(e.savedRequestId!)}>
             Compare this saved request&apos;s last two runs
           </button>
         )}
