@@ -46,12 +46,12 @@ async function main() {
   for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round++) {
     const page = await context.newPage();
     await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=2`);
-    await page.getByRole("button", { name: "Fetch all" }).waitFor();
+    await page.getByRole("button", { name: "Fetch all", exact: true }).waitFor();
     await page.getByLabel("Page cap").fill(String(PAGES));
     await page.getByTestId("row-count").waitFor();
     await page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))");
     await browser.startTracing(page, { categories: CATEGORIES });
-    await page.getByRole("button", { name: "Fetch all" }).click();
+    await page.getByRole("button", { name: "Fetch all", exact: true }).click();
     await page.getByText(/Stopped at the page cap|Every page fetched/).waitFor({ timeout: 300_000 });
     await page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))");
     buffer = await browser.stopTracing();

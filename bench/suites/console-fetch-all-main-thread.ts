@@ -65,7 +65,7 @@ export const consoleFetchAllMainThreadSuite: BenchSuite = {
       for (let round = 0; round < ROUNDS; round++) {
         const page = await context.newPage();
         await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=${LIMIT}&installation=${encodeURIComponent(session.installationId)}`);
-        await page.getByRole("button", { name: "Fetch all" }).waitFor();
+        await page.getByRole("button", { name: "Fetch all", exact: true }).waitFor();
         await page.getByLabel("Page cap").fill(String(PAGES));
         // The link's method is a read, so the page sends it once on load: its answer is rendered before the
         // trace starts, which then holds the walk and nothing of the page's own loading.
@@ -74,7 +74,7 @@ export const consoleFetchAllMainThreadSuite: BenchSuite = {
         await page.evaluate("window.__walk.start()");
         await browser.startTracing(page, { categories: MAIN_THREAD_TRACE_CATEGORIES });
         const started = performance.now();
-        await page.getByRole("button", { name: "Fetch all" }).click();
+        await page.getByRole("button", { name: "Fetch all", exact: true }).click();
         await page.getByText(/Stopped at the page cap/).waitFor({ timeout: 300_000 });
         const ms = performance.now() - started;
         // The frame after the last page's render, so that its task is counted too.

@@ -56,7 +56,7 @@ export const consoleScrollSuite: BenchSuite = {
       await context.addCookies(browserCookies(session.cookie));
       const page = await context.newPage();
       await page.goto(`${ORIGIN}/explorer?method=users.list&as=bot&p.limit=1000&installation=${encodeURIComponent(session.installationId)}`);
-      await page.getByRole("button", { name: "Fetch all" }).click();
+      await page.getByRole("button", { name: "Fetch all", exact: true }).click();
       await page.getByText("Every page fetched").waitFor({ timeout: 240_000 });
       const rows = await page.getByTestId("row-count").textContent();
       const frames = (await page.evaluate(scrollScript(FRAMES))) as number[];
