@@ -54,7 +54,7 @@ export function maskValue(value: unknown, secret = false): unknown {
 const bytesOf = (text: string) => Buffer.byteLength(text, "utf8");
 
 /** The longest JSON of `value` within `room` bytes: whole when it fits, else its first members; null when nothing fits. */
-function fit(value: unknown, room: number): { text: string; whole: boolean } | null {
+function fitWithin(value: unknown, room: number): { text: string; whole: boolean } | null {
   const whole = JSON.stringify(value) ?? "null";
   if (bytesOf(whole) <= room) return { text: whole, whole: true };
   if (room < 2 || value === null || typeof value !== "object") return null;
@@ -66,7 +66,7 @@ function fit(value: unknown, room: number): { text: string; whole: boolean } | n
     const head = (text.length > 1 ? "," : "") + (array ? "" : `${JSON.stringify(key)}:`);
     const left = room - used - bytesOf(head);
     if (left <= 0) break;
-    const part = fit(member, left);
+    const part = fitWithin(member, left);
     if (part === null) break;
     text += head + part.text;
     used += bytesOf(head) + bytesOf(part.text);
@@ -103,6 +103,6 @@ export function keptAnswer(text: string, parse: () => unknown, limit = HISTORY_A
     return { answer: bytesOf(masked) <= limit ? masked : null, answerBytes, truncated: false };
   }
   // Masking only shortens: the cut is made on the masked value so that it fills the room.
-  const kept = fit(maskValue(value), limit);
+  const kept = fitWithin(maskValue(value), limit);
   return { answer: kept?.text ?? null, answerBytes, truncated: kept?.whole !== true };
 }
