@@ -147,7 +147,10 @@ describe("a viewer of the event stream", () => {
     const published = sizes.map((size) => event("T1", size));
     let text = "";
     const reading = (async () => {
-      while ((text.match(/event: received\n/g) ?? []).length < published.length) text += decoder.decode((await reader.read()).value, { stream: true });
+      // Until the last message has ended, however its bytes were split.
+      while ((text.match(/event: received\n/g) ?? []).length < published.length || !text.endsWith("\n\n")) {
+        text += decoder.decode((await reader.read()).value, { stream: true });
+      }
     })();
     for (const [i, e] of published.entries()) {
       feed.publish(e);
