@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LoadGate, watchEventLoopDelay } from "@/lib/installations/rotation/load-gate";
+import { asRequestRefresh, LoadGate, watchEventLoopDelay } from "@/lib/installations/rotation/load-gate";
 
 /**
  * Issue 43: a backlog of every token at once must drain without starving the console's own requests. The
@@ -60,6 +60,20 @@ describe("the refresher's load gate", () => {
     await Promise.resolve();
     expect(gate.allowed).toBe(6);
     expect(turns.given()).toBe(6);
+  });
+
+  it("makes room for a refresh a request waits for: the refresher starts one fewer until it ends, never fewer than its floor", async () => {
+    const gate = new LoadGate({ bound: 4, floor: 2, targetMs: 20 });
+    let endRequests!: () => void;
+    const requestsEnd = new Promise<void>((resolve) => (endRequests = resolve));
+    const requests = [1, 2, 3].map(() => asRequestRefresh(() => requestsEnd));
+    const turns = await take(gate, 4);
+    // Three requests' refreshes under way: the bound less three is one, the floor keeps two.
+    expect(turns.given()).toBe(2);
+    endRequests();
+    await Promise.all(requests);
+    await Promise.resolve();
+    expect(turns.given()).toBe(4);
   });
 
   it("reads a blocked event loop as lag beyond the target", async () => {
