@@ -142,7 +142,9 @@ describe("the background refresher at scale, two instances on one PostgreSQL", (
       const settings: RefresherSettings = { horizonS: HORIZON_S, spreadS: SPREAD_S, alert: null, concurrency: CONCURRENCY };
       const runtimes = instances.map((store, i): RotationRuntime => ({ ...getRotationRuntime(), baseUrl: doors[i]!.url, store: async () => store }));
       // Each instance a process of its own: its own gate, at its bound (its event loop keeps up).
-      const [a, b] = await Promise.all(runtimes.map((runtime) => drain(runtime, { ...settings, gate: new LoadGate({ bound: CONCURRENCY, floor: 1, targetMs: 20 }) })));
+      const [a, b] = await Promise.all(
+        runtimes.map((runtime) => drain(runtime, { ...settings, gate: new LoadGate({ bound: CONCURRENCY, floor: 1, targetMs: 20 }) })),
+      );
 
       // Every token refreshed, once: two grants (bot and user) per installation at the emulator, no more.
       const grants = grantsPerInstallation();
