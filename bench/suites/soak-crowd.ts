@@ -33,9 +33,11 @@ export interface Tally {
   errors: Map<string, number>;
   /** Actions that went through, by action. */
   done: Map<string, number>;
+  /** Each request: when it was sent (performance.now()), its action and its latency, for the split by phase. */
+  requests: Array<{ at: number; action: SoakAction; ms: number }>;
 }
 
-const newTally = (): Tally => ({ latencies: [], byStatus: new Map(), errors: new Map(), done: new Map() });
+const newTally = (): Tally => ({ latencies: [], byStatus: new Map(), errors: new Map(), done: new Map(), requests: [] });
 
 export function count(map: Map<string, number>, key: string) {
   map.set(key, (map.get(key) ?? 0) + 1);
@@ -110,22 +112,30 @@ export class SoakCrowd {
   }
 
   /** One request timed into the tally (to its answer's headers). */
-  private async timed(tally: Tally, send: () => Promise<Response>): Promise<Response> {
+  private async timed(tally: Tally, action: SoakAction, send: () => Promise<Response>): Promise<Response> {
     const started = performance.now();
     const response = await send();
-    tally.latencies.push(performance.now() - started);
+    const ms = performance.now() - started;
+    tally.latencies.push(ms);
+    tally.requests.push({ at: started, action, ms });
     count(tally.byStatus, String(response.status));
     return response;
   }
 
   /** One request as the console's pages make it; the session's cookies follow every answer. */
-  private async request(session: SoakSession, tally: Tally, path: string, init: { method?: "GET" | "POST"; json?: unknown } = {}): Promise<Response> {
+  private async request(
+    session: SoakSession,
+    tally: Tally,
+    action: SoakAction,
+    path: string,
+    init: { method?: "GET" | "POST"; json?: unknown } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = consoleHeaders(session.jar.header());
     if (init.json !== undefined) {
       headers["content-type"] = "application/json";
       headers.origin = this.target.origin;
     }
-    const response = await this.timed(tally, () =>
+    const response = await this.timed(tally, action, () =>
       fetch(`${this.target.origin}${path}`, {
         method: init.method ?? "GET",
         headers,
@@ -139,7 +149,7 @@ export class SoakCrowd {
   private mentionOnPlatform(session: SoakSession, tally: Tally): Promise<Response> {
     const platform = this.target.platform;
     if (!platform) throw new Error("platform-mention needs the target's platform");
-    return this.timed(tally, () =>
+    return this.timed(tally, "platform-mention", () =>
       fetch(`${platform.baseUrl}/admin/mention`, {
         method: "POST",
         headers: { authorization: `Bearer ${platform.adminToken}`, "content-type": "application/json" },
@@ -156,14 +166,14 @@ export class SoakCrowd {
       case "call-user": {
         const kind = action === "call-bot" ? "bot" : "user";
         const method = kind === "bot" ? "users.list" : "auth.test";
-        response = await this.request(session, tally, `/api/call/${method}?installation=${id}&token=${kind}${kind === "bot" ? "&limit=100" : ""}`);
+        response = await this.request(session, tally, action, `/api/call/${method}?installation=${id}&token=${kind}${kind === "bot" ? "&limit=100" : ""}`);
         break;
       }
       case "fetch-all": {
         if (this.walks.paused) return this.act(session, tally, "call-bot");
         this.walks.inFlight++;
         try {
-          response = await this.request(session, tally, `/api/call/users.list/all?installation=${id}&token=bot&limit=200`);
+          response = await this.request(session, tally, action, `/api/call/users.list/all?installation=${id}&token=bot&limit=200`);
           if (response.ok && response.body) await readWalk(response.body, tally);
         } finally {
           this.walks.inFlight--;
@@ -171,13 +181,13 @@ export class SoakCrowd {
         break;
       }
       case "webhook":
-        response = await this.request(session, tally, "/api/webhooks/send", {
+        response = await this.request(session, tally, action, "/api/webhooks/send", {
           method: "POST",
           json: { webhookId: `inst-${session.installationId}`, text: "soak test message" },
         });
         break;
       case "mention":
-        response = await this.request(session, tally, "/api/emulator/mention", {
+        response = await this.request(session, tally, action, "/api/emulator/mention", {
           method: "POST",
           json: { installationId: session.installationId, text: "soak" },
         });
@@ -186,7 +196,7 @@ export class SoakCrowd {
         response = await this.mentionOnPlatform(session, tally);
         break;
       case "dashboard":
-        response = await this.request(session, tally, "/api/session");
+        response = await this.request(session, tally, action, "/api/session");
         break;
     }
     if (response.status >= 400 && response.status !== 429) {
@@ -299,9 +309,13 @@ export class SoakCrowd {
     const watching = sessions.map((s) => this.watchEvents(s, viewers.signal, tally));
 
     let clockMoved = false;
+    const runStartedAt = performance.now();
+    const jump = { startedAt: NaN, movedAt: NaN };
     const [elapsedS] = await Promise.all([
       this.run(sessions, tally, plan.seconds, async () => {
+        jump.startedAt = performance.now();
         await this.jumpClock(sessions, plan.moveClock);
+        jump.movedAt = performance.now();
         clockMoved = true;
       }),
       plan.alongside?.("run", performance.now() + plan.seconds * 1000),
@@ -319,6 +333,8 @@ export class SoakCrowd {
       elapsedS,
       seconds: plan.seconds,
       clockMoved,
+      runStartedAt,
+      jump,
       events: watched.reduce((n, w) => n + w.seen, 0),
       retries: watched.reduce((n, w) => n + w.retries, 0),
       viewers: sessions.length,
@@ -396,6 +412,9 @@ export interface CrowdFigures {
   elapsedS: number;
   seconds: number;
   clockMoved: boolean;
+  /** performance.now() when the measured run began, and when the jump began (walks paused) and when the clock had moved. */
+  runStartedAt: number;
+  jump: { startedAt: number; movedAt: number };
   events: number;
   /** Of those, the platform's retries of a delivery it found unanswered. */
   retries: number;
@@ -415,6 +434,7 @@ export function printCrowdFigures(f: CrowdFigures): void {
     `  ${requests} requests in ${f.elapsedS.toFixed(1)} s: ${(requests / f.elapsedS).toFixed(1)} requests/s; clock moved 13 h at ${f.seconds / 2} s: ${f.clockMoved ? "yes" : "no"}`,
   );
   printStatusesAndLatency(f.tally.byStatus, f.tally.latencies);
+  printPhases(f);
   console.log(
     `    errors           ${errors}${errors ? `: ${[...f.tally.errors].map(([e, n]) => `${n}× ${e}`).join("; ")}` : ""}  (goal: 0 but deliberate 429s)`,
   );
@@ -426,6 +446,55 @@ export function printCrowdFigures(f: CrowdFigures): void {
       .sort()
       .map(([g, n]) => `${n} with ${g} grant${g === 1 ? "" : "s"}`)
       .join(", ")}  (goal: every kind exactly 1)`,
+  );
+}
+
+/** How long after the clock moved a request counts as one of the jump's (the refreshes it sets off). */
+const AFTER_JUMP_S = 10;
+
+/**
+ * Where the tail is: the run's requests by phase (before the jump, while the walks under way end and the clock
+ * moves, the first seconds after it, the rest) and by action in each, and the slowest 1% by phase and action.
+ */
+export function printPhases(f: CrowdFigures): void {
+  const { requests } = f.tally;
+  if (requests.length === 0) return;
+  const phaseOf = (at: number) =>
+    !(at >= f.jump.startedAt)
+      ? "before the jump"
+      : at < f.jump.movedAt
+        ? "while the clock moves"
+        : at < f.jump.movedAt + AFTER_JUMP_S * 1000
+          ? `first ${AFTER_JUMP_S} s after it`
+          : "after that";
+  const line = (label: string, list: ReadonlyArray<{ ms: number }>) => {
+    const sorted = list.map((r) => r.ms).sort((a, b) => a - b);
+    return `${label.padEnd(32)}${String(sorted.length).padStart(5)}   p50 ${percentile(sorted, 50).toFixed(1).padStart(7)}   p99 ${percentile(sorted, 99).toFixed(1).padStart(7)}   max ${sorted.at(-1)!.toFixed(1).padStart(7)} ms`;
+  };
+  const group = <T>(list: readonly T[], key: (item: T) => string) => {
+    const groups = new Map<string, T[]>();
+    for (const item of list) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+    return groups;
+  };
+  console.log(
+    `  by phase (the jump began at ${((f.jump.startedAt - f.runStartedAt) / 1000).toFixed(1)} s, the clock had moved at ${((f.jump.movedAt - f.runStartedAt) / 1000).toFixed(1)} s):`,
+  );
+  for (const [phase, list] of group(requests, (r) => phaseOf(r.at))) {
+    console.log(`    ${line(phase, list)}`);
+    for (const [action, each] of [...group(list, (r) => r.action)].sort()) console.log(`      ${line(action, each)}`);
+  }
+  const threshold = [...requests].sort((a, b) => b.ms - a.ms)[Math.floor(requests.length / 100)]!.ms;
+  const slowest = requests.filter((r) => r.ms >= threshold);
+  console.log(
+    `  the slowest 1% (${slowest.length}, ≥ ${threshold.toFixed(0)} ms): ${[...group(slowest, (r) => `${phaseOf(r.at)}: ${r.action}`)]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([k, v]) => `${v.length}× ${k}`)
+      .join("; ")}`,
+  );
+  const bySecond = group(requests, (r) => String(Math.floor((r.at - f.runStartedAt) / 1000)));
+  const seconds = [...bySecond].sort((a, b) => Number(a[0]) - Number(b[0]));
+  console.log(
+    `  max latency of the requests sent in each second (s: ms): ${seconds.map(([s, list]) => `${s}: ${Math.max(...list.map((r) => r.ms)).toFixed(0)}`).join(", ")}`,
   );
 }
 

@@ -29,6 +29,18 @@ export function isTokenShaped(value: string): boolean {
   return has(TOKEN_SHAPE, value) || has(WEBHOOK_SHAPE, value) || has(JWT_SHAPE, value);
 }
 
+/**
+ * Whether masking the value of the JSON `text` could change it. In JSON without a backslash every string
+ * (member names too) is written as it is, so a secret-shaped string or a secret-named member of the value
+ * shows in the text; with an escape anywhere (`\u0078oxb-`, `https:\/\/…`) the text cannot tell, and the
+ * value is masked member by member. The text test errs one way only: on a false alarm (a shape spanning two
+ * strings, `token` in a value) the value is masked as before. Most answers (a users.list page) hold no
+ * secret, and walking a 100 KB one string by string was a tenth of a busy console's time (docs/benchmarks.md).
+ */
+function mayHoldSecrets(text: string): boolean {
+  return text.includes("\\") || isTokenShaped(text) || SECRET_NAME.test(text);
+}
+
 /** A string with every secret inside it masked: tokens keep their kind and last 4 characters, as everywhere in the console. */
 function maskString(value: string): string {
   return value
@@ -103,6 +115,6 @@ export function keptAnswer(text: string, parse: () => unknown, limit = HISTORY_A
     return { answer: bytesOf(masked) <= limit ? masked : null, answerBytes, truncated: false };
   }
   // Masking only shortens: the cut is made on the masked value so that it fills the room.
-  const kept = fitWithin(maskValue(value), limit);
+  const kept = fitWithin(mayHoldSecrets(text) ? maskValue(value) : value, limit);
   return { answer: kept?.text ?? null, answerBytes, truncated: kept?.whole !== true };
 }

@@ -67,6 +67,40 @@ describe("what the history keeps of an answer", () => {
     expect((JSON.parse(answer) as { members: unknown[] }).members.length).toBeGreaterThan(10);
   });
 
+  it("masks what a secret-free answer's text does not show: a secret member, an escaped slash in a webhook URL, an escaped token", () => {
+    // Answers without a secret are kept without walking them; each of these has one the text alone hides from a plain search.
+    const secret = randomBytes(16).toString("hex");
+    const named = JSON.stringify({ ok: true, team: { id: "T1" }, signing_secret: secret });
+    expect(keptAnswer(named, () => JSON.parse(named)).answer).not.toContain(secret);
+    const hookSecret = randomBytes(12).toString("hex");
+    const slashes = JSON.stringify({ ok: true, channel: { url: `https://hooks.example.test/services/T1/B1/${hookSecret}` } }).replaceAll("/", "\\/");
+    expect(JSON.parse(slashes)).toMatchObject({ channel: { url: expect.stringContaining(hookSecret) } });
+    expect(keptAnswer(slashes, () => JSON.parse(slashes)).answer).not.toContain(hookSecret);
+    const bot = token("xoxb-");
+    const escaped = `{"ok":true,"profile":{"status_text":"\\u0078${bot.slice(1)}"}}`;
+    expect(JSON.parse(escaped)).toMatchObject({ profile: { status_text: bot } });
+    expect(keptAnswer(escaped, () => JSON.parse(escaped)).answer).not.toContain(bot.slice(4));
+  });
+
+  it("keeps a secret-free answer as it came: a users.list page of real size, cut to 64 KB, the same as masking it would have", () => {
+    const members = Array.from({ length: 100 }, (_, i) => ({
+      id: `U${i}`,
+      name: `member-${i}`,
+      real_name: `Member ${i}`,
+      profile: { title: "Engineer", image_72: `https://avatars.example.test/U${i}.png`, status_text: "x".repeat(700) },
+      is_bot: false,
+    }));
+    const text = JSON.stringify({ ok: true, members, response_metadata: { next_cursor: "dXNlcjpVMTAw" } });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(64 * 1024);
+    const kept = keptAnswer(text, () => JSON.parse(text));
+    expect(kept.truncated).toBe(true);
+    const value = JSON.parse(kept.answer!) as { members: typeof members };
+    expect(value.members.slice(0, -1)).toEqual(members.slice(0, value.members.length - 1));
+    // The same as the walk over every string keeps: a member named like a secret, past the cut, makes the walk happen.
+    const walked = `${text.slice(0, -1)},"token_type":"bot"}`;
+    expect(kept.answer).toBe(keptAnswer(walked, () => JSON.parse(walked)).answer);
+  });
+
   it("masks a token in an answer that is not JSON, kept as text", () => {
     const secret = token("xoxp-");
     expect(keptAnswer(`error: ${secret}`, () => JSON.parse("x")).answer).toBe(`error: xoxp-…${secret.slice(-4)}`);

@@ -107,19 +107,61 @@ describe("a viewer of the event stream", () => {
     const feed = new EventFeed();
     feed.publish(event("T1", 500_000));
     const readers = [0, 1].map(() => eventFeedStream(feed, new AbortController().signal, everyone).getReader());
-    const chunksOf = async (reader: ReadableStreamDefaultReader<Uint8Array>, count: number) => {
-      const chunks: Uint8Array[] = [];
-      for (let i = 0; i < count; i++) chunks.push((await reader.read()).value!);
-      return chunks;
+    /** Chunks until one past 500 KB (the event's own), which it answers. */
+    const bigChunkOf = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+      for (;;) {
+        const chunk = (await reader.read()).value!;
+        if (chunk.byteLength > 500_000) return chunk;
+      }
     };
-    // retry, snapshot start, the event, snapshot end
-    const [a, b] = await Promise.all(readers.map((r) => chunksOf(r, 4)));
-    const big = (chunks: Uint8Array[]) => chunks.find((c) => c.byteLength > 500_000);
-    expect(big(a!)).toBeDefined();
-    expect(big(a!)).toBe(big(b!));
+    // The snapshot: retry and its start, the event, its end.
+    const [a, b] = await Promise.all(readers.map(bigChunkOf));
+    expect(a).toBe(b);
     feed.publish(event("T1", 600_000));
-    const [c, d] = await Promise.all(readers.map((r) => chunksOf(r, 3)));
-    expect(big(c!)).toBe(big(d!));
+    const [c, d] = await Promise.all(readers.map(bigChunkOf));
+    expect(c).toBe(d);
+    expect(c!.byteLength).toBeGreaterThan(600_000);
+  });
+
+  it("sends a live event in one write, and the small ones that waited together in one write, each once, in order", async () => {
+    const feed = new EventFeed();
+    const reader = eventFeedStream(feed, new AbortController().signal, everyone).getReader();
+    const first = decoder.decode((await reader.read()).value);
+    expect(first).toContain("event: snapshot");
+    // The viewer's connection is busy while five events arrive, then asks once.
+    const published = Array.from({ length: 5 }, () => event("T1", 200));
+    for (const e of published) feed.publish(e);
+    const text = decoder.decode((await reader.read()).value);
+    const received = text.split("\n\n").filter((m) => m.startsWith("event: received\ndata: "));
+    expect(received.map((m) => (JSON.parse(m.slice("event: received\ndata: ".length)) as ReceivedEvent).id)).toEqual(published.map((e) => e.id));
+    // One alone is one write too: the whole message.
+    const last = event("T1", 200);
+    feed.publish(last);
+    expect(decoder.decode((await reader.read()).value)).toBe(`event: received\ndata: ${JSON.stringify(last)}\n\n`);
+  });
+
+  it("that reads gets every event once and in order, small and large mixed, however they are grouped", async () => {
+    const feed = new EventFeed();
+    const reader = eventFeedStream(feed, new AbortController().signal, everyone, { maxLagBytes: 8_000_000 }).getReader();
+    const sizes = [100, 40_000, 50, 60, 10_000, 30_000, 70, 200_000, 5, 5, 5, 20_000, 20_000];
+    const published = sizes.map((size) => event("T1", size));
+    let text = "";
+    const reading = (async () => {
+      // Until the last message has ended, however its bytes were split.
+      while ((text.match(/event: received\n/g) ?? []).length < published.length || !text.endsWith("\n\n")) {
+        text += decoder.decode((await reader.read()).value, { stream: true });
+      }
+    })();
+    for (const [i, e] of published.entries()) {
+      feed.publish(e);
+      if (i % 3 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await reading;
+    const ids = text
+      .split("\n\n")
+      .filter((m) => m.startsWith("event: received\ndata: "))
+      .map((m) => (JSON.parse(m.slice("event: received\ndata: ".length)) as ReceivedEvent).id);
+    expect(ids).toEqual(published.map((e) => e.id));
   });
 
   it("that takes nothing it was sent for too long counts as gone", async () => {
