@@ -31,6 +31,8 @@ export interface Metrics {
   needingReinstall: Gauge;
   /** When this instance's background refresher last finished a pass (Unix seconds; 0 before its first, NaN when it is off). */
   refresherLastSuccess: Gauge;
+  /** Refreshes the background refresher may have under way now (REFRESHER_CONCURRENCY, fewer while the event loop lags). */
+  refresherAllowed: Gauge;
 }
 
 /**
@@ -105,6 +107,11 @@ function createMetrics(): Metrics {
     refresherLastSuccess: new Gauge({
       name: "switchboard_refresher_last_success_timestamp_seconds",
       help: "When this instance's background refresher last finished a pass without failing (Unix time; 0 before its first, NaN when BACKGROUND_REFRESH is off).",
+      registers: [registry],
+    }),
+    refresherAllowed: new Gauge({
+      name: "switchboard_refresher_allowed",
+      help: "Refreshes this instance's background refresher may have under way now: REFRESHER_CONCURRENCY, fewer while the event loop lags (0 while it is off).",
       registers: [registry],
     }),
   };

@@ -21,7 +21,7 @@ import { count, MB } from "./soak-crowd";
 import { askTokensUntil, createApiKey } from "./token-api-clients";
 
 const INSTALLATIONS = benchSetting("BENCH_DRAIN_INSTALLATIONS", 50_000, 60);
-const CONCURRENCY = benchSetting("BENCH_DRAIN_CONCURRENCY", 16, 4);
+const CONCURRENCY = benchSetting("BENCH_DRAIN_CONCURRENCY", 4, 4);
 const HEALTH_CLIENTS = benchSetting("BENCH_DRAIN_HEALTH_CLIENTS", 2, 1);
 const TOKEN_CLIENTS = benchSetting("BENCH_DRAIN_TOKEN_CLIENTS", 4, 2);
 const JUMP_S = 11.5 * 3600;
@@ -31,17 +31,23 @@ const MEMORY_LIMIT = 600 * MB;
 const INSTANCES = 2;
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The refreshes the instances settled so far, by outcome, from their Prometheus metrics (each instance asked directly). */
-async function refreshesByOutcome(hosted: HostedConsole, metricsToken: string): Promise<Map<string, number>> {
+/**
+ * The refreshes the instances settled so far, by outcome, from their Prometheus metrics (each instance asked
+ * directly), and how many refreshes each instance's refresher may have under way now (its gate, which the
+ * event loop's delay sets).
+ */
+async function refreshesByOutcome(hosted: HostedConsole, metricsToken: string): Promise<{ byOutcome: Map<string, number>; allowed: number[] }> {
   const byOutcome = new Map<string, number>();
+  const allowed: number[] = [];
   for (const instance of hosted.instances) {
     const text = await (await fetch(`http://127.0.0.1:${instance.port}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
     for (const match of text.matchAll(/^switchboard_token_refreshes_total\{([^}]*)\} (\d+)/gm)) {
       const outcome = /outcome="([^"]+)"/.exec(match[1]!)?.[1] ?? "?";
       byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + Number(match[2]));
     }
+    allowed.push(Number(/^switchboard_refresher_allowed (\S+)/m.exec(text)?.[1] ?? Number.NaN));
   }
-  return byOutcome;
+  return { byOutcome, allowed };
 }
 
 /** Clients asking GET /api/health one after the other until `deadline`, each answer's latency kept. */
@@ -125,8 +131,12 @@ export const consoleRefreshDrainSuite: BenchSuite = {
       const health: number[] = [];
       const healthStatuses = new Map<string, number>();
       const tokenApi: number[] = [];
+      // The answers that refreshed their token first (it had not been reached yet), apart: the tail is theirs.
+      const tokenApiRefreshed: number[] = [];
       const tokenStatuses = new Map<string, number>();
       const peaks = hosted.instances.map((i) => i.rssBytes());
+      // Each instance's refreshes allowed at once, read every second of the drain.
+      const allowedSeen: number[][] = hosted.instances.map(() => []);
       const progress: string[] = [];
       const deadline = jumped + LEFT_S * 1000;
       let drainedAt: number | undefined;
@@ -136,7 +146,8 @@ export const consoleRefreshDrainSuite: BenchSuite = {
         for (let tick = 0; performance.now() < deadline; tick++) {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           hosted.instances.forEach((instance, i) => (peaks[i] = Math.max(peaks[i]!, instance.rssBytes())));
-          const now = await refreshesByOutcome(hosted, metricsToken);
+          const { byOutcome: now, allowed } = await refreshesByOutcome(hosted, metricsToken);
+          allowed.forEach((a, i) => allowedSeen[i]!.push(a));
           granted = (now.get("granted") ?? 0) - (before.get("granted") ?? 0);
           if (tick % 10 === 0) progress.push(`${Math.round((performance.now() - jumped) / 1000)} s: ${granted}`);
           if (granted >= tokens) {
@@ -158,6 +169,7 @@ export const consoleRefreshDrainSuite: BenchSuite = {
           while (performance.now() < loadDeadline()) {
             await askTokensUntil(hosted.origin, keys, teams, Math.min(loadDeadline(), performance.now() + 5_000), (a) => {
               tokenApi.push(a.ms);
+              if (a.body.includes('"refreshed":true')) tokenApiRefreshed.push(a.ms);
               count(tokenStatuses, String(a.status));
             });
           }
@@ -165,18 +177,29 @@ export const consoleRefreshDrainSuite: BenchSuite = {
       ]);
 
       const drainS = drainedAt === undefined ? undefined : (drainedAt - jumped) / 1000;
-      const after = await refreshesByOutcome(hosted, metricsToken);
+      const { byOutcome: after } = await refreshesByOutcome(hosted, metricsToken);
       const state = await hosted.emulator.admin<{ installations: Array<{ refresh_grants: number }> }>("state");
       const grants = state.installations.map((i) => i.refresh_grants);
       const histogram = new Map<number, number>();
       for (const g of grants) histogram.set(g, (histogram.get(g) ?? 0) + 1);
       health.sort((a, b) => a - b);
       tokenApi.sort((a, b) => a - b);
+      tokenApiRefreshed.sort((a, b) => a - b);
       const delta = (outcome: string) => (after.get(outcome) ?? 0) - (before.get(outcome) ?? 0);
       console.log(
         `  drain: ${tokens} tokens due at once; ${drainS === undefined ? `NOT drained in ${LEFT_S / 60} min (${granted} granted)` : `drained in ${drainS.toFixed(1)} s (${(tokens / drainS).toFixed(1)} refreshes a second)`}`,
       );
       line("progress", `${progress.join(", ")} granted`);
+      line(
+        "at once",
+        allowedSeen
+          .map((seen, i) => {
+            const sorted = [...seen].sort((a, b) => a - b);
+            const mean = seen.reduce((a, b) => a + b, 0) / Math.max(1, seen.length);
+            return `instance ${i + 1}: ${sorted[0] ?? "?"} to ${sorted.at(-1) ?? "?"}, mean ${mean.toFixed(1)}`;
+          })
+          .join("; ") + ` refreshes allowed (of ${CONCURRENCY}; fewer while the event loop lags)`,
+      );
       line("by outcome", `granted ${delta("granted")}, joined ${delta("joined")}, failed ${delta("failed")}, refused ${delta("refused")}`);
       line(
         "refresh grants",
@@ -193,7 +216,19 @@ export const consoleRefreshDrainSuite: BenchSuite = {
         "token API",
         `${tokenApi.length} answers (${[...tokenStatuses].map(([s, n]) => `${s}: ${n}`).join(", ")}): p50 ${p(tokenApi, 50)}   p99 ${p(tokenApi, 99)}  (goal p99 < 200 ms)`,
       );
-      hosted.instances.forEach((_, i) => line(`instance ${i + 1}`, `peak RSS ${(peaks[i]! / MB).toFixed(0)} MB  (goal < 600 MB)`));
+      line(
+        "  refreshed first",
+        `${tokenApiRefreshed.length} of them (their token not reached yet): p50 ${p(tokenApiRefreshed, 50)}   p99 ${p(tokenApiRefreshed, 99)}`,
+      );
+      // What the peak was made of: the heap that outlives a full collection (what the instance holds) against garbage not yet collected.
+      const asIs = await Promise.all(hosted.instances.map((instance) => instance.heap(false).catch(() => undefined)));
+      const held = await Promise.all(hosted.instances.map((instance) => instance.heap(true).catch(() => undefined)));
+      hosted.instances.forEach((_, i) =>
+        line(
+          `instance ${i + 1}`,
+          `peak RSS ${(peaks[i]! / MB).toFixed(0)} MB  (goal < 600 MB); after the drain: ${asIs[i] ? `RSS ${(asIs[i].rss / MB).toFixed(0)} MB, heap ${(asIs[i].heapTotal / MB).toFixed(0)} MB (external ${(asIs[i].external / MB).toFixed(0)} MB)` : "not read"}, after a full collection ${held[i] ? `${(held[i].heapUsed / MB).toFixed(0)} MB used` : "not read"}`,
+        ),
+      );
 
       const goals = [
         { goal: "every token refreshed exactly once", met: grants.length === INSTALLATIONS && grants.every((g) => g === 2), judged: true },

@@ -89,34 +89,48 @@ export function postgresRefreshLock(lockPool: pg.Pool, mutex = new KeyedMutex())
     let client: pg.PoolClient | undefined;
     let broken = false;
     const onError = () => (broken = true);
-    try {
-      client = await lockPool.connect();
-      client.on("error", onError);
-      const left = Math.max(1, waitMs - (Date.now() - started));
-      await client.query(`set lock_timeout = ${Math.ceil(left)}`);
-      try {
-        await client.query("select pg_advisory_lock($1, hashtext($2))", [ADVISORY_NAMESPACE, key]);
-      } catch (error) {
-        // 55P03 lock_not_available: lock_timeout passed while another instance held the lock.
-        if ((error as { code?: unknown }).code === "55P03") throw new RefreshLockTimeoutError(key, waitMs);
-        broken = true;
-        throw error;
-      }
-      try {
-        return await fn();
-      } finally {
-        try {
-          await client.query("select pg_advisory_unlock($1, hashtext($2))", [ADVISORY_NAMESPACE, key]);
-        } catch {
-          // The connection died: the server released the lock with it.
-          broken = true;
-        }
-      }
-    } finally {
-      // A connection whose state is unknown is closed rather than pooled: closing it releases any lock it held.
+    // A connection whose state is unknown is closed rather than pooled: closing it releases any lock it held.
+    const giveBack = () => {
       client?.off("error", onError);
       client?.release(broken ? true : undefined);
       release();
+    };
+    try {
+      client = await lockPool.connect();
+      client.on("error", onError);
+      // Most refreshes meet nobody at their lock (a backlog's claims keep instances on different tokens): one
+      // round trip takes it then. Only a lock another instance holds is waited for, bounded by lock_timeout.
+      const tried = await client.query<{ taken: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as taken", [ADVISORY_NAMESPACE, key]);
+      if (tried.rows[0]?.taken !== true) {
+        const left = Math.max(1, waitMs - (Date.now() - started));
+        await client.query(`set lock_timeout = ${Math.ceil(left)}`);
+        try {
+          await client.query("select pg_advisory_lock($1, hashtext($2))", [ADVISORY_NAMESPACE, key]);
+        } catch (error) {
+          // 55P03 lock_not_available: lock_timeout passed while another instance held the lock.
+          if ((error as { code?: unknown }).code === "55P03") throw new RefreshLockTimeoutError(key, waitMs);
+          throw error;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof RefreshLockTimeoutError)) broken = true;
+      giveBack();
+      throw error;
+    }
+    const holder = client;
+    try {
+      return await fn();
+    } finally {
+      // What ran under the lock has committed its writes: its caller is answered now, and the unlock's round trip
+      // follows on its own (a request waiting for a refreshed token need not wait for it too). This process's next
+      // holder of the key waits for it in the queue; another instance's waiter is woken by it.
+      void holder
+        .query("select pg_advisory_unlock($1, hashtext($2))", [ADVISORY_NAMESPACE, key])
+        .catch(() => {
+          // The connection died: the server released the lock with it.
+          broken = true;
+        })
+        .finally(giveBack);
     }
   };
 }

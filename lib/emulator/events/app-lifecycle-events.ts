@@ -6,7 +6,7 @@
  * app that subscribes to it, the uninstalled one included (the platform's last word to it).
  */
 import { uninstall } from "../oauth/installations";
-import { tokenState } from "../tokens/tokens";
+import { installationTokens, tokenState } from "../tokens/tokens";
 import { workspaceOf } from "../store";
 import type { Installation, RequestContext, TokenRecord } from "../types";
 import { emitEvent } from "./emit";
@@ -37,7 +37,7 @@ export function dispatchTokensRevoked(ctx: RequestContext, installation: Install
 /** Uninstalls (every token revoked) and tells the app: `tokens_revoked` for the tokens that were live, then `app_uninstalled`. */
 export function uninstallWithEvents(ctx: RequestContext, installation: Installation): void {
   const now = ctx.clock.now();
-  const live = [...ctx.state.tokens.values()].filter((t) => t.installationId === installation.id && tokenState(t, now) === "active");
+  const live = installationTokens(ctx.state, installation.id).filter((t) => tokenState(t, now) === "active");
   uninstall(ctx.state, installation, now);
   dispatchTokensRevoked(ctx, installation, live);
   emitTo(ctx, installation, { type: "app_uninstalled" });

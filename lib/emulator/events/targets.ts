@@ -7,7 +7,7 @@
  * when the bot may see the event, else the member.
  */
 import type { App, EmulatorState, Installation, RequestContext } from "../types";
-import { tokenState } from "../tokens/tokens";
+import { installationTokens, tokenState } from "../tokens/tokens";
 import { isMember } from "../workspace/membership";
 import type { Channel, Workspace } from "../workspace/workspace";
 import { emitEvent } from "./emit";
@@ -36,8 +36,8 @@ export interface TargetNeed {
 /** The members holding an active user token of the installation (each who installed with user scopes keeps theirs). */
 function userTokenHolders(state: EmulatorState, installation: Installation, now: number): string[] {
   const holders = new Set<string>();
-  for (const token of state.tokens.values()) {
-    if (token.installationId !== installation.id || token.kind !== "user") continue;
+  for (const token of installationTokens(state, installation.id)) {
+    if (token.kind !== "user") continue;
     if (tokenState(token, now) === "active") holders.add(token.userId ?? installation.authedUserId);
   }
   return [...holders];

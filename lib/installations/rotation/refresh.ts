@@ -12,6 +12,7 @@ import { applyTransition } from "../universal/lifecycle";
 import { prependEntry, timelineCause, timelineErrorCode, type RefreshReason, type TimelineEntry } from "../universal/timeline";
 import type { TokenKind } from "../universal/token-kind";
 import { nameWhoDidIt, type TimelinePerson } from "../who-did-it";
+import { asRequestRefresh } from "./load-gate";
 import { refreshLockKey } from "./lock";
 import { recoverLostRefresh } from "./lost-answer";
 import { refreshAtPlatform, toIssuedStoreToken } from "./refresh-call";
@@ -84,7 +85,9 @@ export async function refreshInstallationToken(
   const firstAttemptLost = new Promise<never>((_, reject) => (answerNow = reject));
   const refresh: Refresh = { installation, kind, held, userId, cause, runtime, store, answerNow };
   const waitMs = runtime.timeoutMs + 1_000;
-  const refreshing = store.withRefreshLock(refreshLockKey(installation.id, kind, userId), () => refreshUnderLock(refresh), { waitMs });
+  const underLock = () => store.withRefreshLock(refreshLockKey(installation.id, kind, userId), () => refreshUnderLock(refresh), { waitMs });
+  // A request waits for this one (the background refresher's do not): the refresher makes room for it (load-gate.ts).
+  const refreshing = cause.reason === "scheduled" ? underLock() : asRequestRefresh(underLock);
   keepUntilSettled(refreshing, firstAttemptLost);
   try {
     return await Promise.race([refreshing, firstAttemptLost]);
@@ -114,9 +117,16 @@ function keepUntilSettled(refreshing: Promise<unknown>, firstAttemptLost: Promis
 /** The refresh, holding the lock: a dead holder's refresh replayed, the record read fresh, then joined or made. */
 async function refreshUnderLock(refresh: Refresh): Promise<RefreshOutcome> {
   const { installation, kind, held, userId, runtime, store } = refresh;
-  // A holder that died may have left its refresh unsettled: replayed first, so the fresh read below has its pair.
-  await replayRefreshIntents(store, runtime, installation.id, kind, userId);
-  const fresh = await store.installations.get(installation.id, { fresh: true });
+  // A holder that died may have left its refresh unsettled: replayed, so that the fresh read has its pair. There
+  // almost never is one, so the look and the read go at once (a round trip less for a request that waits), and the
+  // read is made again only after a replay.
+  const [replay, read] = await Promise.allSettled([
+    replayRefreshIntents(store, runtime, installation.id, kind, userId),
+    store.installations.get(installation.id, { fresh: true }),
+  ]);
+  if (replay.status === "rejected") throw replay.reason;
+  if (read.status === "rejected") throw read.reason;
+  const fresh = replay.value > 0 ? await store.installations.get(installation.id, { fresh: true }) : read.value;
   if (!fresh) throw new AppError("unknown_installation");
   const current = fromStoreInstallation(fresh, [], false, { holder: installation.userHolder });
   const pending = unsavedEntries(installation).reverse();

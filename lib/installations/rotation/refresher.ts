@@ -13,6 +13,7 @@ import { installationName } from "../universal/view";
 import { withUpstreamInstance } from "../upstream-instance";
 import type { ClaimableToken, ExpiringToken, Store, StoredInstallation } from "@/lib/store";
 import { withFailedRefresh } from "./freshness";
+import { LoadGate, watchEventLoopDelay } from "./load-gate";
 import { refreshInstallationToken } from "./refresh";
 import { getRotationRuntime, type RotationRuntime } from "./runtime";
 import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "../universal/refresh-schedule";
@@ -36,7 +37,11 @@ import { plannedRefreshAt, type RefresherHealth, type RefresherView } from "../u
 
 /** What a pass reads of the configuration, and the sender of its webhook alert (none: the alert is logged as not sent). */
 export type RefresherSettings = Pick<Config["refresher"], "horizonS" | "spreadS" | "alert"> &
-  Partial<Pick<Config["refresher"], "concurrency">> & { sendAlert?: AlertWebhookSender | null };
+  Partial<Pick<Config["refresher"], "concurrency">> & {
+    sendAlert?: AlertWebhookSender | null;
+    /** Who says how many refreshes may be under way (load-gate.ts); none: the process's own, which its loop's delay sets once the refresher started. */
+    gate?: LoadGate;
+  };
 
 /**
  * Posts the needs-reinstall alert's text to REFRESH_ALERT_WEBHOOK_URL, or throws saying why it was not
@@ -58,6 +63,16 @@ const BACKLOG_PAUSE_MS = 10;
 const FIRST_BACKOFF_MS = 15_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 const BY = "the background refresher";
+/**
+ * The event loop's delay (99th percentile over a window, beyond its timer's resolution) above which the
+ * refresher makes room for the console's requests: /api/health should answer within 100 ms at its 99th
+ * percentile, and a loop that is this late on its timers is late on their answers too.
+ */
+const LAG_TARGET_MS = 20;
+/** How often the loop's delay is read and the refreshes allowed set: often enough to follow a backlog's passes, each a few seconds. */
+const LAG_WINDOW_MS = 500;
+/** However late the loop, a quarter of REFRESHER_CONCURRENCY stays allowed: a backlog keeps draining. */
+const LEAST_SHARE = 4;
 
 interface Backoff {
   failures: number;
@@ -80,6 +95,10 @@ interface RefresherState {
   running: Promise<PassSummary> | null;
   /** The webhook alert's sender, given at start (startRefresher). */
   sendAlert: AlertWebhookSender | null;
+  /** How many refreshes may be under way now (load-gate.ts), made for the concurrency of the settings. */
+  gate: LoadGate | null;
+  /** Stops reading the event loop's delay (started with the refresher). */
+  stopWatching: (() => void) | null;
 }
 
 function newState(): RefresherState {
@@ -92,6 +111,8 @@ function newState(): RefresherState {
     generation: 0,
     running: null,
     sendAlert: null,
+    gate: null,
+    stopWatching: null,
   };
 }
 
@@ -134,6 +155,13 @@ export function pruneWaits(waits: { backoff: Map<string, { retryAt: number }>; r
   }
 }
 
+/** The process's gate for this bound (REFRESHER_CONCURRENCY): a new bound, a new gate. */
+function processGate(concurrency: number): LoadGate {
+  const s = state();
+  if (s.gate?.bound !== concurrency) s.gate = new LoadGate({ bound: concurrency, floor: Math.ceil(concurrency / LEAST_SHARE), targetMs: LAG_TARGET_MS });
+  return s.gate;
+}
+
 /** Whether this process leaves the token alone for now: its own backoff, or its installation's Retry-After. */
 function waiting(token: ExpiringToken, serverNow: number): boolean {
   const s = state();
@@ -149,6 +177,7 @@ function waiting(token: ExpiringToken, serverNow: number): boolean {
 export async function refreshDueTokens(runtime: RotationRuntime, settings: RefresherSettings): Promise<PassSummary> {
   const summary = emptySummary();
   const concurrency = settings.concurrency ?? DEFAULT_CONCURRENCY;
+  const gate = settings.gate ?? processGate(concurrency);
   const batch = concurrency * CLAIMS_PER_SLOT;
   // The platform's time, asked afresh: a clock moved elsewhere (the emulator's admin surface) is read from its answer.
   await describeUpstream(runtime, true);
@@ -183,19 +212,26 @@ export async function refreshDueTokens(runtime: RotationRuntime, settings: Refre
       return check;
     };
     let next = 0;
+    // Each token takes a turn of the gate: at most `concurrency` under way, fewer while the event loop lags.
     const worker = async () => {
-      while (next < due.length) {
-        const token = due[next++]!;
-        const read = await checked(token.installationId);
-        if (read === "replaced") {
-          summary.needsReinstall++;
-          continue;
-        }
-        const outcome = await refreshOne(token, read, runtime, settings);
-        summary[outcome]++;
-        if (outcome === "failed") {
-          release.delete(token.tokenId);
-          waits.push(token);
+      for (;;) {
+        await gate.acquire();
+        try {
+          if (next >= due.length) return;
+          const token = due[next++]!;
+          const read = await checked(token.installationId);
+          if (read === "replaced") {
+            summary.needsReinstall++;
+            continue;
+          }
+          const outcome = await refreshOne(token, read, runtime, settings);
+          summary[outcome]++;
+          if (outcome === "failed") {
+            release.delete(token.tokenId);
+            waits.push(token);
+          }
+        } finally {
+          gate.release();
         }
       }
     };
@@ -390,6 +426,13 @@ export function startRefresher({ sendAlert }: { sendAlert: AlertWebhookSender })
   if (!refresher.enabled || s.timer) return;
   s.stopped = false;
   const generation = ++s.generation;
+  // The event loop's delay sets how many refreshes may be under way (load-gate.ts), said in the metrics.
+  const gate = processGate(refresher.concurrency);
+  metrics().refresherAllowed.set(gate.allowed);
+  s.stopWatching ??= watchEventLoopDelay(LAG_WINDOW_MS, (lagP99Ms) => {
+    gate.adjust(lagP99Ms);
+    metrics().refresherAllowed.set(gate.allowed);
+  });
   const loop = (summary?: PassSummary) => {
     if (s.stopped || s.generation !== generation) return;
     // While a backlog lasts (a moved clock, an instance that was down) the next batch comes at once; the
@@ -409,6 +452,8 @@ export async function stopRefresher(): Promise<void> {
   s.stopped = true;
   if (s.timer) clearTimeout(s.timer);
   s.timer = null;
+  s.stopWatching?.();
+  s.stopWatching = null;
   await s.running?.catch(() => {});
 }
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
+import { LoadGate } from "@/lib/installations/rotation/load-gate";
 import { refreshDueTokens, type PassSummary, type RefresherSettings } from "@/lib/installations/rotation/refresher";
 import { getRotationRuntime, type RotationRuntime } from "@/lib/installations/rotation/runtime";
 import { describeUpstream } from "@/lib/platform/platform-time";
@@ -140,7 +141,10 @@ describe("the background refresher at scale, two instances on one PostgreSQL", (
       await describeUpstream(getRotationRuntime(), true);
       const settings: RefresherSettings = { horizonS: HORIZON_S, spreadS: SPREAD_S, alert: null, concurrency: CONCURRENCY };
       const runtimes = instances.map((store, i): RotationRuntime => ({ ...getRotationRuntime(), baseUrl: doors[i]!.url, store: async () => store }));
-      const [a, b] = await Promise.all(runtimes.map((runtime) => drain(runtime, settings)));
+      // Each instance a process of its own: its own gate, at its bound (its event loop keeps up).
+      const [a, b] = await Promise.all(
+        runtimes.map((runtime) => drain(runtime, { ...settings, gate: new LoadGate({ bound: CONCURRENCY, floor: 1, targetMs: 20 }) })),
+      );
 
       // Every token refreshed, once: two grants (bot and user) per installation at the emulator, no more.
       const grants = grantsPerInstallation();
@@ -224,4 +228,28 @@ describe("the background refresher at scale, two instances on one PostgreSQL", (
       await new Promise((resolve) => door.server.close(resolve));
     }
   }, 120_000);
+  it("while an instance's event loop lags, its refresher keeps to the gate's floor, and every token is still refreshed once", async () => {
+    const grantsBefore = grantsPerInstallation();
+    const door = await openDoor(testConsole.origin, 15);
+    try {
+      // The tokens of the second drain are all due again.
+      await advanceEmulatorClock(testConsole.origin, 11.5 * 3600);
+      await describeUpstream(getRotationRuntime(), true);
+      const bound = 8;
+      const gate = new LoadGate({ bound, floor: 2, targetMs: 20 });
+      // The console is late on its timers (a window at 150 ms beyond the target): the refresher makes room.
+      gate.adjust(150);
+      gate.adjust(150);
+      expect(gate.allowed).toBe(2);
+      const runtime: RotationRuntime = { ...getRotationRuntime(), baseUrl: door.url, store: async () => instances[0]! };
+      const total = await drain(runtime, { horizonS: HORIZON_S, spreadS: SPREAD_S, alert: null, concurrency: bound, gate });
+      // At most the floor under way at the platform, though its bound allowed four times as many.
+      expect(door.maxInFlight).toBe(2);
+      expect(total.refreshed).toBe(2 * WORKSPACES);
+      grantsPerInstallation().forEach((n, i) => expect(n).toBe(grantsBefore[i]! + 2));
+      expect(gate.inFlight).toBe(0);
+    } finally {
+      await new Promise((resolve) => door.server.close(resolve));
+    }
+  }, 240_000);
 });
