@@ -1,5 +1,6 @@
 import "server-only";
 import type pg from "pg";
+import { deepFreeze } from "./deep-freeze";
 import { ChannelListener } from "./listen";
 import type { StoreApiKey } from "./types";
 
@@ -47,14 +48,17 @@ export class ApiKeyCache {
     return (this.listener?.up ?? true) && !this.closed;
   }
 
-  /** The key with this hash (a copy), or undefined when it must be read. */
+  /**
+   * The key with this hash, or undefined when it must be read: the cache's own, deeply frozen (no copy per
+   * request: the token API only reads it), so a caller cannot change what the next one reads.
+   */
   get(hash: string): StoreApiKey | undefined {
     if (!this.active) return undefined;
     const hit = this.entries.get(hash);
     if (hit === undefined) return undefined;
     this.entries.delete(hash);
     this.entries.set(hash, hit);
-    return structuredClone(hit);
+    return hit;
   }
 
   /** The ticket a reader takes before reading the database: `put` keeps the read only if no revoke was heard since. */
@@ -66,7 +70,7 @@ export class ApiKeyCache {
     if (!this.active || ticket !== this.epoch) return;
     this.entries.delete(hash);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, structuredClone(key));
+    this.entries.set(hash, deepFreeze(structuredClone(key)));
   }
 
   /** A key revoked (here, or announced by another instance): its next use reads it again. */

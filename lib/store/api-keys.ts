@@ -82,34 +82,47 @@ export async function revokeApiKey(ctx: ApiKeyContext, id: string, at: number): 
   return row ? keyFromRow(row) : null;
 }
 
-/** Records uses of the token API (a batch, in the order they happened) and each key's last use, in one transaction. */
+/**
+ * Records uses of the token API (a batch, in the order they happened) and each key's last use, in one
+ * transaction of two statements: the batch goes as one JSON parameter that PostgreSQL unpacks
+ * (`jsonb_to_recordset`), and one UPDATE sets every key's last use. Building a multi-row insert of 9
+ * parameters a use, and an UPDATE per key, was about 30 µs of each answer's server time.
+ */
 export async function recordTokenApiUses(ctx: StoreContext, uses: StoreTokenApiUse[]): Promise<void> {
   if (uses.length === 0) return;
   const lastUse = new Map<string, number>();
   for (const use of uses) lastUse.set(use.keyId, Math.max(lastUse.get(use.keyId) ?? 0, use.at));
+  const rows = JSON.stringify(
+    uses.map((use) => ({
+      key_id: use.keyId,
+      team_id: use.teamId,
+      installation_id: use.installationId ?? null,
+      kind: use.kind,
+      user_id: use.userId ?? null,
+      refreshed: use.refreshed,
+      status: use.status,
+      error: use.error ?? null,
+      at: use.at,
+    })),
+  );
+  const keys = JSON.stringify([...lastUse].map(([id, at]) => ({ id, at })));
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(tokenApiUses).values(
-      uses.map((use) => ({
-        keyId: use.keyId,
-        teamId: use.teamId,
-        installationId: use.installationId ?? null,
-        kind: use.kind,
-        userId: use.userId ?? null,
-        refreshed: use.refreshed,
-        status: use.status,
-        error: use.error ?? null,
-        at: use.at,
-      })),
-    );
-    // Keys in one order on every instance: two instances' batches that touch the same keys then wait for each
-    // other instead of deadlocking (PostgreSQL aborted one in four batches of a two-instance soak before).
-    const byId = [...lastUse].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [keyId, at] of byId) {
-      await tx
-        .update(apiKeys)
-        .set({ lastUsedAt: sql`greatest(coalesce(${apiKeys.lastUsedAt}, 0), ${at})` })
-        .where(eq(apiKeys.id, keyId));
-    }
+    // Rows come out of jsonb_to_recordset in the array's order, so seq follows the order they happened in.
+    await tx.execute(sql`
+      insert into ${tokenApiUses} (key_id, team_id, installation_id, kind, user_id, refreshed, status, error, at)
+      select key_id, team_id, installation_id, kind, user_id, refreshed, status, error, at
+      from jsonb_to_recordset(${rows}::jsonb) as u(key_id text, team_id text, installation_id text, kind text,
+        user_id text, refreshed boolean, status integer, error text, at bigint)`);
+    // Keys locked in one order on every instance (ORDER BY before FOR UPDATE): two instances' batches that
+    // touch the same keys then wait for each other instead of deadlocking (PostgreSQL aborted one in four
+    // batches of a two-instance soak when each instance updated its keys in its own order).
+    await tx.execute(sql`
+      update ${apiKeys} set last_used_at = greatest(coalesce(${apiKeys}.last_used_at, 0), l.at)
+      from (
+        select k.id, u.at from ${apiKeys} k join jsonb_to_recordset(${keys}::jsonb) as u(id text, at bigint) on k.id = u.id
+        order by k.id for update of k
+      ) l
+      where ${apiKeys}.id = l.id`);
   });
 }
 

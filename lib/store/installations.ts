@@ -118,10 +118,13 @@ async function readInstallation(ctx: StoreContext, db: Reader, id: string, forUp
   );
 }
 
-/** The installation, from the cache unless `fresh` (what anything about to spend a refresh token must ask). */
-export async function getInstallation(ctx: StoreContext, id: string, options: { fresh?: boolean } = {}): Promise<StoredInstallation | null> {
+/**
+ * The installation, from the cache unless `fresh` (what anything about to spend a refresh token must ask);
+ * `shared`: the cache's frozen record rather than a copy, for a reader that changes nothing (the token API).
+ */
+export async function getInstallation(ctx: StoreContext, id: string, options: { fresh?: boolean; shared?: boolean } = {}): Promise<StoredInstallation | null> {
   if (!options.fresh) {
-    const cached = ctx.cache.get(id);
+    const cached = ctx.cache.get(id, { shared: options.shared ?? false });
     if (cached !== undefined) return cached;
   }
   const ticket = ctx.cache.ticket(id);

@@ -44,8 +44,11 @@ import type { OwnerFilter } from "./webhooks";
 
 /** Installations with their tokens and webhooks, and their timelines. */
 export interface InstallationsStore {
-  /** The installation, or null. Served from the cache unless `fresh`: anything that spends a refresh token asks `fresh: true` under the refresh lock. */
-  get(id: string, options?: { fresh?: boolean }): Promise<StoredInstallation | null>;
+  /**
+   * The installation, or null. Served from the cache unless `fresh`: anything that spends a refresh token asks `fresh: true` under the refresh lock.
+   * `shared`: a cached record is the cache's own, deeply frozen, not a copy (for a reader that changes nothing: the token API's warm path).
+   */
+  get(id: string, options?: { fresh?: boolean; shared?: boolean }): Promise<StoredInstallation | null>;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
   list(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
   /** A workspace's (or organisation's) installations: ids and apps, no secret. Cached until an installation is made or deleted on any instance. */
@@ -287,7 +290,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
   return {
     kind: backend.kind,
     installations: {
-      get: guard((id: string, o?: { fresh?: boolean }) => installations.getInstallation(ctx, id, o)),
+      get: guard((id: string, o?: { fresh?: boolean; shared?: boolean }) => installations.getInstallation(ctx, id, o)),
       list: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
       listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
       inTeam: guard((teamId: string) => installations.installationsInTeam(ctx, teamId)),

@@ -59,7 +59,8 @@ export async function tokenFor(id: string, kind: "bot" | "user", userId: string 
   await describeUpstream(runtime);
   const { marginS } = getConfig().tokenApi;
   const store = await getStore();
-  const stored = await store.installations.get(id);
+  // The cache's own frozen record, not a copy: nothing here changes it (a changed record is a new object).
+  const stored = await store.installations.get(id, { shared: true });
   if (!stored) throw new AppError("unknown_installation");
   let record = actingFor(await upToDate(fromStoreInstallation(stored, [], false, { holder: undefined }), runtime), kind, userId);
   if (record.state === "needs_reinstall") throw needsReinstallError(record);

@@ -45,6 +45,30 @@ describe("the installation cache", () => {
     expect(cache.get("T0-A1")?.id).toBe("T0-A1");
   });
 
+  it("hands the token API its own record frozen, which a caller cannot change for the next one, and others a copy", () => {
+    const cache = new InstallationCache();
+    const record = { ...installation("T1-A1"), bot: { value: "xoxb-1", scopes: ["chat:write"], issuedAt: 1 } } as StoredInstallation;
+    cache.put("T1-A1", record, cache.ticket("T1-A1"));
+    // What was put is the caller's: changing it afterwards changes nothing kept.
+    record.bot!.value = "xoxb-changed";
+    const shared = cache.get("T1-A1", { shared: true })!;
+    expect(shared.bot!.value).toBe("xoxb-1");
+    expect(() => {
+      shared.bot!.value = "xoxb-stolen";
+    }).toThrow(TypeError);
+    expect(() => shared.bot!.scopes.push("admin")).toThrow(TypeError);
+    expect(() => {
+      shared.team.name = "Evil";
+    }).toThrow(TypeError);
+    // No copy per read: the same record each time.
+    expect(cache.get("T1-A1", { shared: true })).toBe(shared);
+    // Without `shared`, a copy the caller may change, and the cache's record stays as it was.
+    const copy = cache.get("T1-A1")!;
+    copy.bot!.value = "xoxb-mine";
+    copy.bot!.scopes.push("admin");
+    expect(cache.get("T1-A1", { shared: true })!.bot).toEqual({ value: "xoxb-1", scopes: ["chat:write"], issuedAt: 1 });
+  });
+
   it("keeps a workspace's installations until one is made or deleted, not while they change", () => {
     const cache = new InstallationCache();
     cache.putTeam("T1", [{ id: "T1-A1", appKey: "console", appId: "A1" }], cache.teamTicket());
@@ -86,6 +110,21 @@ describe("the API key cache", () => {
     expect(cache.get("hash-1")).toBeUndefined();
     cache.put("hash-1", key("key_1", 5), cache.ticket());
     expect(cache.get("hash-1")?.revokedAt).toBe(5);
+  });
+
+  it("hands out the key frozen, without a copy: a caller cannot change what the next request reads", () => {
+    const cache = new ApiKeyCache();
+    const put = { ...key("key_1"), teamIds: ["T1"] };
+    cache.put("hash-1", put, cache.ticket());
+    put.teamIds.push("T2");
+    const got = cache.get("hash-1")!;
+    expect(got.teamIds).toEqual(["T1"]);
+    expect(() => {
+      got.revokedAt = undefined;
+    }).toThrow(TypeError);
+    expect(() => got.teamIds!.push("T2")).toThrow(TypeError);
+    expect(cache.get("hash-1")).toBe(got);
+    expect(cache.get("hash-1")?.teamIds).toEqual(["T1"]);
   });
 
   it(`keeps at most ${MAX_KEYS.toLocaleString("en-US")} keys, dropping the least recently used`, () => {

@@ -63,4 +63,33 @@ export function auditCannotBeErased(context: () => { origin: string; operator: T
     expect(others[1]).toMatchObject({ teamId: "(unrecordable)", kind: "user", status: 404 });
     expect(others[1]).not.toHaveProperty("userId");
   });
+
+  it("writes a batch of many uses over several keys in the order they happened, and each key's latest use", async () => {
+    const { teamId } = context();
+    const keys = [await createKey("first"), await createKey("second"), await createKey("third")];
+    await flushAudit();
+    const at = Date.now();
+    // 300 uses in one flush, the keys interleaved and the times not in key order.
+    for (let i = 0; i < 300; i++)
+      audit({
+        keyId: keys[i % 3]!.id,
+        teamId,
+        kind: i % 2 ? "user" : "bot",
+        ...(i % 2 ? { userId: "U1" } : {}),
+        refreshed: i % 7 === 0,
+        status: 200,
+        at: at + i,
+      });
+    await flushAudit();
+    const store = await getStore();
+    for (const [n, key] of keys.entries()) {
+      const uses = await store.apiKeys.listUses(key.id, { limit: 200 });
+      expect(uses).toHaveLength(100);
+      // Newest first: the times of that key's uses, from its last down.
+      expect(uses.map((u) => u.at)).toEqual(Array.from({ length: 100 }, (_, i) => at + 297 + n - 3 * i));
+      expect(uses[0]).toMatchObject({ teamId, kind: (297 + n) % 2 ? "user" : "bot", status: 200, refreshed: (297 + n) % 7 === 0 });
+      const listed = (await store.apiKeys.list()).find((k) => k.id === key.id);
+      expect(listed?.lastUsedAt).toBe(at + 297 + n);
+    }
+  });
 }
