@@ -61,8 +61,8 @@ const encodedEvents = new WeakMap<ReceivedEvent, { message: Uint8Array; json: Ui
 
 /**
  * An event encoded once for every stream and every snapshot: its `received` message, and its JSON as a view
- * of the same bytes. Viewers are handed these bytes, never copies, so a thousand viewers of a 1 MB event hold
- * that megabyte once; and a live viewer gets an event in one write, not three. (JSON.stringify escapes line
+ * of the same bytes. Viewers are handed these bytes, never copies of a large event (small ones that wait
+ * together are joined into one write), so a thousand viewers of a 1 MB event hold that megabyte once; and a live viewer gets an event in one write, not three. (JSON.stringify escapes line
  * breaks, so the text fits on one `data:` line.) It never throws: an event that cannot be written out at all
  * is sent without its payload, so that no one event can break the feed of every viewer.
  */

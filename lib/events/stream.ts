@@ -108,7 +108,8 @@ class ViewerDropped extends Error {
  *
  * Memory stays bounded whatever the viewer does. The stream hands chunks to its connection only as the
  * connection takes them (a pull source over a queue of its own), every chunk of event data is shared
- * with the feed and the other viewers, and a viewer that falls more than `maxLagBytes` behind, or takes
+ * with the feed and the other viewers (only small chunks that waited together are copied into one write, at
+ * most COALESCE_BYTES per viewer at a time), and a viewer that falls more than `maxLagBytes` behind, or takes
  * nothing it was sent for `maxStallMs`, is dropped: its queue goes and its connection closes. Its
  * browser reconnects (EventSource does) and starts again from a fresh snapshot.
  */
