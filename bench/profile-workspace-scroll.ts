@@ -7,9 +7,8 @@
  *   BENCH_CONSOLE_PORT=3652 npx tsx bench/profile-workspace-scroll.ts [messages] [frames]
  */
 import { writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { bareListBundle } from "./suites/console-workspace-scroll";
 import { admin, CHROMIUM_ARGS, CHROMIUM_PATH, ORIGIN, resetWorkspace, startConsole, stopConsole } from "./suites/console-server";
 
 const MESSAGES = Number(process.argv[2] ?? 2000);
@@ -173,17 +172,7 @@ async function main() {
       time: time.format(Number(m.ts.split(".")[0]) * 1000),
     }));
     const styles = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => (l as HTMLLinkElement).href));
-    const bundle = (
-      await build({
-        entryPoints: [fileURLToPath(new URL("./fixtures/bare-virtual-list.tsx", import.meta.url))],
-        bundle: true,
-        write: false,
-        minify: true,
-        format: "iife",
-        jsx: "automatic",
-        define: { "process.env.NODE_ENV": '"production"' },
-      })
-    ).outputFiles[0]!.text;
+    const bundle = await bareListBundle();
     await page.route(`${ORIGIN}/__bench/bare`, (route) =>
       route.fulfill({
         contentType: "text/html",

@@ -68,7 +68,8 @@ async function rowsOf(channel: string): Promise<Row[]> {
   return rows;
 }
 
-async function bareListBundle(): Promise<string> {
+/** The bare list (bench/fixtures/bare-virtual-list.tsx) bundled for a page of its own; also bench/profile-workspace-scroll.ts's. */
+export async function bareListBundle(): Promise<string> {
   const built = await build({
     entryPoints: [fileURLToPath(new URL("../fixtures/bare-virtual-list.tsx", import.meta.url))],
     bundle: true,
