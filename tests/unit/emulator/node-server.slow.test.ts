@@ -28,15 +28,17 @@ function rawPost(url: string): Promise<{ status: number; body: string }> {
 
 describe("startEmulatorServer", () => {
   it("serves the emulator under its base path", async () => {
-    server = await startEmulatorServer({ port: 3203, users: 5, basePath: "/emulator" });
-    expect(server.url).toBe("http://127.0.0.1:3203/emulator");
+    // Port 0: a fixed port can be taken on a shared machine (CI once found 3203 in use).
+    server = await startEmulatorServer({ port: 0, users: 5, basePath: "/emulator" });
+    expect(server.port).toBeGreaterThan(0);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/emulator`);
     const answer = await rawPost(`${server.url}/api/auth.test`);
     expect(answer).toEqual({ status: 200, body: '{"ok":false,"error":"not_authed"}' });
-    expect((await rawPost("http://127.0.0.1:3203/api/auth.test")).status).toBe(404);
+    expect((await rawPost(`http://127.0.0.1:${server.port}/api/auth.test`)).status).toBe(404);
   });
 
   it("drops the connection without any response when the drop fault fires", async () => {
-    server = await startEmulatorServer({ port: 3203, users: 5 });
+    server = await startEmulatorServer({ port: 0, users: 5 });
     server.emulator.state.faults.dropRate = 1;
     await expect(rawPost(`${server.url}/api/auth.test`)).rejects.toMatchObject({ code: "ECONNRESET" });
     server.emulator.state.faults.dropRate = 0;
@@ -44,7 +46,7 @@ describe("startEmulatorServer", () => {
   });
 
   it("answers HTTP 500 when the error fault fires", async () => {
-    server = await startEmulatorServer({ port: 3203, users: 5 });
+    server = await startEmulatorServer({ port: 0, users: 5 });
     server.emulator.state.faults.errorRate = 1;
     expect(await rawPost(`${server.url}/api/auth.test`)).toEqual({ status: 500, body: '{"ok":false,"error":"fatal_error"}' });
   });
@@ -60,7 +62,7 @@ describe("npm run emulator (scripts/emulator-server.ts)", () => {
   }
 
   it("starts with flags and EMULATOR_* variables, and says where it listens", async () => {
-    const child = run(["--port", "3204", "--users", "7"], { EMULATOR_SEED: "from-env", EMULATOR_REFRESH_GRACE_S: "5", EMULATOR_WORKSPACES: "3" });
+    const child = run(["--port", "0", "--users", "7"], { EMULATOR_SEED: "from-env", EMULATOR_REFRESH_GRACE_S: "5", EMULATOR_WORKSPACES: "3" });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
         let out = "";
@@ -70,8 +72,9 @@ describe("npm run emulator (scripts/emulator-server.ts)", () => {
         });
         child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
       });
-      expect(banner).toContain("listening on http://127.0.0.1:3204");
-      const state = (await (await fetch("http://127.0.0.1:3204/admin/state")).json()) as {
+      const url = /listening on (http:\/\/127\.0\.0\.1:[1-9]\d*)/.exec(banner)?.[1];
+      expect(url, banner).toBeDefined();
+      const state = (await (await fetch(`${url}/admin/state`)).json()) as {
         team: { members: number };
         workspaces: { id: string; members: number }[];
         options: { seed: string; refresh_grace_s: number };

@@ -10,7 +10,6 @@ import { startEmulatorServer, type EmulatorServer } from "@/lib/emulator";
 import { memberCount } from "@/lib/emulator/workspace/members";
 import type { Json } from "./support/emulator-harness";
 
-const PORT = 3202;
 const USERS = 1234;
 const REDIRECT_URI = "http://localhost:3000/oauth/callback";
 
@@ -54,7 +53,7 @@ async function authorize(app: Json, scope: string[], userScope: string[], channe
 }
 
 beforeAll(async () => {
-  server = await startEmulatorServer({ port: PORT, users: USERS, seed: "official-sdk" });
+  server = await startEmulatorServer({ port: 0, users: USERS, seed: "official-sdk" });
   client = new WebClient(undefined, {
     slackApiUrl: `http://127.0.0.1:${server.port}/api/`,
     logLevel: LogLevel.ERROR,
