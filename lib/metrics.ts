@@ -128,13 +128,17 @@ export function metrics(): Metrics {
  * refusals (a wrong Host, a navigation) count as well.
  */
 export function measuredRoute<C>(
-  handler: (request: Request, context: C) => Promise<Response>,
+  handler: (request: Request, context: C) => Response | Promise<Response>,
   record: (metrics: Metrics, status: string, seconds: number) => void,
-): (request: Request, context: C) => Promise<Response> {
-  return async (request, context) => {
+): (request: Request, context: C) => Response | Promise<Response> {
+  return (request, context) => {
     const started = process.hrtime.bigint();
-    const response = await handler(request, context);
-    record(metrics(), String(response.status), Number(process.hrtime.bigint() - started) / 1e9);
-    return response;
+    const recorded = (response: Response) => {
+      record(metrics(), String(response.status), Number(process.hrtime.bigint() - started) / 1e9);
+      return response;
+    };
+    const answer = handler(request, context);
+    // An answer given at once (the token API's warm path) is handed on at once: no promise of its own.
+    return answer instanceof Response ? recorded(answer) : answer.then(recorded);
   };
 }

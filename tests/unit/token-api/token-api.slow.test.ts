@@ -11,6 +11,7 @@ import { describeUpstream } from "@/lib/platform/platform-time";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { apiKeyHash } from "@/lib/token-api/keys";
 import { serveToken } from "@/lib/token-api/serve";
+import { plainTeamIdInPath } from "@/lib/token-api/warm";
 import { tokenFor } from "@/lib/token-api/token-for";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -136,6 +137,19 @@ describe("the token API", () => {
       uses: Array<Record<string, unknown>>;
     };
     expect(uses.uses[0]).toMatchObject({ keyId, teamId, installationId, kind: "bot", refreshed: false, status: 200 });
+    // The route reads a plain team id from its path: a warm answer does not wait for Next.js's params.
+    const direct = tokenRoute(request, { params: new Promise<Record<string, string>>(() => {}) });
+    expect(direct).toBeInstanceOf(Response);
+    expect(((await (direct as Response).json()) as { access_token: string }).access_token).toBe(body.access_token);
+    // A segment with something to decode is Next.js's param, as before.
+    const encoded = new Request(`${testConsole.origin}/api/v1/installations/${encodeURIComponent(teamId).replace(/^T/, "%54")}/token`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(plainTeamIdInPath(encoded.url)).toBeUndefined();
+    expect((await tokenRoute(encoded, { params: Promise.resolve({ teamId }) })).status).toBe(200);
+    // Only a query of exactly `kind=bot` skips parsing: one that merely ends so is read as the full path reads it.
+    const sly = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token?user_id=U1?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await (await serveToken(sly, teamId)).json()).toMatchObject({ error: "invalid_request" });
     // A user token, and a query the full path must judge, are the full path's.
     const user = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token?kind=user&user_id=U0NOBODY1`, {
       headers: { authorization: `Bearer ${key}` },
