@@ -10,11 +10,13 @@ import { tokenAnswer, type TokenAnswer } from "./token-for";
 /**
  * The token API's warm path (issue 43): a bot token answered with no `await` at all, when every cache holds
  * what the answer needs. Each promise on the way (the store opened, its guarded reads, the upstream's
- * description, twice) costs a few µs of Next.js's async hooks, and they were most of the token API's own time.
- * It answers only what serve.ts's full path (serveToken, tokenFor) would answer the same way without
+ * description, twice) cost a few µs of the async hooks Next.js's AsyncLocalStorage installs, and with the
+ * record's copy into the console's shape (fromStoreInstallation) they were most of the token API's own time
+ * (docs/benchmarks.md, issue 43).
+ * It answers only what serve.ts's full path (answerInFull, tokenFor) would answer the same way without
  * waiting: anything else (a key, workspace or installation not cached, a token to refresh, a record with
  * something to learn, a user token, any refusal) is undefined, and the full path answers it. Nothing is
- * changed before it decides, except the key's rate limit, taken last (a full bucket is the full path's 429).
+ * changed before it decides, except the key's rate limit, taken last (an empty bucket is the full path's 429).
  */
 
 /**
@@ -60,7 +62,7 @@ function asksForBotToken(url: string): boolean {
   return true;
 }
 
-export interface WarmAnswer {
+interface WarmAnswer {
   key: StoreApiKey;
   answer: TokenAnswer;
 }

@@ -45,7 +45,7 @@ async function createKey(body: Record<string, unknown>): Promise<{ key: string; 
 }
 
 /** A backend's request: no Origin, no Cookie, no Fetch Metadata. */
-function askToken(key: string | null, team: string, query = "", headers: Record<string, string> = {}): Promise<Response> {
+async function askToken(key: string | null, team: string, query = "", headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`${testConsole.origin}/api/v1/installations/${team}/token${query}`, {
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
   });
