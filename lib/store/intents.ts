@@ -161,7 +161,9 @@ async function settlementWrite(ctx: StoreContext, tx: Tx, intent: IntentRow, inp
         )})`;
   if (!input.token) {
     const failed: IntentOutcome = `failed:${input.failure ?? "unknown"}`;
-    await tx.execute(sql`with done as (update ${refreshIntents} set settled_at = ${input.settledAt}, outcome = ${failed} where id = ${intent.id})${timeline} select 1`);
+    await tx.execute(
+      sql`with done as (update ${refreshIntents} set settled_at = ${input.settledAt}, outcome = ${failed} where id = ${intent.id})${timeline} select 1`,
+    );
     return { outcome: failed, version: null };
   }
   const v = tokenValues(ctx, id, intent.kind as StoreTokenKind, intent.userId, input.token);

@@ -271,7 +271,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 export async function storeOn(backend: Backend, keys: SealingKey[], options: { ownsBackend?: boolean } = {}): Promise<Store> {
   const cache = new InstallationCache(backend.dedicatedClient);
   await cache.start();
-  const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres", oneConnection: backend.kind === "pglite" };
+  const ctx: StoreContext = {
+    db: backend.db,
+    sealer: new Sealer(keys),
+    cache,
+    notifies: backend.kind === "postgres",
+    oneConnection: backend.kind === "pglite",
+  };
   const signOutCache = new SignOutCache(backend.dedicatedClient);
   await signOutCache.start();
   const keyCache = new ApiKeyCache(backend.dedicatedClient);

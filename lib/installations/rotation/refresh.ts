@@ -119,7 +119,11 @@ async function refreshUnderLock(refresh: Refresh): Promise<RefreshOutcome> {
   const { installation, kind, held, userId, runtime, store } = refresh;
   // A holder that died may have left its refresh unsettled: replayed, so that the fresh read has its pair. There
   // almost never is one, so the read says whether there is (one statement), and the read is made again only after a replay.
-  const read = await store.intents.readForRefresh(installation.id, { kind, ...(userId ? { userId } : {}), startedAfter: Date.now() - runtime.refreshGraceS * 1000 });
+  const read = await store.intents.readForRefresh(installation.id, {
+    kind,
+    ...(userId ? { userId } : {}),
+    startedAfter: Date.now() - runtime.refreshGraceS * 1000,
+  });
   const replayed = read.unsettled ? await replayRefreshIntents(store, runtime, installation.id, kind, userId) : 0;
   const fresh = replayed > 0 ? await store.installations.get(installation.id, { fresh: true }) : read.installation;
   if (!fresh) throw new AppError("unknown_installation");
