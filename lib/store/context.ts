@@ -11,6 +11,11 @@ export interface StoreContext {
   cache: InstallationCache;
   /** PostgreSQL: other instances hear of each installation write (NOTIFY); PGlite: only this process writes. */
   notifies: boolean;
+  /**
+   * PGlite: one connection in this process runs one statement at a time, so what only keeps concurrent
+   * connections apart (an advisory lock) guards against nothing there and costs a statement in the queue.
+   */
+  oneConnection: boolean;
 }
 
 /**

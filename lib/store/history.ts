@@ -1,15 +1,16 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, ilike, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { StoreContext } from "./context";
 import { explorerHistory } from "./history-schema";
 import { ownedBy } from "./webhooks";
 
 /**
  * The explorer's lasting history, per person (null: the operator). Every write prunes the person's entries
- * in the same transaction: older than 30 days, or beyond the newest 1,000, whichever leaves fewer. Writes
- * of one person are serialised by a transaction-scoped advisory lock on their owner: two concurrent writes
- * would otherwise each count without the other's uncommitted entry, and the bound would not hold. Finding
+ * in the same transaction: older than 30 days, or beyond the newest 1,000, whichever leaves fewer. With
+ * PostgreSQL, writes of one person are serialised by a transaction-scoped advisory lock on their owner: two
+ * concurrent writes would otherwise each count without the other's uncommitted entry, and the bound would not
+ * hold (PGlite runs one statement at a time: its write is one statement, recordHistory). Finding
  * the edge reads 1,001 entries of the (owner, seq) index; the delete finds the entries past it by that
  * index and the expired ones by the (owner, at) index, so a write costs about the person's 1,000 index
  * entries, however long the table.
@@ -101,14 +102,17 @@ function summaryOf(row: Row): StoreHistorySummary {
   };
 }
 
-/** Records an entry and prunes the owner's history to its bounds, in one transaction; answers the entry's id. */
+/**
+ * Records an entry and prunes the owner's history to its bounds, atomically; answers the entry's id. With
+ * PostgreSQL, in one transaction under the owner's lock. With PGlite, whose one connection runs one statement at a
+ * time, the lock guards against nothing and the transaction's four more statements each wait their turn behind
+ * every other request's: one statement, the insert and the prune together (the prune does not see the row the
+ * same statement inserts, so it keeps one fewer of the others).
+ */
 export async function recordHistory(ctx: StoreContext, owner: string | null, entry: NewHistoryEntry): Promise<string> {
   const id = entry.id ?? `h_${randomBytes(12).toString("base64url")}`;
-  await ctx.db.transaction(async (tx) => {
-    // Held until the transaction ends; a write of another person takes another lock (PGlite, on one
-    // connection, runs one transaction at a time anyway).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`explorer_history:${owner ?? ""}`}))`);
-    await tx.insert(explorerHistory).values({
+  const insert = (db: StoreContext["db"]) =>
+    db.insert(explorerHistory).values({
       ...entry,
       id,
       owner,
@@ -117,18 +121,31 @@ export async function recordHistory(ctx: StoreContext, owner: string | null, ent
       args: argsWithoutNul(entry.args),
       answer: entry.answer === null ? null : withoutNul(entry.answer),
     });
-    // The seq of the newest entry past the bound, if the owner has that many.
-    const [edge] = await tx
-      .select({ seq: explorerHistory.seq })
-      .from(explorerHistory)
-      .where(ownedBy(explorerHistory.owner, owner))
-      .orderBy(desc(explorerHistory.seq))
-      .offset(HISTORY_KEPT)
-      .limit(1);
-    const expired = lt(explorerHistory.at, entry.at - HISTORY_DAYS * DAY_MS);
-    await tx.delete(explorerHistory).where(and(ownedBy(explorerHistory.owner, owner), edge ? or(expired, lte(explorerHistory.seq, edge.seq)) : expired));
+  if (ctx.oneConnection) {
+    await ctx.db.execute(sql`with added as (${insert(ctx.db).getSQL()}) ${pruneBeyond(ctx, owner, entry.at, HISTORY_KEPT - 1)}`);
+    return id;
+  }
+  await ctx.db.transaction(async (tx) => {
+    // Held until the transaction ends; a write of another person takes another lock.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`explorer_history:${owner ?? ""}`}))`);
+    await insert(tx as unknown as StoreContext["db"]);
+    await tx.execute(pruneBeyond(ctx, owner, entry.at, HISTORY_KEPT));
   });
   return id;
+}
+
+/** Deletes the owner's entries older than 30 days before `at`, and those past the newest `kept` (one statement). */
+function pruneBeyond(ctx: StoreContext, owner: string | null, at: number, kept: number): SQL {
+  // The seq of the newest entry past the bound, if the owner has that many (none: only the expired go).
+  const edge = ctx.db
+    .select({ seq: explorerHistory.seq })
+    .from(explorerHistory)
+    .where(ownedBy(explorerHistory.owner, owner))
+    .orderBy(desc(explorerHistory.seq))
+    .offset(kept)
+    .limit(1);
+  const expired = lt(explorerHistory.at, at - HISTORY_DAYS * DAY_MS);
+  return sql`delete from ${explorerHistory} where ${and(ownedBy(explorerHistory.owner, owner), or(expired, sql`${explorerHistory.seq} <= (${edge})`))}`;
 }
 
 function outcomeIs(outcome: string): SQL {

@@ -4,7 +4,7 @@ import type { Db, Tx } from "./backend";
 import { announceChange, heardEverywhere, type StoreContext } from "./context";
 import type { InstallationRef } from "./installation-cache";
 import { UnreadableSecretError, VersionConflictError } from "./errors";
-import { installations, timelineEntries, tokens } from "./schema";
+import { installations, refreshIntents, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
 import type {
   ExpiringToken,
@@ -116,6 +116,41 @@ async function readInstallation(ctx: StoreContext, db: Reader, id: string, forUp
     rows[0]!.installation,
     rows.flatMap((r) => (r.token ? [r.token] : [])),
   );
+}
+
+/**
+ * The installation read fresh for a refresh of its `kind` token (one person's: `userId`), under that token's
+ * refresh lock, and whether an intent to refresh that token started at or after `startedAfter` is still
+ * unsettled (a holder that died: replay.ts): one statement where a refresh asked twice (PGlite is one
+ * connection, and a storm of refreshes queues every other request behind its statements).
+ */
+export async function readForRefresh(
+  ctx: StoreContext,
+  id: string,
+  token: { kind: StoreTokenKind; userId?: string; startedAfter: number },
+): Promise<{ installation: StoredInstallation | null; unsettled: boolean }> {
+  const ticket = ctx.cache.ticket(id);
+  const rows = await ctx.db
+    .select({
+      installation: installations,
+      token: tokens,
+      unsettled: sql<boolean>`exists (select 1 from ${refreshIntents} where ${refreshIntents.installationId} = ${installations.id}
+        and ${refreshIntents.settledAt} is null and ${refreshIntents.startedAt} >= ${token.startedAfter}
+        and ${refreshIntents.kind} = ${token.kind} and coalesce(${refreshIntents.userId}, '') = ${token.userId ?? ""})`,
+    })
+    .from(installations)
+    .leftJoin(tokens, eq(tokens.installationId, installations.id))
+    .where(eq(installations.id, id));
+  const record =
+    rows.length === 0
+      ? null
+      : fromRows(
+          ctx,
+          rows[0]!.installation,
+          rows.flatMap((r) => (r.token ? [r.token] : [])),
+        );
+  ctx.cache.put(id, record, ticket);
+  return { installation: record, unsettled: rows.some((r) => r.unsettled === true) };
 }
 
 /**
@@ -556,4 +591,4 @@ export async function newestTimelines<E extends StoreTimelineEntry = StoreTimeli
   return pages;
 }
 
-export { readInstallation, insertTimeline, installationValues, tokenValues };
+export { readInstallation, installationValues, tokenValues };

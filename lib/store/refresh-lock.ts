@@ -80,8 +80,11 @@ export function processRefreshLock(mutex = new KeyedMutex()): WithRefreshLock {
   };
 }
 
+/** How long an unlock may go unanswered before its connection is taken for dead. */
+const UNLOCK_TIMEOUT_MS = 5_000;
+
 /** The lock with PostgreSQL: the in-process queue, then a session advisory lock on a connection of `lockPool`. */
-export function postgresRefreshLock(lockPool: pg.Pool, mutex = new KeyedMutex()): WithRefreshLock {
+export function postgresRefreshLock(lockPool: pg.Pool, mutex = new KeyedMutex(), unlockTimeoutMs = UNLOCK_TIMEOUT_MS): WithRefreshLock {
   return async (key, fn, options = {}) => {
     const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
     const started = Date.now();
@@ -124,13 +127,38 @@ export function postgresRefreshLock(lockPool: pg.Pool, mutex = new KeyedMutex())
       // What ran under the lock has committed its writes: its caller is answered now, and the unlock's round trip
       // follows on its own (a request waiting for a refreshed token need not wait for it too). This process's next
       // holder of the key waits for it in the queue; another instance's waiter is woken by it.
-      void holder
-        .query("select pg_advisory_unlock($1, hashtext($2))", [ADVISORY_NAMESPACE, key])
-        .catch(() => {
-          // The connection died: the server released the lock with it.
-          broken = true;
+      void unlock(lockPool, holder, key, unlockTimeoutMs)
+        .then((unlocked) => {
+          if (!unlocked) broken = true;
         })
         .finally(giveBack);
     }
   };
 }
+
+/**
+ * Unlocks `key` on the holder's connection; false when the connection cannot be trusted any more. An unlock
+ * that has no answer within `timeoutMs` (a connection dropped without a word answers nothing, ever) would keep
+ * the key held in this process for good, every refresh of that token answering 503 refresh_in_progress: the
+ * connection is given up instead, and its session ended from another connection, since the server would hold
+ * the lock for that session until it noticed the connection gone (which can take hours).
+ */
+async function unlock(lockPool: pg.Pool, holder: pg.PoolClient, key: string, timeoutMs: number): Promise<boolean> {
+  try {
+    await holder.query(bounded("select pg_advisory_unlock($1, hashtext($2))", [ADVISORY_NAMESPACE, key], timeoutMs));
+    return true;
+  } catch (error) {
+    // Otherwise the connection died: the server released the lock with it.
+    const pid = (holder as unknown as { processID?: number | null }).processID;
+    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT && pid) {
+      await lockPool.query(bounded("select pg_terminate_backend($1)", [pid], timeoutMs)).catch(() => {});
+    }
+    return false;
+  }
+}
+
+/** node-postgres's error for a query past its query_timeout. */
+const QUERY_READ_TIMEOUT = "Query read timeout";
+
+/** A query that node-postgres fails with QUERY_READ_TIMEOUT when no answer came within `timeoutMs` (not in @types/pg's QueryConfig). */
+const bounded = (text: string, values: unknown[], timeoutMs: number) => ({ text, values, query_timeout: timeoutMs }) as pg.QueryConfig;

@@ -104,6 +104,14 @@ export interface InstallationsStore {
 export interface IntentsStore {
   /** Records, in its own transaction committed before the platform call, that a refresh token is about to be spent. */
   record(intent: { installationId: string; kind: StoreTokenKind; userId?: string; refreshToken: string; startedAt: number }): Promise<RefreshIntent>;
+  /**
+   * The installation read fresh for a refresh of one token (under its refresh lock), and whether an intent to refresh
+   * that token started at or after `startedAfter` is unsettled (to replay first): one statement.
+   */
+  readForRefresh(
+    installationId: string,
+    token: { kind: StoreTokenKind; userId?: string; startedAfter: number },
+  ): Promise<{ installation: StoredInstallation | null; unsettled: boolean }>;
   /** Unsettled intents started at or after `startedAfter` (younger than the grace period), oldest first: to replay. */
   listUnsettled(options: { startedAfter: number; installationId?: string }): Promise<RefreshIntent[]>;
   /** The newest intent for a refresh token, with its outcome once settled: was this refresh token spent, and how did it end. */
@@ -273,7 +281,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 export async function storeOn(backend: Backend, keys: SealingKey[], options: { ownsBackend?: boolean } = {}): Promise<Store> {
   const cache = new InstallationCache(backend.dedicatedClient);
   await cache.start();
-  const ctx: StoreContext = { db: backend.db, sealer: new Sealer(keys), cache, notifies: backend.kind === "postgres" };
+  const ctx: StoreContext = {
+    db: backend.db,
+    sealer: new Sealer(keys),
+    cache,
+    notifies: backend.kind === "postgres",
+    oneConnection: backend.kind === "pglite",
+  };
   const signOutCache = new SignOutCache(backend.dedicatedClient);
   await signOutCache.start();
   const keyCache = new ApiKeyCache(backend.dedicatedClient);
@@ -323,6 +337,9 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     },
     intents: {
       record: guard((intent: Parameters<IntentsStore["record"]>[0]) => intents.recordRefreshIntent(ctx, intent)),
+      readForRefresh: guard((id: string, token: { kind: StoreTokenKind; userId?: string; startedAfter: number }) =>
+        installations.readForRefresh(ctx, id, token),
+      ),
       listUnsettled: guard((o: { startedAfter: number; installationId?: string }) => intents.listUnsettledIntents(ctx, o)),
       findByRefreshToken: guard((refreshToken: string) => intents.findIntentByRefreshToken(ctx, refreshToken)),
       settle: guard((input: intents.SettleInput) => intents.settleRefresh(ctx, input)),

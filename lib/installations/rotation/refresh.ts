@@ -118,15 +118,14 @@ function keepUntilSettled(refreshing: Promise<unknown>, firstAttemptLost: Promis
 async function refreshUnderLock(refresh: Refresh): Promise<RefreshOutcome> {
   const { installation, kind, held, userId, runtime, store } = refresh;
   // A holder that died may have left its refresh unsettled: replayed, so that the fresh read has its pair. There
-  // almost never is one, so the look and the read go at once (a round trip less for a request that waits), and the
-  // read is made again only after a replay.
-  const [replay, read] = await Promise.allSettled([
-    replayRefreshIntents(store, runtime, installation.id, kind, userId),
-    store.installations.get(installation.id, { fresh: true }),
-  ]);
-  if (replay.status === "rejected") throw replay.reason;
-  if (read.status === "rejected") throw read.reason;
-  const fresh = replay.value > 0 ? await store.installations.get(installation.id, { fresh: true }) : read.value;
+  // almost never is one, so the read says whether there is (one statement), and the read is made again only after a replay.
+  const read = await store.intents.readForRefresh(installation.id, {
+    kind,
+    ...(userId ? { userId } : {}),
+    startedAfter: Date.now() - runtime.refreshGraceS * 1000,
+  });
+  const replayed = read.unsettled ? await replayRefreshIntents(store, runtime, installation.id, kind, userId) : 0;
+  const fresh = replayed > 0 ? await store.installations.get(installation.id, { fresh: true }) : read.installation;
   if (!fresh) throw new AppError("unknown_installation");
   const current = fromStoreInstallation(fresh, [], false, { holder: installation.userHolder });
   const pending = unsavedEntries(installation).reverse();

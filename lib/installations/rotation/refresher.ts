@@ -454,6 +454,8 @@ export async function stopRefresher(): Promise<void> {
   s.timer = null;
   s.stopWatching?.();
   s.stopWatching = null;
+  // It starts nothing more: none of its room is left (the gauge reads "0 while it is off").
+  metrics().refresherAllowed.set(0);
   await s.running?.catch(() => {});
 }
 
