@@ -34,18 +34,26 @@ export interface MessageHandlers {
 }
 
 /**
- * A row's menu (react, more actions): its items are made only once it opens, so that the rows a long list
- * mounts as it scrolls stay light.
+ * A row's menu (react, more actions): a button that opens it, its items made only once it opens, so that
+ * the rows a long list mounts as it scrolls stay light. Not a <details>: each brought a shadow tree with a
+ * style sheet of its own to every row mounted (measured: one style sheet processed per row scrolled in).
+ * The popup, absolutely placed where it would be (under the button), is drawn over the rows below.
  */
-function Menu({ summary, label, children }: { summary: string; label?: string; children: React.ReactNode }) {
+function Menu({ summary, label, children }: { summary: string; label?: string; children: (close: () => void) => React.ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
-    <details className="relative" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label={label}>
+    <div>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-label={label}
+        onClick={() => setOpen((was) => !was)}
+        className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
+      >
         {summary}
-      </summary>
-      {open && children}
-    </details>
+      </button>
+      {open && children(() => setOpen(false))}
+    </div>
   );
 }
 
@@ -102,38 +110,42 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
             </button>
           ))}
           <Menu summary="+ react" label="React">
-            <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
-              {QUICK_REACTIONS.map((r) => (
-                <button
-                  key={r.name}
-                  type="button"
-                  aria-label={`React with ${r.name}`}
-                  onClick={() => handlers.onReact(message.ts, r.name)}
-                  className="rounded px-1 hover:bg-slate-100"
-                >
-                  {r.emoji}
-                </button>
-              ))}
-            </div>
+            {() => (
+              <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+                {QUICK_REACTIONS.map((r) => (
+                  <button
+                    key={r.name}
+                    type="button"
+                    aria-label={`React with ${r.name}`}
+                    onClick={() => handlers.onReact(message.ts, r.name)}
+                    className="rounded px-1 hover:bg-slate-100"
+                  >
+                    {r.emoji}
+                  </button>
+                ))}
+              </div>
+            )}
           </Menu>
           {shortcuts.length > 0 && (
             <Menu summary="More actions">
-              <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
-                {shortcuts.map((s) => (
-                  <li key={`${s.app_id}${s.callback_id}`}>
-                    <button
-                      type="button"
-                      className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                      onClick={(e) => {
-                        e.currentTarget.closest("details")?.removeAttribute("open");
-                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
-                      }}
-                    >
-                      {s.name}
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              {(close) => (
+                <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
+                  {shortcuts.map((s) => (
+                    <li key={`${s.app_id}${s.callback_id}`}>
+                      <button
+                        type="button"
+                        className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
+                        onClick={() => {
+                          close();
+                          handlers.onShortcut(message.ts, s.app_id, s.callback_id);
+                        }}
+                      >
+                        {s.name}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </Menu>
           )}
         </div>
