@@ -22,6 +22,9 @@ test("a member reacts from a row's menu, replies in its thread, and works the me
   await second.getByText("+ react").click();
   await second.getByRole("button", { name: "React with eyes" }).click();
   await expect(second.getByRole("button", { name: "eyes: 1, take back yours" })).toHaveAttribute("aria-pressed", "true");
+  // The menu stays open once a reaction is picked (as it did as a <details>), over the row's thread button: closed by its button.
+  await second.getByRole("button", { name: "React", exact: true }).click();
+  await expect(second.getByRole("button", { name: "React with eyes" })).toBeHidden();
 
   // The thread: opened, a reply typed key by key, then the row counts it.
   await second.getByRole("button", { name: "Reply in thread" }).click();
