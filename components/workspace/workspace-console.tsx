@@ -12,6 +12,7 @@ import { ActNote, type ActRecord } from "./act-note";
 import { AddMemberDialog } from "./add-member-dialog";
 import { clickOf, submittedValues, suggestOf, suggestionOf } from "./block-acts";
 import { Composer } from "./composer";
+import { useListHandlers } from "./list-handlers";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
@@ -100,6 +101,28 @@ export function WorkspaceConsole() {
     const done = await perform(what, name, body);
     return "answer" in done ? done.answer : null;
   };
+  // An external select asks the app (block_suggestion) where it is: a message (channel and ts) or a view (of a modal stack, the top one: the only one a member can act in).
+  const suggestAt =
+    (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
+    async (element, value): Promise<SuggestAnswer> =>
+      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
+  const waiting = busy || switching;
+  const post = async (text: string, threadTs?: string) =>
+    channelId !== undefined &&
+    (await act(threadTs ? "Reply" : "Post", "post", { channel: channelId, text, ...(threadTs ? { thread_ts: threadTs } : {}) })) !== null;
+  const list = useListHandlers({
+    member: member.data,
+    historyNames: history.state.names,
+    channelId,
+    busy: waiting,
+    acts: {
+      react: (ts, name) => void act(`React :${name}:`, "react", { channel: channelId, ts, name }),
+      click: (ts, event, blocks) => act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: channelId, ts }),
+      shortcut: (ts, app_id, callback_id) => void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: channelId, ts }),
+      suggest: (ts, blocks) => suggestAt({ channel: channelId ?? "", ts }, blocks),
+      reply: (text, threadTs) => post(text, threadTs),
+    },
+  });
   /** One way to become someone else (the "You are" picker and the People list): what was shown for the previous person goes. */
   const switchTo = (id: string) => {
     setUser(id);
@@ -132,21 +155,12 @@ export function WorkspaceConsole() {
     conversations: data.conversations,
     currentConversation: channelId,
   };
-  // An external select asks the app (block_suggestion) where it is: a message (channel and ts) or a view (of a modal stack, the top one: the only one a member can act in).
-  const suggestAt =
-    (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
-    async (element, value): Promise<SuggestAnswer> =>
-      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
-  const waiting = busy || switching;
   const messages = messagesOf(
     history.state,
     live.filter((m) => (m as { channel?: string }).channel === channelId),
   );
   const globalShortcuts = data.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "global").map((s) => ({ ...s, app_id: a.app_id, app: a.name })));
 
-  const post = async (text: string, threadTs?: string) =>
-    channelId !== undefined &&
-    (await act(threadTs ? "Reply" : "Post", "post", { channel: channelId, text, ...(threadTs ? { thread_ts: threadTs } : {}) })) !== null;
   const openHome = (app_id: string, tab: "home" | "messages") =>
     act(tab === "home" ? "Open the App Home" : "Open the app's messages", "open-home", { app_id, tab });
 
@@ -229,30 +243,20 @@ export function WorkspaceConsole() {
                     {history.error.message}
                   </p>
                 ) : (
-                  <MessageList
-                    // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
-                    key={`${data.user}|${conversation.id}`}
-                    label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
-                    loaded={history.loaded}
-                    hasOlder={history.hasOlder}
-                    loadingOlder={history.loadingOlder}
-                    onOlder={history.loadOlder}
-                    messages={messages}
-                    handlers={{
-                      me: data.user,
-                      names,
-                      apps: data.apps,
-                      busy: waiting,
-                      onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
-                      channelName: nameHandlers.channelName,
-                      onAction: (ts, event, blocks) =>
-                        act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: conversation.id, ts }),
-                      blockHandlers: (ts, blocks) => ({ ...directory, suggest: suggestAt({ channel: conversation.id, ts }, blocks) }),
-                      onShortcut: (ts, app_id, callback_id) =>
-                        void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
-                    }}
-                    renderReplyBox={(threadTs) => <Composer label="Reply in thread" apps={data.apps} busy={waiting} onPost={(text) => post(text, threadTs)} />}
-                  />
+                  list.handlers && (
+                    <MessageList
+                      // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
+                      key={`${data.user}|${conversation.id}`}
+                      label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
+                      loaded={history.loaded}
+                      hasOlder={history.hasOlder}
+                      loadingOlder={history.loadingOlder}
+                      onOlder={history.loadOlder}
+                      messages={messages}
+                      handlers={list.handlers}
+                      renderReplyBox={list.renderReplyBox}
+                    />
+                  )
                 )}
               </div>
               <Composer
