@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { InstallationsConsole } from "@/components/installations/installations-console";
+import { signedInViewer } from "@/lib/access/viewer";
 import { getConfig } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +9,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const { upstream, exposed } = getConfig();
   const installed = (await searchParams).installed;
   const emulator = upstream.kind === "emulator";
+  // With sign-in on, the emulator's admin surface answers admins only (lib/access/emulator-admin-gate.ts): no link a member would follow to a refusal.
+  const admin = (await signedInViewer())?.admin ?? false;
   return (
     <div className="space-y-6">
       <section className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-5 py-3 shadow-sm">
@@ -24,8 +27,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             </li>
             {/* No link to /emulator/admin/apps, which answers every app's secrets. The state (tokens masked) is
                 for a browser only while the console is this machine's alone: exposed, the admin surface
-                answers its token only. */}
-            {!exposed && (
+                answers its token only; with sign-in, an admin only. */}
+            {!exposed && admin && (
               <li>
                 {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- JSON from the emulator's route handler, not a page */}
                 <a className="text-emerald-700 underline" href="/emulator/admin/state">

@@ -127,14 +127,18 @@ export function metrics(): Metrics {
  * seconds it took to answer (to its headers: a streamed body may go on). Wraps handleRoute's handler, so
  * refusals (a wrong Host, a navigation) count as well.
  */
-export function measuredRoute<C>(
-  handler: (request: Request, context: C) => Promise<Response>,
+export function measuredRoute<C, R extends Response | Promise<Response>>(
+  handler: (request: Request, context: C) => R,
   record: (metrics: Metrics, status: string, seconds: number) => void,
-): (request: Request, context: C) => Promise<Response> {
-  return async (request, context) => {
+): (request: Request, context: C) => R {
+  return (request, context): R => {
     const started = process.hrtime.bigint();
-    const response = await handler(request, context);
-    record(metrics(), String(response.status), Number(process.hrtime.bigint() - started) / 1e9);
-    return response;
+    const recorded = (response: Response) => {
+      record(metrics(), String(response.status), Number(process.hrtime.bigint() - started) / 1e9);
+      return response;
+    };
+    const answer = handler(request, context);
+    // An answer given at once (the token API's warm path) is handed on at once: no promise of its own.
+    return (answer instanceof Response ? recorded(answer) : answer.then(recorded)) as R;
   };
 }

@@ -5,6 +5,7 @@
  * (docs/spec/web-api.md) to the files behind this entry.
  */
 export { createEmulator, type Emulator } from "./emulator";
+export { isAdminPath } from "./admin/admin-guard";
 export { createFakeClock, type FakeClock } from "./core/clock";
 export { startEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from "./adapters/node-server";
 export {

@@ -60,6 +60,13 @@ export const CONSOLE_ERRORS = {
     message: "Only an admin (ADMIN_USERS) or the member who installed this app may do this.",
   },
 
+  // The embedded emulator's admin surface under /emulator/admin, when people sign in (lib/access/emulator-admin-gate.ts)
+  emulator_admin_only: {
+    status: 403,
+    message:
+      "Only an admin (ADMIN_USERS) may use the embedded emulator's admin surface: it shows the apps' secrets, acts as any member, moves the clock and resets the emulator. A script sends Authorization: Bearer <EMULATOR_ADMIN_TOKEN>.",
+  },
+
   // Lists of installations (lib/installations/list-cursor.ts)
   invalid_cursor: {
     status: 400,

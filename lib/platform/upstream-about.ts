@@ -44,6 +44,24 @@ interface AboutCache {
   reading?: Promise<UpstreamAbout>;
 }
 
+const aboutCache = (baseUrl: string) => processSingleton<AboutCache>(`upstreamAbout:${baseUrl.replace(/\/+$/, "")}`, () => ({}));
+
+/** The last answer while it is current (asked, and the platform's time heard, within IDLE_READ_MS), else undefined. */
+function currentAbout(cache: AboutCache, baseUrl: string): UpstreamAbout | undefined {
+  const now = Date.now();
+  const observed = platformClockFor(baseUrl).lastObservedAt();
+  const stale = cache.readAt === undefined || now - cache.readAt > IDLE_READ_MS || observed === undefined || now - observed > IDLE_READ_MS;
+  return stale ? undefined : cache.about;
+}
+
+/**
+ * What `upstreamAbout` would answer without asking, without a promise: the last answer while it is current,
+ * or undefined when only `upstreamAbout` can say (it asks). For the token API's warm path.
+ */
+export function knownUpstreamAbout(baseUrl: string): UpstreamAbout | undefined {
+  return currentAbout(aboutCache(baseUrl), baseUrl);
+}
+
 /**
  * Asks the upstream what it is: GET {base}/.well-known/emulator. Its answer also says the platform's time
  * (the emulator's to the millisecond, the platform's in the Date of its 404), which the platform clock
@@ -81,12 +99,9 @@ export async function readUpstreamAbout(baseUrl: string, options: { transport?: 
  * requests share one read; without an answer, the last known one stands (the platform by default).
  */
 export async function upstreamAbout(baseUrl: string, options: { transport?: PlatformTransport; timeoutMs: number; fresh?: boolean }): Promise<UpstreamAbout> {
-  const cache = processSingleton<AboutCache>(`upstreamAbout:${baseUrl.replace(/\/+$/, "")}`, () => ({}));
-  const now = Date.now();
-  const observed = platformClockFor(baseUrl).lastObservedAt();
-  const stale =
-    options.fresh || !cache.about || cache.readAt === undefined || now - cache.readAt > IDLE_READ_MS || observed === undefined || now - observed > IDLE_READ_MS;
-  if (!stale && cache.about) return cache.about;
+  const cache = aboutCache(baseUrl);
+  const current = options.fresh ? undefined : currentAbout(cache, baseUrl);
+  if (current) return current;
   cache.reading ??= readUpstreamAbout(baseUrl, options)
     .then((about) => {
       cache.about = about;

@@ -11,8 +11,16 @@ import { passwordsNewestFirst, sealingKeys } from "./sealing";
  * ENCRYPTION_KEYS, else keys derived from SESSION_PASSWORD). An open that failed (a database not up yet)
  * is tried again by the next caller rather than remembered.
  */
+interface StoreHolder {
+  opening: Promise<Store> | undefined;
+  /** The store once `opening` resolved: what peekStore answers without a promise. */
+  opened: Store | undefined;
+}
+
+const storeHolder = () => processSingleton("store", (): StoreHolder => ({ opening: undefined, opened: undefined }));
+
 export function getStore(): Promise<Store> {
-  const holder = processSingleton("store", () => ({ opening: undefined as Promise<Store> | undefined }));
+  const holder = storeHolder();
   if (!holder.opening) {
     const config = getConfig();
     const keys = sealingKeys(config.encryptionKeys, passwordsNewestFirst(config.sessionPasswords));
@@ -20,11 +28,25 @@ export function getStore(): Promise<Store> {
       config.store.kind === "postgres" ? { kind: "postgres", url: config.store.url, keys } : { kind: "pglite", dataDir: config.store.dataDir, keys },
     );
     holder.opening = opening;
+    opening.then(
+      (store) => {
+        if (holder.opening === opening) holder.opened = store;
+      },
+      () => {},
+    );
     opening.then(resealInBackground, () => {
       if (holder.opening === opening) holder.opening = undefined;
     });
   }
   return holder.opening;
+}
+
+/**
+ * The process's store if it is open, without a promise (the token API's warm path); undefined before the
+ * first open completes (getStore opens it) or after closeStore.
+ */
+export function peekStore(): Store | undefined {
+  return storeHolder().opened;
 }
 
 /**
@@ -49,9 +71,10 @@ async function resealInBackground(store: Store): Promise<void> {
 
 /** Closes the process's store if it was opened (graceful shutdown: PGlite releases its DATA_DIR, PostgreSQL its connections). */
 export async function closeStore(): Promise<void> {
-  const holder = processSingleton("store", () => ({ opening: undefined as Promise<Store> | undefined }));
+  const holder = storeHolder();
   const opening = holder.opening;
   holder.opening = undefined;
+  holder.opened = undefined;
   const store = await opening?.catch(() => undefined);
   await store?.close();
 }

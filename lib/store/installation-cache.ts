@@ -102,14 +102,14 @@ export class InstallationCache {
     return hit === null || options.shared ? hit : structuredClone(hit);
   }
 
-  /** A workspace's installations as last read (a copy), or undefined when not cached. */
-  getTeam(teamId: string): InstallationRef[] | undefined {
+  /** A workspace's installations as last read (a copy; with `shared`, the cache's own, frozen), or undefined when not cached. */
+  getTeam(teamId: string, options: { shared?: boolean } = {}): InstallationRef[] | undefined {
     if (!this.active) return undefined;
     const hit = this.teams.get(teamId);
     if (hit === undefined) return undefined;
     this.teams.delete(teamId);
     this.teams.set(teamId, hit);
-    return hit.map((ref) => ({ ...ref }));
+    return options.shared ? hit : hit.map((ref) => ({ ...ref }));
   }
 
   /** The ticket a team reader takes before reading: putTeam keeps the read only if no installation was made or deleted since. */
@@ -120,10 +120,7 @@ export class InstallationCache {
   putTeam(teamId: string, refs: InstallationRef[], ticket: number): void {
     if (!this.active || ticket !== this.teamGeneration) return;
     if (this.teams.size >= MAX_ENTRIES) this.teams.delete(this.teams.keys().next().value!);
-    this.teams.set(
-      teamId,
-      refs.map((ref) => ({ ...ref })),
-    );
+    this.teams.set(teamId, deepFreeze(refs.map((ref) => ({ ...ref }))));
   }
 
   /** An installation was made or deleted (here or on another instance): every workspace's list may be wrong. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hash, hkdfSync, randomBytes } from "node:crypto";
 import { UnreadableSecretError } from "./errors";
 
 /**
@@ -143,5 +143,7 @@ export class Sealer {
 
 /** SHA-256 in base64url: finds a secret (a refresh token, a webhook URL) by value without keeping it. */
 export function secretHash(secret: string): string {
-  return createHash("sha256").update(secret).digest("base64url");
+  // Node's one-shot hash (node >= 20.12; package.json asks 20.19): the same digest as createHash().update().digest(),
+  // without a Hash object per call (8 µs of a token API answer's key check, issue 43).
+  return hash("sha256", secret, "base64url");
 }

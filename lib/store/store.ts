@@ -49,10 +49,18 @@ export interface InstallationsStore {
    * `shared`: a cached record is the cache's own, deeply frozen, not a copy (for a reader that changes nothing: the token API's warm path).
    */
   get(id: string, options?: { fresh?: boolean; shared?: boolean }): Promise<StoredInstallation | null>;
+  /**
+   * What `get(id, { shared: true })` would answer from the cache, without a promise: the cache's own frozen
+   * record (null: known absent), or undefined when only `get` can say (not cached, or the cache is off). The
+   * token API's warm path, which answers with no `await` at all (each promise costs Next.js's async hooks).
+   */
+  peek(id: string): StoredInstallation | null | undefined;
   /** Every installation (or those installed by one person; null: the operator), oldest first. Not cached. */
   list(options?: { installedBy?: string | null }): Promise<StoredInstallation[]>;
   /** A workspace's (or organisation's) installations: ids and apps, no secret. Cached until an installation is made or deleted on any instance. */
   inTeam(teamId: string): Promise<InstallationRef[]>;
+  /** What `inTeam` would answer from the cache, without a promise (the cache's own list, frozen), or undefined when only `inTeam` can say. */
+  peekTeam(teamId: string): readonly InstallationRef[] | undefined;
   /** Every installation's names, ids, state and token facts, oldest first, in one query and without unsealing a secret (for lists). */
   listSummaries(): Promise<InstallationSummary[]>;
   /**
@@ -132,6 +140,8 @@ export interface ApiKeysStore {
   create(key: StoreApiKey & { keyHash: string }): Promise<StoreApiKey>;
   list(): Promise<StoreApiKey[]>;
   findByHash(keyHash: string): Promise<StoreApiKey | null>;
+  /** The key `findByHash` would answer from the cache, without a promise (frozen), or undefined when only `findByHash` can say (unknown keys are never cached). */
+  peekByHash(keyHash: string): StoreApiKey | undefined;
   revoke(id: string, at: number): Promise<StoreApiKey | null>;
   /** Audits uses of the token API (a batch, oldest first) and marks each key's last use. */
   recordUses(uses: StoreTokenApiUse[]): Promise<void>;
@@ -291,6 +301,9 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
     kind: backend.kind,
     installations: {
       get: guard((id: string, o?: { fresh?: boolean; shared?: boolean }) => installations.getInstallation(ctx, id, o)),
+      // No guard: the cache never reaches the database.
+      peek: (id: string) => cache.get(id, { shared: true }),
+      peekTeam: (teamId: string) => cache.getTeam(teamId, { shared: true }),
       list: guard((o?: { installedBy?: string | null }) => installations.listInstallations(ctx, o)),
       listSummaries: guard(() => installations.listInstallationSummaries(ctx)),
       inTeam: guard((teamId: string) => installations.installationsInTeam(ctx, teamId)),
@@ -333,6 +346,7 @@ export async function storeOn(backend: Backend, keys: SealingKey[], options: { o
       create: guard((key: StoreApiKey & { keyHash: string }) => apiKeys.createApiKey(ctx, key)),
       list: guard(() => apiKeys.listApiKeys(ctx)),
       findByHash: guard((keyHash: string) => apiKeys.findApiKeyByHash(keyCtx, keyHash)),
+      peekByHash: (keyHash: string) => keyCache.get(keyHash),
       revoke: guard((id: string, at: number) => apiKeys.revokeApiKey(keyCtx, id, at)),
       recordUses: guard((uses: StoreTokenApiUse[]) => apiKeys.recordTokenApiUses(ctx, uses)),
       listUses: guard((keyId: string, o?: { limit?: number; before?: number }) => apiKeys.listTokenApiUses(ctx, keyId, o)),

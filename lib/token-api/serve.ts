@@ -12,7 +12,8 @@ import type { StoreApiKey, StoreTokenApiUse } from "@/lib/store";
 import { audit } from "./audit";
 import { failureReportSchema, reportFailure, REPORT_MAX_BYTES, type FailureReport } from "./report";
 import { tokenFor } from "./token-for";
-import { apiKeyHash, looksLikeApiKey } from "./keys";
+import { apiKeyHash } from "./keys";
+import { fromBrowser, presentedKey, TEAM_ID, warmAnswer } from "./warm";
 
 /**
  * GET /api/v1/installations/{team_id}/token?kind=bot|user[&user_id=U…]: the one route that answers a token,
@@ -24,13 +25,6 @@ import { apiKeyHash, looksLikeApiKey } from "./keys";
  * never revokes it (the platform revokes the oldest of more than two).
  */
 
-/**
- * A browser says so: its requests carry these, and a token must never reach one. Every browser that sends
- * Fetch Metadata sends Sec-Fetch-Site and Sec-Fetch-Dest; Node's own fetch (undici), what a backend uses,
- * sends Sec-Fetch-Mode alone, so that one does not count.
- */
-const BROWSER_HEADERS = ["origin", "cookie", "sec-fetch-site", "sec-fetch-dest", "sec-fetch-user"];
-
 const querySchema = z
   .object({
     kind: z.enum(["bot", "user"]).default("bot"),
@@ -41,8 +35,6 @@ const querySchema = z
   })
   .refine((q) => q.kind === "bot" || q.user_id !== undefined, { message: "kind=user needs user_id: whose user token", path: ["user_id"] })
   .refine((q) => q.kind === "user" || q.user_id === undefined, { message: "user_id goes with kind=user", path: ["user_id"] });
-
-const TEAM_ID = /^[TE][A-Z0-9]{1,31}$/;
 
 /**
  * The team id as the audit records it: a valid one as it is; anything else percent-encoded (`%00` for a NUL,
@@ -87,12 +79,10 @@ function rateLimited(retryAfterS: number): AppError {
 
 /** The API key the request names (revoked or not: the caller refuses a revoked one, audited), or 401 (and 429 for an address that keeps sending bad ones). */
 async function identify(request: Request): Promise<StoreApiKey> {
-  const address = clientAddress(request.headers, getConfig().trustedProxyHops);
-  const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  const key = match?.[1] && looksLikeApiKey(match[1]) ? await (await getStore()).apiKeys.findByHash(apiKeyHash(match[1])) : null;
+  const presented = presentedKey(request);
+  const key = presented ? await (await getStore()).apiKeys.findByHash(apiKeyHash(presented)) : null;
   if (!key) {
-    const wait = limits().badKeys.take(address);
+    const wait = limits().badKeys.take(clientAddress(request.headers, getConfig().trustedProxyHops));
     if (wait > 0) throw rateLimited(wait);
     throw new AppError("invalid_api_key", { headers: { "WWW-Authenticate": 'Bearer realm="switchboard-token-api"' } });
   }
@@ -142,20 +132,29 @@ async function readReport(request: Request): Promise<FailureReport> {
  * The whole route, for GET (a token) and POST …/token/report (`action: "report"`: a backend says the token it
  * was given failed, report.ts): never throws, answers JSON with `Cache-Control: no-store`.
  */
-export async function serveToken(request: Request, teamIdParam: string, action: "get" | "report" = "get"): Promise<Response> {
+export function serveToken(request: Request, teamIdParam: string, action: "get" | "report" = "get"): Response | Promise<Response> {
+  const warm = action === "get" ? warmAnswer(request, teamIdParam, (keyId) => limits().perKey.take(keyId)) : undefined;
+  if (!warm) return answerInFull(request, teamIdParam, action);
+  const response = Response.json(warm.answer, { headers: { "cache-control": "no-store" } });
+  audit({ teamId: teamIdParam, kind: "bot", refreshed: false, installationId: warm.answer.installation_id, keyId: warm.key.id, status: 200, at: Date.now() });
+  return response;
+}
+
+/** serveToken's full path: every case, awaiting the store and the upstream as it needs. */
+async function answerInFull(request: Request, teamIdParam: string, action: "get" | "report"): Promise<Response> {
   let key: StoreApiKey | undefined;
   const use: Omit<StoreTokenApiUse, "keyId" | "status" | "at"> = { teamId: auditedTeamId(teamIdParam), kind: "bot", refreshed: false };
   let response: Response;
   try {
-    const fromBrowser = BROWSER_HEADERS.some((h) => request.headers.has(h));
+    const browser = fromBrowser(request);
     // A browser without a key is refused as a browser; with one, the refusal is audited under that key
     // (a key in a browser is a key that leaked into a page).
     key = await identify(request).catch((error: unknown) => {
-      throw fromBrowser ? new AppError("browser_not_allowed") : error;
+      throw browser ? new AppError("browser_not_allowed") : error;
     });
     const wait = limits().perKey.take(key.id);
     if (wait > 0) throw rateLimited(wait);
-    if (fromBrowser) throw new AppError("browser_not_allowed");
+    if (browser) throw new AppError("browser_not_allowed");
     if (key.revokedAt !== undefined) throw new AppError("api_key_revoked");
     // The audit names the kind asked for, even when the query is refused (kind=user without user_id).
     if (new URL(request.url).searchParams.get("kind") === "user") use.kind = "user";

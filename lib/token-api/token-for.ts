@@ -13,7 +13,7 @@ import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
 import { needsReinstallError } from "@/lib/installations/rotation/refresh-errors";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { describeUpstream } from "@/lib/platform/platform-time";
-import type { StoreApiKey } from "@/lib/store";
+import type { StoreApiKey, StoreToken } from "@/lib/store";
 
 /**
  * What the token API answers for one installation and token kind (serve.ts checks who asks first): the
@@ -80,21 +80,42 @@ export async function tokenFor(id: string, kind: "bot" | "user", userId: string 
     refreshed = true;
   }
   if (token.revoked) throw needsReinstallError(record);
-  const at = runtime.now();
+  return tokenAnswer(record, token, {
+    kind,
+    userId: kind === "user" ? record.userHolder || record.authedUserId || null : null,
+    refreshed,
+    marginS,
+    at: runtime.now(),
+  });
+}
+
+/** What an answer says of the installation: the same fields in the store's record and the console's. */
+type AnsweredInstallation = Pick<InstallationRecord, "id" | "team" | "botUserId" | "botId" | "enterprise" | "isEnterpriseInstall">;
+
+/**
+ * The answer for `token` of `record` at `at` (the platform's time): tokenFor's, and the warm path's from the
+ * cache's record (warm.ts), so both answer alike.
+ */
+export function tokenAnswer(
+  record: AnsweredInstallation,
+  token: Pick<StoreToken, "value" | "expiresAt" | "scopes">,
+  answer: { kind: "bot" | "user"; userId: string | null; refreshed: boolean; marginS: number; at: number },
+): TokenAnswer {
+  const { at } = answer;
   // Never more than the platform's lifetime from now: a platform clock that went back must not make a 12-hour token look like a 38-hour one.
   const expiresAt = token.expiresAt !== undefined ? cappedExpiry(token.expiresAt, at) : undefined;
   return {
     ok: true,
     team_id: record.team.id,
     installation_id: record.id,
-    kind,
-    user_id: kind === "user" ? record.userHolder || record.authedUserId || null : null,
+    kind: answer.kind,
+    user_id: answer.userId,
     access_token: token.value,
     expires_at: expiresAt !== undefined ? Math.floor(expiresAt / 1000) : null,
     expires_in: expiresAt !== undefined ? Math.max(0, Math.floor((expiresAt - at) / 1000)) : null,
     scopes: token.scopes,
-    refreshed,
-    margin_s: marginS,
+    refreshed: answer.refreshed,
+    margin_s: answer.marginS,
     bot_user_id: record.botUserId ?? null,
     bot_id: record.botId ?? null,
     enterprise_id: record.enterprise?.id ?? null,

@@ -50,7 +50,7 @@ async function resetEmulator(): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-function askToken(teamId: string): Promise<Response> {
+async function askToken(teamId: string): Promise<Response> {
   const request = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token`, { headers: { authorization: `Bearer ${apiKey}` } });
   return tokenRoute(request, { params: Promise.resolve({ teamId }) });
 }

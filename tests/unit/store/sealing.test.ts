@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { passwordsNewestFirst, Sealer, sealingKeys, secretHash } from "@/lib/store/sealing";
 
@@ -51,5 +51,12 @@ describe("sealing the store's secrets", () => {
     expect(sealingKeys([], [passphrase("session")])[0]!.id).toBe(derived!.id);
     expect(passwordsNewestFirst({ "1": "a", "3": "c", "2": "b" })).toEqual(["c", "b", "a"]);
     expect(secretHash("x")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("hashes a secret as it always has (SHA-256, base64url): a key or refresh token stored by hash earlier is still found", () => {
+    // The digest of "abc" in FIPS 180-2's example, in base64url.
+    expect(secretHash("abc")).toBe("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
+    const key = `sbk_${randomBytes(32).toString("base64url")}`;
+    expect(secretHash(key)).toBe(createHash("sha256").update(key).digest("base64url"));
   });
 });

@@ -69,6 +69,23 @@ describe("the installation cache", () => {
     expect(cache.get("T1-A1", { shared: true })!.bot).toEqual({ value: "xoxb-1", scopes: ["chat:write"], issuedAt: 1 });
   });
 
+  it("hands the token API's warm path a workspace's installations frozen (no copy per read), and others a copy", () => {
+    const cache = new InstallationCache();
+    const refs = [{ id: "T1-A1", appKey: "console", appId: "A1" }];
+    cache.putTeam("T1", refs, cache.teamTicket());
+    refs[0]!.id = "T1-EVIL";
+    const shared = cache.getTeam("T1", { shared: true })!;
+    expect(shared).toEqual([{ id: "T1-A1", appKey: "console", appId: "A1" }]);
+    expect(() => shared.push({ id: "T1-A2", appKey: "console" })).toThrow(TypeError);
+    expect(() => {
+      shared[0]!.appKey = "legacy";
+    }).toThrow(TypeError);
+    expect(cache.getTeam("T1", { shared: true })).toBe(shared);
+    const copy = cache.getTeam("T1")!;
+    copy[0]!.id = "T1-MINE";
+    expect(cache.getTeam("T1", { shared: true })![0]!.id).toBe("T1-A1");
+  });
+
   it("keeps a workspace's installations until one is made or deleted, not while they change", () => {
     const cache = new InstallationCache();
     cache.putTeam("T1", [{ id: "T1-A1", appKey: "console", appId: "A1" }], cache.teamTicket());

@@ -10,6 +10,9 @@ import { getStore } from "@/lib/store";
 import { describeUpstream } from "@/lib/platform/platform-time";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { apiKeyHash } from "@/lib/token-api/keys";
+import { serveToken } from "@/lib/token-api/serve";
+import { plainTeamIdInPath } from "@/lib/token-api/warm";
+import { tokenFor } from "@/lib/token-api/token-for";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { advanceEmulatorClock } from "../signin/support";
@@ -42,7 +45,7 @@ async function createKey(body: Record<string, unknown>): Promise<{ key: string; 
 }
 
 /** A backend's request: no Origin, no Cookie, no Fetch Metadata. */
-function askToken(key: string | null, team: string, query = "", headers: Record<string, string> = {}): Promise<Response> {
+async function askToken(key: string | null, team: string, query = "", headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`${testConsole.origin}/api/v1/installations/${team}/token${query}`, {
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
   });
@@ -115,6 +118,44 @@ describe("the token API", () => {
     };
     expect(uses.uses[0]).toMatchObject({ keyId, teamId, installationId, kind: "bot", refreshed: false, status: 200 });
     expect(JSON.stringify(uses)).not.toContain(stored.bot!.value);
+  });
+
+  it("answers a warm request (key, workspace, installation and the platform's time all known) at once, with what the full path answers, audited", async () => {
+    expect((await askToken(key, teamId)).status).toBe(200);
+    const request = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
+    // No promise: nothing was awaited (issue 43: each await cost the answer a few µs of Next.js's async hooks).
+    const warm = serveToken(request, teamId);
+    expect(warm).toBeInstanceOf(Response);
+    const body = (await (warm as Response).json()) as Record<string, unknown>;
+    const apiKey = (await (await getStore()).apiKeys.findByHash(apiKeyHash(key)))!;
+    const full = (await tokenFor(installationId, "bot", undefined, apiKey)) as unknown as Record<string, unknown>;
+    // The same answer, its seconds left read a moment apart.
+    expect({ ...body, expires_in: 0 }).toEqual({ ...full, expires_in: 0 });
+    expect(Math.abs((body.expires_in as number) - (full.expires_in as number))).toBeLessThanOrEqual(1);
+    expect((warm as Response).headers.get("cache-control")).toBe("no-store");
+    const uses = (await (await operator.send(usesRoute, `/api/api-keys/${keyId}/uses`, { params: { id: keyId } })).json()) as {
+      uses: Array<Record<string, unknown>>;
+    };
+    expect(uses.uses[0]).toMatchObject({ keyId, teamId, installationId, kind: "bot", refreshed: false, status: 200 });
+    // The route reads a plain team id from its path: a warm answer does not wait for Next.js's params.
+    const direct = tokenRoute(request, { params: new Promise<Record<string, string>>(() => {}) });
+    expect(direct).toBeInstanceOf(Response);
+    expect(((await (direct as Response).json()) as { access_token: string }).access_token).toBe(body.access_token);
+    // A segment with something to decode is Next.js's param, as before.
+    const encoded = new Request(`${testConsole.origin}/api/v1/installations/${encodeURIComponent(teamId).replace(/^T/, "%54")}/token`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(plainTeamIdInPath(encoded.url)).toBeUndefined();
+    expect((await tokenRoute(encoded, { params: Promise.resolve({ teamId }) })).status).toBe(200);
+    // Only a query of exactly `kind=bot` skips parsing: one that merely ends so is read as the full path reads it.
+    const sly = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token?user_id=U1?kind=bot`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await (await serveToken(sly, teamId)).json()).toMatchObject({ error: "invalid_request" });
+    // A user token, and a query the full path must judge, are the full path's.
+    const user = new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token?kind=user&user_id=U0NOBODY1`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(serveToken(user, teamId)).toBeInstanceOf(Promise);
+    expect(await (await serveToken(user, teamId)).json()).toMatchObject({ error: "unknown_user_token" });
   });
 
   it("documents in docs/token-api.md every error code its OpenAPI description answers", () => {

@@ -20,7 +20,7 @@ export function auditCannotBeErased(context: () => { origin: string; operator: T
   }
 
   /** A backend's request for the token of `rawTeam`, as it reaches the route: Next.js decodes %00 to a NUL. */
-  function askToken(key: string, rawTeam: string): Promise<Response> {
+  async function askToken(key: string, rawTeam: string): Promise<Response> {
     const { origin } = context();
     const request = new Request(`${origin}/api/v1/installations/${encodeURIComponent(rawTeam)}/token`, { headers: { authorization: `Bearer ${key}` } });
     return tokenRoute(request, { params: Promise.resolve({ teamId: rawTeam }) });
