@@ -13,6 +13,7 @@ import { AddMemberDialog } from "./add-member-dialog";
 import { clickOf, submittedValues, suggestOf, suggestionOf } from "./block-acts";
 import { Composer } from "./composer";
 import { useListHandlers } from "./list-handlers";
+import { MemberPicker } from "./member-picker";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
@@ -33,7 +34,7 @@ export function WorkspaceConsole() {
   /** Ephemeral messages streamed to this member (those an app sent with chat.postEphemeral are kept nowhere else). */
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
-  const member = useWorkspaceMember(user, undefined);
+  const member = useWorkspaceMember(user);
   const me = member.data?.user;
   /**
    * Who acts: the person picked, at once. The member's data (conversations, people) is the previous person's
@@ -179,16 +180,7 @@ export function WorkspaceConsole() {
     <div className="space-y-3">
       <StreamStatus state={stream} />
       <div className="flex flex-wrap items-end gap-3">
-        <label className="text-sm">
-          <span className="block text-xs font-medium text-slate-700">You are</span>
-          <select value={actor} onChange={(e) => switchTo(e.target.value)} className="mt-0.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm">
-            {data.people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({p.id})
-              </option>
-            ))}
-          </select>
-        </label>
+        <MemberPicker actor={actor} people={data.people} memberCount={data.member_count} onPick={switchTo} />
         <AddMemberDialog
           onAdd={async (person) => {
             // The note links to the team_join sent to the apps that subscribe; a refusal shows in the dialog.
