@@ -6,16 +6,16 @@ import { InstallationScopes } from "@/components/scopes-panel";
 import { getConfig } from "@/lib/config";
 import { eventAppNames } from "@/lib/events/app-names";
 import { getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
-import { workspaceEmulator } from "@/lib/workspace-page/target";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Events" };
 
 export default async function EventsPage() {
-  const { appOrigin, upstream, redisUrl, eventSigners } = getConfig();
+  const { appOrigin, redisUrl, eventSigners } = getConfig();
   const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
-  // The emulator's own records: the embedded one's, or a standalone one's reached through PLATFORM_BASE_URL.
-  const emulatorRecords = (await workspaceEmulator()) !== undefined;
+  // The emulator's own records and "mention the app": the embedded one's, or a standalone one's reached through PLATFORM_BASE_URL.
+  const emulator = (await upstreamEmulator()).kind !== "platform";
   const targets: MentionTarget[] = installations.map((i) => ({
     installationId: i.id,
     label: i.name,
@@ -32,13 +32,8 @@ export default async function EventsPage() {
             : "This feed lives in the server process: with several instances, set REDIS_URL so that each shows the events all of them received."}
         </p>
       </header>
-      <EventInspector
-        requestUrl={`${appOrigin}/api/events`}
-        emulator={upstream.kind === "emulator"}
-        targets={targets}
-        appNames={eventAppNames(installations, eventSigners)}
-      />
-      {emulatorRecords && <EmulatorRecords />}
+      <EventInspector requestUrl={`${appOrigin}/api/events`} emulator={emulator} targets={targets} appNames={eventAppNames(installations, eventSigners)} />
+      {emulator && <EmulatorRecords />}
       <InstallationScopes installations={installations} focus={["app_mentions:read"]} />
     </div>
   );

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { WorkspaceConsole } from "@/components/workspace/workspace-console";
 import { getConfig } from "@/lib/config";
-import { workspaceEmulator } from "@/lib/workspace-page/target";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workspace" };
 
 export default async function WorkspacePage() {
   const { upstream } = getConfig();
-  const emulator = (await workspaceEmulator()) !== undefined;
+  const emulator = (await upstreamEmulator()).kind !== "platform";
   return (
     <div className="space-y-4">
       <header>

@@ -8,10 +8,12 @@ import { collectionActions, exportCollectionText } from "@/lib/swr/use-collectio
 import { downloadFile } from "@/components/download-file";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON, INPUT } from "@/components/ui/primitives";
-import type { InstallationOption } from "./request-form";
+import { InstallationField } from "./installation-field";
+import type { InstallationOption } from "./use-installation-search";
 import { RunResults } from "./run-results";
 import { SavedRequestRow } from "./saved-request-row";
 import { useCollectionRun } from "./use-collection-run";
+import { useRunTarget } from "./use-run-target";
 
 /** The saved request as the explorer's form holds it, aimed at the form's installation. */
 const asExplorerRequest = (r: SavedRequestView, installation: string): ExplorerRequest => ({
@@ -83,21 +85,23 @@ function Sharing({ collection, onChanged, act }: { collection: CollectionView; o
 /** An opened collection: its requests in order (open, run, move, rename, delete, bind), running it against an installation, sharing, export and delete. */
 export function CollectionDetail({
   collection,
-  installations,
   formInstallation,
   onOpenRequest,
   onChanged,
   onClosed,
 }: {
   collection: CollectionView;
-  installations: InstallationOption[];
-  formInstallation: string;
+  /** The explorer form's installation: a saved request opens aimed at it, and the run starts against it. */
+  formInstallation: InstallationOption | undefined;
   onOpenRequest(request: ExplorerRequest): void;
   onChanged(): void;
   onClosed(): void;
 }) {
-  const ids = { installation: useId(), rename: useId() };
-  const [installation, setInstallation] = useState(formInstallation);
+  const ids = { rename: useId() };
+  const runAgainst = useRunTarget(formInstallation);
+  const target = runAgainst.target;
+  // Said as it was when the run started: the search may no longer show its installation.
+  const [runLabel, setRunLabel] = useState("");
   const [continueOnError, setContinueOnError] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -105,8 +109,10 @@ export function CollectionDetail({
   const [deleting, setDeleting] = useState(false);
   const focusAfterMove = useRef<{ name: string; dir: "up" | "down"; order: string } | null>(null);
   const { run, start } = useCollectionRun();
-  const target = installations.some((i) => i.id === installation) ? installation : (installations[0]?.id ?? "");
-  const targetLabel = installations.find((i) => i.id === target)?.label ?? target;
+  const runAgainstTarget = (requests: SavedRequestView[]) => {
+    setRunLabel(runAgainst.labelOf(target));
+    void start(requests, target, continueOnError);
+  };
 
   // A request moved with its button keeps the focus on that button in its new place, so the keys can move it again.
   // At the top or the bottom, where that button is disabled, the focus goes to its other one.
@@ -230,8 +236,8 @@ export function CollectionDetail({
               count={collection.requests.length}
               editable={collection.editable}
               busy={busy || run?.running === true}
-              onOpen={() => onOpenRequest(asExplorerRequest(r, formInstallation || target))}
-              onRun={() => void start([r], target, continueOnError)}
+              onOpen={() => onOpenRequest(asExplorerRequest(r, formInstallation?.id || target))}
+              onRun={() => runAgainstTarget([r])}
               onMove={(by) => move(i, by)}
               onRename={(name) => act(() => collectionActions.updateRequest(collection.id, r.id, { name })).then(changed)}
               onDelete={() => void act(() => collectionActions.removeRequest(collection.id, r.id)).then(changed)}
@@ -243,18 +249,14 @@ export function CollectionDetail({
 
       {collection.requests.length > 0 && (
         <div className="space-y-2 rounded-md bg-slate-50 p-2">
-          <div>
-            <label htmlFor={ids.installation} className="block text-xs font-medium text-slate-700">
-              Run against
-            </label>
-            <select id={ids.installation} className={INPUT} value={target} onChange={(e) => setInstallation(e.target.value)}>
-              {installations.map((i) => (
-                <option key={i.id} value={i.id}>
-                  {i.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <InstallationField
+            searchLabel="Find the workspace for the run"
+            label="Run against"
+            value={target}
+            installations={runAgainst.installations}
+            picker={runAgainst.picker}
+            onChoose={runAgainst.choose}
+          />
           <label className="flex items-center gap-2 text-xs text-slate-700">
             <input type="checkbox" checked={continueOnError} onChange={(e) => setContinueOnError(e.target.checked)} />
             Go on after a step that answers ok: false
@@ -263,14 +265,14 @@ export function CollectionDetail({
             type="button"
             className={BUTTON.primary}
             disabled={target === "" || run?.running === true}
-            onClick={() => void start(collection.requests, target, continueOnError)}
+            onClick={() => runAgainstTarget(collection.requests)}
           >
             {run?.running ? "Running…" : "Run the collection"}
           </button>
         </div>
       )}
 
-      {run && <RunResults run={run} installationLabel={installations.find((i) => i.id === run.installation)?.label ?? targetLabel} />}
+      {run && <RunResults run={run} installationLabel={runLabel || runAgainst.labelOf(run.installation)} />}
 
       <ConfirmDialog
         open={deleting}

@@ -1,14 +1,13 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import type { ExplorerRequest } from "@/lib/explorer/params";
 import { useCollection, useCollections, collectionActions } from "@/lib/swr/use-collections";
-import { useSession } from "@/lib/swr/use-session";
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { CollectionDetail } from "./collection-detail";
-import type { InstallationOption } from "./request-form";
 import { SaveRequest } from "./save-request";
+import type { InstallationOption } from "./use-installation-search";
 
 interface ImportReport {
   name: string;
@@ -47,25 +46,6 @@ function ImportSummary({ report }: { report: ImportReport }) {
   );
 }
 
-/** How many installations "Run against" offers beside the form's own (the session's first page). */
-const RUN_AGAINST_PAGE = 50;
-
-/**
- * The installations a collection may run against: the form's picker holds only what its search (or the link's
- * installation) found, so the run offers the session's first page as well, the form's choices first.
- */
-function useRunTargets(formInstallations: InstallationOption[]): InstallationOption[] {
-  const { data } = useSession({ limit: RUN_AGAINST_PAGE });
-  return useMemo(() => {
-    const byId = new Map(formInstallations.map((i) => [i.id, i]));
-    for (const i of data?.installations ?? []) {
-      if (byId.has(i.id)) continue;
-      byId.set(i.id, { id: i.id, label: `${i.name} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`, view: i });
-    }
-    return [...byId.values()];
-  }, [formInstallations, data]);
-}
-
 /**
  * The explorer's collections: save the form's request under a name, the collections this person keeps or
  * their team shares (a share link in the page's URL, ?shared=…, opens one), one opened with its requests
@@ -73,18 +53,18 @@ function useRunTargets(formInstallations: InstallationOption[]): InstallationOpt
  */
 export function CollectionsPanel({
   request,
-  installations,
+  installation,
   onOpenRequest,
 }: {
   request: ExplorerRequest;
-  installations: InstallationOption[];
+  /** The form's installation, which a collection runs against until another is chosen. */
+  installation: InstallationOption | undefined;
   onOpenRequest(request: ExplorerRequest): void;
 }) {
   const search = useSearchParams();
   const [link] = useState(() => search.get("shared"));
   const [opened, setOpened] = useState<{ id: string } | { link: string } | null>(link ? { link } : null);
   const { collections, error: listError, reload: reloadList } = useCollections();
-  const runTargets = useRunTargets(installations);
   const { collection, error: openError, reload: reloadOne } = useCollection(opened);
   const [importReport, setImportReport] = useState<ImportReport | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -209,8 +189,7 @@ export function CollectionsPanel({
               <CollectionDetail
                 key={collection.id}
                 collection={collection}
-                installations={runTargets}
-                formInstallation={request.installation}
+                formInstallation={installation}
                 onOpenRequest={onOpenRequest}
                 onChanged={changed}
                 onClosed={() => setOpened(null)}

@@ -226,7 +226,11 @@ export function Explorer() {
           )}
           {view.showAll && walkState ? <FetchAllTimings feed={all.feed} state={walkState} /> : page.sentPaginated && <PageTimings timings={page.timings} />}
           <HistoryPanel entries={history.entries} error={history.error} onPick={history.restore} />
-          <CollectionsPanel request={form.request} installations={form.installations} onOpenRequest={form.setRequest} />
+          <CollectionsPanel
+            request={form.request}
+            installation={form.installations.find((i) => i.id === form.request.installation)}
+            onOpenRequest={form.setRequest}
+          />
         </aside>
       </div>
     </div>

@@ -1,12 +1,10 @@
 "use client";
 
 import { useId, useMemo } from "react";
-import { INPUT } from "@/components/ui/primitives";
 import type { ArgumentTyping } from "@/lib/explorer/argument-typing";
 import type { CatalogMethod } from "@/lib/explorer/catalog";
 import type { UpstreamKind } from "@/lib/explorer/method-suggestions";
 import { isValidMethod, type ExplorerRequest } from "@/lib/explorer/params";
-import type { InstallationView } from "@/lib/installations/universal/view";
 import type { EmulatedMethod } from "@/lib/swr/use-emulator-methods";
 import { ArgumentForm } from "./argument-form";
 import { FreeParameters } from "./free-parameters";
@@ -17,20 +15,8 @@ import { ScopeWarning } from "./scope-warning";
 import { SendButtons } from "./send-buttons";
 import { TokenChoice } from "./token-choice";
 import { TransportChoice } from "./transport-choice";
-
-export interface InstallationPicker {
-  text: string;
-  setText(text: string): void;
-  matched: number;
-  capped: boolean;
-  total: number;
-}
-
-export interface InstallationOption {
-  id: string;
-  label: string;
-  view: InstallationView;
-}
+import { InstallationField } from "./installation-field";
+import type { InstallationOption, InstallationPicker } from "./use-installation-search";
 
 interface Props {
   request: ExplorerRequest;
@@ -109,44 +95,14 @@ export function RequestForm({
           token={{ kind: request.tokenKind, granted: selected?.[request.tokenKind]?.scopes ?? null }}
           onEdit={edit}
         />
-        <div>
-          <label htmlFor={`${ids}-installation-search`} className="mb-1 block text-xs font-medium text-slate-600">
-            Find a workspace
-          </label>
-          <input
-            id={`${ids}-installation-search`}
-            type="search"
-            value={picker.text}
-            onChange={(e) => picker.setText(e.target.value)}
-            placeholder="Workspace name or id"
-            maxLength={100}
-            aria-describedby={`${ids}-installation-found`}
-            className={`${INPUT} mb-1`}
-          />
-          <p id={`${ids}-installation-found`} role="status" className="mb-1 text-xs text-slate-600">
-            {picker.text.trim() === ""
-              ? picker.total > installations.length
-                ? `${installations.length.toLocaleString("en-US")} of ${picker.total.toLocaleString("en-US")} shown: type to find another.`
-                : ""
-              : `${picker.matched.toLocaleString("en-US")}${picker.capped ? "+" : ""} found`}
-          </p>
-          <label htmlFor={`${ids}-installation`} className="mb-1 block text-xs font-medium text-slate-600">
-            Installation
-          </label>
-          <select
-            id={`${ids}-installation`}
-            value={request.installation}
-            onChange={(e) => edit({ type: "installation_chosen", installation: e.target.value })}
-            className={INPUT}
-          >
-            {installations.length === 0 && <option value="">{picker.text.trim() ? "No installation matches" : "No installation yet"}</option>}
-            {installations.map((i) => (
-              <option key={i.id} value={i.id}>
-                {i.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <InstallationField
+          searchLabel="Find a workspace"
+          label="Installation"
+          value={request.installation}
+          installations={installations}
+          picker={picker}
+          onChoose={(installation) => edit({ type: "installation_chosen", installation })}
+        />
         <TokenChoice
           name={`${ids}-token`}
           tokenKind={request.tokenKind}

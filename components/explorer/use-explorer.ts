@@ -18,15 +18,10 @@ import { useEmulatorMethods } from "@/lib/swr/use-emulator-methods";
 import { useFetchAll } from "@/lib/swr/use-fetch-all";
 import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useHistoryPage, useRefreshHistory } from "@/lib/swr/use-history";
-import { useSession } from "@/lib/swr/use-session";
 import { downloadFile } from "@/components/download-file";
 import { arrivalSettles, explorerReducer, fetchAllOf, initialExplorerState, requestAsSent, type ExplorerState } from "./explorer-state";
-import type { InstallationOption } from "./request-form";
+import { useInstallationSearch } from "./use-installation-search";
 import { useSendKey } from "./use-send-key";
-
-/** The picker's page of installations, and how long typing rests before its search goes to the server. */
-const PICKER_PAGE_SIZE = 50;
-const PICKER_DEBOUNCE_MS = 250;
 
 /** Methods safe to call again on reload: reads only. */
 const READ_ONLY_METHOD = /\.(list|info|history|replies|members)$|^auth\.test$/;
@@ -55,17 +50,9 @@ export function useExplorer() {
   // The newest entries of this person's lasting history; the server records every call and walk itself.
   const history = useHistoryPage({}, { limit: HISTORY_PANEL_ENTRIES });
   const refreshHistory = useRefreshHistory();
-  // The installations to call with: a page of them, searched on the server as the person types in the picker
-  // (issue 43: one among 100,000). Until they type, the link's installation is asked for by its id, so a link
-  // opens on it wherever it is in the list.
-  const [pickerText, setPickerText] = useState("");
-  const [pickerQ, setPickerQ] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setPickerQ(pickerText.trim()), PICKER_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [pickerText]);
-  const typedInPicker = pickerQ !== "";
-  const session = useSession({ q: typedInPicker ? pickerQ : opened.request.installation, limit: PICKER_PAGE_SIZE });
+  // The installations to call with, searched as the person types; until then the link's installation is
+  // asked for by its id, so a link opens on it wherever it is in the list.
+  const { session, typed: typedInPicker, installations, picker } = useInstallationSearch(opened.request.installation);
   const { data: catalog, error: catalogError } = useMethodCatalog();
   // A catalog that fails, or has not come after a while, no longer holds calls back: they go untyped, said so.
   const [catalogLate, setCatalogLate] = useState(false);
@@ -80,16 +67,6 @@ export function useExplorer() {
   );
   const typing = argumentTyping(catalogState, request.method);
   const { data: emulated } = useEmulatorMethods(session.data?.upstream.kind);
-
-  const installations: InstallationOption[] = useMemo(
-    () =>
-      (session.data?.installations ?? []).map((i) => ({
-        id: i.id,
-        label: `${i.name} (${i.team.id})${i.state === "needs_reinstall" ? " · needs reinstall" : ""}`,
-        view: i,
-      })),
-    [session.data],
-  );
 
   const catalogMethod = catalog ? findMethod(catalog, request.method) : undefined;
   // Paginated as the catalog says, or (for a method outside it) as the emulator describes it.
@@ -237,14 +214,7 @@ export function useExplorer() {
       request,
       setRequest: (next: ExplorerRequest) => dispatch({ type: "edited", request: next }),
       installations,
-      picker: {
-        text: pickerText,
-        setText: setPickerText,
-        /** How many the search keeps (at least, when `capped`), of how many this person sees. */
-        matched: session.data?.page.matched ?? 0,
-        capped: session.data?.page.capped.includes("all") ?? false,
-        total: session.data?.page.total ?? 0,
-      },
+      picker,
       catalog,
       catalogMethod,
       emulated,

@@ -43,7 +43,7 @@ export function HistoryPage() {
   const clear = useClearHistory();
   const { state: compareState, compare, close } = useCompare();
 
-  const names = useMemo(() => new Map((session.data?.installations ?? []).map((i) => [i.id, `${i.name} (${i.team.id})`])), [session.data]);
+  const names = useMemo(() => new Map((session.data?.installations ?? []).map((i) => [i.id, { name: i.name, team: i.team.id }])), [session.data]);
   const entries = useMemo(() => data?.entries ?? [], [data]);
 
   const refilter = (set: (value: string) => void) => (value: string) => {
@@ -116,7 +116,7 @@ export function HistoryPage() {
               <option value="">Any installation</option>
               {(session.data?.installations ?? []).map((i) => (
                 <option key={i.id} value={i.id}>
-                  {names.get(i.id)}
+                  {i.name} ({i.team.id})
                 </option>
               ))}
             </select>
@@ -172,12 +172,14 @@ export function HistoryPage() {
           <table className="w-full table-fixed text-left text-xs">
             <thead className="text-[11px] uppercase tracking-wide text-slate-500">
               <tr>
-                <th className="w-16 py-1">Compare</th>
+                <th className="w-8 py-1 lg:w-20">
+                  <span className="max-lg:sr-only">Compare</span>
+                </th>
                 <th className="py-1">Request</th>
-                <th className="w-48 py-1">Outcome</th>
-                <th className="w-40 py-1">Installation</th>
-                <th className="w-28 py-1">When</th>
-                <th className="w-28 py-1 text-right">Time · size</th>
+                <th className="w-28 py-1 sm:w-44">Outcome</th>
+                <th className="hidden w-56 py-1 lg:table-cell xl:w-72">Installation</th>
+                <th className="hidden w-28 py-1 lg:table-cell">When</th>
+                <th className="hidden w-24 py-1 text-right lg:table-cell">Time · size</th>
               </tr>
             </thead>
             <tbody aria-label="History entries">
@@ -186,7 +188,7 @@ export function HistoryPage() {
                   key={e.id}
                   entry={e}
                   picked={picked.some((p) => p.id === e.id)}
-                  installationName={names.get(e.installation)}
+                  installation={names.get(e.installation)}
                   onPick={togglePick}
                   onCompareRuns={compareLastRuns}
                 />

@@ -34,41 +34,50 @@ export interface MessageHandlers {
 }
 
 /**
- * A row's menu (react, more actions): its items are made only once it opens, so that the rows a long list
- * mounts as it scrolls stay light.
+ * A row's menu (react, more actions): a button that opens it, its items made only once it opens, so that
+ * the rows a long list mounts as it scrolls stay light. Not a <details>: each brought a shadow tree with a
+ * style sheet of its own to every row mounted (measured: one style sheet processed per row scrolled in).
+ * The popup, absolutely placed where it would be (under the button), is drawn over the rows below.
  */
-function Menu({ summary, label, children }: { summary: string; label?: string; children: React.ReactNode }) {
+function Menu({ summary, label, children }: { summary: string; label?: string; children: (close: () => void) => React.ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
-    <details className="relative" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="cursor-pointer list-none rounded px-1 text-xs text-slate-600 hover:bg-slate-100" aria-label={label}>
+    <div>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-label={label}
+        onClick={() => setOpen((was) => !was)}
+        className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
+      >
         {summary}
-      </summary>
-      {open && children}
-    </details>
+      </button>
+      {open && children(() => setOpen(false))}
+    </div>
   );
 }
 
-function Message({
-  message,
-  handlers,
-  children,
-  ...item
-}: {
-  message: WorkspaceMessageWire;
-  handlers: MessageHandlers;
-  children?: React.ReactNode;
-} & React.LiHTMLAttributes<HTMLLIElement> & { "data-index"?: number; ref?: React.Ref<HTMLLIElement> }) {
+/** A message's row box: its look (an ephemeral is marked), with what the list adds (its place, its index). */
+const rowClass = (message: WorkspaceMessageWire, more = "") =>
+  `group rounded-md px-2 py-1.5 ${message.subtype === "ephemeral" ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"} ${more}`;
+
+/** A thread reply: a message in its own row box. */
+function Message({ message, handlers }: { message: WorkspaceMessageWire; handlers: MessageHandlers }) {
+  return (
+    <li className={rowClass(message)} data-ts={message.ts}>
+      <MessageBody message={message} handlers={handlers} />
+    </li>
+  );
+}
+
+/** What a message shows inside its row: who wrote it and when, its content, its reactions and menus. */
+function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; handlers: MessageHandlers }) {
   const ephemeral = message.subtype === "ephemeral";
   const app = handlers.apps.find((a) => a.app_id === message.app_id);
   const author = app?.name ?? (message.user ? (handlers.names[message.user] ?? message.user) : (message.bot_id ?? "someone"));
   const shortcuts = handlers.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "message").map((s) => ({ ...s, app_id: a.app_id })));
   return (
-    <li
-      {...item}
-      className={`group rounded-md px-2 py-1.5 ${ephemeral ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"} ${item.className ?? ""}`}
-      data-ts={message.ts}
-    >
+    <>
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="text-sm font-semibold text-slate-900">{author}</span>
         {app && <span className="rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">app</span>}
@@ -101,63 +110,64 @@ function Message({
             </button>
           ))}
           <Menu summary="+ react" label="React">
-            <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
-              {QUICK_REACTIONS.map((r) => (
-                <button
-                  key={r.name}
-                  type="button"
-                  aria-label={`React with ${r.name}`}
-                  onClick={() => handlers.onReact(message.ts, r.name)}
-                  className="rounded px-1 hover:bg-slate-100"
-                >
-                  {r.emoji}
-                </button>
-              ))}
-            </div>
+            {() => (
+              <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+                {QUICK_REACTIONS.map((r) => (
+                  <button
+                    key={r.name}
+                    type="button"
+                    aria-label={`React with ${r.name}`}
+                    onClick={() => handlers.onReact(message.ts, r.name)}
+                    className="rounded px-1 hover:bg-slate-100"
+                  >
+                    {r.emoji}
+                  </button>
+                ))}
+              </div>
+            )}
           </Menu>
           {shortcuts.length > 0 && (
             <Menu summary="More actions">
-              <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
-                {shortcuts.map((s) => (
-                  <li key={`${s.app_id}${s.callback_id}`}>
-                    <button
-                      type="button"
-                      className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
-                      onClick={(e) => {
-                        e.currentTarget.closest("details")?.removeAttribute("open");
-                        handlers.onShortcut(message.ts, s.app_id, s.callback_id);
-                      }}
-                    >
-                      {s.name}
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              {(close) => (
+                <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
+                  {shortcuts.map((s) => (
+                    <li key={`${s.app_id}${s.callback_id}`}>
+                      <button
+                        type="button"
+                        className="w-full rounded px-2 py-1 text-left text-sm hover:bg-slate-100"
+                        onClick={() => {
+                          close();
+                          handlers.onShortcut(message.ts, s.app_id, s.callback_id);
+                        }}
+                      >
+                        {s.name}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </Menu>
           )}
         </div>
       )}
-      {children}
-    </li>
+    </>
   );
 }
 
 /**
- * One row of the conversation: a top-level message with its thread's reply count (a button that opens the
- * thread) and, opened, its replies and a reply box. Memoised: while the list scrolls, only rows that come
- * into view render.
+ * What a row of the conversation shows: the message, its thread's reply count (a button that opens the
+ * thread) and, opened, its replies and a reply box. Memoised apart from the row's place: a row that moves
+ * (a message above it measured taller than estimated, an older page read above it) or is renumbered only
+ * gets a new transform and index, without its content rendering again (blocks, mrkdwn, the time), in the
+ * frame a person scrolls.
  */
-export const MessageRow = memo(function MessageRow({
+const RowContent = memo(function RowContent({
   message,
   replies,
   opened,
   onToggle,
   handlers,
   renderReplyBox,
-  index,
-  measure,
-  start,
-  setSize,
 }: {
   message: WorkspaceMessageWire;
   replies: readonly WorkspaceMessageWire[];
@@ -165,25 +175,10 @@ export const MessageRow = memo(function MessageRow({
   onToggle: (ts: string) => void;
   handlers: MessageHandlers;
   renderReplyBox: (threadTs: string) => React.ReactNode;
-  index: number;
-  measure: (element: HTMLLIElement | null) => void;
-  start: number;
-  /** How many rows the conversation has (-1 while older ones are still unread): only some are in the page. */
-  setSize: number;
 }) {
   return (
-    <Message
-      message={message}
-      handlers={handlers}
-      ref={measure}
-      data-index={index}
-      aria-setsize={setSize}
-      aria-posinset={setSize < 0 ? undefined : index + 1}
-      // Raised while it holds the focus, so its open menus are drawn over the rows below it.
-      // Its layout its own (a row mounting or growing lays out no other), its menus still drawn past its edge.
-      className="absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10"
-      style={{ transform: `translateY(${start}px)` }}
-    >
+    <>
+      <MessageBody message={message} handlers={handlers} />
       {message.subtype !== "ephemeral" && (
         <button type="button" className="mt-1 text-xs font-medium text-emerald-800 hover:underline" aria-expanded={opened} onClick={() => onToggle(message.ts)}>
           {replies.length > 0 ? `${replies.length} ${replies.length === 1 ? "reply" : "replies"}` : "Reply in thread"}
@@ -199,6 +194,43 @@ export const MessageRow = memo(function MessageRow({
           {renderReplyBox(message.ts)}
         </div>
       )}
-    </Message>
+    </>
+  );
+});
+
+/** One row of the conversation, placed by the list (memoised: while the list scrolls, only rows that come into view or move render). */
+export const MessageRow = memo(function MessageRow({
+  index,
+  measure,
+  start,
+  setSize,
+  ...content
+}: {
+  message: WorkspaceMessageWire;
+  replies: readonly WorkspaceMessageWire[];
+  opened: boolean;
+  onToggle: (ts: string) => void;
+  handlers: MessageHandlers;
+  renderReplyBox: (threadTs: string) => React.ReactNode;
+  index: number;
+  measure: (element: HTMLLIElement | null) => void;
+  start: number;
+  /** How many rows the conversation has (-1 while older ones are still unread): only some are in the page. */
+  setSize: number;
+}) {
+  return (
+    <li
+      ref={measure}
+      data-index={index}
+      data-ts={content.message.ts}
+      aria-setsize={setSize}
+      aria-posinset={setSize < 0 ? undefined : index + 1}
+      // Raised while it holds the focus, so its open menus are drawn over the rows below it.
+      // Its layout its own (a row mounting or growing lays out no other), its menus still drawn past its edge.
+      className={rowClass(content.message, "absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10")}
+      style={{ transform: `translateY(${start}px)` }}
+    >
+      <RowContent {...content} />
+    </li>
   );
 });

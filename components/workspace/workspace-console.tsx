@@ -12,6 +12,8 @@ import { ActNote, type ActRecord } from "./act-note";
 import { AddMemberDialog } from "./add-member-dialog";
 import { clickOf, submittedValues, suggestOf, suggestionOf } from "./block-acts";
 import { Composer } from "./composer";
+import { useListHandlers } from "./list-handlers";
+import { MemberPicker } from "./member-picker";
 import { MessageList } from "./message-list";
 import { ModalDialog } from "./modal-dialog";
 import { Sidebar, type Place } from "./sidebar";
@@ -32,7 +34,7 @@ export function WorkspaceConsole() {
   /** Ephemeral messages streamed to this member (those an app sent with chat.postEphemeral are kept nowhere else). */
   const [live, setLive] = useState<WorkspaceMessageWire[]>([]);
 
-  const member = useWorkspaceMember(user, undefined);
+  const member = useWorkspaceMember(user);
   const me = member.data?.user;
   /**
    * Who acts: the person picked, at once. The member's data (conversations, people) is the previous person's
@@ -100,6 +102,28 @@ export function WorkspaceConsole() {
     const done = await perform(what, name, body);
     return "answer" in done ? done.answer : null;
   };
+  // An external select asks the app (block_suggestion) where it is: a message (channel and ts) or a view (of a modal stack, the top one: the only one a member can act in).
+  const suggestAt =
+    (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
+    async (element, value): Promise<SuggestAnswer> =>
+      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
+  const waiting = busy || switching;
+  const post = async (text: string, threadTs?: string) =>
+    channelId !== undefined &&
+    (await act(threadTs ? "Reply" : "Post", "post", { channel: channelId, text, ...(threadTs ? { thread_ts: threadTs } : {}) })) !== null;
+  const list = useListHandlers({
+    member: member.data,
+    historyNames: history.state.names,
+    channelId,
+    busy: waiting,
+    acts: {
+      react: (ts, name) => void act(`React :${name}:`, "react", { channel: channelId, ts, name }),
+      click: (ts, event, blocks) => act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: channelId, ts }),
+      shortcut: (ts, app_id, callback_id) => void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: channelId, ts }),
+      suggest: (ts, blocks) => suggestAt({ channel: channelId ?? "", ts }, blocks),
+      reply: (text, threadTs) => post(text, threadTs),
+    },
+  });
   /** One way to become someone else (the "You are" picker and the People list): what was shown for the previous person goes. */
   const switchTo = (id: string) => {
     setUser(id);
@@ -132,21 +156,12 @@ export function WorkspaceConsole() {
     conversations: data.conversations,
     currentConversation: channelId,
   };
-  // An external select asks the app (block_suggestion) where it is: a message (channel and ts) or a view (of a modal stack, the top one: the only one a member can act in).
-  const suggestAt =
-    (where: Record<string, string>, blocks: readonly unknown[]): NonNullable<BlockHandlers["suggest"]> =>
-    async (element, value): Promise<SuggestAnswer> =>
-      suggestionOf(await actAsMember("suggest", { ...suggestOf(element, blocks), ...where, value, ...(actor ? { user: actor } : {}) }));
-  const waiting = busy || switching;
   const messages = messagesOf(
     history.state,
     live.filter((m) => (m as { channel?: string }).channel === channelId),
   );
   const globalShortcuts = data.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "global").map((s) => ({ ...s, app_id: a.app_id, app: a.name })));
 
-  const post = async (text: string, threadTs?: string) =>
-    channelId !== undefined &&
-    (await act(threadTs ? "Reply" : "Post", "post", { channel: channelId, text, ...(threadTs ? { thread_ts: threadTs } : {}) })) !== null;
   const openHome = (app_id: string, tab: "home" | "messages") =>
     act(tab === "home" ? "Open the App Home" : "Open the app's messages", "open-home", { app_id, tab });
 
@@ -165,16 +180,7 @@ export function WorkspaceConsole() {
     <div className="space-y-3">
       <StreamStatus state={stream} />
       <div className="flex flex-wrap items-end gap-3">
-        <label className="text-sm">
-          <span className="block text-xs font-medium text-slate-700">You are</span>
-          <select value={actor} onChange={(e) => switchTo(e.target.value)} className="mt-0.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm">
-            {data.people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({p.id})
-              </option>
-            ))}
-          </select>
-        </label>
+        <MemberPicker actor={actor} people={data.people} memberCount={data.member_count} onPick={switchTo} />
         <AddMemberDialog
           onAdd={async (person) => {
             // The note links to the team_join sent to the apps that subscribe; a refusal shows in the dialog.
@@ -229,30 +235,20 @@ export function WorkspaceConsole() {
                     {history.error.message}
                   </p>
                 ) : (
-                  <MessageList
-                    // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
-                    key={`${data.user}|${conversation.id}`}
-                    label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
-                    loaded={history.loaded}
-                    hasOlder={history.hasOlder}
-                    loadingOlder={history.loadingOlder}
-                    onOlder={history.loadOlder}
-                    messages={messages}
-                    handlers={{
-                      me: data.user,
-                      names,
-                      apps: data.apps,
-                      busy: waiting,
-                      onReact: (ts, name) => void act(`React :${name}:`, "react", { channel: conversation.id, ts, name }),
-                      channelName: nameHandlers.channelName,
-                      onAction: (ts, event, blocks) =>
-                        act(`Click ${event.action.action_id}`, "click", { ...clickOf(event, blocks), channel: conversation.id, ts }),
-                      blockHandlers: (ts, blocks) => ({ ...directory, suggest: suggestAt({ channel: conversation.id, ts }, blocks) }),
-                      onShortcut: (ts, app_id, callback_id) =>
-                        void act(`Message shortcut ${callback_id}`, "shortcut", { callback_id, app_id, channel: conversation.id, ts }),
-                    }}
-                    renderReplyBox={(threadTs) => <Composer label="Reply in thread" apps={data.apps} busy={waiting} onPost={(text) => post(text, threadTs)} />}
-                  />
+                  list.handlers && (
+                    <MessageList
+                      // Another conversation (or member) starts a list of its own: at its newest message, nothing unseen.
+                      key={`${data.user}|${conversation.id}`}
+                      label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
+                      loaded={history.loaded}
+                      hasOlder={history.hasOlder}
+                      loadingOlder={history.loadingOlder}
+                      onOlder={history.loadOlder}
+                      messages={messages}
+                      handlers={list.handlers}
+                      renderReplyBox={list.renderReplyBox}
+                    />
+                  )
                 )}
               </div>
               <Composer

@@ -30,16 +30,18 @@ function appNotFoundFor(appId: string): (error: unknown) => never {
   };
 }
 
-export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBackend {
+/** `target`: the emulator upstreamEmulator found (a standalone one too); by default the runtime's embedded one. */
+export function emulatorAdminBackend(runtime: AppConfigRuntime, target?: AdminTarget): AppConfigBackend {
+  const at = () => target ?? adminTargetOf(runtime);
   return {
     kind: "emulator-admin",
 
     async listApps() {
-      return (await listEmulatorApps(adminTargetOf(runtime))).map((a) => ({ appId: a.app_id, name: a.name, clientId: a.client_id }));
+      return (await listEmulatorApps(at())).map((a) => ({ appId: a.app_id, name: a.name, clientId: a.client_id }));
     },
 
     async readApp(appId): Promise<AppRecord> {
-      const app = (await listEmulatorApps(adminTargetOf(runtime))).find((a) => a.app_id === appId);
+      const app = (await listEmulatorApps(at())).find((a) => a.app_id === appId);
       if (!app) throw appNotFound(appId, "in the emulator");
       const { settings, ...rest } = app.manifest as AppManifest;
       // The app's rotation as it is (the manifest as given may leave the setting out).
@@ -62,12 +64,12 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
     validateManifest: null,
 
     async updateManifest(appId, manifest) {
-      const problems = await replaceEmulatorAppManifest(adminTargetOf(runtime), appId, manifest).catch(appNotFoundFor(appId));
+      const problems = await replaceEmulatorAppManifest(at(), appId, manifest).catch(appNotFoundFor(appId));
       if (problems) throw new ManifestRefusedError(problems);
     },
 
     async verifyRequestUrl(appId) {
-      const verification = await verifyEmulatorRequestUrl(adminTargetOf(runtime), appId).catch((error: unknown) => {
+      const verification = await verifyEmulatorRequestUrl(at(), appId).catch((error: unknown) => {
         if (isRelayedError(error, "no_request_url")) throw new AppError("no_request_url");
         return appNotFoundFor(appId)(error);
       });
@@ -75,7 +77,7 @@ export function emulatorAdminBackend(runtime: AppConfigRuntime): AppConfigBacken
     },
 
     async enableEvents(appId) {
-      await enableEmulatorEvents(adminTargetOf(runtime), appId).catch(appNotFoundFor(appId));
+      await enableEmulatorEvents(at(), appId).catch(appNotFoundFor(appId));
     },
   };
 }

@@ -4,6 +4,8 @@ import { isAdmin } from "@/lib/viewer";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { issueEmulatorConfigTokens, readEmulatorState } from "@/lib/emulator-admin/client";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
+import { logger } from "@/lib/log";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
 import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
@@ -43,6 +45,22 @@ export async function selectBackend(runtime: AppConfigRuntime): Promise<AppConfi
   if (await readConfigToken(configTokenOwner(runtime))) return manifestApiBackend(runtime);
   if (runtime.upstream.kind === "emulator") return emulatorAdminBackend(runtime);
   throw new AppError("config_token_required");
+}
+
+/** The admin surface of the emulator the upstream is (embedded or standalone: upstreamEmulator), or null against the platform. */
+async function emulatorBackend(runtime: AppConfigRuntime): Promise<AppConfigBackend | null> {
+  const upstream = await upstreamEmulator(runtime.upstream, runtime.timeoutMs);
+  return upstream.kind === "platform" ? null : emulatorAdminBackend(runtime, upstream.target);
+}
+
+/**
+ * What serves an app's event delivery (whether the platform disabled it, enabling it again): the backend
+ * when it can, else the emulator's admin surface when the upstream is one, a standalone emulator through
+ * PLATFORM_BASE_URL above all (read with a pasted configuration token, through the App Manifest API, which
+ * knows nothing of delivery); null against the real platform.
+ */
+async function deliveryBackend(backend: AppConfigBackend, runtime: AppConfigRuntime): Promise<AppConfigBackend | null> {
+  return backend.enableEvents ? backend : emulatorBackend(runtime);
 }
 
 function sameScopes(a: readonly string[], b: readonly string[]): boolean {
@@ -125,10 +143,26 @@ function installHrefOf(record: AppRecord, views: InstallationView[]): string | n
   return key ? reinstallHref({ app: { key } }, scopes.bot, scopes.user) : null;
 }
 
+/**
+ * The app's delivery as deliveryBackend reads it. An emulator whose admin surface refuses (an admin token
+ * not shared with it) leaves the rest of the settings readable: the delivery is then said unknown, logged.
+ */
+async function eventDelivery(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime) {
+  const delivery = await deliveryBackend(backend, runtime);
+  if (!delivery || delivery === backend) return { delivery, disabled: record.eventsDisabled };
+  try {
+    return { delivery, disabled: (await delivery.readApp(record.appId)).eventsDisabled };
+  } catch (error) {
+    logger.warn({ err: error instanceof Error ? error.name : typeof error, appId: record.appId }, "app settings: the emulator's event delivery was not read");
+    return { delivery: null, disabled: undefined };
+  }
+}
+
 async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime: AppConfigRuntime): Promise<AppSettingsView> {
   const shape = reshapeManifest(record.manifest);
   const views = (await getSessionInstallationViews({ viewer: viewerOf(runtime) })).filter((v) => v.app.id === record.appId);
   const emulatorTokens = await emulatorTokensByInstallation(runtime, record.appId, views);
+  const { delivery, disabled } = await eventDelivery(backend, record, runtime);
   return {
     ok: true,
     backend: backend.kind,
@@ -141,8 +175,8 @@ async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime:
       ...shape.events,
       verification: record.verification,
       canVerify: backend.verifyRequestUrl !== null && shape.events.requestUrl !== null,
-      disabled: record.eventsDisabled,
-      canEnable: backend.enableEvents !== null,
+      disabled,
+      canEnable: delivery !== null,
     },
     tokenRotationEnabled: shape.tokenRotationEnabled,
     manifest: record.manifest,
@@ -252,8 +286,9 @@ export async function verifyAppRequestUrl(appId: string, runtime: AppConfigRunti
 export async function enableAppEvents(appId: string, runtime: AppConfigRuntime): Promise<AppSettingsView> {
   requireAdmin(viewerOf(runtime), "enable an app's event delivery again: it is every workspace's it is installed in");
   const backend = await selectBackend(runtime);
-  if (!backend.enableEvents) throw new AppError("enable_events_not_available");
-  await backend.enableEvents(appId);
+  const delivery = await deliveryBackend(backend, runtime);
+  if (!delivery?.enableEvents) throw new AppError("enable_events_not_available");
+  await delivery.enableEvents(appId);
   return settingsOf(backend, await backend.readApp(appId), runtime);
 }
 

@@ -5,9 +5,10 @@ import { assertValidMethodName, callArguments, parseCallBody, throwIfRateLimited
 import type { Viewer } from "@/lib/viewer";
 import { callAsInstallation } from "@/lib/installations/actions/call-as-installation";
 import { requireCallableInstallation } from "./call-rights";
-import { parseCallQuery } from "./call-query";
+import { carriedCredentials, parseCallQuery } from "./call-query";
 import { wireHeader } from "@/lib/platform/wire-header";
 import { isCredentialKey } from "@/lib/platform/credential-params";
+import { CALL_SELECTOR_KEYS } from "@/lib/platform/call-arguments";
 import { recordCallAfterAnswer } from "./call-history";
 import { HISTORY_OFF_HEADER } from "@/lib/explorer/history";
 import { readSavedRequestId, SAVED_REQUEST_KEY } from "./saved-request";
@@ -95,7 +96,7 @@ export async function proxyMethodCall(request: Request, method: string, viewer: 
     signal: request.signal,
     by: `${httpMethod} /api/call/${method}`,
   });
-  const dropped = [...new Set([...[...url.searchParams.keys()].filter(isCredentialKey), ...bodyDropped])];
+  const dropped = [...new Set([...carriedCredentials(url.searchParams, CALL_SELECTOR_KEYS), ...bodyDropped])];
   if (request.headers.get(HISTORY_OFF_HEADER) !== "off")
     recordCallAfterAnswer(
       {

@@ -36,6 +36,16 @@ export interface WalkQuery extends CallQuery {
   savedRequestId?: string;
 }
 
+/**
+ * The credentials' names a query carried, which the call leaves out (the history says so). The console's
+ * own `token` (which of the installation's tokens to call with: bot, user) is not one: only a second value
+ * of it, which the call drops, is. So a call the explorer sends with `token=bot` left nothing out.
+ */
+export function carriedCredentials(search: URLSearchParams, ownKeys: ReadonlySet<string>): string[] {
+  const carried = [...search.keys()].filter((key) => isCredentialKey(key) && (!ownKeys.has(key) || search.getAll(key).length > 1));
+  return [...new Set(carried)];
+}
+
 /** The schema's keys as the query gives them (the first value of each), validated. */
 function readOwnKeys<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, search: URLSearchParams): z.infer<z.ZodObject<Shape>> {
   return schema.parse(Object.fromEntries(Object.keys(schema.shape).map((key) => [key, search.get(key) ?? undefined])));
@@ -58,7 +68,7 @@ export function parseWalkQuery(search: URLSearchParams): WalkQuery {
     tokenKind: own.token,
     maxPages: own.max_pages,
     params: methodParams(search, WALK_KEYS),
-    dropped: [...new Set([...search.keys()].filter(isCredentialKey))],
+    dropped: carriedCredentials(search, WALK_KEYS),
     ...(own.savedRequestId ? { savedRequestId: own.savedRequestId } : {}),
   };
 }

@@ -8,12 +8,14 @@ import {
   SuggestAnswerWire,
   WorkspaceHistoryWire,
   WorkspaceMemberWire,
+  WorkspacePeopleWire,
   type JoinTeamAnswerWire as JoinTeamAnswer,
   type MemberActAnswerWire as MemberActAnswer,
   type MemberViewsWire as MemberViews,
   type SuggestAnswerWire as SuggestAnswer,
   type WorkspaceHistoryWire as WorkspaceHistory,
   type WorkspaceMemberWire as WorkspaceMember,
+  type WorkspacePeopleWire as WorkspacePeople,
 } from "./universal/schemas";
 
 /**
@@ -40,6 +42,16 @@ function query(params: Record<string, string | undefined>): string {
 export function readWorkspaceMember(target: AdminTarget, who: Member & { people?: number }): Promise<WorkspaceMember> {
   const { people, ...rest } = who;
   return callEmulatorAdmin(target, `workspace/member${query({ ...rest, people: people === undefined ? undefined : String(people) })}`, WorkspaceMemberWire);
+}
+
+/** GET /admin/workspace/people: the people whose name or id holds `q`, from position `from` on. */
+export function findWorkspacePeople(target: AdminTarget, search: { team_id?: string; q: string; from?: number; limit?: number }): Promise<WorkspacePeople> {
+  const { from, limit, ...rest } = search;
+  return callEmulatorAdmin(
+    target,
+    `workspace/people${query({ ...rest, from: from === undefined ? undefined : String(from), limit: limit === undefined ? undefined : String(limit) })}`,
+    WorkspacePeopleWire,
+  );
 }
 
 /**

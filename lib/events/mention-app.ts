@@ -1,10 +1,11 @@
 import "server-only";
 import { mentionEmulatorApp, verifyEmulatorRequestUrl } from "@/lib/emulator-admin/client";
-import { configuredEmulator, type AdminTarget } from "@/lib/emulator-admin/transport";
+import type { AdminTarget } from "@/lib/emulator-admin/transport";
 import type { MentionResult } from "@/lib/emulator-admin/universal/schemas";
 import { AppError, isRelayedError } from "@/lib/http/app-error";
 import type { Viewer } from "@/lib/viewer";
 import { requireInstallation } from "@/lib/installations/visibility";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
 
 /**
  * A member of the emulated workspace mentions the bot user of one of this session's installations in a
@@ -18,7 +19,9 @@ export async function mentionInstallationApp(viewer: Viewer, installationId: str
   const installation = await requireInstallation(viewer, installationId);
   if (!installation.appId) throw new AppError("no_app_id");
   const appId = installation.appId;
-  const target = configuredEmulator();
+  const upstream = await upstreamEmulator();
+  if (upstream.kind === "platform") throw new AppError("not_emulator");
+  const target = upstream.target;
   // The installation's own workspace: the app's installation in another would post there instead.
   const mention = () => mentionEmulatorApp(target, { app_id: appId, team_id: installation.team.id, ...(text ? { text } : {}) });
   try {

@@ -4,6 +4,7 @@ import { rowsOf } from "./backend";
 import type { StoreContext } from "./context";
 import { installationCounts, installations, tokens } from "./schema";
 import type { InstallationSummary, StoreTokenKind } from "./types";
+import { SUMMARY_COLUMNS, summaryOf } from "./installation-summary-row";
 
 /**
  * Lists of installations read a page at a time from the database (issue 43): in (installed_at, id) order
@@ -140,19 +141,7 @@ async function pageRows(ctx: StoreContext, request: ListPageRequest, where: SQL 
   const order = backwards ? [desc(key), desc(installations.id)] : [asc(key), asc(installations.id)];
   const rows = await ctx.db
     .select({
-      id: installations.id,
-      appKey: installations.appKey,
-      appId: installations.appId,
-      appName: installations.appName,
-      teamId: installations.teamId,
-      teamName: installations.teamName,
-      enterpriseId: installations.enterpriseId,
-      enterpriseName: installations.enterpriseName,
-      isEnterpriseInstall: installations.isEnterpriseInstall,
-      state: installations.state,
-      authedUserId: installations.authedUserId,
-      installedBy: installations.installedBy,
-      installedAt: installations.installedAt,
+      ...SUMMARY_COLUMNS,
       key: key,
     })
     .from(installations)
@@ -193,17 +182,7 @@ export async function pageInstallations(ctx: StoreContext, request: ListPageRequ
               )} order by ${tokens.id}`,
         );
   const summaries: InstallationSummary[] = page.map((row) => ({
-    id: row.id,
-    appKey: row.appKey,
-    ...(row.appId !== null ? { appId: row.appId } : {}),
-    ...(row.appName !== null ? { appName: row.appName } : {}),
-    team: { id: row.teamId, name: row.teamName },
-    ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
-    ...(row.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
-    state: row.state as InstallationSummary["state"],
-    ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
-    ...(row.installedBy !== null ? { installedBy: row.installedBy } : {}),
-    installedAt: row.installedAt,
+    ...summaryOf(row),
     tokens: tokenRows
       .filter((t) => t.installation_id === row.id)
       .map((t) => ({

@@ -6,6 +6,7 @@ import type { InstallationRef } from "./installation-cache";
 import { UnreadableSecretError, VersionConflictError } from "./errors";
 import { installations, refreshIntents, timelineEntries, tokens } from "./schema";
 import { secretHash } from "./sealing";
+import { namesOf, SUMMARY_COLUMNS, summaryOf } from "./installation-summary-row";
 import type {
   ExpiringToken,
   InstallationSummary,
@@ -44,21 +45,6 @@ function tokenFromRow(ctx: StoreContext, row: TokenRow): StoreToken {
     scopes: row.scopes,
     ...(row.revoked ? { revoked: true } : {}),
     issuedAt: row.issuedAt,
-  };
-}
-
-/** An installation's ids and names as a row holds them (its full row, or a list's summary columns). */
-function namesOf(
-  row: Pick<InstallationRow, "id" | "appKey" | "appId" | "appName" | "teamId" | "teamName" | "enterpriseId" | "enterpriseName" | "isEnterpriseInstall">,
-) {
-  return {
-    id: row.id,
-    appKey: row.appKey,
-    ...(row.appId !== null ? { appId: row.appId } : {}),
-    ...(row.appName !== null ? { appName: row.appName } : {}),
-    team: { id: row.teamId, name: row.teamName },
-    ...(row.enterpriseId !== null ? { enterprise: { id: row.enterpriseId, name: row.enterpriseName ?? "" } } : {}),
-    ...(row.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
   };
 }
 
@@ -203,19 +189,7 @@ export async function listInstallationSummaries(ctx: StoreContext): Promise<Inst
 async function readInstallationSummaries(ctx: StoreContext): Promise<InstallationSummary[]> {
   const rows = await ctx.db
     .select({
-      id: installations.id,
-      appKey: installations.appKey,
-      appId: installations.appId,
-      appName: installations.appName,
-      teamId: installations.teamId,
-      teamName: installations.teamName,
-      enterpriseId: installations.enterpriseId,
-      enterpriseName: installations.enterpriseName,
-      isEnterpriseInstall: installations.isEnterpriseInstall,
-      state: installations.state,
-      authedUserId: installations.authedUserId,
-      installedBy: installations.installedBy,
-      installedAt: installations.installedAt,
+      ...SUMMARY_COLUMNS,
       kind: tokens.kind,
       rotating: sql<boolean>`${tokens.refreshTokenSealed} is not null`,
       expiresAt: tokens.expiresAt,
@@ -228,14 +202,7 @@ async function readInstallationSummaries(ctx: StoreContext): Promise<Installatio
   for (const row of rows) {
     let summary = summaries.at(-1);
     if (summary?.id !== row.id) {
-      summary = {
-        ...namesOf(row),
-        state: row.state as InstallationSummary["state"],
-        ...(row.authedUserId !== null ? { authedUserId: row.authedUserId } : {}),
-        ...(row.installedBy !== null ? { installedBy: row.installedBy } : {}),
-        installedAt: row.installedAt,
-        tokens: [],
-      };
+      summary = summaryOf(row);
       summaries.push(summary);
     }
     if (row.kind === "bot" || row.kind === "user") {

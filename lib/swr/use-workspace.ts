@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import type { MemberActAnswerWire, MemberViewsWire, WorkspaceMemberWire } from "@/lib/emulator-admin/universal/schemas";
+import type { MemberActAnswerWire, MemberViewsWire, WorkspaceMemberWire, WorkspacePeopleWire } from "@/lib/emulator-admin/universal/schemas";
 import { answerError, consoleFetch, fetchJson, jsonBody, readAnswer } from "./console-fetch";
 import { INITIAL_STREAM_STATE, nextStreamState, type WorkspaceStreamEvent, type WorkspaceStreamState } from "./workspace-stream-state";
 
@@ -15,10 +15,16 @@ const q = (params: Record<string, string | undefined>) => {
   return text ? `?${text}` : "";
 };
 
-export function useWorkspaceMember(user: string | undefined, people: number | undefined) {
-  return useSWR<WorkspaceMemberWire, Error>(
-    `/api/workspace${q({ user, people: people === undefined ? undefined : String(people) })}`,
-    (url: string) => fetchJson<WorkspaceMemberWire>(url),
+export function useWorkspaceMember(user: string | undefined) {
+  return useSWR<WorkspaceMemberWire, Error>(`/api/workspace${q({ user })}`, (url: string) => fetchJson<WorkspaceMemberWire>(url), { keepPreviousData: true });
+}
+
+/** The people whose name or id holds `text` (none asked while it is empty), read from position `from` on. */
+export function useWorkspacePeople(text: string, from: number) {
+  const search = text.trim();
+  return useSWR<WorkspacePeopleWire, Error>(
+    search === "" ? null : `/api/workspace/people${q({ q: search, from: from > 0 ? String(from) : undefined })}`,
+    (url: string) => fetchJson<WorkspacePeopleWire>(url),
     { keepPreviousData: true },
   );
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/access/viewer";
-import { readMemberViews, readWorkspaceHistory, readWorkspaceMember } from "@/lib/emulator-admin/workspace";
+import { findWorkspacePeople, readMemberViews, readWorkspaceHistory, readWorkspaceMember } from "@/lib/emulator-admin/workspace";
 import { AppError } from "@/lib/http/app-error";
 import type { Viewer } from "@/lib/viewer";
 import { ACTS, runAct, type ActName } from "./acts";
@@ -18,6 +18,12 @@ const WHY = "act as a member of the emulated workspace: it reads every conversat
 const Id = z.string().regex(/^[A-Z][A-Z0-9]{1,31}$/, "an id such as U0123ABCD");
 export const MemberQuery = z.object({ user: Id.optional(), team: Id.optional() });
 export const PeopleQuery = MemberQuery.extend({ people: z.coerce.number().int().min(1).max(200).optional() });
+/** Who to act as, found by name or id (the page's "Find someone"); `from` goes on where the last read stopped. */
+export const PeopleSearchQuery = z.object({
+  team: Id.optional(),
+  q: z.string().trim().min(1).max(100),
+  from: z.coerce.number().int().min(0).optional(),
+});
 const Ts = z.string().regex(/^\d{1,12}\.\d{1,6}$/, "a message ts such as 1700000000.000100");
 export const HistoryQuery = MemberQuery.extend({
   channel: Id,
@@ -35,6 +41,10 @@ async function target(viewer: Viewer) {
 
 export async function loadWorkspaceMember(viewer: Viewer, query: z.infer<typeof PeopleQuery>) {
   return readWorkspaceMember(await target(viewer), { user: query.user, team_id: query.team, people: query.people });
+}
+
+export async function searchWorkspacePeople(viewer: Viewer, query: z.infer<typeof PeopleSearchQuery>) {
+  return findWorkspacePeople(await target(viewer), { team_id: query.team, q: query.q, from: query.from });
 }
 
 export async function loadWorkspaceHistory(viewer: Viewer, query: z.infer<typeof HistoryQuery>) {

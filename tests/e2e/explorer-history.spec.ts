@@ -126,3 +126,43 @@ test("a saved request's last two runs are compared from the History page", async
   await expect(differences.getByRole("listitem").filter({ hasText: "$.members[3]" })).toContainText("added");
   await expect(page.getByText(/\d+ changed · 2 added · 0 removed/)).toBeVisible();
 });
+
+test("a call that carried no token is not said to leave one out, and the History page reads at 1366 and 390 px", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await installApp(page);
+  await page.goto("/explorer");
+  // auth.test typed key by key and sent: the explorer names the installation's bot token (token=bot), no token argument.
+  const method = page.getByRole("combobox", { name: "Method" });
+  await method.click();
+  await page.keyboard.press("Control+a");
+  await method.pressSequentially("auth.test", { delay: 30 });
+  await page.keyboard.press("Tab");
+  await expect(method).toHaveValue("auth.test");
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/call/auth.test");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  expect((await answered).status()).toBe(200);
+  await expect(page.getByRole("list", { name: "Request history" }).getByRole("listitem")).toHaveCount(1);
+
+  await page.getByRole("link", { name: "All history" }).click();
+  const row = page.getByRole("rowgroup", { name: "History entries" }).getByRole("row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("auth.test");
+  await expect(row).not.toContainText("Left out");
+
+  // The installation's name reads whole beside the request, at a laptop's width and a phone's.
+  const session = (await (await page.request.get("/api/session", { headers: { "x-switchboard-request": "1" } })).json()) as {
+    installations: Array<{ name: string }>;
+  };
+  const name = session.installations[0]!.name;
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // One place shows it at each width (its column, or under the request on a phone).
+    const installation = row.getByText(name, { exact: true }).filter({ visible: true });
+    await expect(installation).toHaveCount(1);
+    expect(await installation.evaluate((el) => el.scrollWidth <= el.clientWidth), `the installation's name is cut at ${width} px`).toBe(true);
+    expect(await row.getByRole("link", { name: "auth.test" }).evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    // Nothing of the page is off its side.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: testInfo.outputPath(`history-${width}.png`), fullPage: true });
+  }
+});

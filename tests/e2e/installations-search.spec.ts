@@ -106,3 +106,41 @@ test("the explorer's installation picker finds a workspace as the person types",
   expect(new URL(answer.url()).searchParams.get("installation")).toBe(await picker.inputValue());
   expect(await answer.json()).toMatchObject({ ok: true, team: "Acme 00299" });
 });
+
+test("a collection runs against a workspace found by typing in Run against, past the first page of installations", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`${origin}/explorer`);
+  const method = page.getByRole("combobox", { name: "Method" });
+  await method.click();
+  await page.keyboard.press("Control+a");
+  await method.pressSequentially("auth.test");
+  await page.keyboard.press("Tab");
+  await expect(method).toHaveValue("auth.test");
+  await page.getByLabel(/^Save .+ as$/).pressSequentially("Who am I");
+  await page.getByLabel("New collection's name").pressSequentially("Checks");
+  await page.getByRole("button", { name: "Save request" }).click();
+  await expect(page.getByRole("status").filter({ hasText: 'Saved "Who am I".' })).toBeVisible();
+
+  // The explorer's own picker is left as it is: "Run against" finds the workspace itself, typed key by key.
+  const runAgainst = page.getByLabel("Run against");
+  await expect(runAgainst.locator("option", { hasText: "Acme 00299" })).toHaveCount(0);
+  const find = page.getByLabel("Find the workspace for the run");
+  await find.pressSequentially("Acme 00299", { delay: 60 });
+  await expect(runAgainst.locator("option")).toHaveCount(1);
+  await expect(runAgainst.locator("option:checked")).toContainText("Acme 00299");
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await runAgainst.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`run-against-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/call/auth.test");
+  await page.getByRole("button", { name: "Run the collection" }).click();
+  const answer = await answered;
+  expect(await answer.json()).toMatchObject({ ok: true, team: "Acme 00299" });
+  await expect(page.getByRole("region", { name: "Run results" })).toContainText("Acme 00299");
+  // Cleared, the search leaves the workspace chosen offered and picked.
+  await find.fill("");
+  await expect(runAgainst.locator("option:checked")).toContainText("Acme 00299");
+});

@@ -258,6 +258,13 @@ export const WorkspaceMemberWire = z.object({
 });
 export type WorkspaceMemberWire = z.infer<typeof WorkspaceMemberWire>;
 
+/** GET /admin/workspace/people: people whose name or id matches, and where a further search goes on. */
+export const WorkspacePeopleWire = z.object({
+  people: z.array(z.object({ id: z.string(), name: z.string() })),
+  next: z.number().int().nullable(),
+});
+export type WorkspacePeopleWire = z.infer<typeof WorkspacePeopleWire>;
+
 export const WorkspaceMessageWire = z.looseObject({
   ts: z.string(),
   text: z.string().default(""),

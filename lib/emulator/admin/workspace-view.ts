@@ -25,6 +25,7 @@ import { botByUserId, memberAt, memberIdAt, memberIndexOf } from "../workspace/m
 import { canSee, conversationType, isMember } from "../workspace/membership";
 import { channelMessages } from "../workspace/messages";
 import { resolvePage } from "../pagination/pagination";
+import { describePeople } from "./workspace-people";
 import type { Channel, Message, Workspace } from "../workspace/workspace";
 
 /** How many people the page offers to act as at first (more are added one by one). */
@@ -176,4 +177,5 @@ function describeHistory(ctx: RequestContext) {
 export function registerWorkspaceViewRoutes(router: Router): void {
   router.get("/admin/workspace/member", (ctx) => jsonResponse({ ok: true, ...describeMember(ctx) }));
   router.get("/admin/workspace/history", (ctx) => jsonResponse({ ok: true, ...describeHistory(ctx) }));
+  router.get("/admin/workspace/people", describePeople);
 }

@@ -9,6 +9,7 @@ import { GET as historyRoute } from "@/app/api/workspace/history/route";
 import { GET as streamRoute } from "@/app/api/workspace/stream/route";
 import { POST as actRoute } from "@/app/api/workspace/act/[action]/route";
 import { GET as viewsRoute } from "@/app/api/workspace/views/route";
+import { GET as peopleRoute } from "@/app/api/workspace/people/route";
 import { App, LogLevel } from "@slack/bolt";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { fileTickets, ticketerManifest, TICKETER_EVENTS, TICKETER_SCOPES } from "../emulator/support/bolt-ticketer";
@@ -80,6 +81,31 @@ describe("the Workspace page's routes", () => {
     const texts = await historyTexts(browser, channel.id);
     expect(texts).not.toContain("from another site");
     expect(texts).not.toContain("   ");
+  });
+
+  it("finds anyone of the workspace to act as by name, past the people the member read offers; an empty search is refused", async () => {
+    const browser = new TestBrowser(server.origin);
+    const { member } = await general(browser);
+    // A 50-member workspace: most of those whose name holds an "a" are not among the 12 offered first.
+    const offered = new Set(member.people.map((p) => p.id));
+    const found = await browser.send(peopleRoute, "/api/workspace/people?q=a");
+    expect(found.status).toBe(200);
+    const answer = (await found.json()) as { people: Array<{ id: string; name: string }>; next: number | null };
+    // At most 20 a read; `next` says where the search goes on.
+    expect(answer.people.length).toBeLessThanOrEqual(20);
+    expect(answer.people.length).toBeGreaterThan(0);
+    expect(answer.people.every((p) => p.name.toLowerCase().includes("a"))).toBe(true);
+    const beyond = answer.people.find((p) => !offered.has(p.id));
+    expect(beyond).toBeDefined();
+    // The one found is someone to act as.
+    const acting = await browser.send(memberRoute, `/api/workspace?user=${beyond!.id}`);
+    expect(acting.status).toBe(200);
+    expect(((await acting.json()) as Member).user).toBe(beyond!.id);
+    const byId = (await (await browser.send(peopleRoute, `/api/workspace/people?q=${beyond!.id.toLowerCase()}`)).json()) as { people: Array<{ id: string }> };
+    expect(byId.people[0]?.id).toBe(beyond!.id);
+
+    const empty = await browser.send(peopleRoute, "/api/workspace/people?q=%20%20");
+    expect(empty.status).toBe(422);
   });
 
   it("relays an emulator's refusal with its code (a member who is not one of the workspace)", async () => {

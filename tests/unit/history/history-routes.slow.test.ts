@@ -109,6 +109,29 @@ describe("the explorer's history through its routes", () => {
     expect((await list(ana, "?savedRequestId=sr_post")).entries.map((e) => e.id)).toEqual([post!.id]);
   });
 
+  it("says an argument was left out only when the call carried it, not for the token kind the explorer picks (token=bot)", async () => {
+    // As the explorer sends them: the console's own `token` (which token of the installation) in the query.
+    expect((await call(ana, "auth.test", { token: "bot" })).status).toBe(200);
+    const walk = await ana.send(callAllRoute as RouteFn, `/api/call/users.list/all?${q({ token: "bot", limit: "10", max_pages: "1" })}`, {
+      params: { method: "users.list" },
+    });
+    expect(await walk.text()).toContain('"type":"done"');
+    // A POST whose body carried a token, and a query that named one beside the token kind: both left out.
+    const posted = await ana.send(callPost, `/api/call/auth.test?${q({ token: "bot" })}`, {
+      method: "POST",
+      body: new URLSearchParams({ token: `xoxb-1-${"b".repeat(24)}` }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      params: { method: "auth.test" },
+    });
+    expect(posted.status).toBe(200);
+    expect((await ana.send(callGet, `/api/call/auth.test?${q({ token: "bot" })}&token=xoxb-2`, { params: { method: "auth.test" } })).status).toBe(200);
+    const [twice, body, all, plain] = (await list(ana, "?limit=4")).entries;
+    expect(plain).toMatchObject({ method: "auth.test", stripped: [] });
+    expect(all).toMatchObject({ method: "users.list", kind: "all", stripped: [] });
+    expect(body).toMatchObject({ method: "auth.test", httpMethod: "POST", stripped: ["token"] });
+    expect(twice).toMatchObject({ method: "auth.test", stripped: ["token"] });
+  });
+
   it("leaves out a call the explorer's pickers make for the form (x-switchboard-history: off)", async () => {
     const before = (await list(ana)).entries.length;
     const lookup = await ana.send(callGet, `/api/call/conversations.list?${q({ limit: "5" })}`, {

@@ -45,4 +45,26 @@ describe("a conversation held page by page", () => {
     const state = withNewestPage(EMPTY_HISTORY, page([m("1.0", "a"), m("3.0", "c")], "", [m("2.0", "only you")]));
     expect(texts(messagesOf(state, [m("2.0", "only you"), m("4.0", "streamed")]))).toEqual(["a", "only you", "c", "streamed"]);
   });
+
+  it("merges an older page into the list it had, as sorting afresh would: replies newer than held messages, a message read again", () => {
+    let state = withNewestPage(EMPTY_HISTORY, page([m("5.0", "e"), m("7.0", "g")], "cur-1", [m("6.0", "only you")]));
+    expect(texts(messagesOf(state, []))).toEqual(["e", "only you", "g"]);
+    // An older page holds a thread whose reply came after the newest message, and "e" again (edited since).
+    state = withOlderPage(state, page([m("3.0", "c"), m("1.0", "a"), m("8.0", "late reply", "1.0"), m("5.0", "e edited")], "cur-2"));
+    const afresh = [...state.byTs.values(), ...state.ephemerals].sort((x, y) => (x.ts < y.ts ? -1 : 1));
+    expect(texts(messagesOf(state, []))).toEqual(texts(afresh));
+    expect(texts(messagesOf(state, []))).toEqual(["a", "c", "e edited", "only you", "g", "late reply"]);
+    state = withOlderPage(state, page([m("0.5", "first")]));
+    expect(texts(messagesOf(state, [m("9.0", "streamed")]))).toEqual(["first", "a", "c", "e edited", "only you", "g", "late reply", "streamed"]);
+  });
+
+  it("keeps the names object while a page names no one new (rows that show names do not render again)", () => {
+    const named = (p: WorkspaceHistoryWire, names: Record<string, string>) => ({ ...p, names });
+    let state = withNewestPage(EMPTY_HISTORY, named(page([m("3.0", "c")], "cur-1"), { U1: "ada" }));
+    const names = state.names;
+    state = withOlderPage(state, named(page([m("2.0", "b")], "cur-2"), { U1: "ada" }));
+    expect(state.names).toBe(names);
+    state = withOlderPage(state, named(page([m("1.0", "a")]), { U2: "grace" }));
+    expect(state.names).toEqual({ U1: "ada", U2: "grace" });
+  });
 });
