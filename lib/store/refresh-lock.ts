@@ -1,5 +1,5 @@
 import "server-only";
-import type pg from "pg";
+import pg from "pg";
 import { ADVISORY_NAMESPACE } from "./backend";
 import { RefreshLockTimeoutError } from "./errors";
 
@@ -150,10 +150,27 @@ async function unlock(lockPool: pg.Pool, holder: pg.PoolClient, key: string, tim
   } catch (error) {
     // Otherwise the connection died: the server released the lock with it.
     const pid = (holder as unknown as { processID?: number | null }).processID;
-    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT && pid) {
-      await lockPool.query(bounded("select pg_terminate_backend($1)", [pid], timeoutMs)).catch(() => {});
-    }
+    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT && pid) await terminate(lockPool, pid, timeoutMs);
     return false;
+  }
+}
+
+/**
+ * Ends session `pid` from a connection of its own, not one of the lock pool's: when every connection went
+ * silent at once, every slot of the pool is held by an unlock waiting here, and a terminate queued for a slot
+ * would wait for them (review finding). A direct connection to the server is assumed: behind a pooler the pid is
+ * the pooler's session, not the lock holder's.
+ */
+async function terminate(lockPool: pg.Pool, pid: number, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ ...lockPool.options, connectionTimeoutMillis: timeoutMs });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query(bounded("select pg_terminate_backend($1)", [pid], timeoutMs));
+  } catch {
+    // The server unreachable too: it drops the session itself once it notices the connection gone.
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

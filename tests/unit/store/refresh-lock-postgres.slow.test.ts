@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "@/lib/store";
+import { postgresRefreshLock } from "@/lib/store/refresh-lock";
 import { openStore } from "@/lib/store/store";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 import { freePort } from "../support/redis";
@@ -17,10 +19,11 @@ let relay: Server;
 let relayPort: number;
 const pairs = new Set<{ client: Socket; server: Socket; silent: boolean }>();
 let store: Store;
+let url: string;
 
 beforeAll(async () => {
   postgres = await startPostgres();
-  const url = await postgres.createDatabase("unlock");
+  url = await postgres.createDatabase("unlock");
   relayPort = await freePort();
   relay = createServer((client) => {
     const server = connect(postgres.port, "127.0.0.1");
@@ -58,5 +61,25 @@ describe("the refresh lock on PostgreSQL, when the holder's connection goes sile
     // Before: the unlock waited for ever, the key stayed held in this process, and this waited its 15 s out (503 refresh_in_progress).
     expect(await store.withRefreshLock(key, async () => "refreshed again", { waitMs: 15_000 })).toBe("refreshed again");
     expect(Date.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
+  it("ends the silent holder's session on the server even when every connection of the lock pool is taken", async () => {
+    // One slot, held by the holder whose unlock goes unanswered: a terminate queued for a slot of that pool would
+    // wait for the very connection it is meant to end (review finding), and the server would keep the lock.
+    const pool = new pg.Pool({ connectionString: url.replace(`:${postgres.port}/`, `:${relayPort}/`), max: 1, connectionTimeoutMillis: 2_000 });
+    pool.on("error", () => {});
+    const direct = new pg.Client({ connectionString: url });
+    await direct.connect();
+    const advisoryLocks = async () => Number((await direct.query<{ n: string }>("select count(*) as n from pg_locks where locktype = 'advisory'")).rows[0]!.n);
+    try {
+      const lock = postgresRefreshLock(pool, undefined, 1_000);
+      const key = `refresh:${randomBytes(4).toString("hex")}:bot`;
+      expect(await lock(key, async () => (expect(await advisoryLocks()).toBe(1), silenceOpenConnections(), "refreshed"))).toBe("refreshed");
+      // The server gives the lock up once its session is ended; before, nothing ended it (the relay keeps the socket open).
+      await expect.poll(advisoryLocks, { timeout: 8_000, intervals: [200] }).toBe(0);
+    } finally {
+      await direct.end();
+      await pool.end().catch(() => {});
+    }
   }, 60_000);
 });
