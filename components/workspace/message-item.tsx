@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import type { ActionEvent } from "@/components/blocks/actions";
 import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
@@ -41,9 +41,31 @@ export interface MessageHandlers {
  */
 function Menu({ summary, label, children }: { summary: string; label?: string; children: (close: () => void) => React.ReactNode }) {
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  // Only an open menu listens: a click anywhere else closes it, Escape closes it and gives the focus back to its button.
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    box.current?.addEventListener("keydown", onKeyDown);
+    const element = box.current;
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      element?.removeEventListener("keydown", onKeyDown);
+    };
+  }, [open]);
   return (
-    <div>
+    <div ref={box}>
       <button
+        ref={button}
         type="button"
         aria-expanded={open}
         aria-label={label}
@@ -110,14 +132,17 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
             </button>
           ))}
           <Menu summary="+ react" label="React">
-            {() => (
+            {(close) => (
               <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
                 {QUICK_REACTIONS.map((r) => (
                   <button
                     key={r.name}
                     type="button"
                     aria-label={`React with ${r.name}`}
-                    onClick={() => handlers.onReact(message.ts, r.name)}
+                    onClick={() => {
+                      close();
+                      handlers.onReact(message.ts, r.name);
+                    }}
                     className="rounded px-1 hover:bg-slate-100"
                   >
                     {r.emoji}

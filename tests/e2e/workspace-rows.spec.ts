@@ -22,8 +22,12 @@ test("a member reacts from a row's menu, replies in its thread, and works the me
   await second.getByText("+ react").click();
   await second.getByRole("button", { name: "React with eyes" }).click();
   await expect(second.getByRole("button", { name: "eyes: 1, take back yours" })).toHaveAttribute("aria-pressed", "true");
-  // The menu stays open once a reaction is picked (as it did as a <details>), over the row's thread button: closed by its button.
-  await second.getByRole("button", { name: "React", exact: true }).click();
+  // Picking a reaction closes the menu (it would cover the row's thread button).
+  await expect(second.getByRole("button", { name: "React with eyes" })).toBeHidden();
+  // Opened again, a click elsewhere closes it.
+  await second.getByText("+ react").click();
+  await expect(second.getByRole("button", { name: "React with eyes" })).toBeVisible();
+  await page.getByRole("heading", { level: 1 }).first().click();
   await expect(second.getByRole("button", { name: "React with eyes" })).toBeHidden();
 
   // The thread: opened, a reply typed key by key, then the row counts it.
@@ -37,6 +41,12 @@ test("a member reacts from a row's menu, replies in its thread, and works the me
   // The keyboard: the third row's menu opened with Enter, a reaction picked with Enter.
   const third = list.getByRole("listitem").filter({ hasText: "third message" });
   await third.getByText("+ react").focus();
+  await page.keyboard.press("Enter");
+  // Escape closes it and gives the focus back to its button; opened again with Enter, a reaction picked with Enter.
+  await third.getByRole("button", { name: "React with tada" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(third.getByRole("button", { name: "React with tada" })).toBeHidden();
+  await expect(third.getByRole("button", { name: "React", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
   await third.getByRole("button", { name: "React with tada" }).focus();
   await page.keyboard.press("Enter");
