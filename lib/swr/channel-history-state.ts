@@ -80,7 +80,8 @@ const ADDED = new WeakMap<ChannelHistoryState, { from: ChannelHistoryState; mess
  */
 function merged(from: ChannelHistoryState, held: readonly WorkspaceMessageWire[], added: readonly WorkspaceMessageWire[]): WorkspaceMessageWire[] {
   const replaced = new Set(added.map((m) => m.ts));
-  const incoming = [...added].sort(byTime);
+  // One of each ts, the later copy, as `byTs` keeps it (a page that carries a message twice shows it once).
+  const incoming = [...new Map(added.map((m) => [m.ts, m])).values()].sort(byTime);
   const list: WorkspaceMessageWire[] = [];
   let i = 0;
   for (const m of held) {

@@ -58,6 +58,13 @@ describe("a conversation held page by page", () => {
     expect(texts(messagesOf(state, [m("9.0", "streamed")]))).toEqual(["first", "a", "c", "e edited", "only you", "g", "late reply", "streamed"]);
   });
 
+  it("shows a message an older page carries twice once, as it holds it (the later copy)", () => {
+    let state = withNewestPage(EMPTY_HISTORY, page([m("5.0", "e")], "cur-1"));
+    messagesOf(state, []);
+    state = withOlderPage(state, page([m("3.0", "c"), m("3.0", "c edited"), m("1.0", "a")], "cur-2"));
+    expect(texts(messagesOf(state, []))).toEqual(["a", "c edited", "e"]);
+  });
+
   it("keeps the names object while a page names no one new (rows that show names do not render again)", () => {
     const named = (p: WorkspaceHistoryWire, names: Record<string, string>) => ({ ...p, names });
     let state = withNewestPage(EMPTY_HISTORY, named(page([m("3.0", "c")], "cur-1"), { U1: "ada" }));
