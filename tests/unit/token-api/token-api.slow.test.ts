@@ -222,6 +222,10 @@ describe("the token API", () => {
       { "sec-fetch-site": "same-origin" },
       { "sec-fetch-dest": "empty", "sec-fetch-mode": "cors" },
     ];
+    // The caches are warm (a backend's request is answered at once, without a promise): the browser is refused all the same.
+    expect((await askToken(key, teamId)).status).toBe(200);
+    const plain = () => new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token`, { headers: { authorization: `Bearer ${key}` } });
+    expect(serveToken(plain(), teamId)).toBeInstanceOf(Response);
     for (const headers of browsers) {
       const response = await askToken(key, teamId, "", headers);
       expect(response.status, JSON.stringify(headers)).toBe(403);
@@ -256,6 +260,8 @@ describe("the token API", () => {
     }
     const scoped = await createKey({ name: "one workspace", teamIds: ["T0ELSEWHERE"] });
     expect(await (await askToken(scoped.key, teamId)).json()).toMatchObject({ error: "unknown_installation" });
+    // Asked again, the key and the workspace are cached (another key's warm answer just now): still out of its scope.
+    expect((await askToken(key, teamId)).status).toBe(200);
     expect((await askToken(scoped.key, teamId)).status).toBe(404);
     expect((await askToken(key, "T0NOSUCHTEAM")).status).toBe(404);
     expect((await askToken(key, "../../etc")).status).toBe(404);
@@ -264,6 +270,12 @@ describe("the token API", () => {
   it("refuses a revoked key with 403 from the moment it is revoked", async () => {
     const doomed = await createKey({ name: "to revoke" });
     expect((await askToken(doomed.key, teamId)).status).toBe(200);
+    // Warm: answered from the caches at once; revoked, the same caches refuse it.
+    const warm = serveToken(
+      new Request(`${testConsole.origin}/api/v1/installations/${teamId}/token`, { headers: { authorization: `Bearer ${doomed.key}` } }),
+      teamId,
+    );
+    expect(warm).toBeInstanceOf(Response);
     const revoked = await operator.send(revokeKeyRoute, `/api/api-keys/${doomed.apiKey.id}`, { method: "DELETE", params: { id: doomed.apiKey.id } });
     expect(revoked.status).toBe(200);
     const response = await askToken(doomed.key, teamId);
