@@ -76,7 +76,7 @@ describe("the refresh lock on PostgreSQL, when the holder's connection goes sile
       const key = `refresh:${randomBytes(4).toString("hex")}:bot`;
       expect(await lock(key, async () => (expect(await advisoryLocks()).toBe(1), silenceOpenConnections(), "refreshed"))).toBe("refreshed");
       // The server gives the lock up once its session is ended; before, nothing ended it (the relay keeps the socket open).
-      await expect.poll(advisoryLocks, { timeout: 8_000, intervals: [200] }).toBe(0);
+      await expect.poll(advisoryLocks, { timeout: 8_000, interval: 200 }).toBe(0);
     } finally {
       await direct.end();
       await pool.end().catch(() => {});
