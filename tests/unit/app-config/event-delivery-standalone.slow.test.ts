@@ -17,6 +17,7 @@ import type { AppSettingsView } from "@/lib/app-config/universal/types";
 import { upstreamEmulator } from "@/lib/upstream-emulator";
 import { freePort, startStandaloneEmulator, type StandaloneEmulator } from "../../e2e/support/hosted";
 import { consentAt, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
+import { until, webApi } from "../emulator/support/socket-mode-app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any field and asserts it
 
@@ -29,25 +30,6 @@ let listener: Server;
 let operator: TestBrowser;
 let appId = "";
 let channel = "";
-
-async function webApi(method: string, params: Record<string, string>, token?: string): Promise<Json> {
-  const response = await fetch(`${emulator.url}/api/${method}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: new URLSearchParams(params),
-  });
-  return (await response.json()) as Json;
-}
-
-async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const disabledNow = async (): Promise<Json | null> =>
   ((await emulator.admin("apps")).apps as Json[]).find((a) => a.app_id === appId)!.event_subscriptions.disabled as Json | null;
@@ -91,15 +73,15 @@ beforeAll(async () => {
   for (const [k, v] of Object.entries({ client_id: created.app.client_id, scope: SCOPES.join(","), redirect_uri: REDIRECT_URI, state: "s" }))
     authorize.searchParams.set(k, v);
   const code = new URL(await consentAt(authorize.toString())).searchParams.get("code") ?? "";
-  const access = await webApi("oauth.v2.access", {
+  const access = await webApi(emulator, "oauth.v2.access", {
     code,
     client_id: created.app.client_id,
     client_secret: created.app.client_secret,
     redirect_uri: REDIRECT_URI,
   });
   expect(access.ok, JSON.stringify(access)).toBe(true);
-  channel = ((await webApi("conversations.list", { limit: "50" }, access.access_token)).channels as Json[]).find((c) => c.is_general)!.id;
-  expect((await webApi("conversations.join", { channel }, access.access_token)).ok).toBe(true);
+  channel = ((await webApi(emulator, "conversations.list", { limit: "50" }, access.access_token)).channels as Json[]).find((c) => c.is_general)!.id;
+  expect((await webApi(emulator, "conversations.join", { channel }, access.access_token)).ok).toBe(true);
 }, 120_000);
 
 afterAll(async () => {
@@ -136,7 +118,7 @@ describe("a standalone emulator as the upstream", () => {
 
     // 100 events the app fails: the emulator disables its events.
     for (let i = 0; i < 100; i++) expect((await emulator.admin("act/post", { channel, text: `event ${i}` })).ok).toBe(true);
-    const disabled = await until(async () => (await disabledNow()) ?? undefined, "the app's events disabled");
+    const disabled = await until(async () => (await disabledNow()) ?? undefined, "the app's events disabled", 30_000);
     const shown = (await (await settings()).json()) as AppSettingsView;
     expect(shown.events.disabled).toEqual({ at: disabled.at, reason: "delivery_failures", attempted: 100, delivered: 0 });
     expect(shown.events.canEnable).toBe(true);
