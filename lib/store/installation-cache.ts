@@ -89,16 +89,23 @@ export class InstallationCache {
   private closed = false;
   readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
-  /** `connect` makes a dedicated connection for LISTEN (PostgreSQL); without it every write is this process's. */
-  constructor(connect?: () => pg.Client) {
+  /**
+   * `connect` makes a dedicated connection for LISTEN (PostgreSQL); without it every write is this process's.
+   * `echoWaitMs` (ECHO_WAIT_MS) is longer in a test that tells an acknowledgement from the wait's end.
+   */
+  constructor(
+    connect?: () => pg.Client,
+    private readonly echoWaitMs = ECHO_WAIT_MS,
+  ) {
     this.listener = connect
       ? new ChannelListener(
           CHANGE_CHANNEL,
           connect,
           {
             heard: (payload) => {
-              this.heard(payload);
+              // Before heard(), which lets go of our own echo: ours is not acknowledged (it is sent after this turn).
               this.acknowledge(payload);
+              this.heard(payload);
             },
             presence: (payload) => this.presence(payload),
             // Anything cached before now may have changed unheard.
@@ -252,7 +259,7 @@ export class InstallationCache {
     this.echoes.set(payload, { heard: false, acks: new Set() });
   }
 
-  /** Resolves once `payload` (announced by this instance) is heard back and acknowledged everywhere, or after ECHO_WAIT_MS. */
+  /** Resolves once `payload` (announced by this instance) is heard back and acknowledged everywhere, or after ECHO_WAIT_MS (echoWaitMs). */
   echo(payload: string): Promise<void> {
     const echo = this.echoes.get(payload);
     if (!echo || this.settled(echo)) {
@@ -260,7 +267,7 @@ export class InstallationCache {
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => echo.done?.(), ECHO_WAIT_MS);
+      const timer = setTimeout(() => echo.done?.(), this.echoWaitMs);
       echo.done = () => {
         clearTimeout(timer);
         if (this.echoes.get(payload) === echo) this.echoes.delete(payload);
