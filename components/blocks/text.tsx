@@ -62,8 +62,9 @@ export function DateText({ timestamp, fallback }: { timestamp: number; fallback:
 function Inline({ tokens }: { tokens: InlineToken[] }) {
   return tokens.map((t, i) => {
     switch (t.kind) {
+      // Text as text, in no element of its own: a long list's rows mount one less each.
       case "text":
-        return <span key={i}>{t.text}</span>;
+        return t.text;
       case "bold":
         return (
           <strong key={i} className="font-semibold">
@@ -122,6 +123,15 @@ function Inline({ tokens }: { tokens: InlineToken[] }) {
 export function Mrkdwn({ text }: { text: string }) {
   return (
     <div className="space-y-1 break-words">
+      <MrkdwnParagraphs text={text} />
+    </div>
+  );
+}
+
+/** mrkdwn's paragraphs, ``` blocks and > quotes, in no box of their own: for a box that spaces them as Mrkdwn's does. */
+export function MrkdwnParagraphs({ text }: { text: string }) {
+  return (
+    <>
       {parseMrkdwn(text).map((token, i) =>
         token.kind === "pre" ? (
           <pre key={i} className={PRE}>
@@ -141,7 +151,7 @@ export function Mrkdwn({ text }: { text: string }) {
           </p>
         ),
       )}
-    </div>
+    </>
   );
 }
 

@@ -37,45 +37,55 @@ export interface MessageHandlers {
  * A row's menu (react, more actions): a button that opens it, its items made only once it opens, so that
  * the rows a long list mounts as it scrolls stay light. Not a <details>: each brought a shadow tree with a
  * style sheet of its own to every row mounted (measured: one style sheet processed per row scrolled in).
- * The popup, absolutely placed where it would be (under the button), is drawn over the rows below.
+ * No box around the button either (one element less in every row): the popup, made when it opens, is placed
+ * where it would be under the button (the row is what it is placed in) and drawn over the rows below.
  */
 function Menu({ summary, label, children }: { summary: string; label?: string; children: (close: () => void) => React.ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
+  /** Where the open popup goes, in the row: under the button. Null: closed. */
+  const [at, setAt] = useState<{ top: number; left: number } | null>(null);
+  const open = at !== null;
+  const popup = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   // Only an open menu listens: a click anywhere else closes it, Escape closes it and gives the focus back to its button.
   useEffect(() => {
     if (!open) return;
+    const inside = (node: EventTarget | null) => node instanceof Node && (button.current?.contains(node) || popup.current?.contains(node));
     const onPointerDown = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
+      if (!inside(event.target)) setAt(null);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      setOpen(false);
+      if (event.key !== "Escape" || !inside(event.target)) return;
+      setAt(null);
       button.current?.focus();
     };
     document.addEventListener("pointerdown", onPointerDown);
-    box.current?.addEventListener("keydown", onKeyDown);
-    const element = box.current;
+    document.addEventListener("keydown", onKeyDown);
     return () => {
       document.removeEventListener("pointerdown", onPointerDown);
-      element?.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("keydown", onKeyDown);
     };
   }, [open]);
   return (
-    <div ref={box}>
+    <>
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-label={label}
-        onClick={() => setOpen((was) => !was)}
+        onClick={(event) => {
+          const { offsetTop, offsetHeight, offsetLeft } = event.currentTarget;
+          setAt((was) => (was ? null : { top: offsetTop + offsetHeight, left: offsetLeft }));
+        }}
         className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
       >
         {summary}
       </button>
-      {open && children(() => setOpen(false))}
-    </div>
+      {at && (
+        <div ref={popup} className="absolute z-10" style={at}>
+          {children(() => setAt(null))}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -133,7 +143,7 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
           ))}
           <Menu summary="+ react" label="React">
             {(close) => (
-              <div className="absolute z-10 flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+              <div className="flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
                 {QUICK_REACTIONS.map((r) => (
                   <button
                     key={r.name}
@@ -154,7 +164,7 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
           {shortcuts.length > 0 && (
             <Menu summary="More actions">
               {(close) => (
-                <ul className="absolute z-10 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
+                <ul className="min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
                   {shortcuts.map((s) => (
                     <li key={`${s.app_id}${s.callback_id}`}>
                       <button

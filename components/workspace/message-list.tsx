@@ -1,7 +1,7 @@
 "use client";
 
 import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import { MessageRow, type MessageHandlers } from "./message-item";
 
@@ -27,6 +27,39 @@ interface Grouped {
 }
 
 const NO_REPLIES: readonly WorkspaceMessageWire[] = [];
+
+/**
+ * Whether an older page is on its way, held outside React's state: the list's top line reads it, and only
+ * that line renders again when it changes (a state of the list or the page rendered them, in the frame the
+ * request starts and again in the one it ends).
+ */
+function readingFlag() {
+  let reading = false;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => reading,
+    set(next: boolean) {
+      if (next === reading) return;
+      reading = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+type ReadingFlag = ReturnType<typeof readingFlag>;
+
+/** What the top of the list says: older messages loading, or the very beginning of the conversation. */
+function TopLine({ flag, loaded, hasOlder, label }: { flag: ReadingFlag; loaded: boolean; hasOlder: boolean; label: string }) {
+  const reading = useSyncExternalStore(flag.subscribe, flag.get, flag.get);
+  return (
+    <p className="absolute left-0 top-0 flex h-8 w-full items-center justify-center text-xs text-slate-600" role="status">
+      {!loaded || reading ? "Loading older messages…" : hasOlder ? "" : `This is the very beginning of ${label}.`}
+    </p>
+  );
+}
 
 function group(messages: readonly WorkspaceMessageWire[]): Grouped {
   const replies = new Map<string, WorkspaceMessageWire[]>();
@@ -55,7 +88,6 @@ export function MessageList({
   renderReplyBox,
   label,
   hasOlder,
-  loadingOlder,
   loaded,
   onOlder,
 }: {
@@ -65,9 +97,9 @@ export function MessageList({
   /** The conversation, as the list's label says it ("#general"). */
   label: string;
   hasOlder: boolean;
-  loadingOlder: boolean;
   loaded: boolean;
-  onOlder: () => void;
+  /** Reads the next older page: settles once it is held, null when none is read (one is on its way, or none is left). */
+  onOlder: () => Promise<void> | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [openThread, setOpenThread] = useState<string | null>(null);
@@ -75,6 +107,12 @@ export function MessageList({
   const { top, replies } = useMemo(() => group(messages), [messages]);
   const focused = useRef<string | null>(null);
   const atEnd = useRef(true);
+  const [reading] = useState(readingFlag);
+  /**
+   * Pages read so far: the list looks again once one ended (a page that added no row leaves it where it was,
+   * still near the top). Set as the page's messages come, so it renders with them, not once more.
+   */
+  const [pagesRead, setPagesRead] = useState(0);
 
   const keyAt = useCallback((index: number) => top[index]?.ts ?? index, [top]);
   const rangeExtractor = useCallback(
@@ -115,8 +153,15 @@ export function MessageList({
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   useEffect(() => {
-    if (loaded && hasOlder && !loadingOlder && firstIndex <= READ_AHEAD_ROWS) onOlder();
-  }, [loaded, hasOlder, loadingOlder, firstIndex, onOlder]);
+    if (!loaded || !hasOlder || reading.get() || firstIndex > READ_AHEAD_ROWS) return;
+    const read = onOlder();
+    if (!read) return;
+    reading.set(true);
+    void read.finally(() => {
+      reading.set(false);
+      setPagesRead((n) => n + 1);
+    });
+  }, [loaded, hasOlder, firstIndex, onOlder, reading, pagesRead]);
 
   const onToggle = useCallback((ts: string) => setOpenThread((open) => (open === ts ? null : ts)), []);
 
@@ -139,9 +184,7 @@ export function MessageList({
         className="h-[60vh] overflow-y-auto overscroll-contain rounded border-y border-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600 md:h-[52vh]"
       >
         <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-          <p className="absolute left-0 top-0 flex h-8 w-full items-center justify-center text-xs text-slate-600" role="status">
-            {!loaded || loadingOlder ? "Loading older messages…" : hasOlder ? "" : `This is the very beginning of ${label}.`}
-          </p>
+          <TopLine flag={reading} loaded={loaded} hasOlder={hasOlder} label={label} />
           <ol
             aria-label="Messages"
             onFocus={(e) => {

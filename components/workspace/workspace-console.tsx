@@ -242,7 +242,6 @@ export function WorkspaceConsole() {
                       label={conversation.type === "public" || conversation.type === "private" ? `#${conversation.name}` : conversation.name}
                       loaded={history.loaded}
                       hasOlder={history.hasOlder}
-                      loadingOlder={history.loadingOlder}
                       onOlder={history.loadOlder}
                       messages={messages}
                       handlers={list.handlers}

@@ -15,9 +15,12 @@ export interface ChannelHistory {
   /** The first page has come. */
   loaded: boolean;
   hasOlder: boolean;
-  loadingOlder: boolean;
-  /** Reads the next older page (once at a time). */
-  loadOlder: () => void;
+  /**
+   * Reads the next older page (once at a time): settles once it is held (or failed), null when nothing is
+   * to read. Whoever asks says it is loading (the list): a state of the page would render the whole page
+   * twice a page, in the frames a person scrolls.
+   */
+  loadOlder: () => Promise<void> | null;
   /** Reads the newest page again: after an act, after the stream reconnected. */
   refresh: () => void;
   /** What the live stream said changed in this conversation. */
@@ -38,9 +41,6 @@ const url = (params: Record<string, string | undefined>) => {
 export function useChannelHistory(user: string | undefined, channel: string | undefined): ChannelHistory {
   const key = user !== undefined && channel !== undefined ? `${user}|${channel}` : null;
   const [held, setHeld] = useState<{ key: string | null; state: ChannelHistoryState; error?: Error }>({ key, state: EMPTY_HISTORY });
-  /** The conversation an older page is being read for. */
-  const [readingOlder, setReadingOlder] = useState<string | null>(null);
-  const loadingOlder = readingOlder !== null && readingOlder === key;
   const current = held.key === key ? held : { key, state: EMPTY_HISTORY, error: undefined };
   // Reads answer after the person may have moved on: each checks it still reads the conversation shown.
   const live = useRef(key);
@@ -76,17 +76,15 @@ export function useChannelHistory(user: string | undefined, channel: string | un
   const reading = useRef(false);
   const loadOlder = useCallback(() => {
     const cursor = stateRef.current.older;
-    if (key === null || reading.current || !cursor) return;
+    if (key === null || reading.current || !cursor) return null;
     reading.current = true;
-    setReadingOlder(key);
-    read({ cursor, limit: String(PAGE) })
+    return read({ cursor, limit: String(PAGE) })
       .then(
         (page) => update(key, (s) => (s.older === cursor ? withOlderPage(s, page) : s)),
         (error: unknown) => update(key, (s) => s, error instanceof Error ? error : new Error(String(error))),
       )
       .finally(() => {
         reading.current = false;
-        setReadingOlder((was) => (was === key ? null : was));
       });
   }, [key, read, update]);
 
@@ -125,11 +123,10 @@ export function useChannelHistory(user: string | undefined, channel: string | un
       error: current.error,
       loaded: current.state.older !== null,
       hasOlder: Boolean(current.state.older),
-      loadingOlder,
       loadOlder,
       refresh,
       apply,
     }),
-    [current.state, current.error, loadingOlder, loadOlder, refresh, apply],
+    [current.state, current.error, loadOlder, refresh, apply],
   );
 }

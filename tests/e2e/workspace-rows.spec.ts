@@ -27,6 +27,12 @@ test("a member reacts from a row's menu, replies in its thread, and works the me
   // Opened again, a click elsewhere closes it.
   await second.getByText("+ react").click();
   await expect(second.getByRole("button", { name: "React with eyes" })).toBeVisible();
+  // Where a person looks for it: just under its button, from its left edge (the row places it, not a box around the button).
+  const opener = (await second.getByText("+ react").boundingBox())!;
+  const popup = (await second.getByRole("button", { name: "React with +1" }).boundingBox())!;
+  expect(popup.y).toBeGreaterThanOrEqual(opener.y + opener.height - 1);
+  expect(popup.y).toBeLessThan(opener.y + opener.height + 12);
+  expect(Math.abs(popup.x - opener.x)).toBeLessThan(12);
   await page.getByRole("heading", { level: 1 }).first().click();
   await expect(second.getByRole("button", { name: "React with eyes" })).toBeHidden();
 

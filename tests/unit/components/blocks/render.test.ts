@@ -25,7 +25,7 @@ describe("the Block Kit renderer", () => {
     ]);
     expect(html).toContain("Deploy Bot");
     expect(html).toMatch(/<h3[^>]*>.*Deploy .*🚀.*<\/h3>/);
-    expect(html).toContain('<strong class="font-semibold"><span>Ready</span></strong>');
+    expect(html).toContain('<strong class="font-semibold">Ready</strong>');
     expect(html).toContain(">@U0123</span>");
     expect(html).toMatch(/<button type="button" class="[^"]*bg-rose-700[^"]*">Ship it<\/button>/);
     // Blocks stand in for the text, which is only the notification's fallback.
