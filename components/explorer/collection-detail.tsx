@@ -8,8 +8,8 @@ import { collectionActions, exportCollectionText } from "@/lib/swr/use-collectio
 import { downloadFile } from "@/components/download-file";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON, INPUT } from "@/components/ui/primitives";
-import { InstallationField } from "./installation-field";
-import type { InstallationOption } from "./use-installation-search";
+import { InstallationField } from "@/components/installations/installation-field";
+import type { InstallationOption } from "@/components/installations/use-installation-search";
 import { RunResults } from "./run-results";
 import { SavedRequestRow } from "./saved-request-row";
 import { useCollectionRun } from "./use-collection-run";

@@ -7,7 +7,7 @@ import { useCollection, useCollections, collectionActions } from "@/lib/swr/use-
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { CollectionDetail } from "./collection-detail";
 import { SaveRequest } from "./save-request";
-import type { InstallationOption } from "./use-installation-search";
+import type { InstallationOption } from "@/components/installations/use-installation-search";
 
 interface ImportReport {
   name: string;

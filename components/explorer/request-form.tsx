@@ -15,8 +15,8 @@ import { ScopeWarning } from "./scope-warning";
 import { SendButtons } from "./send-buttons";
 import { TokenChoice } from "./token-choice";
 import { TransportChoice } from "./transport-choice";
-import { InstallationField } from "./installation-field";
-import type { InstallationOption, InstallationPicker } from "./use-installation-search";
+import { InstallationField } from "@/components/installations/installation-field";
+import type { InstallationOption, InstallationPicker } from "@/components/installations/use-installation-search";
 
 interface Props {
   request: ExplorerRequest;

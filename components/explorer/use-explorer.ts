@@ -20,7 +20,7 @@ import { useMethodCatalog } from "@/lib/swr/use-method-catalog";
 import { useHistoryPage, useRefreshHistory } from "@/lib/swr/use-history";
 import { downloadFile } from "@/components/download-file";
 import { arrivalSettles, explorerReducer, fetchAllOf, initialExplorerState, requestAsSent, type ExplorerState } from "./explorer-state";
-import { useInstallationSearch } from "./use-installation-search";
+import { useInstallationSearch } from "@/components/installations/use-installation-search";
 import { useSendKey } from "./use-send-key";
 
 /** Methods safe to call again on reload: reads only. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useInstallationSearch, type InstallationOption } from "./use-installation-search";
+import { useInstallationSearch, type InstallationOption } from "@/components/installations/use-installation-search";
 
 /**
  * The installation a collection runs against ("Run against"): any this person may use, found by the

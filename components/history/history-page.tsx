@@ -6,7 +6,8 @@ import { useCallback, useMemo, useState } from "react";
 import type { HistoryEntry, HistoryPageAnswer } from "@/lib/explorer/history";
 import { fetchJson } from "@/lib/swr/console-fetch";
 import { useClearHistory, useHistoryPage } from "@/lib/swr/use-history";
-import { useSession } from "@/lib/swr/use-session";
+import { InstallationField } from "@/components/installations/installation-field";
+import { useInstallationSearch, type InstallationOption } from "@/components/installations/use-installation-search";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON, INPUT, Panel } from "@/components/ui/primitives";
 import { CompareFilesPanel } from "./compare-files";
@@ -27,7 +28,8 @@ export function HistoryPage() {
   const search = useSearchParams();
   const savedRequestId = search.get("savedRequestId") ?? "";
   const [method, setMethod] = useState("");
-  const [installation, setInstallation] = useState("");
+  // The installation filtered by, kept whole: a search that no longer finds it still shows what is filtered.
+  const [installation, setInstallation] = useState<InstallationOption | null>(null);
   const [outcome, setOutcome] = useState("");
   const [limit, setLimit] = useState<number>(50);
   // The cursors of the pages before this one: Newer pops, Older pushes.
@@ -37,19 +39,23 @@ export function HistoryPage() {
   const [confirming, setConfirming] = useState(false);
   const [savedProblem, setSavedProblem] = useState<string | null>(null);
 
-  const filters = { method, installation, outcome, ...(savedRequestId ? { savedRequestId } : {}) };
+  const filters = { method, installation: installation?.id ?? "", outcome, ...(savedRequestId ? { savedRequestId } : {}) };
   const { data, error, isLoading } = useHistoryPage(filters, { cursor: cursors.at(-1) ?? null, limit });
-  const session = useSession();
+  // Any installation this person may use, found by typing (issue 43: one among 100,000), as the explorer's picker.
+  const picking = useInstallationSearch("");
+  const offered =
+    installation && !picking.installations.some((i) => i.id === installation.id) ? [installation, ...picking.installations] : picking.installations;
   const clear = useClearHistory();
   const { state: compareState, compare, close } = useCompare();
 
-  const names = useMemo(() => new Map((session.data?.installations ?? []).map((i) => [i.id, { name: i.name, team: i.team.id }])), [session.data]);
   const entries = useMemo(() => data?.entries ?? [], [data]);
 
-  const refilter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setCursors([]);
-  };
+  const refilter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setCursors([]);
+    };
 
   const togglePick = useCallback((entry: HistoryEntry) => setPicked((current) => togglePicked(current, entry)), []);
 
@@ -110,17 +116,17 @@ export function HistoryPage() {
             Method
             <input className={INPUT} type="search" value={method} placeholder="conversations." onChange={(e) => refilter(setMethod)(e.target.value)} />
           </label>
-          <label className="text-sm text-slate-700">
-            Installation
-            <select className={INPUT} value={installation} onChange={(e) => refilter(setInstallation)(e.target.value)}>
-              <option value="">Any installation</option>
-              {(session.data?.installations ?? []).map((i) => (
-                <option key={i.id} value={i.id}>
-                  {i.name} ({i.team.id})
-                </option>
-              ))}
-            </select>
-          </label>
+          <div className="text-sm text-slate-700">
+            <InstallationField
+              searchLabel="Find an installation"
+              label="Installation"
+              anyLabel="Any installation"
+              value={installation?.id ?? ""}
+              installations={offered}
+              picker={picking.picker}
+              onChoose={(id) => refilter(setInstallation)(offered.find((i) => i.id === id) ?? null)}
+            />
+          </div>
           <label className="text-sm text-slate-700">
             Outcome
             <select className={INPUT} value={outcome} onChange={(e) => refilter(setOutcome)(e.target.value)}>
@@ -188,7 +194,7 @@ export function HistoryPage() {
                   key={e.id}
                   entry={e}
                   picked={picked.some((p) => p.id === e.id)}
-                  installation={names.get(e.installation)}
+                  installation={data?.installations[e.installation]}
                   onPick={togglePick}
                   onCompareRuns={compareLastRuns}
                 />

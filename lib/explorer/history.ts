@@ -57,6 +57,16 @@ export interface HistoryEntryWithAnswer extends HistoryEntry {
 export interface HistoryPageAnswer {
   entries: HistoryEntry[];
   next: string | null;
+  /**
+   * How the page names the installations its entries were called with (by id): the installation's name and
+   * its workspace's id, for those the person may still see (another's, or one forgotten, shows its id).
+   */
+  installations: Record<string, HistoryInstallationName>;
+}
+
+export interface HistoryInstallationName {
+  name: string;
+  team: string;
 }
 
 /** What the history may be searched by (GET /api/history's query). */

@@ -2,9 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { ownerOf } from "@/lib/access/viewer";
 import { historyWritesSettled } from "@/lib/call/call-history";
-import type { HistoryEntry, HistoryEntryWithAnswer, HistoryPageAnswer } from "@/lib/explorer/history";
+import type { HistoryEntry, HistoryEntryWithAnswer, HistoryInstallationName, HistoryPageAnswer } from "@/lib/explorer/history";
 import { AppError } from "@/lib/http/app-error";
+import { canSee } from "@/lib/installations/universal/rights";
 import type { TokenKind } from "@/lib/installations/universal/token-kind";
+import { installationName } from "@/lib/installations/universal/view";
 import { getStore, type StoreHistoryEntry, type StoreHistorySummary } from "@/lib/store";
 import type { Viewer } from "@/lib/viewer";
 
@@ -88,7 +90,27 @@ export async function listHistoryFor(viewer: Viewer, query: z.infer<typeof Histo
     ...(query.cursor ? { before: historyCursorPosition(query.cursor) } : {}),
     limit: query.limit,
   });
-  return { entries: page.entries.map(historyView), next: page.next === null ? null : historyCursor(page.next) };
+  const entries = page.entries.map(historyView);
+  return { entries, next: page.next === null ? null : historyCursor(page.next), installations: await installationNames(viewer, entries) };
+}
+
+/**
+ * The names of a page's installations (at most one page's worth: 200 ids, each a cached point read with no
+ * secret unsealed), so an entry shows where it was called whichever of 100,000 installations that was, not
+ * only those of the session's first page. One the viewer may no longer see is left out: its id shows.
+ */
+async function installationNames(viewer: Viewer, entries: HistoryEntry[]): Promise<Record<string, HistoryInstallationName>> {
+  const store = await getStore();
+  const ids = [...new Set(entries.map((e) => e.installation))];
+  const named = await Promise.all(
+    ids.map(async (id) => {
+      const stored = await store.installations.get(id, { shared: true });
+      if (!stored || !canSee(viewer, stored)) return undefined;
+      const app = { key: stored.appKey === "legacy" ? ("legacy" as const) : ("console" as const), id: stored.appId ?? null, name: stored.appName ?? null };
+      return [id, { name: installationName(stored.team, app), team: stored.team.id }] as const;
+    }),
+  );
+  return Object.fromEntries(named.filter((n) => n !== undefined));
 }
 
 export async function historyEntryFor(viewer: Viewer, id: string): Promise<HistoryEntryWithAnswer> {

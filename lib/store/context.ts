@@ -31,8 +31,8 @@ export async function announceChange(ctx: StoreContext, tx: Tx, installationId: 
 }
 
 /**
- * After the commit of a write that announced this change: waits until this instance hears it back, so that
- * every other instance has heard it too before the writer answers (installation-cache.ts, echo).
+ * After the commit of a write that announced this change: waits until this instance hears it back and every
+ * other instance has acknowledged it, so that each has heard it before the writer answers (installation-cache.ts, echo).
  */
 export function heardEverywhere(ctx: StoreContext, installationId: string, version: number | "deleted"): Promise<void> {
   return ctx.cache.echo(`${version} ${installationId}`);

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { deepFreeze } from "./deep-freeze";
 import { ChannelListener } from "./listen";
@@ -16,6 +17,8 @@ import type { InstallationSummary, StoredInstallation } from "./types";
  *   it comes back the whole cache is cleared: a change made meanwhile was never heard. A connection that
  *   dies silently is found within 3 s (listen.ts): the bound on serving what a missed notification changed.
  * - A read that began before an invalidation does not store what it read (a generation per entry).
+ * - A write answers once every other instance has acknowledged its change (echo, below): what it wrote is
+ *   what any instance serves next.
  * - Each workspace's installations (ids and apps, what the token API looks up by team) change only when
  *   an installation is made (version 1) or deleted, or a write changes its team or app: any of those drops them all.
  *
@@ -25,13 +28,23 @@ import type { InstallationSummary, StoredInstallation } from "./types";
 
 export const CHANGE_CHANNEL = "switchboard_installations";
 /**
+ * Where instances say they are there (`alive <instance>`, every second) and that they have heard changes
+ * (`ack <instance> <payload>…`, after dropping what those changed): a writer waits for every instance it knows
+ * to have heard its change before it answers (echo).
+ */
+export const PRESENCE_CHANNEL = "switchboard_instances";
+/** An instance not heard for this long is no longer waited for. */
+const PEER_SILENT_MS = 3_000;
+/** PostgreSQL refuses a notification's payload from 8,000 bytes: acknowledgements are sent in lines up to this. */
+const ACK_BYTES = 7_000;
+/**
  * At most this many installations (and as many workspaces' lists of them) are kept, the least recently read
  * dropped first: enough for the token API's 100,000 installations warm (about 2 KB each with its tokens, so
  * some 200 MB at the most), bounded whatever the store holds.
  * @internal exported for its test
  */
 export const MAX_ENTRIES = 100_000;
-/** The longest a write waits to hear its own announcement back (echo): a lost connection must not hold writes. */
+/** The longest a write waits to hear its own announcement back and every other instance acknowledge it (echo): a lost connection or a stalled instance must not hold writes. */
 const ECHO_WAIT_MS = 500;
 
 /** What the token API needs to find a workspace's installation of an app: never a secret. */
@@ -39,6 +52,15 @@ export interface InstallationRef {
   id: string;
   appKey: string;
   appId?: string;
+}
+
+/** A write of this instance waiting until its announcement is heard (echo). */
+interface Echo {
+  /** Heard back on this instance's own connection. */
+  heard: boolean;
+  /** The other instances that acknowledged it. */
+  acks: Set<string>;
+  done?: () => void;
 }
 
 export class InstallationCache {
@@ -56,20 +78,45 @@ export class InstallationCache {
   /** Bumped by every change: a list read overtaken by one is not kept. */
   private listGeneration = 0;
   private readonly listener: ChannelListener | undefined;
-  /** This instance's own announcements not heard back yet (payload → what waits for it). */
-  private readonly echoes = new Map<string, { heard: boolean; done?: () => void }>();
+  /** This instance's own announcements not heard back or not acknowledged by every other instance yet (payload → what waits for it). */
+  private readonly echoes = new Map<string, Echo>();
+  /** This instance's name on the presence channel. */
+  private readonly instance = randomBytes(8).toString("hex");
+  /** The other instances, when each was last heard on the presence channel. */
+  private readonly peers = new Map<string, number>();
+  /** Other instances' changes heard and dropped here, to acknowledge at the end of this turn. */
+  private acks: string[] = [];
   private closed = false;
   readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
-  /** `connect` makes a dedicated connection for LISTEN (PostgreSQL); without it every write is this process's. */
-  constructor(connect?: () => pg.Client) {
+  /**
+   * `connect` makes a dedicated connection for LISTEN (PostgreSQL); without it every write is this process's.
+   * `echoWaitMs` (ECHO_WAIT_MS) is longer in a test that tells an acknowledgement from the wait's end.
+   */
+  constructor(
+    connect?: () => pg.Client,
+    private readonly echoWaitMs = ECHO_WAIT_MS,
+  ) {
     this.listener = connect
-      ? new ChannelListener(CHANGE_CHANNEL, connect, {
-          heard: (payload) => this.heard(payload),
-          // Anything cached before now may have changed unheard.
-          listening: () => this.clear(),
-          lost: () => this.clear(),
-        })
+      ? new ChannelListener(
+          CHANGE_CHANNEL,
+          connect,
+          {
+            heard: (payload) => {
+              // Before heard(), which lets go of our own echo: ours is not acknowledged (it is sent after this turn).
+              this.acknowledge(payload);
+              this.heard(payload);
+            },
+            presence: (payload) => this.presence(payload),
+            // Anything cached before now may have changed unheard.
+            listening: () => this.clear(),
+            lost: () => {
+              this.clear();
+              this.peers.clear();
+            },
+          },
+          { channel: PRESENCE_CHANNEL, alive: `alive ${this.instance}` },
+        )
       : undefined;
   }
 
@@ -172,7 +219,7 @@ export class InstallationCache {
     const echo = this.echoes.get(payload);
     if (echo) {
       echo.heard = true;
-      echo.done?.();
+      this.progressed(payload);
     }
     const space = payload.indexOf(" ");
     const id = payload.slice(space + 1);
@@ -198,33 +245,87 @@ export class InstallationCache {
 
   /**
    * Called in a writing transaction that announces `payload`: `echo(payload)`, after the commit, then waits
-   * until this instance hears it back. PostgreSQL delivers a notification to every listener at once, so by
-   * then every other instance has it too: a refresh answered here is served by any instance asked next (the
-   * notification alone reached another instance 5 to 50 ms after the commit in tests, while the
-   * answer's client could already ask it). Without LISTEN up there is nothing to wait for.
+   * until this instance hears it back and every other instance it knows has acknowledged it (each does after
+   * dropping what it changed), so a refresh answered here is served by any instance asked next. Hearing our
+   * own echo alone was not enough: PostgreSQL signals each listener's backend at commit, but each delivers in
+   * its own time, and on a loaded machine another instance heard the change after this one had answered and
+   * its client had asked that instance (the two-instance test, once in CI). Without LISTEN up there is
+   * nothing to wait for.
    */
   expectEcho(payload: string): void {
     if (!this.listener?.up) return;
     // One whose transaction rolled back is never heard nor waited for: the oldest go first.
     if (this.echoes.size >= 1_000) this.echoes.delete(this.echoes.keys().next().value!);
-    this.echoes.set(payload, { heard: false });
+    this.echoes.set(payload, { heard: false, acks: new Set() });
   }
 
-  /** Resolves once `payload` (announced by this instance) is heard back, or after ECHO_WAIT_MS. */
+  /** Resolves once `payload` (announced by this instance) is heard back and acknowledged everywhere, or after ECHO_WAIT_MS (echoWaitMs). */
   echo(payload: string): Promise<void> {
     const echo = this.echoes.get(payload);
-    if (!echo || echo.heard) {
+    if (!echo || this.settled(echo)) {
       this.echoes.delete(payload);
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => echo.done?.(), ECHO_WAIT_MS);
+      const timer = setTimeout(() => echo.done?.(), this.echoWaitMs);
       echo.done = () => {
         clearTimeout(timer);
         if (this.echoes.get(payload) === echo) this.echoes.delete(payload);
         resolve();
       };
     });
+  }
+
+  /** Whether an announcement has been heard back and acknowledged by every instance heard within PEER_SILENT_MS. */
+  private settled(echo: Echo): boolean {
+    if (!echo.heard) return false;
+    const since = Date.now() - PEER_SILENT_MS;
+    for (const [peer, at] of this.peers) {
+      if (at < since) this.peers.delete(peer);
+      else if (!echo.acks.has(peer)) return false;
+    }
+    return true;
+  }
+
+  /** Our own announcement heard back, or another's acknowledgement of it: its writer may go on once both are in. */
+  private progressed(payload: string): void {
+    const echo = this.echoes.get(payload);
+    if (echo?.done && this.settled(echo)) echo.done();
+  }
+
+  /** Another instance's change, dropped here: acknowledged at the end of this turn, with whatever else this turn heard. */
+  private acknowledge(payload: string): void {
+    // Our own is no one's to wait for; a move is always followed by its write's own version.
+    if (this.echoes.has(payload) || payload.startsWith("moved ")) return;
+    if (this.acks.push(payload) > 1) return;
+    setImmediate(() => {
+      const payloads = this.acks;
+      this.acks = [];
+      const prefix = `ack ${this.instance}`;
+      let lines = prefix;
+      for (const heard of payloads) {
+        if (lines.length + heard.length + 1 > ACK_BYTES) {
+          this.listener?.send(lines);
+          lines = prefix;
+        }
+        lines += `\n${heard}`;
+      }
+      this.listener?.send(lines);
+    });
+  }
+
+  /** `alive <instance>` or `ack <instance>` followed by the payloads it heard, one a line. */
+  private presence(payload: string): void {
+    const [head, ...heard] = payload.split("\n");
+    const [kind, peer] = head!.split(" ");
+    if (!peer || peer === this.instance || (kind !== "alive" && kind !== "ack")) return;
+    this.peers.set(peer, Date.now());
+    for (const one of heard) {
+      const echo = this.echoes.get(one);
+      if (!echo) continue;
+      echo.acks.add(peer);
+      this.progressed(one);
+    }
   }
 
   /** After a write here (`made`: one that may have made or deleted the installation). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { hostname } from "node:os";
 import type pg from "pg";
 
 /**
@@ -10,7 +11,8 @@ import type pg from "pg";
  * A connection can also die without saying so (a half-open TCP connection after a network failure): no
  * error, no `end`, and no notification ever again, while the cache would go on serving what it holds. So the
  * listener says LISTEN again on it every CHECK_EVERY_MS (a no-op for the server, a round trip for the
- * connection, and what pg_stat_activity keeps showing for it); an answer that takes more than
+ * connection, and what pg_stat_activity keeps showing for it), or with a presence channel sends its `alive`
+ * there (the same round trip, which also tells the other instances it is there); an answer that takes more than
  * CHECK_TIMEOUT_MS counts as a lost connection. That is the bound on a notification never heard: a cache serves nothing older than
  * CHECK_EVERY_MS + CHECK_TIMEOUT_MS (3 s) after its connection stopped delivering.
  */
@@ -22,10 +24,28 @@ const CHECK_TIMEOUT_MS = 2_000;
 export interface ListenHandlers {
   /** A notification's payload on the channel. */
   heard(payload: string): void;
+  /** A notification's payload on the presence channel (PresenceOptions), when there is one. */
+  presence?(payload: string): void;
   /** LISTEN is in place (again): anything kept from before may have changed unheard. */
   listening(): void;
   /** The connection is gone: forget everything. */
   lost(): void;
+}
+
+/**
+ * A second channel on the same connection, where instances say they are there: `alive` is sent on it once
+ * LISTEN is in place and as the connection's periodic check (the round trip the check needs anyway), and
+ * `send` puts anything else there (an acknowledgement).
+ */
+export interface PresenceOptions {
+  channel: string;
+  alive: string;
+}
+
+/** Each listening connection says whose it is in pg_stat_activity: the channel, the host and the process. */
+export function listenerName(channel: string, pid = process.pid, host = hostname()): string {
+  // PostgreSQL keeps 63 bytes of an application_name.
+  return `${channel} ${pid}@${host}`.slice(0, 63);
 }
 
 export class ChannelListener {
@@ -39,6 +59,7 @@ export class ChannelListener {
     private readonly channel: string,
     private readonly connect: () => pg.Client,
     private readonly handlers: ListenHandlers,
+    private readonly presenceOptions?: PresenceOptions,
   ) {}
 
   /** Resolves once the first LISTEN is in place or has failed (then retried). */
@@ -49,15 +70,21 @@ export class ChannelListener {
     const lost = () => this.drop(client);
     client.on("error", lost);
     client.on("end", lost);
+    const presence = this.presenceOptions;
     client.on("notification", (message) => {
-      if (message.channel === this.channel && message.payload) this.handlers.heard(message.payload);
+      if (!message.payload) return;
+      if (message.channel === this.channel) this.handlers.heard(message.payload);
+      else if (message.channel === presence?.channel) this.handlers.presence?.(message.payload);
     });
     try {
       await client.connect();
+      await client.query("select set_config('application_name', $1, false)", [listenerName(this.channel)]);
       await client.query(`LISTEN ${this.channel}`);
+      if (presence) await client.query(`LISTEN ${presence.channel}`);
       if (this.client !== client) return;
       this.handlers.listening();
       this.up = true;
+      if (presence) this.send(presence.alive);
       this.check = setInterval(() => void this.alive(client), CHECK_EVERY_MS);
       this.check.unref();
     } catch {
@@ -71,8 +98,10 @@ export class ChannelListener {
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), CHECK_TIMEOUT_MS);
     });
+    const presence = this.presenceOptions;
+    const check = presence ? client.query("select pg_notify($1, $2)", [presence.channel, presence.alive]) : client.query(`LISTEN ${this.channel}`);
     const answer = await Promise.race([
-      client.query(`LISTEN ${this.channel}`).then(
+      check.then(
         () => "ok" as const,
         () => "failed" as const,
       ),
@@ -80,6 +109,12 @@ export class ChannelListener {
     ]);
     clearTimeout(timer);
     if (answer !== "ok") this.drop(client);
+  }
+
+  /** Sends `payload` on the presence channel, if the connection is up (nothing is waited for: a lost one is found by the check). */
+  send(payload: string): void {
+    if (!this.up || !this.client || !this.presenceOptions) return;
+    this.client.query("select pg_notify($1, $2)", [this.presenceOptions.channel, payload]).catch(() => {});
   }
 
   private drop(client: pg.Client): void {

@@ -135,8 +135,9 @@ async function readReport(request: Request): Promise<FailureReport> {
 export function serveToken(request: Request, teamIdParam: string, action: "get" | "report" = "get"): Response | Promise<Response> {
   const warm = action === "get" ? warmAnswer(request, teamIdParam, (keyId) => limits().perKey.take(keyId)) : undefined;
   if (!warm) return answerInFull(request, teamIdParam, action);
-  const response = Response.json(warm.answer, { headers: { "cache-control": "no-store" } });
-  audit({ teamId: teamIdParam, kind: "bot", refreshed: false, installationId: warm.answer.installation_id, keyId: warm.key.id, status: 200, at: Date.now() });
+  // The headers Response.json gives, and the full path's.
+  const response = new Response(warm.json, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  audit({ teamId: teamIdParam, kind: "bot", refreshed: false, installationId: warm.installationId, keyId: warm.key.id, status: 200, at: Date.now() });
   return response;
 }
 

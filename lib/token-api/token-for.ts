@@ -90,7 +90,7 @@ export async function tokenFor(id: string, kind: "bot" | "user", userId: string 
 }
 
 /** What an answer says of the installation: the same fields in the store's record and the console's. */
-type AnsweredInstallation = Pick<InstallationRecord, "id" | "team" | "botUserId" | "botId" | "enterprise" | "isEnterpriseInstall">;
+export type AnsweredInstallation = Pick<InstallationRecord, "id" | "team" | "botUserId" | "botId" | "enterprise" | "isEnterpriseInstall">;
 
 /**
  * The answer for `token` of `record` at `at` (the platform's time): tokenFor's, and the warm path's from the
@@ -101,9 +101,6 @@ export function tokenAnswer(
   token: Pick<StoreToken, "value" | "expiresAt" | "scopes">,
   answer: { kind: "bot" | "user"; userId: string | null; refreshed: boolean; marginS: number; at: number },
 ): TokenAnswer {
-  const { at } = answer;
-  // Never more than the platform's lifetime from now: a platform clock that went back must not make a 12-hour token look like a 38-hour one.
-  const expiresAt = token.expiresAt !== undefined ? cappedExpiry(token.expiresAt, at) : undefined;
   return {
     ok: true,
     team_id: record.team.id,
@@ -111,8 +108,7 @@ export function tokenAnswer(
     kind: answer.kind,
     user_id: answer.userId,
     access_token: token.value,
-    expires_at: expiresAt !== undefined ? Math.floor(expiresAt / 1000) : null,
-    expires_in: expiresAt !== undefined ? Math.max(0, Math.floor((expiresAt - at) / 1000)) : null,
+    ...expiryAt(token, answer.at),
     scopes: token.scopes,
     refreshed: answer.refreshed,
     margin_s: answer.marginS,
@@ -121,6 +117,14 @@ export function tokenAnswer(
     enterprise_id: record.enterprise?.id ?? null,
     is_enterprise_install: record.isEnterpriseInstall ?? false,
   };
+}
+
+/** What an answer says of the token's expiry at `at` (the platform's time): the two fields that change from one second to the next. */
+export function expiryAt(token: Pick<StoreToken, "expiresAt">, at: number): Pick<TokenAnswer, "expires_at" | "expires_in"> {
+  if (token.expiresAt === undefined) return { expires_at: null, expires_in: null };
+  // Never more than the platform's lifetime from now: a platform clock that went back must not make a 12-hour token look like a 38-hour one.
+  const expiresAt = cappedExpiry(token.expiresAt, at);
+  return { expires_at: Math.floor(expiresAt / 1000), expires_in: Math.max(0, Math.floor((expiresAt - at) / 1000)) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { knownUpstreamAbout } from "@/lib/platform/upstream-about";
 import { peekStore } from "@/lib/store";
 import type { StoreApiKey } from "@/lib/store";
 import { apiKeyHash, looksLikeApiKey } from "./keys";
-import { tokenAnswer, type TokenAnswer } from "./token-for";
+import { botAnswerJson } from "./warm-body";
 
 /**
  * The token API's warm path (issue 43): a bot token answered with no `await` at all, when every cache holds
@@ -64,7 +64,9 @@ function asksForBotToken(url: string): boolean {
 
 interface WarmAnswer {
   key: StoreApiKey;
-  answer: TokenAnswer;
+  installationId: string;
+  /** The answer's JSON (warm-body.ts). */
+  json: string;
 }
 
 /**
@@ -79,9 +81,16 @@ export function warmAnswer(request: Request, teamId: string, take: (keyId: strin
   const key = store.apiKeys.peekByHash(apiKeyHash(presented));
   if (!key || key.revokedAt !== undefined || (key.teamIds && !key.teamIds.includes(teamId))) return undefined;
   const refs = store.installations.peekTeam(teamId);
-  const found = refs?.filter((s) => s.appKey === key.appKey && (!key.appId || s.appId === key.appId));
-  if (found?.length !== 1) return undefined;
-  const record = store.installations.peek(found[0]!.id);
+  if (!refs) return undefined;
+  // The key's app's one installation here, as installationOf finds it (a loop: no array made per answer).
+  let id: string | undefined;
+  for (const ref of refs) {
+    if (ref.appKey !== key.appKey || (key.appId && ref.appId !== key.appId)) continue;
+    if (id !== undefined) return undefined;
+    id = ref.id;
+  }
+  if (id === undefined) return undefined;
+  const record = store.installations.peek(id);
   // What tokenFor's upToDate would learn and save first (the emulator answering now, the bot's id) is the full path's.
   const config = getConfig();
   const about = knownUpstreamAbout(config.upstream.baseUrl);
@@ -94,5 +103,5 @@ export function warmAnswer(request: Request, teamId: string, take: (keyId: strin
   // A token that would not last the margin is refreshed first: the full path's.
   if (token.refreshToken && token.expiresAt !== undefined && token.expiresAt - now < marginS * 1000) return undefined;
   if (take(key.id) > 0) return undefined;
-  return { key, answer: tokenAnswer(record, token, { kind: "bot", userId: null, refreshed: false, marginS, at: now }) };
+  return { key, installationId: record.id, json: botAnswerJson(record, token, marginS, now) };
 }

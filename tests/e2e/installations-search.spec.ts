@@ -144,3 +144,40 @@ test("a collection runs against a workspace found by typing in Run against, past
   await find.fill("");
   await expect(runAgainst.locator("option:checked")).toContainText("Acme 00299");
 });
+
+test("the History page names a call made past the first page of installations, and filters by a workspace found by typing", async ({ page }, testInfo) => {
+  const idOf = async (name: string) => {
+    const found = await page.request.get(`${origin}/api/session?q=${encodeURIComponent(name)}`, { headers: { "x-switchboard-request": "1" } });
+    const body = (await found.json()) as { installations: Array<{ id: string; team: { name: string } }> };
+    return body.installations.find((i) => i.team.name === name)!.id;
+  };
+  // A call with a workspace the session's first page holds, and one with a workspace far past it.
+  for (const name of ["Acme 00000", "Acme 00150"]) {
+    const called = await page.request.get(`${origin}/api/call/auth.test?installation=${await idOf(name)}&token=bot`, {
+      headers: { "x-switchboard-request": "1" },
+    });
+    expect(await called.json()).toMatchObject({ ok: true, team: name });
+  }
+
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`${origin}/explorer/history`);
+  const rows = page.getByRole("rowgroup", { name: "History entries" }).getByRole("row");
+  await expect(rows.filter({ hasText: "auth.test" }).filter({ hasText: /in Acme 00150/ })).not.toHaveCount(0);
+  await expect(rows.filter({ hasText: /in Acme 00000/ })).not.toHaveCount(0);
+
+  // The filter finds the workspace as it is typed, past the first 50 it offers.
+  const filter = page.getByLabel("Installation", { exact: true });
+  await expect(filter.locator("option", { hasText: "Acme 00150" })).toHaveCount(0);
+  await page.getByLabel("Find an installation").pressSequentially("Acme 00150", { delay: 60 });
+  await expect(filter.locator("option")).toHaveCount(2);
+  await filter.selectOption({ label: (await filter.locator("option", { hasText: "Acme 00150" }).textContent())! });
+  await expect(rows.filter({ hasText: /in Acme 00000/ })).toHaveCount(0);
+  await expect(rows.first()).toContainText("Acme 00150");
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath(`history-filter-${width}.png`), fullPage: true });
+  }
+  // Cleared, the search keeps the filter's workspace offered and chosen.
+  await page.getByLabel("Find an installation").fill("");
+  await expect(filter.locator("option:checked")).toContainText("Acme 00150");
+});

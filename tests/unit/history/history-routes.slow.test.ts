@@ -7,6 +7,7 @@ import { canSignIn } from "@/lib/emulator/openid/claims";
 import { memberIdAt } from "@/lib/emulator/workspace/members";
 import type { Workspace } from "@/lib/emulator/types";
 import type { HistoryEntryWithAnswer, HistoryPageAnswer } from "@/lib/explorer/history";
+import { getStore } from "@/lib/store";
 import { startTestConsole, TestBrowser, type RouteFn, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
 import { pickMemberAt, returnToConsole, SIGN_IN_REDIRECT_URI, startSignIn } from "../signin/support";
@@ -90,6 +91,24 @@ describe("the explorer's history through its routes", () => {
     expect((await call(bo, "auth.test")).status).toBe(200);
     expect((await list(bo)).entries.map((e) => e.method)).toEqual(["auth.test"]);
     expect((await list(ana)).entries.map((e) => e.method)).toEqual(["users.list"]);
+  });
+
+  it("names each entry's installation on the page itself, and not one the person may no longer see", async () => {
+    expect((await call(ana, "auth.test")).status).toBe(200);
+    const page = await list(ana);
+    // Named from the store whichever installation it is, not from the session's first page of them.
+    expect(page.installations).toEqual({ [installation]: { name: expect.stringContaining(` in ${ws.team.name}`), team: ws.team.id } });
+    const store = await getStore();
+    const stored = (await store.installations.get(installation, { fresh: true }))!;
+    const moved = await store.installations.put({ ...stored, team: { id: "T0ELSEWHERE", name: "Elsewhere" } }, { expectVersion: stored.version });
+    try {
+      const after = await list(ana);
+      expect(after.entries.map((e) => e.installation)).toContain(installation);
+      expect(after.installations).toEqual({});
+    } finally {
+      await store.installations.put(stored, { expectVersion: moved.version });
+    }
+    expect((await list(ana)).installations[installation]?.team).toBe(ws.team.id);
   });
 
   it("records the platform's error code, an HTTP failure's status, and a POST's JSON arguments with their saved request", async () => {

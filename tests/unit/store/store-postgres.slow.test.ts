@@ -121,7 +121,8 @@ describe("the store on PostgreSQL, across instances", () => {
     const record = installation();
     await a.installations.put(record);
     await b.installations.get(record.id);
-    await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN %' and datname = current_database()");
+    // Every listening connection names its channel, process and host (listen.ts).
+    await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name like 'switchboard\\_%' and datname = current_database()");
     await waitFor(() => !b.cacheStats().active, "b's cache to stop serving");
     // Written while b cannot hear it:
     await a.installations.put({ ...record, appName: "Written unheard" });

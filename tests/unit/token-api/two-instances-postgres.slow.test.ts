@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createKeyRoute } from "@/app/api/api-keys/route";
 import { DELETE as revokeKeyRoute } from "@/app/api/api-keys/[id]/route";
@@ -5,6 +6,8 @@ import { findInstallation } from "@/lib/installations/repository";
 import { refreshInstallationToken } from "@/lib/installations/rotation/refresh";
 import { getRotationRuntime } from "@/lib/installations/rotation/runtime";
 import { getStore } from "@/lib/store";
+import { CHANGE_CHANNEL } from "@/lib/store/installation-cache";
+import { listenerName } from "@/lib/store/listen";
 import { flushAudit } from "@/lib/token-api/audit";
 import { startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
@@ -83,6 +86,37 @@ describe("the token API on two instances of one PostgreSQL", () => {
       const newest = (await findInstallation(installationId, { fresh: true }))!.bot!.value;
       expect(outcome.installation.bot!.value).toBe(newest);
       expect(served).toBe(newest);
+    }
+  });
+
+  it("serves a refreshed token from the other instance at once though that instance hears of the refresh late", async () => {
+    // On a loaded machine each listener's backend delivers a notification in its own time: the other
+    // instance may hear of a refresh after this one has answered and its client has asked the other. Here its
+    // backend is paused for 300 ms at the commit (as a busy machine might): the refresh must not answer before
+    // the other instance has dropped the token it had cached.
+    const backend = await createKey("late-hearing backend");
+    expect((await askOther(backend.key)).status).toBe(200);
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [
+        listenerName(CHANGE_CHANNEL, other.pid),
+      ]);
+      expect(rows).toHaveLength(1);
+      const listenerBackend = rows[0]!.pid;
+      const before = (await findInstallation(installationId, { fresh: true }))!;
+      process.kill(listenerBackend, "SIGSTOP");
+      const resume = setTimeout(() => process.kill(listenerBackend, "SIGCONT"), 300);
+      try {
+        const outcome = await refreshInstallationToken(before, "bot", getRotationRuntime(), { reason: "requested", by: "the two-instance test" });
+        expect(outcome.outcome).toBe("refreshed");
+        expect((await askOther(backend.key)).body.access_token).toBe(outcome.installation.bot!.value);
+      } finally {
+        clearTimeout(resume);
+        process.kill(listenerBackend, "SIGCONT");
+      }
+    } finally {
+      await admin.end();
     }
   });
 

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 /** Another instance of the token API (token-api-instance.ts), in a process of its own, with this process's environment. */
 export interface TokenApiInstance {
   origin: string;
+  /** The instance's process (its LISTEN connections name it in pg_stat_activity). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startTokenApiInstance(): Promise<TokenApiInstance> {
   });
   return {
     origin: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -6,8 +6,8 @@ import type { InstallationOption, InstallationPicker } from "./use-installation-
 
 /**
  * An installation picked among all this person may use: a search typed key by key (sent once typing rests,
- * useInstallationSearch) above a select of what it found. The explorer's form and a collection's "Run
- * against" both pick with it.
+ * useInstallationSearch) above a select of what it found. The explorer's form, a collection's "Run
+ * against" and the History page's filter pick with it; `anyLabel` offers "" first (a filter's "any").
  */
 export function InstallationField({
   searchLabel,
@@ -16,6 +16,7 @@ export function InstallationField({
   installations,
   picker,
   onChoose,
+  anyLabel,
 }: {
   searchLabel: string;
   label: string;
@@ -23,6 +24,7 @@ export function InstallationField({
   installations: InstallationOption[];
   picker: InstallationPicker;
   onChoose(id: string): void;
+  anyLabel?: string;
 }) {
   const ids = useId();
   const labelClass = "mb-1 block text-xs font-medium text-slate-600";
@@ -52,7 +54,10 @@ export function InstallationField({
         {label}
       </label>
       <select id={`${ids}-select`} value={value} onChange={(e) => onChoose(e.target.value)} className={INPUT}>
-        {installations.length === 0 && <option value="">{picker.text.trim() ? "No installation matches" : "No installation yet"}</option>}
+        {anyLabel !== undefined && <option value="">{anyLabel}</option>}
+        {installations.length === 0 && anyLabel === undefined && (
+          <option value="">{picker.text.trim() ? "No installation matches" : "No installation yet"}</option>
+        )}
         {installations.map((i) => (
           <option key={i.id} value={i.id}>
             {i.label}
