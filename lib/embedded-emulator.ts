@@ -58,7 +58,13 @@ export function getEmbeddedEmulator(): Emulator {
       eventRequestUrls: [`${config.appOrigin}/api/events`],
       // The console's one exposure rule (lib/config.ts): the names it is reached at, and the token whenever
       // HOST reaches beyond this machine. The console's own calls carry the token (lib/emulator-admin/transport.ts).
-      admin: { token: config.emulator.adminToken, requireToken: config.exposed, allowedHosts: config.allowedHosts },
+      // With sign-in on, the console lets only a signed-in admin through without the token (lib/access/emulator-admin-gate.ts).
+      admin: {
+        token: config.emulator.adminToken,
+        requireToken: config.exposed,
+        scriptsNeedToken: config.auth.mode === "oidc",
+        allowedHosts: config.allowedHosts,
+      },
     });
     logger.info(
       dataDir

@@ -4,6 +4,7 @@ import { InstallationScopes } from "@/components/scopes-panel";
 import { WebhooksConsole } from "@/components/webhooks/webhooks-console";
 import { getConfig } from "@/lib/config";
 import { getSessionInstallationViews } from "@/lib/installations/actions/list-installations";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Webhooks" };
@@ -11,6 +12,8 @@ export const metadata: Metadata = { title: "Webhooks" };
 export default async function WebhooksPage() {
   const { upstream, webhookHosts } = getConfig();
   const installations = await getSessionInstallationViews({ viewer: await currentViewer() });
+  // The emulator's channels (to watch a message arrive): the embedded one's, or a standalone one's reached through PLATFORM_BASE_URL.
+  const emulator = (await upstreamEmulator()).kind;
   return (
     <div className="space-y-6">
       <header>
@@ -24,16 +27,22 @@ export default async function WebhooksPage() {
               <code className="rounded bg-slate-100 px-1 text-xs">{h}</code>
             </span>
           ))}
-          {upstream.kind === "emulator" && (
+          {emulator === "embedded" && (
             <>
               {" "}
               and the embedded emulator&apos;s <code className="rounded bg-slate-100 px-1 text-xs">/emulator/services/</code>
             </>
           )}
+          {emulator === "standalone" && (
+            <>
+              {" "}
+              and the standalone emulator&apos;s <code className="rounded bg-slate-100 px-1 text-xs">{upstream.baseUrl}/services/</code>
+            </>
+          )}
           .
         </p>
       </header>
-      <WebhooksConsole emulator={upstream.kind === "emulator"} />
+      <WebhooksConsole emulator={emulator !== "platform"} />
       <InstallationScopes installations={installations} focus={["incoming-webhook"]} />
     </div>
   );

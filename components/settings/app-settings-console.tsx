@@ -60,7 +60,11 @@ function BackendLine({ overview }: { overview: AppConfigOverview }) {
   return (
     <p className="flex flex-wrap items-center gap-2">
       <Badge tone="warn">configuration token needed</Badge>
-      <span>Against the platform, app settings are read and changed with an app configuration token: paste one below.</span>
+      <span>
+        {overview.emulator === "standalone"
+          ? "Against a standalone emulator, as against the platform, app settings are read and changed with an app configuration token: generate or paste one."
+          : "Against the platform, app settings are read and changed with an app configuration token: paste one below."}
+      </span>
     </p>
   );
 }

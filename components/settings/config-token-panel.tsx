@@ -8,8 +8,9 @@ import type { RunAction } from "@/lib/swr/use-app-config";
 import { formatRemaining } from "./format";
 
 /**
- * The app configuration token: what is kept (masked), the paste form, rotation and forgetting, and with the
- * embedded emulator its stand-in for the platform's "Generate Token".
+ * The app configuration token: what is kept (masked), the paste form, rotation and forgetting, and with an
+ * emulator upstream (the embedded one or a standalone one: overview.emulator) its stand-in for the platform's
+ * "Generate Token". Against the real platform the stand-in is not offered: its tokens come from its own page.
  */
 export function ConfigTokenPanel({
   overview,
@@ -28,7 +29,7 @@ export function ConfigTokenPanel({
   const now = useNow(1000);
   const skew = useServerSkew(overview);
   const kept = overview.configToken;
-  const emulator = overview.upstream.kind === "emulator";
+  const emulator = overview.emulator;
 
   async function paste(event: FormEvent) {
     event.preventDefault();
@@ -73,9 +74,11 @@ export function ConfigTokenPanel({
           </>
         ) : (
           <p className="text-slate-600">
-            {emulator
+            {emulator === "embedded"
               ? "Without one, this page works through the embedded emulator's admin surface. With one, it uses the platform's own App Manifest API, exactly as against the real platform."
-              : "Against the platform, app settings are read and changed with the App Manifest API, which needs an app configuration token."}
+              : emulator === "standalone"
+                ? "The upstream is a standalone emulator: as against the platform, app settings are read and changed with the App Manifest API, which needs an app configuration token. Generate one below, or paste one."
+                : "Against the platform, app settings are read and changed with the App Manifest API, which needs an app configuration token."}
           </p>
         )}
 
@@ -93,7 +96,7 @@ export function ConfigTokenPanel({
           </button>
         </form>
 
-        {emulator && mayGenerate && (
+        {emulator !== null && mayGenerate && (
           <div className="space-y-2 border-t border-slate-100 pt-3">
             <button type="button" className={BUTTON.secondary} disabled={busy} onClick={() => void onAction({ kind: "generate-token" })}>
               Generate a configuration token (emulator)

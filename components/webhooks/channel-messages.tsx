@@ -15,7 +15,7 @@ function aheadText(seconds: number): string {
 }
 
 /**
- * The webhook's channel in the embedded emulator (in the workspace of the webhook's installation), so the
+ * The webhook's channel in the upstream emulator, embedded or standalone (in the workspace of the webhook's installation), so the
  * developer sees the message arrive. Its times are the platform's own (a message's ts), which the dashboard
  * can move ahead; the send history's are the console's clock, and each panel says which it shows.
  */

@@ -4,7 +4,7 @@ import { isAdmin } from "@/lib/viewer";
 import { getConfig } from "@/lib/config";
 import { defaultAppCredentials } from "@/lib/emulator";
 import { issueEmulatorConfigTokens, readEmulatorState } from "@/lib/emulator-admin/client";
-import { upstreamEmulator } from "@/lib/upstream-emulator";
+import { requireUpstreamEmulator, upstreamEmulator } from "@/lib/upstream-emulator";
 import { logger } from "@/lib/log";
 import { AppError } from "@/lib/http/app-error";
 import { callMethod, maskToken } from "@/lib/platform";
@@ -190,6 +190,7 @@ async function settingsOf(backend: AppConfigBackend, record: AppRecord, runtime:
 export async function getAppConfigOverview(runtime: AppConfigRuntime): Promise<AppConfigOverview> {
   const configToken = await currentConfigTokenView(runtime);
   const backend = configToken ? "manifest-api" : runtime.upstream.kind === "emulator" ? "emulator-admin" : null;
+  const emulator = (await upstreamEmulator(runtime.upstream, runtime.timeoutMs)).kind;
   const views = await getSessionInstallationViews({ viewer: viewerOf(runtime) });
   const listed = runtime.upstream.kind === "emulator" ? await emulatorAdminBackend(runtime).listApps() : [];
   const apps: AppChoice[] = [];
@@ -204,6 +205,7 @@ export async function getAppConfigOverview(runtime: AppConfigRuntime): Promise<A
   return {
     ok: true,
     upstream: runtime.upstream,
+    emulator: emulator === "platform" ? null : emulator,
     backend,
     configToken,
     apps,
@@ -294,12 +296,19 @@ export async function enableAppEvents(appId: string, runtime: AppConfigRuntime):
 
 /**
  * POST /api/app-config/token/generate: the emulator's stand-in for "Generate Token" on the platform's Your
- * Apps page (POST /admin/config-tokens). The pair goes straight into the sealed cookie: the browser never
- * sees it. The console's real path is the paste, which this only spares a copy and paste.
+ * Apps page (POST /admin/config-tokens), from the embedded emulator or a standalone one (upstreamEmulator);
+ * refused against the real platform, whose tokens come from its page. The pair goes straight into the
+ * sealed cookie: the browser never sees it. The console's real path is the paste, which this only spares a
+ * copy and paste.
  */
 export async function generateEmulatorConfigToken(runtime: AppConfigRuntime): Promise<ConfigTokenView> {
   requireAdmin(viewerOf(runtime), "generate an app configuration token");
-  const pair = await issueEmulatorConfigTokens(adminTargetOf(runtime));
+  const target = await requireUpstreamEmulator(
+    "its configuration tokens come from your Your Apps page (api.slack.com/apps, Generate Token): paste the pair here.",
+    runtime.upstream,
+    runtime.timeoutMs,
+  );
+  const pair = await issueEmulatorConfigTokens(target);
   const now = runtime.now();
   const stored = {
     token: pair.token,

@@ -26,12 +26,6 @@ export function emulatorTarget(upstream: { kind: "emulator" | "platform"; baseUr
   return { baseUrl: upstream.baseUrl, timeoutMs };
 }
 
-/** The configured upstream's emulator (see emulatorTarget). */
-export function configuredEmulator(): AdminTarget {
-  const { upstream, upstreamTimeoutMs } = getConfig();
-  return emulatorTarget(upstream, upstreamTimeoutMs);
-}
-
 /** An answer: accepted (2xx and `ok: true`), with its body still to parse, or refused, with the emulator's code. */
 export type AdminAnswer =
   { ok: true; path: string; body: unknown } | { ok: false; path: string; status: number; code: string; detail: string | undefined; body: unknown };

@@ -117,7 +117,12 @@ function resolveAdminAccess(admin: EmulatorOptions["admin"] = {}): ResolvedOptio
   const token = admin.token === "" ? undefined : admin.token;
   // A surface that requires a token nobody has would answer no one: a configuration mistake, said at once.
   if (admin.requireToken && !token) throw new Error("The emulator's admin surface requires a token (admin.requireToken) but none was given (admin.token).");
-  return { token, requireToken: admin.requireToken ?? false, allowedHosts: admin.allowedHosts?.map((h) => h.toLowerCase()) };
+  return {
+    token,
+    requireToken: admin.requireToken ?? false,
+    scriptsNeedToken: admin.scriptsNeedToken ?? false,
+    allowedHosts: admin.allowedHosts?.map((h) => h.toLowerCase()),
+  };
 }
 
 function buildRouter(runtime: { state: EmulatorState; options: ResolvedOptions; clock: AdjustableClock; onReset?: () => void }): Router {

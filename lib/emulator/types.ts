@@ -120,6 +120,12 @@ export interface AdminAccessOptions {
   /** Refuse every admin request that does not carry the token (the server is exposed). Requires `token`. */
   requireToken?: boolean;
   /**
+   * Something in front of the surface lets a request without the token through only for a signed-in person
+   * (the console when people sign in): a script gets in with the token alone, so the index page's command
+   * names it. The emulator's own guard is unchanged.
+   */
+  scriptsNeedToken?: boolean;
+  /**
    * The Host names browsers reach the surface at (core/hosts.ts): another Host is refused, and an Origin
    * must name one of them (or publicBaseUrl). Default: any Host, and the origin each request arrived at.
    */
@@ -146,7 +152,7 @@ export interface ResolvedOptions {
   eventRequestUrls: string[] | undefined;
   socketModeUrl: (() => Promise<string>) | undefined;
   maxBodyBytes: BodyLimits;
-  admin: { token: string | undefined; requireToken: boolean; allowedHosts: string[] | undefined };
+  admin: { token: string | undefined; requireToken: boolean; scriptsNeedToken: boolean; allowedHosts: string[] | undefined };
 }
 
 /** An app registered with the emulator: its manifest plus the credentials the platform would issue. */

@@ -8,6 +8,6 @@ import { sendToWebhook, webhookTimeoutMs } from "./send";
  * (instrumentation-node.ts).
  */
 export async function sendAlertToWebhook(url: string, text: string, upstreamTimeoutMs: number): Promise<void> {
-  const outcome = await sendToWebhook(url, JSON.stringify({ text }), { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(upstreamTimeoutMs) });
+  const outcome = await sendToWebhook(url, JSON.stringify({ text }), { policy: await webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(upstreamTimeoutMs) });
   if (outcome.kind !== "answered" || !outcome.answer.ok) throw new Error(outcome.kind === "answered" ? `answered ${outcome.answer.status}` : outcome.reason);
 }

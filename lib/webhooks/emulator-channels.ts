@@ -2,15 +2,19 @@ import "server-only";
 import { canSee } from "@/lib/installations/universal/rights";
 import type { Viewer } from "@/lib/viewer";
 import { readEmulatorState } from "@/lib/emulator-admin/client";
-import { configuredEmulator } from "@/lib/emulator-admin/transport";
+import type { AdminTarget } from "@/lib/emulator-admin/transport";
 import { AppError } from "@/lib/http/app-error";
+import { requireUpstreamEmulator } from "@/lib/upstream-emulator";
 import type { EmulatorChannelMessages } from "./universal/types";
 
 /**
- * The embedded emulator's channels, as the webhooks page shows them: where each of its incoming webhooks
- * posts, and a channel's latest messages (to watch a webhook message arrive). Read from its admin state,
- * which exists only while the emulator is the upstream (not_emulator otherwise).
+ * The upstream emulator's channels (the embedded one, or a standalone one through PLATFORM_BASE_URL:
+ * upstreamEmulator), as the webhooks page shows them: where each of its incoming webhooks posts, and a
+ * channel's latest messages (to watch a webhook message arrive). Read from its admin state, which only an
+ * emulator has (not_emulator against the real platform).
  */
+
+const NO_ADMIN_STATE = "open the channel in the platform's client to see its messages; the console reads channels only from an emulator.";
 
 const SHOWN_MESSAGES = 20;
 
@@ -23,7 +27,7 @@ export async function readEmulatorChannel(viewer: Viewer, channelId: string, tea
   const state =
     teamId !== undefined && !canSee(viewer, { team: { id: teamId } })
       ? null
-      : await readEmulatorState(configuredEmulator(), teamId).catch((error: unknown) => {
+      : await readEmulatorState(await requireUpstreamEmulator(NO_ADMIN_STATE), teamId).catch((error: unknown) => {
           // A workspace the emulator no longer has (it was reset): nothing to show, as for an unknown channel.
           if (error instanceof AppError && error.relayed && error.code === "team_not_found") return null;
           throw error;
@@ -44,8 +48,8 @@ export async function readEmulatorChannel(viewer: Viewer, channelId: string, tea
  * The channel each of the emulator's incoming webhooks posts to, by hook id (the B… segment of its URL):
  * a pasted emulator webhook carries no channel, and the console shows that channel's messages.
  */
-export async function readEmulatorWebhookChannels(): Promise<Map<string, { id: string; name: string; teamId: string }>> {
-  const state = await readEmulatorState(configuredEmulator());
+export async function readEmulatorWebhookChannels(target: AdminTarget): Promise<Map<string, { id: string; name: string; teamId: string }>> {
+  const state = await readEmulatorState(target);
   const channels = new Map<string, { id: string; name: string; teamId: string }>();
   for (const { incoming_webhook: hook, team_id: teamId } of state.installations) {
     if (hook) channels.set(hook.hook_id, { id: hook.channel_id, name: hook.channel.replace(/^#/, ""), teamId });

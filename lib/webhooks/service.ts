@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { readEmulatorWebhookChannels } from "./emulator-channels";
+import { upstreamEmulator } from "@/lib/upstream-emulator";
 import { AppError } from "@/lib/http/app-error";
 import { logger } from "@/lib/log";
 import { findInstallation } from "@/lib/installations/repository";
@@ -68,20 +69,26 @@ export async function listWebhookViews(viewer: Viewer): Promise<WebhookView[]> {
   return withEmulatorChannels(await resolveAll(viewer));
 }
 
-/** The hook id (B…) of a URL on the embedded emulator's /services/, or null for any other URL. */
-function emulatorHookId(url: string): string | null {
-  const { upstream } = getConfig();
-  if (upstream.kind !== "emulator" || !url.startsWith(`${upstream.baseUrl}/services/`)) return null;
-  return url.slice(upstream.baseUrl.length).split("/")[3] ?? null;
+/** The hook id (B…) of a URL on the emulator's /services/ (its base URL `base`), or null for any other URL. */
+function emulatorHookId(url: string, base: string): string | null {
+  if (!url.startsWith(`${base}/services/`)) return null;
+  return url.slice(base.length).split("/")[3] ?? null;
 }
 
-/** Pasted webhooks of the embedded emulator get their channel, so the page can show it receive messages. */
+/**
+ * Pasted webhooks of the emulator that is the upstream (embedded, or standalone through PLATFORM_BASE_URL)
+ * get their channel, so the page can show it receive messages. Only when some pasted URL is the upstream's
+ * is the upstream asked what it is.
+ */
 async function withEmulatorChannels(webhooks: ResolvedWebhook[]): Promise<WebhookView[]> {
-  const unplaced = webhooks.filter((w) => w.view.channelId === null && emulatorHookId(w.url) !== null);
+  const base = getConfig().upstream.baseUrl;
+  const unplaced = webhooks.filter((w) => w.view.channelId === null && emulatorHookId(w.url, base) !== null);
   if (unplaced.length === 0) return webhooks.map((w) => w.view);
-  const channels = await readEmulatorWebhookChannels().catch(() => new Map<string, { id: string; name: string; teamId: string }>());
+  const upstream = await upstreamEmulator();
+  if (upstream.kind === "platform") return webhooks.map((w) => w.view);
+  const channels = await readEmulatorWebhookChannels(upstream.target).catch(() => new Map<string, { id: string; name: string; teamId: string }>());
   return webhooks.map(({ url, view }) => {
-    const channel = view.channelId === null ? channels.get(emulatorHookId(url) ?? "") : undefined;
+    const channel = view.channelId === null ? channels.get(emulatorHookId(url, base) ?? "") : undefined;
     return channel ? { ...view, channel: channel.name, channelId: channel.id, teamId: channel.teamId } : view;
   });
 }
@@ -110,7 +117,7 @@ export type WebhookMessage = { text: string } | { payload: string };
 export async function sendWebhookMessage(viewer: Viewer, webhookId: string, message: WebhookMessage): Promise<WebhookSendResponse> {
   const webhook = await resolveWebhook(viewer, webhookId);
   const body = "text" in message ? JSON.stringify({ text: message.text }) : message.payload;
-  const outcome = await sendToWebhook(webhook.url, body, { policy: webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(getConfig().upstreamTimeoutMs) });
+  const outcome = await sendToWebhook(webhook.url, body, { policy: await webhookUrlPolicy(), timeoutMs: webhookTimeoutMs(getConfig().upstreamTimeoutMs) });
   const record: WebhookSend = {
     id: randomBytes(6).toString("base64url"),
     webhookId,

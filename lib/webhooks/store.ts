@@ -83,7 +83,7 @@ export async function readPastedWebhook(viewer: Viewer, id: string): Promise<Pas
 }
 
 export async function addPastedWebhook(viewer: Viewer, url: string, label: string): Promise<PastedWebhook> {
-  const check = checkWebhookUrl(url, webhookUrlPolicy());
+  const check = checkWebhookUrl(url, await webhookUrlPolicy());
   if (!check.ok) throw new AppError("invalid_webhook_url", { message: check.reason });
   const hooks = await readPastedWebhooks(viewer);
   const existing = hooks.find((h) => h.url === url);

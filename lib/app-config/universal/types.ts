@@ -69,6 +69,8 @@ export interface AppChoice {
 export interface AppConfigOverview {
   ok: true;
   upstream: Upstream;
+  /** Which emulator the upstream is (a standalone one has a platform-kind upstream), null for the real platform: its "Generate Token" stand-in is offered only with one. */
+  emulator: "embedded" | "standalone" | null;
   /** null: against the platform without a configuration token, nothing can be read yet. */
   backend: AppConfigBackendKind | null;
   configToken: ConfigTokenView | null;

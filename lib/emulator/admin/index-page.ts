@@ -32,9 +32,19 @@ export function showIndexPage(ctx: RequestContext): Response {
   const acts = ["command", "click", "shortcut", "submit", "close-view", "suggest"]
     .map((p) => `<li><code>POST ${escapeHtml(`${baseUrl}/admin/act/${p}`)}</code></li>`)
     .join("");
-  // An emulator reachable beyond loopback answers its admin token only; the command names the variable, never the token.
-  const adminCredential = ctx.options.admin.requireToken ? `'Authorization: Bearer '"$EMULATOR_ADMIN_TOKEN"` : `'Origin: ${new URL(baseUrl).origin}'`;
+  // An emulator reachable beyond loopback answers a script's admin token only, and so does one behind a sign-in
+  // (the console's with AUTH_MODE=oidc, which refuses an Origin alone with 401); the command names the
+  // variable, never the token.
+  const { requireToken, scriptsNeedToken } = ctx.options.admin;
+  const tokenOnly = requireToken || scriptsNeedToken;
+  const adminCredential = tokenOnly ? `'Authorization: Bearer '"$EMULATOR_ADMIN_TOKEN"` : `'Origin: ${new URL(baseUrl).origin}'`;
   const configTokenCommand = `curl -X POST -H ${adminCredential} -H 'Content-Type: application/json' -d '{}' ${baseUrl}/admin/config-tokens`;
+  const tokenHeader = `the admin token in an <code>Authorization: Bearer</code> header (the <code>EMULATOR_ADMIN_TOKEN</code> set in the server's environment)`;
+  const credentialNote = requireToken
+    ? `<p class="meta">This emulator is reachable beyond this machine: its admin surface answers only ${tokenHeader}.</p>`
+    : scriptsNeedToken
+      ? `<p class="meta">People sign in to this server: its admin surface answers a signed-in admin's browser, and a script only with ${tokenHeader}; an <code>Origin</code> alone is refused (401).</p>`
+      : `<p class="meta">On this machine the <code>Origin</code> of the emulator's own pages is enough; a script may send the admin token in an <code>Authorization: Bearer</code> header instead.</p>`;
   const others = [...state.workspaces.values()].filter((w) => w !== ws);
   const otherWorkspaces =
     others.length === 0
@@ -61,6 +71,7 @@ Web API base URL: <code>${escapeHtml(`${baseUrl}/api/`)}</code></p>${otherWorksp
 <h2>App configuration tokens</h2>
 <p class="meta">The <code>apps.manifest.*</code> methods take an app configuration token, which works for 12 hours and is renewed with <code>tooling.tokens.rotate</code>. Issue one for the workspace's primary owner with:</p>
 <pre style="white-space:pre-wrap;word-break:break-all"><code>${escapeHtml(configTokenCommand)}</code></pre>
+${credentialNote}
 </div>`,
       { wide: true },
     ),

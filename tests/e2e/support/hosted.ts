@@ -33,6 +33,8 @@ export function startStandaloneEmulator(options: {
   seed: string;
   adminToken: string;
   consoleOrigins: string[];
+  /** More redirect URLs the default apps accept (a console's sign-in callback). */
+  redirectUrls?: string[];
   eventsUrl?: string;
   users?: number;
 }): Promise<StandaloneEmulator> {
@@ -48,6 +50,7 @@ export function startStandaloneEmulator(options: {
     options.seed,
   ];
   for (const origin of options.consoleOrigins) args.push("--redirect-url", `${origin}/oauth/callback`);
+  for (const url of options.redirectUrls ?? []) args.push("--redirect-url", url);
   const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, EMULATOR_ADMIN_TOKEN: options.adminToken, EMULATOR_EVENTS_URL: options.eventsUrl ?? "" },

@@ -107,8 +107,8 @@ describe("the embedded emulator's mount", () => {
     expect(scripted.status).toBe(200);
     // No server listens here: the console's own call is a function call, with the token.
     const { readEmulatorMethods } = await import("@/lib/emulator-admin/client");
-    const { configuredEmulator } = await import("@/lib/emulator-admin/transport");
-    const methods = await readEmulatorMethods(configuredEmulator());
+    const { requireUpstreamEmulator } = await import("@/lib/upstream-emulator");
+    const methods = await readEmulatorMethods(await requireUpstreamEmulator("the embedded emulator is the upstream here"));
     expect(methods).toContainEqual(expect.objectContaining({ name: "users.list", paginated: true }));
   });
 

@@ -1,4 +1,4 @@
-// GET /api/emulator/messages?channel=C…&team=T… - A channel's latest messages in the embedded emulator, in the workspace team names (404 otherwise)
+// GET /api/emulator/messages?channel=C…&team=T… - A channel's latest messages in the emulator (embedded, or standalone through PLATFORM_BASE_URL), in the workspace team names (404 not_emulator against the platform)
 import { z } from "zod";
 import { readEmulatorChannel } from "@/lib/webhooks/emulator-channels";
 import { handleRoute } from "@/lib/access/handle-route";
