@@ -1,12 +1,14 @@
 /**
  * The console faces the platform here (PLATFORM_BASE_URL, the emulator standing in for it), over https, where
- * the manifest API is the only way in and the pasted pair is kept on the server, in no cookie.
+ * the manifest API is the only way in and the pasted pair is kept on the server, in no cookie. (The emulator
+ * standing in says it is one, so its "Generate token" helper now serves it as a standalone emulator's:
+ * tests/unit/emulator-admin/standalone-upstream.slow.test.ts; the real platform's refusal is
+ * platform-upstream.slow.test.ts, against a server that is no emulator.)
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as overviewRoute } from "@/app/api/app-config/route";
 import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as tokenRoute } from "@/app/api/app-config/token/route";
-import { POST as generateRoute } from "@/app/api/app-config/token/generate/route";
 import { openTestStore } from "../support/store";
 import { issueConfigToken, startAppConfigConsole, type AppConfigConsole } from "./support/console";
 
@@ -35,10 +37,4 @@ it("asks for a configuration token against the platform, then keeps it on the se
   const after = await b.send(settingsRoute, `/api/app-config/apps/${rotation}`, { params: { appId: rotation } });
   expect(after.status).toBe(200);
   expect(await after.json()).toMatchObject({ backend: "manifest-api", name: "Switchboard Rotation" });
-});
-
-it("offers no emulator helper against the platform", async () => {
-  const response = await console.browser().send(generateRoute, "/api/app-config/token/generate", { method: "POST" });
-  expect(response.status).toBe(404);
-  expect(await response.json()).toMatchObject({ error: "not_emulator" });
 });
