@@ -95,9 +95,11 @@ export async function listHistoryFor(viewer: Viewer, query: z.infer<typeof Histo
 }
 
 /**
- * The names of a page's installations (at most one page's worth: 200 ids, each a cached point read with no
- * secret unsealed), so an entry shows where it was called whichever of 100,000 installations that was, not
- * only those of the session's first page. One the viewer may no longer see is left out: its id shows.
+ * The names of a page's installations, so an entry shows where it was called whichever of 100,000
+ * installations that was, not only those of the session's first page. One the viewer may no longer see is left
+ * out: its id shows. Each distinct id is a point read of the installation cache (a person's page names a few
+ * installations; at most one per entry, 200); a miss reads the record whole, as the explorer's call with it did,
+ * and nothing of it but the names leaves here.
  */
 async function installationNames(viewer: Viewer, entries: HistoryEntry[]): Promise<Record<string, HistoryInstallationName>> {
   const store = await getStore();

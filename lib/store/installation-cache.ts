@@ -28,9 +28,11 @@ import type { InstallationSummary, StoredInstallation } from "./types";
 
 export const CHANGE_CHANNEL = "switchboard_installations";
 /**
- * Where instances say they are there (`alive <instance>`, every second) and that they have heard changes
- * (`ack <instance> <payload>…`, after dropping what those changed): a writer waits for every instance it knows
- * to have heard its change before it answers (echo).
+ * Where instances say they are there (`hello <instance>` once listening, answered by every other's `alive` at
+ * once; `alive <instance>` every second), that they have heard changes (`ack <instance> <payload>…`, after
+ * dropping what those changed), and that they leave (`bye <instance>`): a writer waits for every instance it
+ * knows to have heard its change before it answers (echo). An instance of an earlier version says none of this,
+ * so it is not waited for.
  */
 export const PRESENCE_CHANNEL = "switchboard_instances";
 /** An instance not heard for this long is no longer waited for. */
@@ -113,9 +115,11 @@ export class InstallationCache {
             lost: () => {
               this.clear();
               this.peers.clear();
+              // Nothing waited for can be heard now: the writes go on (what other instances hold is theirs to drop).
+              for (const echo of this.echoes.values()) echo.done?.();
             },
           },
-          { channel: PRESENCE_CHANNEL, alive: `alive ${this.instance}` },
+          { channel: PRESENCE_CHANNEL, hello: `hello ${this.instance}`, alive: `alive ${this.instance}` },
         )
       : undefined;
   }
@@ -262,7 +266,8 @@ export class InstallationCache {
   /** Resolves once `payload` (announced by this instance) is heard back and acknowledged everywhere, or after ECHO_WAIT_MS (echoWaitMs). */
   echo(payload: string): Promise<void> {
     const echo = this.echoes.get(payload);
-    if (!echo || this.settled(echo)) {
+    // Without LISTEN up (lost since the write) nothing can be heard: not waited for.
+    if (!echo || this.settled(echo) || !this.listener?.up) {
       this.echoes.delete(payload);
       return Promise.resolve();
     }
@@ -305,21 +310,33 @@ export class InstallationCache {
       let lines = prefix;
       for (const heard of payloads) {
         if (lines.length + heard.length + 1 > ACK_BYTES) {
-          this.listener?.send(lines);
+          void this.listener?.send(lines);
           lines = prefix;
         }
         lines += `\n${heard}`;
       }
-      this.listener?.send(lines);
+      void this.listener?.send(lines);
     });
   }
 
-  /** `alive <instance>` or `ack <instance>` followed by the payloads it heard, one a line. */
+  /** `hello`, `alive` or `bye <instance>`, or `ack <instance>` followed by the payloads it heard, one a line. */
   private presence(payload: string): void {
     const [head, ...heard] = payload.split("\n");
     const [kind, peer] = head!.split(" ");
-    if (!peer || peer === this.instance || (kind !== "alive" && kind !== "ack")) return;
-    this.peers.set(peer, Date.now());
+    if (!peer || peer === this.instance) return;
+    const now = Date.now();
+    if (kind === "bye") {
+      this.peers.delete(peer);
+      // Writes waiting for it go on once every instance still there has acknowledged them.
+      for (const [one, echo] of this.echoes) if (echo.done && this.settled(echo)) this.progressed(one);
+      return;
+    }
+    if (kind !== "hello" && kind !== "alive" && kind !== "ack") return;
+    // A peer not heard for PEER_SILENT_MS is forgotten here too, not only when a write asks (a reading instance keeps no trace of it).
+    for (const [known, at] of this.peers) if (at < now - PEER_SILENT_MS) this.peers.delete(known);
+    this.peers.set(peer, now);
+    // A new instance learns at once who is there, so its first writes wait for them too.
+    if (kind === "hello") void this.listener?.send(`alive ${this.instance}`);
     for (const one of heard) {
       const echo = this.echoes.get(one);
       if (!echo) continue;
@@ -355,6 +372,8 @@ export class InstallationCache {
   async close(): Promise<void> {
     this.closed = true;
     this.clear();
+    // The others stop waiting for this instance's acknowledgements now, not once it has been silent for 3 s.
+    await this.listener?.send(`bye ${this.instance}`);
     await this.listener?.close();
   }
 }

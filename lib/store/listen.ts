@@ -33,12 +33,13 @@ export interface ListenHandlers {
 }
 
 /**
- * A second channel on the same connection, where instances say they are there: `alive` is sent on it once
- * LISTEN is in place and as the connection's periodic check (the round trip the check needs anyway), and
- * `send` puts anything else there (an acknowledgement).
+ * A second channel on the same connection, where instances say they are there: `hello` is sent on it once
+ * LISTEN is in place (the others answer with their `alive` at once), `alive` as the connection's periodic check
+ * (the round trip the check needs anyway), and `send` puts anything else there (an acknowledgement, a goodbye).
  */
 export interface PresenceOptions {
   channel: string;
+  hello: string;
   alive: string;
 }
 
@@ -84,7 +85,7 @@ export class ChannelListener {
       if (this.client !== client) return;
       this.handlers.listening();
       this.up = true;
-      if (presence) this.send(presence.alive);
+      if (presence) void this.send(presence.hello);
       this.check = setInterval(() => void this.alive(client), CHECK_EVERY_MS);
       this.check.unref();
     } catch {
@@ -111,10 +112,10 @@ export class ChannelListener {
     if (answer !== "ok") this.drop(client);
   }
 
-  /** Sends `payload` on the presence channel, if the connection is up (nothing is waited for: a lost one is found by the check). */
-  send(payload: string): void {
+  /** Sends `payload` on the presence channel, if the connection is up; settles once sent or failed (a lost connection is found by the check). */
+  async send(payload: string): Promise<void> {
     if (!this.up || !this.client || !this.presenceOptions) return;
-    this.client.query("select pg_notify($1, $2)", [this.presenceOptions.channel, payload]).catch(() => {});
+    await this.client.query("select pg_notify($1, $2)", [this.presenceOptions.channel, payload]).catch(() => {});
   }
 
   private drop(client: pg.Client): void {
