@@ -69,6 +69,8 @@ describe("a standalone emulator as the upstream", () => {
     // Kept sealed: the browser sees it masked only.
     expect(((await generated.json()) as Json).configToken.maskedToken).toMatch(/^xoxe\./);
     expect(text).not.toMatch(/xoxe\.xoxp-1-[A-Za-z0-9-]{20,}/);
+    // Nor its refresh token, which would mint new pairs.
+    expect(text).not.toMatch(/xoxe-1-[A-Za-z0-9]{20,}/);
 
     const after = (await (await operator.send(overviewRoute, "/api/app-config")).json()) as Json;
     expect(after).toMatchObject({ emulator: "standalone", backend: "manifest-api", configToken: { maskedToken: expect.stringMatching(/^xoxe\./) } });

@@ -129,3 +129,25 @@ describe("checkWebhookUrl keeps the emulator exception narrow", () => {
     expect(checkWebhookUrl(url, EMULATOR).ok).toBe(false);
   });
 });
+
+// A standalone emulator as the upstream (PLATFORM_BASE_URL=http://127.0.0.1:4000, webhookUrlPolicy): its own
+// /services/ alone, at exactly the configured origin; none of its admin surface, no other port, no path games.
+describe("checkWebhookUrl with a standalone emulator upstream", () => {
+  const STANDALONE: WebhookUrlPolicy = { ...PLATFORM, emulatorOrigin: "http://127.0.0.1:4000", emulatorMountPath: "" };
+
+  it("accepts the emulator's /services/T/B/secret", () => {
+    expect(checkWebhookUrl("http://127.0.0.1:4000/services/T1/B1/s3cr3t", STANDALONE).ok).toBe(true);
+  });
+
+  it.each([
+    ["its admin surface", "http://127.0.0.1:4000/admin/config-tokens"],
+    ["its Web API", "http://127.0.0.1:4000/api/chat.postMessage"],
+    ["a path that climbs out of /services/", "http://127.0.0.1:4000/services/../admin/x/y"],
+    ["two segments", "http://127.0.0.1:4000/services/T1/B1"],
+    ["another port on the same host", "http://127.0.0.1:4001/services/T1/B1/s3cr3t"],
+    ["the same port by another name", "http://localhost:4000/services/T1/B1/s3cr3t"],
+    ["https on the emulator's port", "https://127.0.0.1:4000/services/T1/B1/s3cr3t"],
+  ])("refuses %s", (_what, url) => {
+    expect(checkWebhookUrl(url, STANDALONE).ok).toBe(false);
+  });
+});
