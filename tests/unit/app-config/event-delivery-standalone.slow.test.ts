@@ -12,10 +12,10 @@ import { GET as settingsRoute } from "@/app/api/app-config/apps/[appId]/route";
 import { POST as enableRoute } from "@/app/api/app-config/apps/[appId]/events/enable/route";
 import { POST as tokenRoute } from "@/app/api/app-config/token/route";
 import { GET as workspaceRoute } from "@/app/api/workspace/route";
-import { defaultAppCredentials } from "@/lib/emulator";
 import type { AppSettingsView } from "@/lib/app-config/universal/types";
 import { upstreamEmulator } from "@/lib/upstream-emulator";
-import { freePort, startStandaloneEmulator, type StandaloneEmulator } from "../../e2e/support/hosted";
+import type { StandaloneEmulator } from "../../e2e/support/hosted";
+import { startStandaloneUpstream, type StandaloneUpstream } from "../support/standalone-upstream";
 import { consentAt, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { until, webApi } from "../emulator/support/socket-mode-app";
 
@@ -25,6 +25,7 @@ const SEED = "standalone-delivery";
 const SCOPES = ["channels:history", "channels:join", "channels:read", "chat:write"];
 
 let testConsole: TestConsole;
+let upstream: StandaloneUpstream;
 let emulator: StandaloneEmulator;
 let listener: Server;
 let operator: TestBrowser;
@@ -50,15 +51,8 @@ beforeAll(async () => {
   const listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/events`;
 
   testConsole = await startTestConsole();
-  // The console and the standalone emulator share the admin token (EMULATOR_ADMIN_TOKEN), as a deployment sets them.
-  emulator = await startStandaloneEmulator({
-    port: await freePort(),
-    seed: SEED,
-    adminToken: process.env.EMULATOR_ADMIN_TOKEN!,
-    consoleOrigins: [testConsole.origin],
-  });
-  const app = defaultAppCredentials(SEED, "rotation");
-  Object.assign(process.env, { PLATFORM_BASE_URL: emulator.url, CLIENT_ID: app.clientId, CLIENT_SECRET: app.clientSecret });
+  upstream = await startStandaloneUpstream(SEED, [testConsole.origin]);
+  emulator = upstream.emulator;
   operator = new TestBrowser(testConsole.origin);
 
   const created = (await emulator.admin("apps", {
@@ -85,10 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  emulator?.stop();
-  delete process.env.PLATFORM_BASE_URL;
-  delete process.env.CLIENT_ID;
-  delete process.env.CLIENT_SECRET;
+  upstream?.stop();
   await testConsole?.close();
   await new Promise((resolve) => listener?.close(resolve));
 });

@@ -14,40 +14,29 @@ import { GET as methodsRoute } from "@/app/api/emulator/methods/route";
 import { GET as messagesRoute } from "@/app/api/emulator/messages/route";
 import { GET as listRoute, POST as pasteRoute } from "@/app/api/webhooks/route";
 import { POST as sendRoute } from "@/app/api/webhooks/send/route";
-import { defaultAppCredentials } from "@/lib/emulator";
-import { freePort, startStandaloneEmulator, type StandaloneEmulator } from "../../e2e/support/hosted";
+import type { StandaloneEmulator } from "../../e2e/support/hosted";
 import { consentAt, REDIRECT_URI, startTestConsole, TestBrowser, type TestConsole } from "../support/console";
 import { installIn } from "../support/install";
+import { startStandaloneUpstream, type StandaloneUpstream } from "../support/standalone-upstream";
 import { webApi } from "../emulator/support/socket-mode-app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any field and asserts it
 
-const SEED = "standalone-upstream";
-const app = defaultAppCredentials(SEED, "rotation");
-
 let testConsole: TestConsole;
+let upstream: StandaloneUpstream;
 let emulator: StandaloneEmulator;
+let app: StandaloneUpstream["app"];
 let operator: TestBrowser;
 
 beforeAll(async () => {
   testConsole = await startTestConsole();
-  // The console and the standalone emulator share the admin token (EMULATOR_ADMIN_TOKEN), as a deployment sets them.
-  emulator = await startStandaloneEmulator({
-    port: await freePort(),
-    seed: SEED,
-    adminToken: process.env.EMULATOR_ADMIN_TOKEN!,
-    consoleOrigins: [new URL(REDIRECT_URI).origin],
-  });
-  Object.assign(process.env, { PLATFORM_BASE_URL: emulator.url, CLIENT_ID: app.clientId, CLIENT_SECRET: app.clientSecret, SIGNING_SECRET: app.signingSecret });
+  upstream = await startStandaloneUpstream("standalone-upstream", [new URL(REDIRECT_URI).origin]);
+  ({ emulator, app } = upstream);
   operator = new TestBrowser(testConsole.origin);
 }, 120_000);
 
 afterAll(async () => {
-  emulator?.stop();
-  delete process.env.PLATFORM_BASE_URL;
-  delete process.env.CLIENT_ID;
-  delete process.env.CLIENT_SECRET;
-  delete process.env.SIGNING_SECRET;
+  upstream?.stop();
   await testConsole?.close();
 });
 
