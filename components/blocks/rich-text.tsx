@@ -4,17 +4,21 @@ import type { ReactNode } from "react";
 import { asArray, asObject, asObjects, asString, type Json } from "./shape";
 import { ChannelMention, CODE, DateText, Emoji, MENTION, PRE, QUOTE, SafeLink, UserMention } from "./text";
 
-/** A run of rich text with its style (bold, italic, strike, code) applied around it. */
+/** A run of rich text with its style (bold, italic, strike, code) applied around it; text with none is a text node alone. */
 function styled(node: ReactNode, style: Json | null, key: number): ReactNode {
   let out = node;
   if (style?.code === true) out = <code className={CODE}>{out}</code>;
   if (style?.strike === true) out = <s>{out}</s>;
   if (style?.italic === true) out = <em>{out}</em>;
   if (style?.bold === true) out = <strong className="font-semibold">{out}</strong>;
-  return <span key={key}>{out}</span>;
+  return out === node && typeof node === "string" ? node : <span key={key}>{out}</span>;
 }
 
-function RichElements({ elements }: { elements: unknown }) {
+/**
+ * A section's runs as nodes: a function, not a component, as `richTextParts` is, so that a member's post in
+ * a long list mounts its paragraph and text and nothing around them (what a row mounts a scroll frame pays).
+ */
+function richElements(elements: unknown): ReactNode[] {
   return asObjects(elements).map((el, i) => {
     const style = asObject(el.style);
     switch (el.type) {
@@ -53,11 +57,7 @@ function RichElements({ elements }: { elements: unknown }) {
 function RichList({ list }: { list: Json }) {
   const ordered = list.style === "ordered";
   const indent = typeof list.indent === "number" ? Math.min(list.indent, 6) : 0;
-  const items = asObjects(list.elements).map((section, i) => (
-    <li key={i}>
-      <RichElements elements={section.elements} />
-    </li>
-  ));
+  const items = asObjects(list.elements).map((section, i) => <li key={i}>{richElements(section.elements)}</li>);
   const className = `${ordered ? "list-decimal" : "list-disc"} space-y-0.5 pl-6`;
   return (
     <div style={{ marginLeft: `${indent * 1.25}rem` }}>
@@ -72,41 +72,42 @@ function RichList({ list }: { list: Json }) {
   );
 }
 
+/** rich_text's parts (sections, lists, quotes, preformatted text) in no box of their own: for a box that spaces them as RichTextBlock's does. */
+export function richTextParts(block: Json): ReactNode[] {
+  return asArray(block.elements).map((value, i) => {
+    const part = asObject(value);
+    switch (part?.type) {
+      case "rich_text_section":
+        return (
+          <p key={i} className="whitespace-pre-wrap">
+            {richElements(part.elements)}
+          </p>
+        );
+      case "rich_text_list":
+        return <RichList key={i} list={part} />;
+      case "rich_text_quote":
+        return (
+          <blockquote key={i} className={`${QUOTE} whitespace-pre-wrap`}>
+            {richElements(part.elements)}
+          </blockquote>
+        );
+      case "rich_text_preformatted":
+        return (
+          <pre key={i} className={PRE}>
+            {richElements(part.elements)}
+          </pre>
+        );
+      default:
+        return (
+          <p key={i} className="text-xs text-slate-600">
+            unsupported rich text: {asString(part?.type) ?? "(no type)"}
+          </p>
+        );
+    }
+  });
+}
+
 /** rich_text: sections, lists, quotes and preformatted text, each with styled runs, links, mentions, emoji and dates. */
 export function RichTextBlock({ block }: { block: Json }) {
-  return (
-    <div className="space-y-1 break-words">
-      {asArray(block.elements).map((value, i) => {
-        const part = asObject(value);
-        switch (part?.type) {
-          case "rich_text_section":
-            return (
-              <p key={i} className="whitespace-pre-wrap">
-                <RichElements elements={part.elements} />
-              </p>
-            );
-          case "rich_text_list":
-            return <RichList key={i} list={part} />;
-          case "rich_text_quote":
-            return (
-              <blockquote key={i} className={`${QUOTE} whitespace-pre-wrap`}>
-                <RichElements elements={part.elements} />
-              </blockquote>
-            );
-          case "rich_text_preformatted":
-            return (
-              <pre key={i} className={PRE}>
-                <RichElements elements={part.elements} />
-              </pre>
-            );
-          default:
-            return (
-              <p key={i} className="text-xs text-slate-600">
-                unsupported rich text: {asString(part?.type) ?? "(no type)"}
-              </p>
-            );
-        }
-      })}
-    </div>
-  );
+  return <div className="space-y-1 break-words">{richTextParts(block)}</div>;
 }

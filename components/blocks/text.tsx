@@ -59,7 +59,11 @@ export function DateText({ timestamp, fallback }: { timestamp: number; fallback:
   return <LocalTime at={timestamp * 1000} date="always" precision="minute" />;
 }
 
-function Inline({ tokens }: { tokens: InlineToken[] }) {
+/**
+ * mrkdwn's inline tokens as nodes: a function, not a component, so that a long list's rows mount no
+ * component of their own for their text (what a row mounts is what a scroll frame pays).
+ */
+function inline(tokens: InlineToken[]): ReactNode[] {
   return tokens.map((t, i) => {
     switch (t.kind) {
       // Text as text, in no element of its own: a long list's rows mount one less each.
@@ -68,21 +72,13 @@ function Inline({ tokens }: { tokens: InlineToken[] }) {
       case "bold":
         return (
           <strong key={i} className="font-semibold">
-            <Inline tokens={t.children} />
+            {inline(t.children)}
           </strong>
         );
       case "italic":
-        return (
-          <em key={i}>
-            <Inline tokens={t.children} />
-          </em>
-        );
+        return <em key={i}>{inline(t.children)}</em>;
       case "strike":
-        return (
-          <s key={i}>
-            <Inline tokens={t.children} />
-          </s>
-        );
+        return <s key={i}>{inline(t.children)}</s>;
       case "code":
         return (
           <code key={i} className={CODE}>
@@ -121,37 +117,32 @@ function Inline({ tokens }: { tokens: InlineToken[] }) {
 
 /** mrkdwn as a member reads it: paragraphs of lines, ``` blocks and > quotes. */
 export function Mrkdwn({ text }: { text: string }) {
-  return (
-    <div className="space-y-1 break-words">
-      <MrkdwnParagraphs text={text} />
-    </div>
-  );
+  return <div className="space-y-1 break-words">{mrkdwnParagraphs(text)}</div>;
 }
 
-/** mrkdwn's paragraphs, ``` blocks and > quotes, in no box of their own: for a box that spaces them as Mrkdwn's does. */
-export function MrkdwnParagraphs({ text }: { text: string }) {
-  return (
-    <>
-      {parseMrkdwn(text).map((token, i) =>
-        token.kind === "pre" ? (
-          <pre key={i} className={PRE}>
-            {token.text}
-          </pre>
-        ) : token.kind === "quote" ? (
-          <blockquote key={i} className={QUOTE}>
-            {token.lines.map((line, j) => (
-              <p key={j} className="min-h-[1lh]">
-                <Inline tokens={line} />
-              </p>
-            ))}
-          </blockquote>
-        ) : (
-          <p key={i} className="min-h-[1lh]">
-            <Inline tokens={token.children} />
+/**
+ * mrkdwn's paragraphs, ``` blocks and > quotes, in no box of their own: for a box that spaces them as Mrkdwn's
+ * does. A function, as `inline` is: a message list's row mounts its paragraphs and nothing around them.
+ */
+export function mrkdwnParagraphs(text: string): ReactNode[] {
+  return parseMrkdwn(text).map((token, i) =>
+    token.kind === "pre" ? (
+      <pre key={i} className={PRE}>
+        {token.text}
+      </pre>
+    ) : token.kind === "quote" ? (
+      <blockquote key={i} className={QUOTE}>
+        {token.lines.map((line, j) => (
+          <p key={j} className="min-h-[1lh]">
+            {inline(line)}
           </p>
-        ),
-      )}
-    </>
+        ))}
+      </blockquote>
+    ) : (
+      <p key={i} className="min-h-[1lh]">
+        {inline(token.children)}
+      </p>
+    ),
   );
 }
 

@@ -1,11 +1,11 @@
 "use client";
 
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef } from "react";
 import type { WorkspaceAppWire, WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
 import type { ActionEvent } from "@/components/blocks/actions";
 import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
-import { LocalTime } from "@/components/local-time";
-import { MessageContent } from "./message-content";
+import { formatClockTime, formatDateTime } from "@/lib/format";
+import { hasBlocksOrAttachments, messageContent } from "./message-content";
 
 /** The reactions offered on every message (their names, and how they show). */
 const QUICK_REACTIONS = [
@@ -33,30 +33,65 @@ export interface MessageHandlers {
   onShortcut: (ts: string, app_id: string, callback_id: string) => void;
 }
 
+/** A row's open menu: whose (a message's ts), which, and where its popup goes in the row (under its button). */
+export interface OpenMenu {
+  ts: string;
+  /** The conversation's row it is in: the message's own, or its thread's for a reply. */
+  row: string;
+  kind: "react" | "more";
+  top: number;
+  left: number;
+  /** The button that opened it: Escape gives it the focus back. */
+  opener: HTMLButtonElement;
+}
+
+/** What a row's menus report to: the list holds the one open menu (a row's own state was hooks and an effect in every row mounted). */
+export interface MenuHandlers {
+  /** The open menu, when it is this row's (or one of its thread's replies'); null otherwise. */
+  menu: OpenMenu | null;
+  /** Opens a menu, or closes it (null); a click on the open menu's button closes it. */
+  setMenu: (menu: OpenMenu | null) => void;
+}
+
 /**
- * A row's menu (react, more actions): a button that opens it, its items made only once it opens, so that
- * the rows a long list mounts as it scrolls stay light. Not a <details>: each brought a shadow tree with a
+ * A row's menu button (react, more actions): a plain button, its popup made only once it opens, so that the
+ * rows a long list mounts as it scrolls stay light. Not a <details>: each brought a shadow tree with a
  * style sheet of its own to every row mounted (measured: one style sheet processed per row scrolled in).
- * No box around the button either (one element less in every row): the popup, made when it opens, is placed
- * where it would be under the button (the row is what it is placed in) and drawn over the rows below.
+ * No box around the button either: the popup is placed where it would be under the button (the row is
+ * what it is placed in) and drawn over the rows below (the row is raised while its menu is open).
  */
-function Menu({ summary, label, children }: { summary: string; label?: string; children: (close: () => void) => React.ReactNode }) {
-  /** Where the open popup goes, in the row: under the button. Null: closed. */
-  const [at, setAt] = useState<{ top: number; left: number } | null>(null);
-  const open = at !== null;
+function menuButton(message: WorkspaceMessageWire, kind: OpenMenu["kind"], summary: string, label: string | undefined, { menu, setMenu }: MenuHandlers) {
+  const { ts } = message;
+  const row = message.thread_ts && message.thread_ts !== ts ? message.thread_ts : ts;
+  const open = menu?.ts === ts && menu.kind === kind;
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-label={label}
+      onClick={(event) => {
+        const opener = event.currentTarget;
+        setMenu(open ? null : { ts, row, kind, top: opener.offsetTop + opener.offsetHeight, left: opener.offsetLeft, opener });
+      }}
+      className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
+    >
+      {summary}
+    </button>
+  );
+}
+
+/** An open menu's popup: a click anywhere else closes it, Escape closes it and gives the focus back to its button. */
+function MenuPopup({ menu, setMenu, children }: { menu: OpenMenu; setMenu: MenuHandlers["setMenu"]; children: (close: () => void) => React.ReactNode }) {
   const popup = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  // Only an open menu listens: a click anywhere else closes it, Escape closes it and gives the focus back to its button.
   useEffect(() => {
-    if (!open) return;
-    const inside = (node: EventTarget | null) => node instanceof Node && (button.current?.contains(node) || popup.current?.contains(node));
+    const inside = (node: EventTarget | null) => node instanceof Node && (menu.opener.contains(node) || popup.current?.contains(node));
     const onPointerDown = (event: PointerEvent) => {
-      if (!inside(event.target)) setAt(null);
+      if (!inside(event.target)) setMenu(null);
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || !inside(event.target)) return;
-      setAt(null);
-      button.current?.focus();
+      setMenu(null);
+      menu.opener.focus();
     };
     document.addEventListener("pointerdown", onPointerDown);
     document.addEventListener("keydown", onKeyDown);
@@ -64,28 +99,11 @@ function Menu({ summary, label, children }: { summary: string; label?: string; c
       document.removeEventListener("pointerdown", onPointerDown);
       document.removeEventListener("keydown", onKeyDown);
     };
-  }, [open]);
+  }, [menu, setMenu]);
   return (
-    <>
-      <button
-        ref={button}
-        type="button"
-        aria-expanded={open}
-        aria-label={label}
-        onClick={(event) => {
-          const { offsetTop, offsetHeight, offsetLeft } = event.currentTarget;
-          setAt((was) => (was ? null : { top: offsetTop + offsetHeight, left: offsetLeft }));
-        }}
-        className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
-      >
-        {summary}
-      </button>
-      {at && (
-        <div ref={popup} className="absolute z-10" style={at}>
-          {children(() => setAt(null))}
-        </div>
-      )}
-    </>
+    <div ref={popup} className="absolute z-10" style={{ top: menu.top, left: menu.left }}>
+      {children(() => setMenu(null))}
+    </div>
   );
 }
 
@@ -93,40 +111,66 @@ function Menu({ summary, label, children }: { summary: string; label?: string; c
 const rowClass = (message: WorkspaceMessageWire, more = "") =>
   `group rounded-md px-2 py-1.5 ${message.subtype === "ephemeral" ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"} ${more}`;
 
-/** A thread reply: a message in its own row box. */
-function Message({ message, handlers }: { message: WorkspaceMessageWire; handlers: MessageHandlers }) {
+/** A thread reply: a message in its own row box (raised while its menu is open, so the popup is drawn over what follows). */
+function Message({ message, handlers, menus }: { message: WorkspaceMessageWire; handlers: MessageHandlers; menus: MenuHandlers }) {
   return (
-    <li className={rowClass(message)} data-ts={message.ts}>
-      <MessageBody message={message} handlers={handlers} />
+    <li className={rowClass(message, menus.menu?.ts === message.ts ? "relative z-10" : "")} data-ts={message.ts}>
+      {messageBody(message, handlers, menus)}
     </li>
   );
 }
 
-/** What a message shows inside its row: who wrote it and when, its content, its reactions and menus. */
-function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; handlers: MessageHandlers }) {
+/**
+ * When a message was posted, as a chat client writes it: the time of day to the minute, with the date when
+ * it is not today (as components/local-time.tsx writes it with `date="auto"`). Written in the browser only:
+ * the list renders from what the page fetched, never on the server; no hook, so a row mounts no component.
+ */
+function postedAt(ts: string) {
+  const at = atOf(ts);
+  const day = new Date(at);
+  return (
+    <time dateTime={day.toISOString()} className="text-xs text-slate-600">
+      {day.toDateString() === new Date().toDateString() ? formatClockTime(at, { precision: "minute" }) : formatDateTime(at, { precision: "minute" })}
+    </time>
+  );
+}
+
+/**
+ * What a message shows inside its row: who wrote it and when, its content, its reactions and menus. A
+ * function, not a component (it holds no state): a row mounted as the list scrolls holds its elements and
+ * no component around them. Mentions in text name people and channels through the list's BlockContext; a
+ * message with blocks or attachments gets one of its own, which its controls act through.
+ */
+function messageBody(message: WorkspaceMessageWire, handlers: MessageHandlers, menus: MenuHandlers) {
   const ephemeral = message.subtype === "ephemeral";
   const app = handlers.apps.find((a) => a.app_id === message.app_id);
   const author = app?.name ?? (message.user ? (handlers.names[message.user] ?? message.user) : (message.bot_id ?? "someone"));
   const shortcuts = handlers.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "message").map((s) => ({ ...s, app_id: a.app_id })));
+  const content = messageContent({ text: message.text, blocks: message.blocks, attachments: message.attachments });
+  const open = menus.menu?.ts === message.ts ? menus.menu : null;
   return (
     <>
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="text-sm font-semibold text-slate-900">{author}</span>
         {app && <span className="rounded bg-slate-200 px-1 text-[10px] font-semibold uppercase text-slate-700">app</span>}
-        <LocalTime at={atOf(message.ts)} date="auto" precision="minute" className="text-xs text-slate-600" />
+        {postedAt(message.ts)}
         {message.edited !== undefined && <span className="text-xs text-slate-600">(edited)</span>}
         {ephemeral && <span className="text-xs text-sky-800">Only visible to you</span>}
       </div>
-      <BlockContext.Provider
-        value={{
-          ...handlers.blockHandlers?.(message.ts, message.blocks ?? []),
-          onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
-          userName: (id) => handlers.names[id],
-          channelName: handlers.channelName,
-        }}
-      >
-        <MessageContent text={message.text} blocks={message.blocks} attachments={message.attachments} />
-      </BlockContext.Provider>
+      {hasBlocksOrAttachments(message) ? (
+        <BlockContext.Provider
+          value={{
+            ...handlers.blockHandlers?.(message.ts, message.blocks ?? []),
+            onAction: (event) => handlers.onAction(message.ts, event, message.blocks ?? []),
+            userName: (id) => handlers.names[id],
+            channelName: handlers.channelName,
+          }}
+        >
+          {content}
+        </BlockContext.Provider>
+      ) : (
+        content
+      )}
       {!ephemeral && (
         <div className="mt-1 flex flex-wrap items-center gap-1">
           {(message.reactions ?? []).map((r) => (
@@ -141,28 +185,32 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
               {EMOJI.get(r.name) ?? `:${r.name}:`} {r.count}
             </button>
           ))}
-          <Menu summary="+ react" label="React">
-            {(close) => (
-              <div className="flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
-                {QUICK_REACTIONS.map((r) => (
-                  <button
-                    key={r.name}
-                    type="button"
-                    aria-label={`React with ${r.name}`}
-                    onClick={() => {
-                      close();
-                      handlers.onReact(message.ts, r.name);
-                    }}
-                    className="rounded px-1 hover:bg-slate-100"
-                  >
-                    {r.emoji}
-                  </button>
-                ))}
-              </div>
-            )}
-          </Menu>
-          {shortcuts.length > 0 && (
-            <Menu summary="More actions">
+          {menuButton(message, "react", "+ react", "React", menus)}
+          {open?.kind === "react" && (
+            <MenuPopup menu={open} setMenu={menus.setMenu}>
+              {(close) => (
+                <div className="flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+                  {QUICK_REACTIONS.map((r) => (
+                    <button
+                      key={r.name}
+                      type="button"
+                      aria-label={`React with ${r.name}`}
+                      onClick={() => {
+                        close();
+                        handlers.onReact(message.ts, r.name);
+                      }}
+                      className="rounded px-1 hover:bg-slate-100"
+                    >
+                      {r.emoji}
+                    </button>
+                  ))}
+                </div>
+              )}
+            </MenuPopup>
+          )}
+          {shortcuts.length > 0 && menuButton(message, "more", "More actions", undefined, menus)}
+          {shortcuts.length > 0 && open?.kind === "more" && (
+            <MenuPopup menu={open} setMenu={menus.setMenu}>
               {(close) => (
                 <ul className="min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow">
                   {shortcuts.map((s) => (
@@ -181,7 +229,7 @@ function MessageBody({ message, handlers }: { message: WorkspaceMessageWire; han
                   ))}
                 </ul>
               )}
-            </Menu>
+            </MenuPopup>
           )}
         </div>
       )}
@@ -203,6 +251,8 @@ const RowContent = memo(function RowContent({
   onToggle,
   handlers,
   renderReplyBox,
+  menu,
+  setMenu,
 }: {
   message: WorkspaceMessageWire;
   replies: readonly WorkspaceMessageWire[];
@@ -210,10 +260,11 @@ const RowContent = memo(function RowContent({
   onToggle: (ts: string) => void;
   handlers: MessageHandlers;
   renderReplyBox: (threadTs: string) => React.ReactNode;
-}) {
+} & MenuHandlers) {
+  const menus = { menu, setMenu };
   return (
     <>
-      <MessageBody message={message} handlers={handlers} />
+      {messageBody(message, handlers, menus)}
       {message.subtype !== "ephemeral" && (
         <button type="button" className="mt-1 text-xs font-medium text-emerald-800 hover:underline" aria-expanded={opened} onClick={() => onToggle(message.ts)}>
           {replies.length > 0 ? `${replies.length} ${replies.length === 1 ? "reply" : "replies"}` : "Reply in thread"}
@@ -223,7 +274,7 @@ const RowContent = memo(function RowContent({
         <div className="mt-1 space-y-1 border-l-2 border-slate-200 pl-3">
           <ol className="space-y-0.5" aria-label="Thread replies">
             {replies.map((r) => (
-              <Message key={r.ts} message={r} handlers={handlers} />
+              <Message key={r.ts} message={r} handlers={handlers} menus={menus} />
             ))}
           </ol>
           {renderReplyBox(message.ts)}
@@ -252,7 +303,7 @@ export const MessageRow = memo(function MessageRow({
   start: number;
   /** How many rows the conversation has (-1 while older ones are still unread): only some are in the page. */
   setSize: number;
-}) {
+} & MenuHandlers) {
   return (
     <li
       ref={measure}
@@ -260,9 +311,9 @@ export const MessageRow = memo(function MessageRow({
       data-ts={content.message.ts}
       aria-setsize={setSize}
       aria-posinset={setSize < 0 ? undefined : index + 1}
-      // Raised while it holds the focus, so its open menus are drawn over the rows below it.
+      // Raised while its menu is open or it holds the focus, so its open menus are drawn over the rows below it.
       // Its layout its own (a row mounting or growing lays out no other), its menus still drawn past its edge.
-      className={rowClass(content.message, "absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10")}
+      className={rowClass(content.message, `absolute left-0 top-0 w-full [contain:layout_style] focus-within:z-10${content.menu ? " z-10" : ""}`)}
       style={{ transform: `translateY(${start}px)` }}
     >
       <RowContent {...content} />

@@ -3,7 +3,8 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
-import { MessageRow, type MessageHandlers } from "./message-item";
+import { BlockContext, type BlockHandlers } from "@/components/blocks/block-context";
+import { MessageRow, type MessageHandlers, type OpenMenu } from "./message-item";
 
 export type { MessageHandlers } from "./message-item";
 
@@ -106,6 +107,10 @@ export function MessageList({
   const [unseen, setUnseen] = useState(false);
   const { top, replies } = useMemo(() => group(messages), [messages]);
   const focused = useRef<string | null>(null);
+  /** The one open menu of the list's rows (a row's own state was hooks and an effect in every row mounted). */
+  const [menu, setMenu] = useState<OpenMenu | null>(null);
+  /** The top-level row the open menu is in (its own, or one of its thread's replies'): kept in the page, as the focused row is. */
+  const menuRow = useRef<string | null>(null);
   const atEnd = useRef(true);
   const [reading] = useState(readingFlag);
   /**
@@ -118,9 +123,11 @@ export function MessageList({
   const rangeExtractor = useCallback(
     (range: Range) => {
       const indexes = defaultRangeExtractor(range);
-      // The row holding the focus stays in the page while it scrolls out of view, so the focus is not lost.
-      const at = focused.current === null ? -1 : top.findIndex((m) => m.ts === focused.current);
-      return at < 0 || indexes.includes(at) ? indexes : [...indexes, at].sort((a, b) => a - b);
+      // The row holding the focus, or an open menu, stays in the page while it scrolls out of view, so the
+      // focus is not lost and the menu stays open.
+      const kept = [focused.current, menuRow.current].map((ts) => (ts === null ? -1 : top.findIndex((m) => m.ts === ts)));
+      const more = kept.filter((at, i) => at >= 0 && !indexes.includes(at) && kept.indexOf(at) === i);
+      return more.length === 0 ? indexes : [...indexes, ...more].sort((a, b) => a - b);
     },
     [top],
   );
@@ -164,6 +171,11 @@ export function MessageList({
   }, [loaded, hasOlder, firstIndex, onOlder, reading, pagesRead]);
 
   const onToggle = useCallback((ts: string) => setOpenThread((open) => (open === ts ? null : ts)), []);
+  // Mentions in a message's text name people and channels through this; a message with blocks has its own.
+  const names = useMemo<BlockHandlers>(() => ({ userName: (id) => handlers.names[id], channelName: handlers.channelName }), [handlers]);
+  useLayoutEffect(() => {
+    menuRow.current = menu?.row ?? null;
+  }, [menu]);
 
   if (loaded && top.length === 0) {
     return <p className="px-2 py-6 text-sm text-slate-600">No messages yet. Say something, or run an app&apos;s slash command.</p>;
@@ -185,32 +197,36 @@ export function MessageList({
       >
         <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           <TopLine flag={reading} loaded={loaded} hasOlder={hasOlder} label={label} />
-          <ol
-            aria-label="Messages"
-            onFocus={(e) => {
-              const row = (e.target as Element).closest("li[data-index]");
-              focused.current = row?.getAttribute("data-ts") ?? null;
-            }}
-          >
-            {items.map((item) => {
-              const message = top[item.index] as WorkspaceMessageWire;
-              return (
-                <MessageRow
-                  key={item.key as string}
-                  index={item.index}
-                  start={item.start}
-                  measure={virtualizer.measureElement}
-                  message={message}
-                  replies={replies.get(message.ts) ?? NO_REPLIES}
-                  opened={openThread === message.ts}
-                  onToggle={onToggle}
-                  handlers={handlers}
-                  renderReplyBox={renderReplyBox}
-                  setSize={hasOlder ? -1 : top.length}
-                />
-              );
-            })}
-          </ol>
+          <BlockContext.Provider value={names}>
+            <ol
+              aria-label="Messages"
+              onFocus={(e) => {
+                const row = (e.target as Element).closest("li[data-index]");
+                focused.current = row?.getAttribute("data-ts") ?? null;
+              }}
+            >
+              {items.map((item) => {
+                const message = top[item.index] as WorkspaceMessageWire;
+                return (
+                  <MessageRow
+                    key={item.key as string}
+                    index={item.index}
+                    start={item.start}
+                    measure={virtualizer.measureElement}
+                    message={message}
+                    replies={replies.get(message.ts) ?? NO_REPLIES}
+                    opened={openThread === message.ts}
+                    onToggle={onToggle}
+                    handlers={handlers}
+                    renderReplyBox={renderReplyBox}
+                    setSize={hasOlder ? -1 : top.length}
+                    menu={menu?.row === message.ts ? menu : null}
+                    setMenu={setMenu}
+                  />
+                );
+              })}
+            </ol>
+          </BlockContext.Provider>
         </div>
       </div>
       {unseen && (

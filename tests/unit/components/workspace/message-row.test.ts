@@ -1,0 +1,92 @@
+import { createElement, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { BlockContext } from "@/components/blocks/block-context";
+import { MessageRow, type MessageHandlers, type OpenMenu } from "@/components/workspace/message-item";
+import type { WorkspaceMessageWire } from "@/lib/emulator-admin/universal/schemas";
+import { memberPostContent } from "@/lib/emulator/workspace/rich-text";
+
+const NAMES: Record<string, string> = { U0ADA: "Ada", U0BOB: "Bob" };
+const handlers: MessageHandlers = {
+  me: "U0BOB",
+  names: NAMES,
+  apps: [],
+  busy: false,
+  channelName: (id) => (id === "C0GEN" ? "general" : undefined),
+  onReact: () => {},
+  onAction: () => {},
+  onShortcut: () => {},
+};
+
+/** A row as the list renders it: inside the list's BlockContext (people's and channels' names), in its <ol>. */
+function row(message: WorkspaceMessageWire, menu: OpenMenu | null = null): string {
+  const rowElement = createElement(MessageRow, {
+    message,
+    replies: [],
+    opened: false,
+    onToggle: () => {},
+    handlers,
+    renderReplyBox: (): ReactNode => null,
+    index: 0,
+    measure: () => {},
+    start: 0,
+    setSize: 1,
+    menu,
+    setMenu: () => {},
+  });
+  return renderToStaticMarkup(
+    createElement(BlockContext.Provider, { value: { userName: (id) => NAMES[id], channelName: handlers.channelName } }, createElement("ol", null, rowElement)),
+  );
+}
+
+const post = (text: string, extra: Partial<WorkspaceMessageWire> = {}): WorkspaceMessageWire => {
+  const { blocks } = memberPostContent(text);
+  return { ts: "1764400000.000100", user: "U0ADA", text, blocks, ...extra };
+};
+
+describe("a row of the Workspace page's message list", () => {
+  it("shows a member's post as its paragraph, mentions named through the list, with no box or span around the text", () => {
+    const html = row(post("hello <@U0BOB> in <#C0GEN|general>"));
+    expect(html).toContain(">Ada</span>");
+    expect(html).toMatch(/<p class="whitespace-pre-wrap">hello <span class="[^"]*">@Bob<\/span> in <span class="[^"]*">#general<\/span><\/p>/);
+    // The content box holds the paragraph directly: not BlockList's and RichTextBlock's boxes around it.
+    expect(html).toMatch(/<div class="space-y-1 break-words text-\[15px\][^"]*"><p class="whitespace-pre-wrap">/);
+    expect(html).toContain("<time");
+    expect(html).toMatch(/<button type="button" aria-expanded="false" aria-label="React"[^>]*>\+ react<\/button>/);
+    expect(html).not.toContain("React with");
+  });
+
+  it("opens its react menu under its button when the list says it is open, and is raised over the rows below", () => {
+    const message = post("hi");
+    const opener = { offsetTop: 0 } as HTMLButtonElement;
+    const html = row(message, { ts: message.ts, row: message.ts, kind: "react", top: 64, left: 8, opener });
+    expect(html).toMatch(/aria-expanded="true" aria-label="React"/);
+    expect(html).toMatch(/<div class="absolute z-10" style="top:64px;left:8px">/);
+    for (const name of ["+1", "white_check_mark", "eyes", "tada"]) expect(html).toContain(`aria-label="React with ${name}"`);
+    expect(html).toMatch(/<li [^>]*class="[^"]* z-10"/);
+    // Another row's open menu leaves this one closed.
+    expect(row(message, null)).not.toContain("React with");
+  });
+
+  it("draws a message with other blocks through the block renderer, with handlers of its own", () => {
+    const html = row({
+      ts: "1764400000.000200",
+      user: "U0ADA",
+      text: "fallback",
+      blocks: [
+        { type: "section", text: { type: "mrkdwn", text: "*Deploy* to <@U0BOB>?" } },
+        { type: "actions", elements: [{ type: "button", action_id: "ship", text: { type: "plain_text", text: "Ship it" } }] },
+      ],
+    });
+    expect(html).toContain('<strong class="font-semibold">Deploy</strong>');
+    expect(html).toContain("@Bob");
+    expect(html).toContain(">Ship it</button>");
+    expect(html).not.toContain("fallback");
+  });
+
+  it("shows a message of text alone as mrkdwn paragraphs", () => {
+    const html = row({ ts: "1764400000.000300", user: "U0ADA", text: "*bold* and `code`\nsecond line" });
+    expect(html).toContain('<p class="min-h-[1lh]"><strong class="font-semibold">bold</strong> and <code');
+    expect(html).toContain('<p class="min-h-[1lh]">second line</p>');
+  });
+});
