@@ -24,7 +24,7 @@ const MESSAGES = benchSetting("BENCH_WORKSPACE_MESSAGES", 10_000, 1_000);
  * load, their frames pooled: one pass of each put the bare list's p95 anywhere from 2.9 to 4.9 ms from one
  * run to the next minutes apart (the machine's state, not the list), and the ratio with it.
  */
-const ROUNDS = benchSetting("BENCH_WORKSPACE_ROUNDS", 3, 1);
+const ROUNDS = benchSetting("BENCH_WORKSPACE_ROUNDS", 5, 1);
 /**
  * Posts in flight at once while seeding, each an admin act/post over HTTP to the console's embedded emulator
  * (measured: 1,000 in 22 s at 8 at a time with the machine's load average at 25; 1.7 ms each in-process).

@@ -107,6 +107,17 @@ export function richTextParts(block: Json): ReactNode[] {
   });
 }
 
+/**
+ * rich_text of one section (what a member's client sends for most posts) as one paragraph with the given
+ * look, for a row that holds it with no box around it; null when the block holds more than one section.
+ */
+export function richTextParagraph(block: Json, className: string): ReactNode {
+  const parts = asArray(block.elements);
+  const section = parts.length === 1 ? asObject(parts[0]) : null;
+  if (section?.type !== "rich_text_section") return null;
+  return <p className={`whitespace-pre-wrap ${className}`}>{richElements(section.elements)}</p>;
+}
+
 /** rich_text: sections, lists, quotes and preformatted text, each with styled runs, links, mentions, emoji and dates. */
 export function RichTextBlock({ block }: { block: Json }) {
   return <div className="space-y-1 break-words">{richTextParts(block)}</div>;

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { Attachments } from "@/components/blocks/attachments";
 import { BlockList } from "@/components/blocks/block-list";
-import { richTextParts } from "@/components/blocks/rich-text";
+import { richTextParagraph, richTextParts } from "@/components/blocks/rich-text";
 import { asObject, type Json } from "@/components/blocks/shape";
 import { Mrkdwn, mrkdwnParagraphs } from "@/components/blocks/text";
 
@@ -22,8 +22,14 @@ export function messageContent({ text, blocks, attachments }: { text?: string; b
   if (list.length === 0 && attached.length === 0) return <div className={`space-y-1 break-words ${BODY}`}>{text ? mrkdwnParagraphs(text) : null}</div>;
   // A member's post (its text as the one rich_text block a client sends): its parts in the content's box, as
   // RichTextBlock's box inside BlockList's would space and wrap them, without the two boxes and the components.
+  // A post of one paragraph (most are) is that paragraph alone, with the box's look: one element less a row.
   const written = attached.length === 0 ? postedRichText(list) : null;
-  if (written) return <div className={`space-y-1 break-words ${BODY} [overflow-wrap:anywhere]`}>{richTextParts(written)}</div>;
+  if (written)
+    return (
+      richTextParagraph(written, `break-words ${BODY} [overflow-wrap:anywhere]`) ?? (
+        <div className={`space-y-1 break-words ${BODY} [overflow-wrap:anywhere]`}>{richTextParts(written)}</div>
+      )
+    );
   return (
     <div className={`space-y-1.5 ${BODY} [overflow-wrap:anywhere]`}>
       {list.length > 0 ? <BlockList blocks={list} /> : text ? <Mrkdwn text={text} /> : null}

@@ -60,7 +60,14 @@ export interface MenuHandlers {
  * No box around the button either: the popup is placed where it would be under the button (the row is
  * what it is placed in) and drawn over the rows below (the row is raised while its menu is open).
  */
-function menuButton(message: WorkspaceMessageWire, kind: OpenMenu["kind"], summary: string, label: string | undefined, { menu, setMenu }: MenuHandlers) {
+function menuButton(
+  message: WorkspaceMessageWire,
+  kind: OpenMenu["kind"],
+  summary: string,
+  label: string | undefined,
+  { menu, setMenu }: MenuHandlers,
+  more = "",
+) {
   const { ts } = message;
   const row = message.thread_ts && message.thread_ts !== ts ? message.thread_ts : ts;
   const open = menu?.ts === ts && menu.kind === kind;
@@ -73,7 +80,7 @@ function menuButton(message: WorkspaceMessageWire, kind: OpenMenu["kind"], summa
         const opener = event.currentTarget;
         setMenu(open ? null : { ts, row, kind, top: opener.offsetTop + opener.offsetHeight, left: opener.offsetLeft, opener });
       }}
-      className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
+      className={`block rounded px-1 text-xs text-slate-600 hover:bg-slate-100 ${more}`}
     >
       {summary}
     </button>
@@ -148,6 +155,29 @@ function messageBody(message: WorkspaceMessageWire, handlers: MessageHandlers, m
   const shortcuts = handlers.apps.flatMap((a) => a.shortcuts.filter((s) => s.type === "message").map((s) => ({ ...s, app_id: a.app_id })));
   const content = messageContent({ text: message.text, blocks: message.blocks, attachments: message.attachments });
   const open = menus.menu?.ts === message.ts ? menus.menu : null;
+  const reactions = message.reactions ?? [];
+  const reactMenu = (menu: OpenMenu) => (
+    <MenuPopup menu={menu} setMenu={menus.setMenu}>
+      {(close) => (
+        <div className="flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
+          {QUICK_REACTIONS.map((r) => (
+            <button
+              key={r.name}
+              type="button"
+              aria-label={`React with ${r.name}`}
+              onClick={() => {
+                close();
+                handlers.onReact(message.ts, r.name);
+              }}
+              className="rounded px-1 hover:bg-slate-100"
+            >
+              {r.emoji}
+            </button>
+          ))}
+        </div>
+      )}
+    </MenuPopup>
+  );
   return (
     <>
       <div className="flex flex-wrap items-baseline gap-x-2">
@@ -171,9 +201,15 @@ function messageBody(message: WorkspaceMessageWire, handlers: MessageHandlers, m
       ) : (
         content
       )}
-      {!ephemeral && (
+      {ephemeral ? null : reactions.length === 0 && shortcuts.length === 0 ? (
+        // The react button alone (most rows): no line of its own around it, one element less a row mounts.
+        <>
+          {menuButton(message, "react", "+ react", "React", menus, "mt-1")}
+          {open?.kind === "react" && reactMenu(open)}
+        </>
+      ) : (
         <div className="mt-1 flex flex-wrap items-center gap-1">
-          {(message.reactions ?? []).map((r) => (
+          {reactions.map((r) => (
             <button
               key={r.name}
               type="button"
@@ -186,28 +222,7 @@ function messageBody(message: WorkspaceMessageWire, handlers: MessageHandlers, m
             </button>
           ))}
           {menuButton(message, "react", "+ react", "React", menus)}
-          {open?.kind === "react" && (
-            <MenuPopup menu={open} setMenu={menus.setMenu}>
-              {(close) => (
-                <div className="flex gap-1 rounded-md border border-slate-200 bg-white p-1 shadow">
-                  {QUICK_REACTIONS.map((r) => (
-                    <button
-                      key={r.name}
-                      type="button"
-                      aria-label={`React with ${r.name}`}
-                      onClick={() => {
-                        close();
-                        handlers.onReact(message.ts, r.name);
-                      }}
-                      className="rounded px-1 hover:bg-slate-100"
-                    >
-                      {r.emoji}
-                    </button>
-                  ))}
-                </div>
-              )}
-            </MenuPopup>
-          )}
+          {open?.kind === "react" && reactMenu(open)}
           {shortcuts.length > 0 && menuButton(message, "more", "More actions", undefined, menus)}
           {shortcuts.length > 0 && open?.kind === "more" && (
             <MenuPopup menu={open} setMenu={menus.setMenu}>

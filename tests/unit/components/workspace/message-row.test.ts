@@ -48,9 +48,10 @@ describe("a row of the Workspace page's message list", () => {
   it("shows a member's post as its paragraph, mentions named through the list, with no box or span around the text", () => {
     const html = row(post("hello <@U0BOB> in <#C0GEN|general>"));
     expect(html).toContain(">Ada</span>");
-    expect(html).toMatch(/<p class="whitespace-pre-wrap">hello <span class="[^"]*">@Bob<\/span> in <span class="[^"]*">#general<\/span><\/p>/);
-    // The content box holds the paragraph directly: not BlockList's and RichTextBlock's boxes around it.
-    expect(html).toMatch(/<div class="space-y-1 break-words text-\[15px\][^"]*"><p class="whitespace-pre-wrap">/);
+    // The paragraph is the row's content, with the content's look: no BlockList, RichTextBlock or content box around it.
+    expect(html).toMatch(
+      /<\/div><p class="whitespace-pre-wrap break-words text-\[15px\][^"]*">hello <span class="[^"]*">@Bob<\/span> in <span class="[^"]*">#general<\/span><\/p>/,
+    );
     expect(html).toContain("<time");
     expect(html).toMatch(/<button type="button" aria-expanded="false" aria-label="React"[^>]*>\+ react<\/button>/);
     expect(html).not.toContain("React with");
@@ -66,6 +67,26 @@ describe("a row of the Workspace page's message list", () => {
     expect(html).toMatch(/<li [^>]*class="[^"]* z-10"/);
     // Another row's open menu leaves this one closed.
     expect(row(message, null)).not.toContain("React with");
+  });
+
+  it("keeps a post of several paragraphs in one box that spaces them", () => {
+    const section = (text: string) => ({ type: "text", text });
+    const html = row(
+      post("first", {
+        blocks: [
+          {
+            type: "rich_text",
+            elements: [
+              { type: "rich_text_section", elements: [section("first")] },
+              { type: "rich_text_quote", elements: [section("quoted")] },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(html).toMatch(
+      /<div class="space-y-1 break-words text-\[15px\][^"]*"><p class="whitespace-pre-wrap">first<\/p><blockquote class="[^"]*">quoted<\/blockquote><\/div>/,
+    );
   });
 
   it("draws a message with other blocks through the block renderer, with handlers of its own", () => {
