@@ -53,9 +53,12 @@ export function ChannelMention({ id, label }: { id: string; label?: string | nul
   return <span className={MENTION}>#{name}</span>;
 }
 
-/** `<!date^…>` and rich_text dates: the time in the member's own zone and locale; the fallback when the stamp is not a number. */
+/**
+ * `<!date^…>` and rich_text dates: the time in the member's own zone and locale; the fallback when the stamp is
+ * not a number or not a date (a stamp in microseconds is past the last date a Date holds, and writing it threw).
+ */
 export function DateText({ timestamp, fallback }: { timestamp: number; fallback: string }) {
-  if (!Number.isFinite(timestamp)) return <span>{fallback}</span>;
+  if (!Number.isFinite(timestamp) || Number.isNaN(new Date(timestamp * 1000).getTime())) return <span>{fallback}</span>;
   return <LocalTime at={timestamp * 1000} date="always" precision="minute" />;
 }
 

@@ -60,14 +60,7 @@ export interface MenuHandlers {
  * No box around the button either: the popup is placed where it would be under the button (the row is
  * what it is placed in) and drawn over the rows below (the row is raised while its menu is open).
  */
-function menuButton(
-  message: WorkspaceMessageWire,
-  kind: OpenMenu["kind"],
-  summary: string,
-  label: string | undefined,
-  { menu, setMenu }: MenuHandlers,
-  more = "",
-) {
+function menuButton(message: WorkspaceMessageWire, kind: OpenMenu["kind"], summary: string, label: string | undefined, { menu, setMenu }: MenuHandlers) {
   const { ts } = message;
   const row = message.thread_ts && message.thread_ts !== ts ? message.thread_ts : ts;
   const open = menu?.ts === ts && menu.kind === kind;
@@ -80,7 +73,7 @@ function menuButton(
         const opener = event.currentTarget;
         setMenu(open ? null : { ts, row, kind, top: opener.offsetTop + opener.offsetHeight, left: opener.offsetLeft, opener });
       }}
-      className={`block rounded px-1 text-xs text-slate-600 hover:bg-slate-100 ${more}`}
+      className="block rounded px-1 text-xs text-slate-600 hover:bg-slate-100"
     >
       {summary}
     </button>
@@ -118,10 +111,13 @@ function MenuPopup({ menu, setMenu, children }: { menu: OpenMenu; setMenu: MenuH
 const rowClass = (message: WorkspaceMessageWire, more = "") =>
   `group rounded-md px-2 py-1.5 ${message.subtype === "ephemeral" ? "border-l-4 border-sky-400 bg-sky-50" : "hover:bg-slate-50"} ${more}`;
 
-/** A thread reply: a message in its own row box (raised while its menu is open, so the popup is drawn over what follows). */
+/**
+ * A thread reply: a message in its own row box. Not positioned: its menu's popup is placed in the conversation's
+ * row (measured from there when it opened), which is raised while the menu is open.
+ */
 function Message({ message, handlers, menus }: { message: WorkspaceMessageWire; handlers: MessageHandlers; menus: MenuHandlers }) {
   return (
-    <li className={rowClass(message, menus.menu?.ts === message.ts ? "relative z-10" : "")} data-ts={message.ts}>
+    <li className={rowClass(message)} data-ts={message.ts}>
       {messageBody(message, handlers, menus)}
     </li>
   );
@@ -201,13 +197,7 @@ function messageBody(message: WorkspaceMessageWire, handlers: MessageHandlers, m
       ) : (
         content
       )}
-      {ephemeral ? null : reactions.length === 0 && shortcuts.length === 0 ? (
-        // The react button alone (most rows): no line of its own around it, one element less a row mounts.
-        <>
-          {menuButton(message, "react", "+ react", "React", menus, "mt-1")}
-          {open?.kind === "react" && reactMenu(open)}
-        </>
-      ) : (
+      {!ephemeral && (
         <div className="mt-1 flex flex-wrap items-center gap-1">
           {reactions.map((r) => (
             <button

@@ -19,11 +19,11 @@ const handlers: MessageHandlers = {
 };
 
 /** A row as the list renders it: inside the list's BlockContext (people's and channels' names), in its <ol>. */
-function row(message: WorkspaceMessageWire, menu: OpenMenu | null = null): string {
+function row(message: WorkspaceMessageWire, menu: OpenMenu | null = null, replies: WorkspaceMessageWire[] = []): string {
   const rowElement = createElement(MessageRow, {
     message,
-    replies: [],
-    opened: false,
+    replies,
+    opened: replies.length > 0,
     onToggle: () => {},
     handlers,
     renderReplyBox: (): ReactNode => null,
@@ -67,6 +67,34 @@ describe("a row of the Workspace page's message list", () => {
     expect(html).toMatch(/<li [^>]*class="[^"]* z-10"/);
     // Another row's open menu leaves this one closed.
     expect(row(message, null)).not.toContain("React with");
+  });
+
+  it("opens a thread reply's menu in the conversation's row, which is raised, the reply's own box left unpositioned", () => {
+    const parent = post("a question");
+    const reply = post("an answer", { ts: "1764400001.000100", thread_ts: parent.ts, user: "U0BOB" });
+    const opener = { offsetTop: 0 } as HTMLButtonElement;
+    const html = row(parent, { ts: reply.ts, row: parent.ts, kind: "react", top: 150, left: 24, opener }, [reply]);
+    // The popup's place was measured from the conversation's row (the reply's box is not an offset parent).
+    expect(html).toMatch(/<li class="[^"]*" data-ts="1764400001.000100">/);
+    expect(html).not.toMatch(/<li class="[^"]*(relative|z-10)[^"]*" data-ts="1764400001.000100">/);
+    expect(html).toMatch(/<li [^>]*data-ts="1764400000.000100"[^>]*class="[^"]* z-10"/);
+    expect(html).toContain('<div class="absolute z-10" style="top:150px;left:24px">');
+    // Only the reply's menu is open: the parent's react button says closed.
+    expect(html.match(/aria-expanded="true" aria-label="React"/g)).toHaveLength(1);
+  });
+
+  it("writes a rich text date past what a Date holds as its fallback, not a page that fails", () => {
+    const html = row(
+      post("when", {
+        blocks: [
+          {
+            type: "rich_text",
+            elements: [{ type: "rich_text_section", elements: [{ type: "date", timestamp: 1764400000000000, fallback: "some day" }] }],
+          },
+        ],
+      }),
+    );
+    expect(html).toContain("<span>some day</span>");
   });
 
   it("keeps a post of several paragraphs in one box that spaces them", () => {
