@@ -6,8 +6,16 @@ import { fetchJson } from "./console-fetch";
 import { EMPTY_HISTORY, rootOf, withNewestPage, withOlderPage, withoutMessage, withThread, type ChannelHistoryState } from "./channel-history-state";
 import type { WorkspaceChange } from "./use-workspace";
 
-/** Top-level messages a page holds: a few screenfuls, so scrolling up reads ahead of the person. */
+/** Top-level messages the newest page holds: a few screenfuls, what a conversation opens with. */
 const PAGE = 100;
+/**
+ * Top-level messages an older page holds, read as the person scrolls up: the platform's recommended most
+ * for conversations.history (200). Each read costs the emulator a walk of the conversation and the page a
+ * pass over what it holds (the list merged and grouped again, the virtualizer's measurements): at 100 a
+ * page, scrolling up 10,000 messages took 100 reads, and their frames were the slowest of the bench's
+ * (docs/benchmarks.md, issue 41's fifth pass).
+ */
+const OLDER_PAGE = 200;
 
 export interface ChannelHistory {
   state: ChannelHistoryState;
@@ -78,7 +86,7 @@ export function useChannelHistory(user: string | undefined, channel: string | un
     const cursor = stateRef.current.older;
     if (key === null || reading.current || !cursor) return null;
     reading.current = true;
-    return read({ cursor, limit: String(PAGE) })
+    return read({ cursor, limit: String(OLDER_PAGE) })
       .then(
         (page) => update(key, (s) => (s.older === cursor ? withOlderPage(s, page) : s)),
         (error: unknown) => update(key, (s) => s, error instanceof Error ? error : new Error(String(error))),
