@@ -10,10 +10,10 @@ import type { WorkspaceChange } from "./use-workspace";
 const PAGE = 100;
 /**
  * Top-level messages an older page holds, read as the person scrolls up: the platform's recommended most
- * for conversations.history (200). Each read costs the emulator a walk of the conversation and the page a
- * pass over what it holds (the list merged and grouped again, the virtualizer's measurements): at 100 a
- * page, scrolling up 10,000 messages took 100 reads, and their frames were the slowest of the bench's
- * (docs/benchmarks.md, issue 41's fifth pass).
+ * for conversations.history (200). Each read costs the page a pass over what it holds (the list merged and
+ * grouped again, the virtualizer's measurements over every row) and the server a request: at 100 a page,
+ * scrolling up 10,000 messages took about 114 reads (pages come short now and then), and their frames were
+ * the slowest of the bench's (docs/benchmarks.md, issue 41's fifth pass).
  */
 const OLDER_PAGE = 200;
 
