@@ -16,9 +16,9 @@ const TOP = 32;
 const END_SLACK = 40;
 /**
  * Rows from the top of what is held at which the next older page is asked for: far enough that a page's
- * round trip (25 to 35 ms measured on the bench's 10,000-message channel) ends before a person scrolling
- * fast (a screenful, about five rows, a frame) reaches the top, so the list seldom waits there and takes the
- * page in while it scrolls; 8 rows were two frames, and every page was waited for.
+ * round trip (25 to 35 ms measured on the bench's 10,000-message channel, with pages of 100) ends before a
+ * person scrolling fast (a screenful, about five rows, a frame) reaches the top, so the list seldom waits
+ * there and takes the page in while it scrolls; 8 rows were two frames, and every page was waited for.
  */
 const READ_AHEAD_ROWS = 60;
 

@@ -79,7 +79,12 @@ describe("the admin history as the conversation's log changes between reads", ()
 
     // The cursor given before every change still goes on from where it said, to the first message.
     const older = await readAll(h, general.id, 7, cursor);
-    expect(older.filter(isTop).map((m) => m.text).filter((t) => t.startsWith("log "))).toEqual(Array.from({ length: 25 }, (_, i) => `log ${i}`));
+    expect(
+      older
+        .filter(isTop)
+        .map((m) => m.text)
+        .filter((t) => t.startsWith("log ")),
+    ).toEqual(Array.from({ length: 25 }, (_, i) => `log ${i}`));
     // Each thread's reply right after its parent, in the log's order.
     const at = older.findIndex((m) => m.text === "log 3");
     expect(older.slice(at, at + 3).map((m) => m.text)).toEqual(["log 3", "a late reply", "log 4"]);
